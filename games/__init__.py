@@ -1,0 +1,58 @@
+"""Pure rules of Corral's games, and the registry that finds them by id.
+
+Nothing in this package does I/O or draws chance: the host makes chance moves and logs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import (  # noqa: F401  (re-exported vocabulary)
+    Game,
+    GameError,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidSeatsError,
+    InvalidStateError,
+    Outcome,
+    Termination,
+    replay,
+)
+from .mancala import GAME as _MANCALA
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    """A game Corral will host; `game` is None until its rules are implemented."""
+
+    id: str
+    name: str
+    players: str
+    game: Game | None
+
+
+CATALOGUE: tuple[CatalogueEntry, ...] = (
+    CatalogueEntry("pastoral-square", "Pastoral Square", "2", None),
+    CatalogueEntry("ghostone", "Ghostone", "3-4", None),
+    CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
+    CatalogueEntry("ico", "ICO", "2-4", None),
+    CatalogueEntry("consequence", "Consequence", "2", None),
+)
+
+REGISTRY: dict[str, Game] = {e.id: e.game for e in CATALOGUE if e.game is not None}
+
+
+class UnknownGameError(GameError):
+    """No game has this id (or it is not playable yet)."""
+
+
+def get_game(game_id: str) -> Game:
+    key = game_id.strip().lower()
+    if key in REGISTRY:
+        return REGISTRY[key]
+    if any(e.id == key for e in CATALOGUE):
+        raise UnknownGameError(f"'{game_id}' is not playable yet")
+    known = ", ".join(REGISTRY)
+    raise UnknownGameError(f"'{game_id}' is not a game (games: {known})")

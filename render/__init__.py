@@ -1,0 +1,24 @@
+"""Pure pictures: observation -> PNG bytes. No Discord, no I/O; call off the event loop."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from .mancala import MancalaLabels, render_mancala
+
+RENDERERS: dict[str, Callable[..., bytes]] = {
+    "progressive-mancala": render_mancala,
+}
+
+
+def render_observation(game_id: str, observation: Any, *,
+                       names: Sequence[str] | None = None) -> bytes:
+    """The picture of one game's observation, by game id."""
+    try:
+        renderer = RENDERERS[game_id]
+    except KeyError:
+        raise ValueError(f"no picture for game '{game_id}'") from None
+    return renderer(observation, names=names)
+
+
+__all__ = ["MancalaLabels", "RENDERERS", "render_mancala", "render_observation"]

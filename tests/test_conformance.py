@@ -1,0 +1,80 @@
+"""Properties every registered game must have, checked with seeded random playouts."""
+
+import json
+import random
+
+import pytest
+
+from games import REGISTRY, Game
+
+GAMES = sorted(REGISTRY)
+SEEDS = range(12)
+
+
+def configurations(game: Game):
+    """Every seat count with defaults, and every value of every option."""
+    for seats in range(game.info.min_seats, game.info.max_seats + 1):
+        yield seats, {}
+    for spec in game.info.options:
+        for value in spec.choices:
+            yield game.info.min_seats, {spec.name: value}
+
+
+def playout(game: Game, seed: int, seats: int, options: dict, limit: int = 2000):
+    rng = random.Random(seed)
+    state = game.new(seats, options)
+    states = [state]
+    while game.outcome(state) is None and len(states) < limit:
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_playouts_keep_every_promise(game_id, seed):
+    game = REGISTRY[game_id]
+    for seats, options in configurations(game):
+        states = playout(game, seed, seats, options)
+        for before, after in zip(states, states[1:]):
+            assert game.ply(after) == game.ply(before) + 1
+        for state in states:
+            outcome = game.outcome(state)
+            moves = game.legal_moves(state)
+            if outcome is None:
+                assert moves, "a running game must offer a move"
+                assert game.to_move(state) in range(seats)
+                for move in moves:  # every legal move applies and its notation round-trips
+                    text = game.format_move(state, move)
+                    assert game.parse_move(state, text) == move
+                    game.apply(state, move)
+            else:
+                assert moves == [] and game.to_move(state) is None
+                assert outcome.winners and set(outcome.winners) <= set(range(seats))
+            encoded = json.loads(json.dumps(game.to_json(state)))
+            assert game.from_json(encoded) == state
+        assert game.outcome(states[-1]) is not None, "playout did not finish"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_replaying_the_logged_notation_reproduces_the_final_state(game_id):
+    game = REGISTRY[game_id]
+    rng = random.Random(5)
+    state = game.new(game.info.min_seats)
+    log = []
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        log.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    again = game.new(game.info.min_seats)
+    for text in log:
+        again = game.play(again, text)
+    assert again == state
+
+
+def test_mancala_seeds_are_conserved_in_every_playout():
+    game = REGISTRY["progressive-mancala"]
+    for seed in SEEDS:
+        for pits in ("11", "17"):
+            for state in playout(game, seed, 2, {"pits": pits}):
+                assert sum(state.pits) + state.goal + sum(state.scores) == 5 * int(pits)

@@ -1,0 +1,119 @@
+"""Game records and `python -m games`, run as a user would: a subprocess on real files."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from games import REGISTRY
+from games.record import RecordError, format_record, parse_record, replay_record
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME2 = "k c h k d j g c a i f e i a f".split()
+
+
+def run(*args, stdin: str | None = None, cwd: Path = ROOT):
+    return subprocess.run([sys.executable, "-m", "games", *args], capture_output=True,
+                          text=True, input=stdin, cwd=cwd, timeout=60)
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "record.txt"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def game2(moves=GAME2, extra=""):
+    return ("# game: progressive-mancala\n# players: Alice, Bob\n# date: 2004-05-01\n"
+            + extra + "\n".join(moves) + "\n")
+
+
+def test_list_names_every_game_with_players_and_options():
+    result = run("list")
+    assert result.returncode == 0
+    for game_id in ("pastoral-square", "ghostone", "progressive-mancala", "ico", "consequence"):
+        assert game_id in result.stdout
+    assert "pits=11|17" in result.stdout
+
+
+def test_replay_of_game_2_reports_the_second_players_win(tmp_path):
+    result = run("replay", write(tmp_path, game2()))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "game": "progressive-mancala", "finished": True, "winners": [2], "scores": [5, 28],
+        "to_move": None, "moves": 15}
+
+
+def test_replay_of_a_running_game_and_its_legal_moves(tmp_path):
+    path = write(tmp_path, game2(GAME2[:13], extra="\n# a comment line\n\n"))
+    summary = json.loads(run("replay", path).stdout)
+    assert summary["finished"] is False and summary["winners"] == []
+    assert summary["to_move"] == 1 and summary["scores"] == [5, 21] and summary["moves"] == 13
+    moves = run("moves", path)
+    assert moves.returncode == 0
+    # pits after move 13: a9 b3 c0 d8 e0 f3 g0 h1 i1 j0 k4, first player's extra move
+    assert moves.stdout.split() == ["a", "b", "d", "f", "h", "i", "k"]
+
+
+def test_options_in_the_header_are_used(tmp_path):
+    path = write(tmp_path, "# game: progressive-mancala\n# option: pits=17\nq\n")
+    # q -> l -> f -> goal empties q, l and f of the 17-pit board
+    assert run("moves", path).stdout.split() == list("abcdeghijkmnop")
+
+
+@pytest.mark.parametrize("text, message", [
+    (game2(["k", "k"]), "line 5: 'k': that pit is empty"),
+    (game2(["k", "zz"]), "line 5: 'zz': 'zz' is not a pit: expected a letter a-k"),
+    ("# game: chess\ne4\n", "line 1: '# game: chess': 'chess' is not a game"),
+    ("# game: progressive-mancala\n# option: pits=12\n", "line 2: '# option: pits=12': option pits='12'"),
+    ("# game: progressive-mancala\n# seats: 3\n", "line 2: '# seats: 3': Progressive Mancala is played by 2 players, not 3"),
+    ("k\n", "line 1: 'k': the record must start with '# game: <id>'"),
+    (game2(GAME2 + ["a"]), "line 19: 'a': the game is over"),
+])
+def test_bad_records_exit_2_with_the_line_and_the_reason(tmp_path, text, message):
+    result = run("replay", write(tmp_path, text))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().startswith(message), result.stderr
+
+
+def test_render_writes_a_png_of_the_position(tmp_path):
+    out = tmp_path / "board.png"
+    result = run("render", write(tmp_path, game2(GAME2[:14])), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    with Image.open(out) as image:
+        assert image.format == "PNG" and image.width >= 800
+
+
+def test_play_hot_seat_explains_bad_input_and_saves_the_record(tmp_path):
+    out = tmp_path / "saved.txt"
+    session = "z\nk\nk\nc\nundo\nc\nquit\n"
+    result = run("play", "progressive-mancala", "--out", str(out), stdin=session)
+    assert result.returncode == 0, result.stderr
+    assert "not played: 'z' is not a pit" in result.stdout
+    assert "not played: 'k': that pit is empty" in result.stdout
+    assert "legal: a b c d e f g h i j k" in result.stdout
+    record = out.read_text(encoding="utf-8")
+    assert record.startswith("# game: progressive-mancala\n# option: pits=11\n")
+    assert record.splitlines()[-2:] == ["k", "c"]
+    replayed = json.loads(run("replay", str(out)).stdout)
+    assert replayed["scores"] == [1, 2] and replayed["moves"] == 2
+
+
+def test_format_and_parse_record_round_trip():
+    game = REGISTRY["progressive-mancala"]
+    start = game.new(options={"pits": "17"})
+    text = format_record(game, start, ["q", "a"], meta={"players": "A, B"})
+    record = parse_record(text)
+    assert record.options == {"pits": "17", "repetition": "on"}
+    assert record.meta == {"players": "A, B"} and [m for _, m in record.moves] == ["q", "a"]
+    _, state = replay_record(record)
+    assert state.ply == 2
+
+
+def test_header_after_a_move_is_refused():
+    with pytest.raises(RecordError, match="line 3: '# option: pits=17': '# option:' must come"):
+        parse_record("# game: progressive-mancala\nk\n# option: pits=17\n")
