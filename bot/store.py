@@ -1,0 +1,335 @@
+"""All of Corral's SQL: one SQLite file, numbered migrations, versioned saves.
+
+Every change to a match goes through `save`, which only succeeds if the caller saw the
+current `version`; a double click or a race therefore loses cleanly with `StaleVersion`
+instead of applying a move twice. Moves are also appended to an append-only log (one row per
+ply, primary key (match, ply)) from which a match can be rebuilt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import aiosqlite
+
+LIVE_STATUSES = ("open", "invited", "active")
+STATUSES = LIVE_STATUSES + ("finished", "aborted")
+
+MIGRATIONS: tuple[tuple[int, str], ...] = (
+    (1, """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        seat_count INTEGER NOT NULL,
+        guild_id INTEGER,
+        channel_id INTEGER NOT NULL,
+        in_thread INTEGER NOT NULL DEFAULT 0,
+        host_id INTEGER NOT NULL,
+        invited_id INTEGER,
+        first_seat TEXT NOT NULL DEFAULT 'random',
+        status TEXT NOT NULL CHECK (status IN ('open', 'invited', 'active', 'finished', 'aborted')),
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        result TEXT,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX matches_one_live_per_channel
+        ON matches (channel_id) WHERE status IN ('open', 'invited', 'active');
+    CREATE TABLE seats (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seat INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (match_id, user_id)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE moves (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        ply INTEGER NOT NULL,
+        notation TEXT NOT NULL,
+        actor_id INTEGER,
+        played_at REAL NOT NULL,
+        PRIMARY KEY (match_id, ply)
+    );
+    CREATE TRIGGER moves_are_never_changed BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TABLE guild_settings (
+        guild_id INTEGER PRIMARY KEY,
+        use_threads INTEGER NOT NULL DEFAULT 0
+    );
+    """),
+)
+
+
+class StoreError(Exception):
+    """Base class of store errors."""
+
+
+class StaleVersion(StoreError):
+    """The match changed since the caller read it."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a live match."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    notation: str
+    actor_id: int | None
+    played_at: float
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    game: str
+    options: dict[str, str]
+    seat_count: int
+    guild_id: int | None
+    channel_id: int
+    in_thread: bool
+    host_id: int
+    invited_id: int | None
+    first_seat: str
+    status: str
+    state: dict[str, Any] | None
+    version: int
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRow, ...] = field(default=())
+
+    def seat_of(self, user_id: int) -> int | None:
+        for row in self.seats:
+            if row.user_id == user_id:
+                return row.seat
+        return None
+
+    def user_at(self, seat: int) -> SeatRow | None:
+        for row in self.seats:
+            if row.seat == seat:
+                return row
+        return None
+
+
+@dataclass(frozen=True)
+class NewMove:
+    ply: int
+    notation: str
+    actor_id: int | None
+
+
+class Store:
+    """One aiosqlite connection; writes are serialised by a lock so that transactions from
+    concurrent tasks never interleave on the shared connection."""
+
+    def __init__(self, db: aiosqlite.Connection, path: str):
+        self._db = db
+        self.path = path
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Store":
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)
+        db.row_factory = sqlite3.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, path)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def _migrate(self) -> None:
+        async with self._write:
+            (current,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
+            for number, script in MIGRATIONS:
+                if number <= current:
+                    continue
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(script):
+                        await self._db.execute(statement)
+                    await self._db.execute(f"PRAGMA user_version={number}")
+                    await self._db.execute("COMMIT")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        (version,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
+        return version
+
+    async def pragma(self, name: str) -> Any:
+        (value,) = await (await self._db.execute(f"PRAGMA {name}")).fetchone()
+        return value
+
+    # -- matches -----------------------------------------------------------------------
+    async def create_match(self, *, game: str, options: dict[str, str], seat_count: int,
+                           guild_id: int | None, channel_id: int, in_thread: bool,
+                           host_id: int, host_name: str, invited_id: int | None,
+                           first_seat: str, status: str, now: float) -> MatchRow:
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO matches (game, options, seat_count, guild_id, channel_id,"
+                    " in_thread, host_id, invited_id, first_seat, status, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
+                     host_id, invited_id, first_seat, status, now, now))
+                match_id = cursor.lastrowid
+                await self._db.execute(
+                    "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
+                    " VALUES (?, 0, ?, ?, ?)", (match_id, host_id, host_name, now))
+                await self._db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await self._db.execute("ROLLBACK")
+                raise ChannelBusy(channel_id) from None
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        match = await self.get_match(match_id)
+        assert match is not None
+        return match
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        cursor = await self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
+        row = await cursor.fetchone()
+        return None if row is None else await self._with_seats(row)
+
+    async def live_match_in(self, channel_id: int) -> MatchRow | None:
+        cursor = await self._db.execute(
+            "SELECT * FROM matches WHERE channel_id = ? AND status IN ('open', 'invited', 'active')",
+            (channel_id,))
+        row = await cursor.fetchone()
+        return None if row is None else await self._with_seats(row)
+
+    async def live_matches_of(self, user_id: int) -> list[MatchRow]:
+        cursor = await self._db.execute(
+            "SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id"
+            " WHERE s.user_id = ? AND m.status IN ('open', 'invited', 'active')"
+            " ORDER BY m.updated_at", (user_id,))
+        return [await self._with_seats(row) for row in await cursor.fetchall()]
+
+    async def _with_seats(self, row: sqlite3.Row) -> MatchRow:
+        cursor = await self._db.execute(
+            "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],))
+        seats = tuple(SeatRow(r["seat"], r["user_id"], r["name"]) for r in await cursor.fetchall())
+        return MatchRow(
+            id=row["id"], game=row["game"], options=json.loads(row["options"]),
+            seat_count=row["seat_count"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+            in_thread=bool(row["in_thread"]), host_id=row["host_id"],
+            invited_id=row["invited_id"], first_seat=row["first_seat"], status=row["status"],
+            state=None if row["state"] is None else json.loads(row["state"]),
+            version=row["version"],
+            result=None if row["result"] is None else json.loads(row["result"]),
+            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats)
+
+    async def save(self, match_id: int, expected_version: int, *, now: float,
+                   status: str | None = None, state: dict[str, Any] | None = None,
+                   result: dict[str, Any] | None = None,
+                   seats: Iterable[SeatRow] | None = None,
+                   move: NewMove | None = None) -> MatchRow:
+        """Apply a change if the match is still at `expected_version`; returns the new row."""
+        sets = ["version = version + 1", "updated_at = ?"]
+        args: list[Any] = [now]
+        if status is not None:
+            sets.append("status = ?")
+            args.append(status)
+        if state is not None:
+            sets.append("state = ?")
+            args.append(json.dumps(state, separators=(",", ":")))
+        if result is not None:
+            sets.append("result = ?")
+            args.append(json.dumps(result))
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                    (*args, match_id, expected_version))
+                if cursor.rowcount != 1:
+                    raise StaleVersion(match_id)
+                if seats is not None:
+                    await self._db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+                    await self._db.executemany(
+                        "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
+                if move is not None:
+                    await self._db.execute(
+                        "INSERT INTO moves (match_id, ply, notation, actor_id, played_at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (match_id, move.ply, move.notation, move.actor_id, now))
+                await self._db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                await self._db.execute("ROLLBACK")
+                raise StaleVersion(match_id) from None
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        match = await self.get_match(match_id)
+        assert match is not None
+        return match
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        cursor = await self._db.execute(
+            "SELECT ply, notation, actor_id, played_at FROM moves WHERE match_id = ? ORDER BY ply",
+            (match_id,))
+        return [MoveRow(r["ply"], r["notation"], r["actor_id"], r["played_at"])
+                for r in await cursor.fetchall()]
+
+    # -- server settings ---------------------------------------------------------------
+    async def uses_threads(self, guild_id: int | None) -> bool:
+        if guild_id is None:
+            return False
+        cursor = await self._db.execute(
+            "SELECT use_threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        row = await cursor.fetchone()
+        return bool(row and row["use_threads"])
+
+    async def set_uses_threads(self, guild_id: int, value: bool) -> None:
+        async with self._write:
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, use_threads) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET use_threads = excluded.use_threads",
+                (guild_id, int(value)))
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    statements, buffer = [], ""
+    for line in script.strip().splitlines():
+        buffer += line + "\n"
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

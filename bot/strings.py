@@ -1,0 +1,111 @@
+"""Every sentence the bot says, in one place, so that it can be translated later.
+
+Templates use str.format fields. Rule summaries for `/rules` are here too.
+"""
+
+from __future__ import annotations
+
+# -- errors (always ephemeral) ---------------------------------------------------------
+NO_MATCH_HERE = "There is no match in this channel. Start one with `/play`."
+NO_SUCH_MATCH = "Match #{match_id} no longer exists."
+MATCH_OVER = "Match #{match_id} is over, so nothing can be played in it."
+CHANNEL_BUSY = ("This channel already has a match (#{match_id}). Finish it, or ask its host or "
+                "a server manager to `/abort` it, or start yours in another channel or thread.")
+NOT_A_PLAYER = "You are not playing in match #{match_id}; only its players can do that."
+NOT_YOUR_TURN = "It is not your turn: match #{match_id} is waiting for {name}."
+NOT_STARTED = "Match #{match_id} has not started yet."
+ALREADY_STARTED = "Match #{match_id} has already started."
+ILLEGAL_MOVE = "`{notation}` can't be played: {reason}."
+UNKNOWN_GAME = "{reason}."
+BAD_OPTION = "Bad option: {reason}."
+BAD_OPTION_SYNTAX = ("Bad options `{text}`: write them as `name=value`, separated by spaces "
+                     "(for example `pits=17`).")
+STALE_BOARD = ("That board is out of date: the match has moved on (it is at move {ply} now). "
+               "Use the newest board.")
+RACE_LOST = "The match changed while you were moving; nothing was played. Look at the newest board."
+OPPONENT_IS_YOU = "You can't challenge yourself. Leave the opponent empty to open a lobby."
+OPPONENT_IS_BOT = "{name} is a bot and can't play."
+ALREADY_SEATED = "You have already joined match #{match_id}."
+LOBBY_FULL = "Match #{match_id} is full."
+ONLY_HOST_STARTS = "Only the host, {name}, can start match #{match_id}."
+NOT_ENOUGH_PLAYERS = "Match #{match_id} needs at least {count} players to start; it has {have}."
+NOT_INVITED = "This invitation is for {name}, not for you."
+NOT_AN_INVITATION = "Match #{match_id} is not waiting for an answer to an invitation."
+NOT_A_LOBBY = "Match #{match_id} is not an open lobby."
+ABORT_FORBIDDEN = ("Only the host can abort match #{match_id} before it starts; once it has "
+                   "started, only a server manager can (players can `/resign`).")
+NOT_IN_GUILD = "Matches are played in server channels, not in direct messages."
+NOTHING_TO_PLAY = "You have no legal move to offer here."
+
+# -- lobby and invitations -------------------------------------------------------------
+LOBBY_OPEN = ("**{host}** opened a lobby for **{game}** (match #{match_id}{options}). "
+              "Press **Join** to take a seat; the host presses **Start** when ready.")
+LOBBY_SEATS = "Seated: {names}"
+INVITATION = ("{opponent}, **{host}** challenges you to **{game}** (match #{match_id}{options}). "
+              "Accept or decline below.")
+JOINED = "**{name}** joined match #{match_id}."
+DECLINED = "**{name}** declined the challenge to match #{match_id}."
+ABORTED = "Match #{match_id} was aborted by **{name}**."
+MATCH_STARTED = "Match #{match_id} of **{game}** has begun: {seats}."
+SEAT_LINE = "{seat_no}. {name}"
+THREAD_NAME = "{game} #{match_id}: {names}"
+THREAD_OPENED = "Match #{match_id} is in its own thread: {link}"
+
+# -- board messages --------------------------------------------------------------------
+MOVE_PLAYED = "**{name}** played `{notation}`{detail}."
+YOUR_TURN = "{mention}, your turn{extra}."
+EXTRA_MOVES = " ({n} extra move{s} to make after this one)"
+GAME_WON = "🏆 **{names}** won match #{match_id} ({reason})."
+GAME_DRAWN = "Match #{match_id} is drawn ({reason})."
+REASONS = {
+    "target": "reached the winning score",
+    "repetition": "third repetition of the position",
+    "no-legal-move": "no legal move left",
+    "resignation": "by resignation",
+    "agreement": "by agreement",
+    "timeout": "on time",
+}
+RESIGNED = "**{name}** resigned match #{match_id}."
+BOARD_HEADER = "Match #{match_id} · {game} · move {ply}"
+SCORES = "Score: {scores}"
+
+# -- DMs ---------------------------------------------------------------------------------
+DM_MATCH_STARTED = ("Your match #{match_id} of **{game}** has started in {link}. You are seat "
+                    "{seat_no}{first}. I'll mention you there whenever it is your turn.")
+DM_FIRST = " and you move first"
+DM_CLOSED = ("I couldn't send you a direct message (your DMs are closed to me). Everything about "
+             "match #{match_id} is in {link}: watch for your mention there, or use `/board`.")
+
+# -- listings and help -----------------------------------------------------------------
+MATCHES_NONE = "You have no matches in progress. Start one with `/play`."
+MATCHES_HEADER = "Your matches:"
+MATCH_LINE = "#{match_id} {game} in {link}: {status}"
+STATUS_YOUR_TURN = "**your turn**"
+STATUS_WAITING = "waiting for {name}"
+STATUS_LOBBY = "lobby ({have}/{need} seated)"
+STATUS_INVITED = "waiting for {name} to accept"
+
+HELP = """**Corral** hosts small abstract board games, played turn by turn in this channel.
+`/play game [opponent] [options]` — challenge someone, or open a lobby anyone can join
+`/move notation` — play a move (the list completes as you type), or press a board button
+`/board` — show the current board (only to you)
+`/matches` — your matches and whose turn it is
+`/rules [game]` — how a game is played
+`/resign` — give up the match in this channel
+`/abort` — cancel the match here (its host before it starts; server managers any time)
+Games: {games}."""
+
+RULES = {
+    "progressive-mancala": """**Progressive Mancala** (Ralf Gering, 2004) — 2 players
+**Board**: 11 pits `a`–`k` with 5 seeds each, and one goal shared by both players.
+**Sowing**: pick a non-empty pit, take all its seeds and sow them one by one. The first player sows k → j → … → a → goal → k; the second a → b → … → k → goal → a.
+**Where the last seed falls**:
+• in the **goal**: you score every seed in the goal; your move ends.
+• in an **empty pit**: your move ends and your opponent must make **one extra move** on their next turn.
+• in a **non-empty pit**: take all of it and sow on (relay).
+**Turns**: one move, plus one extra move for every time your opponent ended in an empty pit during their last turn (extra moves are compulsory).
+**Winning**: the first to hold **28** seeds wins. Option `pits=17`: 17 pits, first to **43**.
+**House rule** (option `repetition=off` disables): the third repetition of a position is a draw.
+**Notation**: the pit's letter, e.g. `/move k`.""",
+}
+RULES_UNKNOWN = "No rules for `{game}` yet. Games: {games}."
