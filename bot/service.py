@@ -148,15 +148,8 @@ class MatchService:
     async def open_match(self, *, game_id: str, options: dict[str, str], host: Player,
                          opponent: Player | None, guild_id: int | None, channel_id: int,
                          in_thread: bool = False, first: str = "random") -> Match:
-        try:
-            game = get_game(game_id)
-            resolved = game.resolve_options(options)
-        except GameError as exc:
-            raise BadRequest(strings.BAD_OPTION.format(reason=exc)) from None
-        if first not in ("me", "opponent", "random"):
-            raise BadRequest(strings.BAD_OPTION.format(reason=f"first={first!r}"))
-        if opponent is not None and opponent.user_id == host.user_id:
-            raise BadRequest(strings.OPPONENT_IS_YOU)
+        game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
+                                            opponent=opponent, first=first)
         existing = await self.store.live_match_in(channel_id)
         if existing is not None:
             raise WrongPhase(strings.CHANNEL_BUSY.format(match_id=existing.id))
@@ -177,6 +170,20 @@ class MatchService:
                 row.id, row.version, now=self.clock(),
                 seats=row.seats + (SeatRow(1, opponent.user_id, opponent.name),))
         return self._wrap(row)
+
+    def check_opening(self, *, game_id: str, options: dict[str, str], host: Player,
+                      opponent: Player | None, first: str = "random") -> tuple[Game, dict]:
+        """Validate a /play request before anything is created (a thread, a row)."""
+        try:
+            game = get_game(game_id)
+            resolved = game.resolve_options(options)
+        except GameError as exc:
+            raise BadRequest(strings.BAD_OPTION.format(reason=exc)) from None
+        if first not in ("me", "opponent", "random"):
+            raise BadRequest(strings.BAD_OPTION.format(reason=f"first={first!r}"))
+        if opponent is not None and opponent.user_id == host.user_id:
+            raise BadRequest(strings.OPPONENT_IS_YOU)
+        return game, resolved
 
     async def join(self, match_id: int, player: Player) -> Match:
         match = await self.get(match_id)

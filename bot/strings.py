@@ -36,6 +36,14 @@ ABORT_FORBIDDEN = ("Only the host can abort match #{match_id} before it starts; 
                    "started, only a server manager can (players can `/resign`).")
 NOT_IN_GUILD = "Matches are played in server channels, not in direct messages."
 NOTHING_TO_PLAY = "You have no legal move to offer here."
+SETTINGS_FORBIDDEN = "Only server managers (Manage Server permission) can change Corral's settings."
+INTERNAL_ERROR = ("Something went wrong on my side. The match is safe: use `/board` to see where "
+                  "it stands.")
+
+# -- server settings -------------------------------------------------------------------
+SETTINGS_NOW = "Corral settings for this server:\n• new matches open {threads}"
+SETTINGS_THREADS_ON = "in a thread of their own"
+SETTINGS_THREADS_OFF = "in the channel where `/play` is used"
 
 # -- lobby and invitations -------------------------------------------------------------
 LOBBY_OPEN = ("**{host}** opened a lobby for **{game}** (match #{match_id}{options}). "
@@ -48,7 +56,7 @@ DECLINED = "**{name}** declined the challenge to match #{match_id}."
 ABORTED = "Match #{match_id} was aborted by **{name}**."
 MATCH_STARTED = "Match #{match_id} of **{game}** has begun: {seats}."
 SEAT_LINE = "{seat_no}. {name}"
-THREAD_NAME = "{game} #{match_id}: {names}"
+THREAD_NAME = "{game}: {names}"
 THREAD_OPENED = "Match #{match_id} is in its own thread: {link}"
 
 # -- board messages --------------------------------------------------------------------
@@ -66,6 +74,8 @@ REASONS = {
     "timeout": "on time",
 }
 RESIGNED = "**{name}** resigned match #{match_id}."
+RESIGN_CONFIRM = "Resign match #{match_id}? This ends the match and can't be undone."
+RESIGN_DONE = "You resigned match #{match_id}."
 BOARD_HEADER = "Match #{match_id} · {game} · move {ply}"
 SCORES = "Score: {scores}"
 

@@ -1,0 +1,83 @@
+"""Buttons that survive restarts: everything they need is in their custom id.
+
+    corral:mv:<match>:<ply>:<notation>     a move button on a board
+    corral:lobby:<action>:<match>          join / start / cancel / accept / decline
+    corral:resign:<match>                  the confirmation of /resign
+
+The callbacks only parse and hand over to `interaction.client.flows`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+LOBBY_ACTIONS = ("join", "start", "cancel", "accept", "decline")
+
+
+class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"corral:mv:(?P<match>\d+):(?P<ply>\d+):(?P<move>[^:]{1,60})"):
+    def __init__(self, match_id: int, ply: int, notation: str, *, label: str | None = None):
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.primary, label=label or notation,
+            custom_id=f"corral:mv:{match_id}:{ply}:{notation}"))
+        self.match_id, self.ply, self.notation = match_id, ply, notation
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "MoveButton":
+        return cls(int(match["match"]), int(match["ply"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.move(interaction, self.match_id, self.notation,
+                                            expected_ply=self.ply, from_button=True)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"corral:lobby:(?P<action>join|start|cancel|accept|decline):(?P<match>\d+)"):
+    STYLES = {"join": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success,
+              "cancel": discord.ButtonStyle.secondary, "accept": discord.ButtonStyle.success,
+              "decline": discord.ButtonStyle.danger}
+
+    def __init__(self, action: str, match_id: int):
+        super().__init__(discord.ui.Button(
+            style=self.STYLES[action], label=action.capitalize(),
+            custom_id=f"corral:lobby:{action}:{match_id}"))
+        self.action, self.match_id = action, match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "LobbyButton":
+        return cls(match["action"], int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.lobby(interaction, self.action, self.match_id)
+
+
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button],
+                   template=r"corral:resign:(?P<match>\d+)"):
+    def __init__(self, match_id: int):
+        super().__init__(discord.ui.Button(
+            style=discord.ButtonStyle.danger, label="Resign",
+            custom_id=f"corral:resign:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "ResignButton":
+        return cls(int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.resign(interaction, self.match_id, confirmed=True)
+
+
+DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton)
+
+
+def lobby_view(match_id: int, actions: tuple[str, ...]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        view.add_item(LobbyButton(action, match_id))
+    return view

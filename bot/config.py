@@ -1,0 +1,58 @@
+"""Settings from the environment, with a `.env` file in the working directory as a fallback."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE = "data/corral.sqlite3"
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+
+MISSING_TOKEN = """DISCORD_TOKEN is not set, so Corral cannot log in to Discord.
+
+Get a token: https://discord.com/developers/applications -> your application -> Bot ->
+Reset Token, then put it in the environment or in a .env file in this folder:
+
+    DISCORD_TOKEN=your-token-here
+
+(.env.example lists every setting.)"""
+
+
+class ConfigError(Exception):
+    """A setting is missing or invalid; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database: str = DEFAULT_DATABASE
+    guild_id: int | None = None  # sync commands to this server only (instant, for testing)
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str | None = None
+    log_level: str = "INFO"
+
+
+def load_settings(environ: Mapping[str, str] | None = None,
+                  env_file: str | Path = ".env") -> Settings:
+    """The process environment wins over `.env`."""
+    values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
+        if Path(env_file).is_file() else {}
+    values.update(os.environ if environ is None else environ)
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(MISSING_TOKEN)
+    guild = values.get("DISCORD_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DISCORD_GUILD_ID={guild!r}: expected a server id (digits only)")
+    return Settings(
+        token=token,
+        database=values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE,
+        guild_id=int(guild) if guild else None,
+        api_base=(values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/"),
+        gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
+        log_level=values.get("CORRAL_LOG_LEVEL", "").strip().upper() or "INFO",
+    )

@@ -1,0 +1,304 @@
+"""What happens on each command and button: resolve, call the service, render, reply.
+
+Refusals (`ServiceError`) become ephemeral messages; nothing else is touched when one occurs.
+Board messages are new messages each turn; a board whose button was used loses its buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from games import REGISTRY
+
+from . import strings
+from .boards import board_message, mention_only
+from .components import ResignButton, lobby_view
+from .dm import send_dm
+from .service import Match, MatchService, Player, ServiceError, parse_options
+
+if TYPE_CHECKING:
+    from .client import CorralBot
+
+log = logging.getLogger(__name__)
+
+
+def player(user: discord.abc.User) -> Player:
+    return Player(user.id, getattr(user, "display_name", None) or user.name)
+
+
+def options_text(match: Match) -> str:
+    defaults = {spec.name: spec.default for spec in match.game.info.options}
+    changed = [f"{k}={v}" for k, v in match.row.options.items() if defaults.get(k) != v]
+    return f", {' '.join(changed)}" if changed else ""
+
+
+def channel_link(match: Match) -> str:
+    return f"<#{match.row.channel_id}>"
+
+
+class Flows:
+    def __init__(self, client: "CorralBot", service: MatchService):
+        self.client = client
+        self.service = service
+
+    # -- replies ---------------------------------------------------------------------
+    @staticmethod
+    async def tell(interaction: discord.Interaction, message: str) -> None:
+        """An ephemeral message to the user who acted."""
+        if interaction.response.is_done():
+            await interaction.followup.send(message, ephemeral=True)
+        else:
+            await interaction.response.send_message(message, ephemeral=True)
+
+    # -- /play and the lobby -------------------------------------------------------------
+    async def open(self, interaction: discord.Interaction, game_id: str,
+                   opponent: discord.abc.User | None, options: str | None, first: str) -> None:
+        try:
+            if interaction.guild is None or interaction.channel is None:
+                raise ServiceError(strings.NOT_IN_GUILD)
+            if opponent is not None and opponent.bot:
+                raise ServiceError(strings.OPPONENT_IS_BOT.format(name=opponent.display_name))
+            host = player(interaction.user)
+            guest = player(opponent) if opponent else None
+            parsed = parse_options(options)
+            game, _ = self.service.check_opening(game_id=game_id, options=parsed, host=host,
+                                                 opponent=guest, first=first)
+            target = interaction.channel
+            in_thread = False
+            if (await self.service.store.uses_threads(interaction.guild.id)
+                    and isinstance(target, discord.TextChannel)):
+                names = host.name + (f" vs {guest.name}" if guest else "")
+                target = await target.create_thread(
+                    name=strings.THREAD_NAME.format(game=game.name, names=names)[:100],
+                    type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+                in_thread = True
+            match = await self.service.open_match(
+                game_id=game_id, options=parsed, host=host, opponent=guest,
+                guild_id=interaction.guild.id, channel_id=target.id, in_thread=in_thread,
+                first=first)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        content, view = self.lobby_payload(match)
+        mention = mention_only(guest.user_id if guest else None)
+        if in_thread:
+            await target.send(content, view=view, allowed_mentions=mention)
+            await interaction.response.send_message(
+                strings.THREAD_OPENED.format(match_id=match.id, link=target.mention),
+                allowed_mentions=discord.AllowedMentions.none())
+        else:
+            await interaction.response.send_message(content, view=view, allowed_mentions=mention)
+
+    def lobby_payload(self, match: Match) -> tuple[str, discord.ui.View]:
+        opts = options_text(match)
+        if match.status == "invited":
+            invited = match.row.user_at(1)
+            content = strings.INVITATION.format(
+                opponent=f"<@{invited.user_id}>", host=match.row.user_at(0).name,
+                game=match.game.name, match_id=match.id, options=opts)
+            return content, lobby_view(match.id, ("accept", "decline"))
+        content = strings.LOBBY_OPEN.format(host=match.row.user_at(0).name, game=match.game.name,
+                                            match_id=match.id, options=opts)
+        content += "\n" + strings.LOBBY_SEATS.format(names=", ".join(match.names()))
+        return content, lobby_view(match.id, ("join", "start", "cancel"))
+
+    async def lobby(self, interaction: discord.Interaction, action: str, match_id: int) -> None:
+        user = player(interaction.user)
+        try:
+            if action == "join":
+                match = await self.service.join(match_id, user)
+                content, view = self.lobby_payload(match)
+                await interaction.response.edit_message(content=content, view=view,
+                                                        allowed_mentions=mention_only(None))
+            elif action in ("start", "accept"):
+                match = await (self.service.start(match_id, user.user_id) if action == "start"
+                               else self.service.accept(match_id, user.user_id))
+                await self.started(interaction, match)
+            elif action == "decline":
+                match = await self.service.decline(match_id, user.user_id)
+                await interaction.response.edit_message(
+                    content=strings.DECLINED.format(name=user.name, match_id=match_id), view=None,
+                    allowed_mentions=mention_only(None))
+            elif action == "cancel":
+                match = await self.service.abort(match_id, user.user_id,
+                                                 is_manager=_is_manager(interaction))
+                await interaction.response.edit_message(
+                    content=strings.ABORTED.format(match_id=match_id, name=user.name), view=None,
+                    allowed_mentions=mention_only(None))
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+
+    async def started(self, interaction: discord.Interaction, match: Match) -> None:
+        seats = ", ".join(strings.SEAT_LINE.format(seat_no=s.seat + 1, name=s.name)
+                          for s in match.seats)
+        await interaction.response.edit_message(
+            content=strings.MATCH_STARTED.format(match_id=match.id, game=match.game.name,
+                                                 seats=seats),
+            view=None, allowed_mentions=mention_only(None))
+        delivered = await asyncio.gather(*(
+            send_dm(self.client, seat.user_id, strings.DM_MATCH_STARTED.format(
+                match_id=match.id, game=match.game.name, link=channel_link(match),
+                seat_no=seat.seat + 1, first=strings.DM_FIRST if seat.seat == 0 else ""))
+            for seat in match.seats))
+        board = await board_message(match)
+        await interaction.followup.send(**board.kwargs())
+        for seat, ok in zip(match.seats, delivered):
+            if not ok and seat.user_id == interaction.user.id:
+                await interaction.followup.send(
+                    strings.DM_CLOSED.format(match_id=match.id, link=channel_link(match)),
+                    ephemeral=True)
+
+    # -- moves -----------------------------------------------------------------------
+    async def move(self, interaction: discord.Interaction, match_id: int | None, notation: str,
+                   *, expected_ply: int | None = None, from_button: bool = False) -> None:
+        try:
+            if match_id is None:
+                match_id = (await self.service.in_channel(interaction.channel_id)).id
+            result = await self.service.play(match_id, interaction.user.id, notation,
+                                             expected_ply=expected_ply)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        board = await board_message(result.match, result=result)
+        if from_button:
+            await interaction.response.edit_message(view=None)  # retire the used board
+            await interaction.followup.send(**board.kwargs())
+        else:
+            await interaction.response.send_message(**board.kwargs())
+
+    async def move_choices(self, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        try:
+            match = await self.service.in_channel(interaction.channel_id)
+        except ServiceError:
+            return []
+        typed = current.strip().lower()
+        legal = self.service.legal_moves_for(match, interaction.user.id)
+        return [app_commands.Choice(name=n, value=n) for n in legal
+                if n.lower().startswith(typed)][:25]
+
+    # -- other commands ------------------------------------------------------------------
+    async def board(self, interaction: discord.Interaction, public: bool) -> None:
+        try:
+            match = await self.service.in_channel(interaction.channel_id)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        if match.state is None:
+            content, view = self.lobby_payload(match)
+            await interaction.response.send_message(content, view=view, ephemeral=True,
+                                                    allowed_mentions=mention_only(None))
+            return
+        header = strings.BOARD_HEADER.format(match_id=match.id, game=match.game.name,
+                                             ply=match.ply())
+        board = await board_message(match, lead=header)
+        mover = match.to_move()
+        mine = mover is not None and mover.user_id == interaction.user.id
+        kwargs = board.kwargs(with_buttons=mine and not public)
+        kwargs["allowed_mentions"] = mention_only(None)  # showing a board pings nobody
+        await interaction.response.send_message(**kwargs, ephemeral=not public)
+
+    async def resign(self, interaction: discord.Interaction, match_id: int | None = None,
+                     *, confirmed: bool = False) -> None:
+        try:
+            if not confirmed:
+                match = await self.service.in_channel(interaction.channel_id)
+                if match.row.seat_of(interaction.user.id) is None:
+                    raise ServiceError(strings.NOT_A_PLAYER.format(match_id=match.id))
+                if match.status != "active":
+                    raise ServiceError(strings.NOT_STARTED.format(match_id=match.id))
+                view = discord.ui.View(timeout=None)
+                view.add_item(ResignButton(match.id))
+                await interaction.response.send_message(
+                    strings.RESIGN_CONFIRM.format(match_id=match.id), view=view, ephemeral=True)
+                return
+            match = await self.service.resign(match_id, interaction.user.id)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        await interaction.response.edit_message(
+            content=strings.RESIGN_DONE.format(match_id=match.id), view=None)
+        board = await board_message(match, lead=strings.RESIGNED.format(
+            name=player(interaction.user).name, match_id=match.id))
+        await interaction.followup.send(**board.kwargs())
+
+    async def abort(self, interaction: discord.Interaction) -> None:
+        try:
+            match = await self.service.in_channel(interaction.channel_id)
+            match = await self.service.abort(match.id, interaction.user.id,
+                                             is_manager=_is_manager(interaction))
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        await interaction.response.send_message(
+            strings.ABORTED.format(match_id=match.id, name=player(interaction.user).name),
+            allowed_mentions=mention_only(None))
+
+    async def list_matches(self, interaction: discord.Interaction) -> None:
+        matches = await self.service.live_matches_of(interaction.user.id)
+        if not matches:
+            await self.tell(interaction, strings.MATCHES_NONE)
+            return
+        lines = [strings.MATCHES_HEADER]
+        mine_first = sorted(matches, key=lambda m: (_waiting_on(m) != interaction.user.id,
+                                                    m.row.updated_at))
+        for match in mine_first:
+            lines.append(strings.MATCH_LINE.format(
+                match_id=match.id, game=match.game.name, link=channel_link(match),
+                status=_status(match, interaction.user.id)))
+        await self.tell(interaction, "\n".join(lines))
+
+    async def rules(self, interaction: discord.Interaction, game_id: str | None) -> None:
+        games = ", ".join(f"`{g}`" for g in REGISTRY)
+        if game_id is None:
+            text = "\n\n".join(strings.RULES[g] for g in REGISTRY if g in strings.RULES)
+        else:
+            text = strings.RULES.get(game_id) or strings.RULES_UNKNOWN.format(game=game_id,
+                                                                              games=games)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    async def help(self, interaction: discord.Interaction) -> None:
+        games = ", ".join(g.name for g in REGISTRY.values())
+        await interaction.response.send_message(strings.HELP.format(games=games), ephemeral=True)
+
+    async def settings(self, interaction: discord.Interaction, threads: bool | None) -> None:
+        if interaction.guild is None:
+            await self.tell(interaction, strings.NOT_IN_GUILD)
+            return
+        if not _is_manager(interaction):
+            await self.tell(interaction, strings.SETTINGS_FORBIDDEN)
+            return
+        if threads is not None:
+            await self.service.store.set_uses_threads(interaction.guild.id, threads)
+        current = await self.service.store.uses_threads(interaction.guild.id)
+        await self.tell(interaction, strings.SETTINGS_NOW.format(
+            threads=strings.SETTINGS_THREADS_ON if current else strings.SETTINGS_THREADS_OFF))
+
+
+def _is_manager(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def _waiting_on(match: Match) -> int | None:
+    mover = match.to_move()
+    return mover.user_id if mover else None
+
+
+def _status(match: Match, user_id: int) -> str:
+    if match.status == "open":
+        return strings.STATUS_LOBBY.format(have=len(match.seats),
+                                           need=match.game.info.min_seats)
+    if match.status == "invited":
+        return strings.STATUS_INVITED.format(name=match.row.user_at(1).name)
+    mover = match.to_move()
+    if mover is None:
+        return ""
+    if mover.user_id == user_id:
+        return strings.STATUS_YOUR_TURN
+    return strings.STATUS_WAITING.format(name=mover.name)
