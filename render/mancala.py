@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from PIL import Image, ImageDraw
 
 from games.mancala import MancalaView, pit_letter
 
-from .common import BACKGROUND, MUTED, SEAT_COLOURS, TEXT, font, mix, to_png
+from .common import (BACKGROUND, MUTED, SEAT_COLOURS, TEXT, font, mix, paste_centred,
+                     paste_text, text_stamp, to_png)
 
 WIDTH = 1000
 HEIGHT = 610
@@ -63,49 +65,63 @@ class MancalaLabels:
 def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                    labels: MancalaLabels = MancalaLabels()) -> bytes:
     """The board as PNG bytes."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
     size = len(view.pits)
+    image = _static_layer(size, view.target, labels.goal, labels.target).copy()
+    draw = ImageDraw.Draw(image)
     who = list(names or ()) + [labels.first, labels.second][len(names or ()):]
     who = who[:2]
 
-    _header(draw, view, who, labels, size)
-    draw.rounded_rectangle((MARGIN, BOARD_TOP, WIDTH - MARGIN, BOARD_BOTTOM), radius=40,
-                           fill=WOOD, outline=WOOD_EDGE, width=4)
-
-    pitch = (WIDTH - 2 * (MARGIN + BOARD_PAD)) / size
-    radius = pitch * 0.42
-    centres = [(MARGIN + BOARD_PAD + pitch * (i + 0.5), ROW_Y) for i in range(size)]
-    _arrows(draw, centres, radius)
-
-    letter_font = font(26 if size <= 11 else 20, bold=True)
-    count_font = font(28 if size <= 11 else 22, bold=True)
+    _header(image, draw, view, who, labels, size)
+    centres, radius = _geometry(size)
+    count_size = 28 if size <= 11 else 22
     for index, (cx, cy) in enumerate(centres):
-        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PIT,
-                     outline=PIT_EDGE, width=2)
         _seeds(draw, cx, cy, radius * 0.86, view.pits[index], radius * 0.2, salt=index)
-        draw.text((cx, LETTER_Y), pit_letter(index), font=letter_font, fill=(60, 36, 18),
-                  anchor="mm")
-        draw.text((cx, COUNT_Y), str(view.pits[index]), font=count_font, fill=TEXT,
-                  anchor="mm", stroke_width=2, stroke_fill=(70, 42, 22))
-
-    goal_box = (WIDTH / 2 - GOAL_HALF_W, GOAL_Y - GOAL_HALF_H,
-                WIDTH / 2 + GOAL_HALF_W, GOAL_Y + GOAL_HALF_H)
-    draw.ellipse(goal_box, fill=PIT, outline=PIT_EDGE, width=3)
+        stamp = text_stamp(str(view.pits[index]), count_size, True, TEXT, 2, PIT_EDGE)
+        paste_centred(image, stamp, cx, COUNT_Y)
     _goal_seeds(draw, view.goal)
     draw.text((WIDTH / 2 + GOAL_HALF_W + 16, GOAL_Y), f"{labels.goal} {view.goal}",
               font=font(26, bold=True), fill=(60, 36, 18), anchor="lm")
-
     if view.last is not None:
-        _trace(draw, view, centres, radius, goal_box)
+        _trace(draw, view, centres, radius, GOAL_BOX)
     _footer(draw, view, who, labels, size)
     return to_png(image)
 
 
-def _header(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
+GOAL_BOX = (WIDTH / 2 - GOAL_HALF_W, GOAL_Y - GOAL_HALF_H,
+            WIDTH / 2 + GOAL_HALF_W, GOAL_Y + GOAL_HALF_H)
+
+
+def _geometry(size: int) -> tuple[list[tuple[float, float]], float]:
+    pitch = (WIDTH - 2 * (MARGIN + BOARD_PAD)) / size
+    centres = [(MARGIN + BOARD_PAD + pitch * (i + 0.5), float(ROW_Y)) for i in range(size)]
+    return centres, pitch * 0.42
+
+
+@lru_cache(maxsize=8)
+def _static_layer(size: int, target: int, goal_word: str, target_text: str) -> Image.Image:
+    """Everything that never changes during a match, drawn once per board size."""
+    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((MARGIN, BOARD_TOP, WIDTH - MARGIN, BOARD_BOTTOM), radius=40,
+                           fill=WOOD, outline=WOOD_EDGE, width=4)
+    centres, radius = _geometry(size)
+    _arrows(draw, centres, radius)
+    letter_font = font(26 if size <= 11 else 20, bold=True)
+    for index, (cx, cy) in enumerate(centres):
+        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PIT,
+                     outline=PIT_EDGE, width=2)
+        draw.text((cx, LETTER_Y), pit_letter(index), font=letter_font, fill=(60, 36, 18),
+                  anchor="mm")
+    draw.ellipse(GOAL_BOX, fill=PIT, outline=PIT_EDGE, width=3)
+    draw.text((WIDTH / 2, 52), "–", font=font(40, bold=True), fill=MUTED, anchor="mm")
+    draw.text((WIDTH / 2, 96), target_text.format(target=target), font=font(17),
+              fill=MUTED, anchor="mm")
+    return image
+
+
+def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
             labels: MancalaLabels, size: int) -> None:
     last = pit_letter(size - 1)
-    name_font, small, score_font = font(30, bold=True), font(20), font(58, bold=True)
     winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
     for seat in (0, 1):
         colour = SEAT_COLOURS[seat]
@@ -119,16 +135,14 @@ def _header(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
         disc_x = x_edge + 30 if left else x_edge - 30
         draw.ellipse((disc_x - 14, 46 - 14, disc_x + 14, 46 + 14), fill=colour)
         name_x = disc_x + 26 if left else disc_x - 26
-        anchor = "lm" if left else "rm"
-        draw.text((name_x, 46), _fit(who[seat], 14), font=name_font, fill=TEXT, anchor=anchor)
+        align = "left" if left else "right"
+        paste_text(image, (name_x, 46), _fit(who[seat], 14), size=30, fill=TEXT, bold=True,
+                   align=align)
         sows = (labels.sows_first if left else labels.sows_second).format(last=last)
-        draw.text((name_x, 84), sows, font=small, fill=colour, anchor=anchor)
+        paste_text(image, (name_x, 84), sows, size=20, fill=colour, align=align)
         score_x = WIDTH / 2 - 84 if left else WIDTH / 2 + 84
-        draw.text((score_x, 60), str(view.scores[seat]), font=score_font, fill=TEXT,
-                  anchor="rm" if left else "lm")
-    draw.text((WIDTH / 2, 52), "–", font=font(40, bold=True), fill=MUTED, anchor="mm")
-    draw.text((WIDTH / 2, 96), labels.target.format(target=view.target), font=font(17),
-              fill=MUTED, anchor="mm")
+        paste_text(image, (score_x, 60), str(view.scores[seat]), size=58, fill=TEXT, bold=True,
+                   align="right" if left else "left")
 
 
 def _arrows(draw: ImageDraw.ImageDraw, centres, radius: float) -> None:

@@ -1,0 +1,37 @@
+"""Settings: environment over .env, and a clear exit when the token is missing."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DATABASE, ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_missing_token_exits_1_with_a_message_and_no_traceback(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "DISCORD_TOKEN is not set" in result.stderr
+    assert "discord.com/developers/applications" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_dotenv_file_is_read_and_the_environment_wins(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("DISCORD_TOKEN=from-file\nCORRAL_DATABASE=/tmp/x.sqlite3\n")
+    settings = load_settings({}, env_file)
+    assert settings.token == "from-file" and settings.database == "/tmp/x.sqlite3"
+    settings = load_settings({"DISCORD_TOKEN": "from-env"}, env_file)
+    assert settings.token == "from-env"
+    assert load_settings({"DISCORD_TOKEN": "t"}, tmp_path / "none").database == DEFAULT_DATABASE
+
+
+def test_bad_guild_id_is_named():
+    with pytest.raises(ConfigError, match="DISCORD_GUILD_ID='abc'"):
+        load_settings({"DISCORD_TOKEN": "t", "DISCORD_GUILD_ID": "abc"}, "/nonexistent/.env")

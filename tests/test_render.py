@@ -1,0 +1,84 @@
+"""Pictures are real PNGs that Pillow decodes, and show what they claim to show."""
+
+import io
+
+from PIL import Image
+
+from games.mancala import GAME
+from render import render_observation
+from render.common import SEAT_COLOURS, to_png
+from render.mancala import COUNT_Y, HEIGHT, WIDTH, _geometry
+
+GAME2 = "k c h k d j g c a i f e i a f".split()
+
+
+def decode(png: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB")
+
+
+def play(moves, **options):
+    state = GAME.new(options=options or None)
+    for move in moves:
+        state = GAME.play(state, move)
+    return state
+
+
+def pixels(image):
+    data = image.convert("RGB").tobytes()
+    return [tuple(data[i:i + 3]) for i in range(0, len(data), 3)]
+
+
+def near(pixel, colour, tolerance=30):
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+
+
+def test_the_png_encoder_round_trips_pixels_exactly():
+    image = Image.new("RGB", (7, 3))
+    image.putdata([(x * 30, y * 80, (x * y * 13) % 256) for y in range(3) for x in range(7)])
+    assert pixels(decode(to_png(image))) == pixels(image)
+
+
+def test_a_board_decodes_at_phone_friendly_size():
+    for pits in ("11", "17"):
+        image = decode(render_observation(GAME.id, GAME.observe(play([], pits=pits), None),
+                                          names=["Alice", "Bob"]))
+        assert image.size == (WIDTH, HEIGHT) and image.width >= 800
+
+
+def test_pits_with_more_seeds_show_more_seed_pixels():
+    state = play(["k"])  # k emptied, others hold 5 or 6
+    image = decode(render_observation(GAME.id, GAME.observe(state, None)))
+    centres, radius = _geometry(11)
+
+    def light_pixels(index):  # inside the well, away from any highlight ring
+        cx, cy = centres[index]
+        r = int(radius * 0.7)
+        return sum(1 for x in range(-r, r + 1) for y in range(-r, r + 1)
+                   if x * x + y * y <= r * r and sum(image.getpixel((cx + x, cy + y))) > 450)
+
+    assert light_pixels(10) == 0  # the emptied pit k: no seeds drawn
+    assert light_pixels(0) > 50
+
+
+def test_the_last_move_is_ringed_in_the_movers_colour_and_changes_the_picture():
+    before = play(GAME2[:13])
+    after = play(GAME2[:14])  # first player's a -> ... -> c
+    a = decode(render_observation(GAME.id, GAME.observe(after, None)))
+    centres, radius = _geometry(11)
+    cx, cy = centres[0]  # pit a, where the move started
+    ring = a.getpixel((int(cx + radius + 4), int(cy)))
+    assert near(ring, SEAT_COLOURS[0])
+    assert render_observation(GAME.id, GAME.observe(before, None)) != \
+        render_observation(GAME.id, GAME.observe(after, None))
+
+
+def test_the_player_to_move_is_framed_and_the_result_is_shown():
+    running = decode(render_observation(GAME.id, GAME.observe(play(["k"]), None)))
+    # seat 2 (right) to move: its header frame is drawn in its colour
+    assert near(running.getpixel((WIDTH - 26, 60)), SEAT_COLOURS[1])
+    assert not near(running.getpixel((26, 60)), SEAT_COLOURS[0])
+    finished = decode(render_observation(GAME.id, GAME.observe(play(GAME2), None)))
+    assert near(finished.getpixel((WIDTH - 26, 60)), SEAT_COLOURS[1])  # the winner framed
+    assert finished.crop((0, COUNT_Y + 150, WIDTH, HEIGHT)).getextrema() != ((43, 43),) * 3
