@@ -12,8 +12,12 @@ from .config import ConfigError, Settings, load_settings
 
 
 def apply_endpoints(settings: Settings) -> None:
-    """Point discord.py at another REST base (a proxy, or the test imitation)."""
+    """Point discord.py at another REST base or gateway (a proxy, or the test imitation)."""
+    import yarl
+
     discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
 async def run(settings: Settings) -> None:

@@ -44,3 +44,9 @@ def service(store, clock):
 ALICE = Player(101, "Alice")
 BOB = Player(202, "Bob")
 CAROL = Player(303, "Carol")
+
+
+import sys as _sys
+from pathlib import Path as _Path
+
+_sys.path.insert(0, str(_Path(__file__).parent))  # so e2e tests can import discord_fake

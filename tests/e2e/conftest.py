@@ -1,0 +1,86 @@
+"""Run the real bot (`python -m bot`) against the loopback Discord imitation."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from discord_fake import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BotProcess:
+    def __init__(self, fake: FakeDiscord, database: Path, log: Path):
+        self.fake, self.database, self.log = fake, database, log
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        self.fake.commands_synced.clear()
+        self.fake.ready.clear()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+        env.update({
+            "DISCORD_TOKEN": "fake-token", "CORRAL_DATABASE": str(self.database),
+            "DISCORD_API_BASE": self.fake.api_base, "DISCORD_GATEWAY_URL": self.fake.gateway_url,
+            "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
+        })
+        out = open(self.log, "ab")
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=str(self.database.parent), env=env,
+            stdout=out, stderr=out)
+        out.close()
+        started = asyncio.gather(self.fake.commands_synced.wait(), self.fake.ready.wait())
+        exited = asyncio.ensure_future(self.proc.wait())
+        done, _ = await asyncio.wait({started, exited}, timeout=30,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if started not in done:
+            started.cancel()
+            exited.cancel()
+            raise AssertionError("the bot did not start:\n" + self.log.read_text()[-4000:])
+        exited.cancel()
+        await asyncio.sleep(0.3)  # let discord.py finish on_ready
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as a crash or a pulled plug."""
+        if self.proc and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 10)
+            except asyncio.TimeoutError:
+                await self.kill()
+
+
+@pytest.fixture
+async def fake():
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def bot(fake, tmp_path):
+    process = BotProcess(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
+    await process.start()
+    yield process
+    await process.stop()
+    log = process.log.read_text()
+    assert "Traceback" not in log, log[-4000:]
+
+
+def decode_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
