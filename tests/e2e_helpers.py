@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+from PIL import Image
 
 from discord_fake import EPHEMERAL, UserRef
 
@@ -50,3 +53,9 @@ async def play_slash(fake, user: int, notation: str, channel_id: int | None = No
     record = await fake.answered(await fake.slash(user, "move", channel_id=channel_id,
                                                   notation=notation))
     return record
+
+
+def decode_png(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image

@@ -7,7 +7,7 @@ import pytest
 from bot import service as svc
 from bot.service import MatchService, parse_options
 from bot.store import Store
-from conftest import ALICE, BOB, CAROL, FirstFixed
+from support import ALICE, BOB, CAROL, FirstFixed
 
 GAME2 = "k c h k d j g c a i f e i a f".split()
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import io
 import os
 import signal
 import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from discord_fake import FakeDiscord
 
@@ -78,9 +76,3 @@ async def bot(fake, tmp_path):
     await process.stop()
     log = process.log.read_text()
     assert "Traceback" not in log, log[-4000:]
-
-
-def decode_png(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    return image

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from discord_fake import UserRef
-from e2e.conftest import decode_png
-from e2e_helpers import (board_buttons, boards, challenge_and_accept, is_ephemeral,
-                         play_button, play_slash)
+from e2e_helpers import (board_buttons, boards, challenge_and_accept, decode_png,
+                         is_ephemeral, play_button, play_slash)
 
 GAME2 = "k c h k d j g c a i f e i a f".split()
 
