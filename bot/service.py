@@ -176,6 +176,9 @@ class MatchService:
         """Validate a /play request before anything is created (a thread, a row)."""
         try:
             game = get_game(game_id)
+        except GameError as exc:
+            raise BadRequest(strings.UNKNOWN_GAME.format(reason=exc)) from None
+        try:
             resolved = game.resolve_options(options)
         except GameError as exc:
             raise BadRequest(strings.BAD_OPTION.format(reason=exc)) from None

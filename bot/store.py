@@ -9,11 +9,12 @@ ply, primary key (match, ply)) from which a match can be rebuilt.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, AsyncIterator, Callable, Iterable
 
 import aiosqlite
 
@@ -165,21 +166,33 @@ class Store:
     async def close(self) -> None:
         await self._db.close()
 
-    async def _migrate(self) -> None:
+    @contextlib.asynccontextmanager
+    async def _transaction(self, conflict: Callable[[], Exception] | None = None
+                           ) -> AsyncIterator[None]:
+        """One write transaction at a time; a constraint violation becomes `conflict()`."""
         async with self._write:
-            (current,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
-            for number, script in MIGRATIONS:
-                if number <= current:
-                    continue
-                await self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(script):
-                        await self._db.execute(statement)
-                    await self._db.execute(f"PRAGMA user_version={number}")
-                    await self._db.execute("COMMIT")
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except sqlite3.IntegrityError:
+                await self._db.execute("ROLLBACK")
+                if conflict is None:
                     raise
+                raise conflict() from None
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in MIGRATIONS:
+            if number <= current:
+                continue
+            async with self._transaction():
+                for statement in _statements(script):
+                    await self._db.execute(statement)
+                await self._db.execute(f"PRAGMA user_version={number}")
 
     async def schema_version(self) -> int:
         (version,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
@@ -194,26 +207,20 @@ class Store:
                            guild_id: int | None, channel_id: int, in_thread: bool,
                            host_id: int, host_name: str, invited_id: int | None,
                            first_seat: str, status: str, now: float) -> MatchRow:
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    "INSERT INTO matches (game, options, seat_count, guild_id, channel_id,"
-                    " in_thread, host_id, invited_id, first_seat, status, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
-                     host_id, invited_id, first_seat, status, now, now))
-                match_id = cursor.lastrowid
-                await self._db.execute(
-                    "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
-                    " VALUES (?, 0, ?, ?, ?)", (match_id, host_id, host_name, now))
-                await self._db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await self._db.execute("ROLLBACK")
-                raise ChannelBusy(channel_id) from None
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+        async with self._transaction(conflict=lambda: ChannelBusy(channel_id)):
+            cursor = await self._db.execute(
+                "INSERT INTO matches (game, options, seat_count, guild_id, channel_id,"
+                " in_thread, host_id, invited_id, first_seat, status, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
+                 host_id, invited_id, first_seat, status, now, now))
+            match_id = cursor.lastrowid
+            await self._db.execute(
+                "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
+                " VALUES (?, 0, ?, ?, ?)", (match_id, host_id, host_name, now))
+        return await self._fetch(match_id)
+
+    async def _fetch(self, match_id: int) -> MatchRow:
         match = await self.get_match(match_id)
         assert match is not None
         return match
@@ -268,35 +275,24 @@ class Store:
         if result is not None:
             sets.append("result = ?")
             args.append(json.dumps(result))
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                    (*args, match_id, expected_version))
-                if cursor.rowcount != 1:
-                    raise StaleVersion(match_id)
-                if seats is not None:
-                    await self._db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-                    await self._db.executemany(
-                        "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
-                if move is not None:
-                    await self._db.execute(
-                        "INSERT INTO moves (match_id, ply, notation, actor_id, played_at)"
-                        " VALUES (?, ?, ?, ?, ?)",
-                        (match_id, move.ply, move.notation, move.actor_id, now))
-                await self._db.execute("COMMIT")
-            except sqlite3.IntegrityError:
-                await self._db.execute("ROLLBACK")
-                raise StaleVersion(match_id) from None
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-        match = await self.get_match(match_id)
-        assert match is not None
-        return match
+        async with self._transaction(conflict=lambda: StaleVersion(match_id)):
+            cursor = await self._db.execute(
+                f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*args, match_id, expected_version))
+            if cursor.rowcount != 1:
+                raise StaleVersion(match_id)
+            if seats is not None:
+                await self._db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
+                await self._db.executemany(
+                    "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
+            if move is not None:
+                await self._db.execute(
+                    "INSERT INTO moves (match_id, ply, notation, actor_id, played_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (match_id, move.ply, move.notation, move.actor_id, now))
+        return await self._fetch(match_id)
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         cursor = await self._db.execute(
@@ -315,7 +311,7 @@ class Store:
         return bool(row and row["use_threads"])
 
     async def set_uses_threads(self, guild_id: int, value: bool) -> None:
-        async with self._write:
+        async with self._transaction():
             await self._db.execute(
                 "INSERT INTO guild_settings (guild_id, use_threads) VALUES (?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET use_threads = excluded.use_threads",

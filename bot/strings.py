@@ -16,7 +16,7 @@ NOT_YOUR_TURN = "It is not your turn: match #{match_id} is waiting for {name}."
 NOT_STARTED = "Match #{match_id} has not started yet."
 ALREADY_STARTED = "Match #{match_id} has already started."
 ILLEGAL_MOVE = "`{notation}` can't be played: {reason}."
-UNKNOWN_GAME = "{reason}."
+UNKNOWN_GAME = "Unknown game: {reason}."
 BAD_OPTION = "Bad option: {reason}."
 BAD_OPTION_SYNTAX = ("Bad options `{text}`: write them as `name=value`, separated by spaces "
                      "(for example `pits=17`).")
@@ -35,7 +35,6 @@ NOT_A_LOBBY = "Match #{match_id} is not an open lobby."
 ABORT_FORBIDDEN = ("Only the host can abort match #{match_id} before it starts; once it has "
                    "started, only a server manager can (players can `/resign`).")
 NOT_IN_GUILD = "Matches are played in server channels, not in direct messages."
-NOTHING_TO_PLAY = "You have no legal move to offer here."
 SETTINGS_FORBIDDEN = "Only server managers (Manage Server permission) can change Corral's settings."
 INTERNAL_ERROR = ("Something went wrong on my side. The match is safe: use `/board` to see where "
                   "it stands.")
@@ -51,7 +50,6 @@ LOBBY_OPEN = ("**{host}** opened a lobby for **{game}** (match #{match_id}{optio
 LOBBY_SEATS = "Seated: {names}"
 INVITATION = ("{opponent}, **{host}** challenges you to **{game}** (match #{match_id}{options}). "
               "Accept or decline below.")
-JOINED = "**{name}** joined match #{match_id}."
 DECLINED = "**{name}** declined the challenge to match #{match_id}."
 ABORTED = "Match #{match_id} was aborted by **{name}**."
 MATCH_STARTED = "Match #{match_id} of **{game}** has begun: {seats}."
