@@ -59,14 +59,14 @@ def scores_text(match: Match) -> str:
     return strings.SCORES.format(scores=" · ".join(parts))
 
 
-def extra_moves(match: Match) -> int:
+def extra_moves(view: Any) -> int:
     """Extra moves the player to move still owes after this one (Progressive Mancala)."""
-    view = match.observe(None)
     return int(getattr(view, "extra_moves", 0) or 0)
 
 
-def move_detail(result: MoveResult) -> str:
-    last = getattr(result.match.observe(None), "last", None)
+def move_detail(view: Any) -> str:
+    """What the last move achieved, for games whose view tells (captures, empty endings)."""
+    last = getattr(view, "last", None)
     if last is None:
         return ""
     if getattr(last, "captured", 0):
@@ -87,36 +87,36 @@ def result_text(match: Match) -> str:
     return strings.GAME_WON.format(names=names, match_id=match.id, reason=reason)
 
 
-def turn_text(match: Match) -> tuple[str, int | None]:
+def turn_text(match: Match, view: Any) -> tuple[str, int | None]:
     mover = match.to_move()
     if mover is None:
         return result_text(match), None
-    n = extra_moves(match)
+    n = extra_moves(view)
     extra = strings.EXTRA_MOVES.format(n=n, s="" if n == 1 else "s") if n else ""
     return strings.YOUR_TURN.format(mention=f"<@{mover.user_id}>", extra=extra), mover.user_id
 
 
-async def render_match(match: Match, viewer: int | None = None) -> bytes:
-    return await asyncio.to_thread(render_observation, match.game.id, match.observe(viewer),
-                                   names=match.names())
+async def render_view(match: Match, view: Any) -> bytes:
+    return await asyncio.to_thread(render_observation, match.game.id, view, names=match.names())
 
 
 async def board_message(match: Match, *, result: MoveResult | None = None,
                         lead: str | None = None) -> BoardMessage:
     """The message posted after a move (or at the start, or for /board)."""
+    view = match.observe(None)
     lines = []
     if lead:
         lines.append(lead)
     if result is not None:
         lines.append(strings.MOVE_PLAYED.format(name=result.mover.name, notation=result.notation,
-                                                detail=move_detail(result)))
+                                                detail=move_detail(view)))
     score = scores_text(match)
     if score:
         lines.append(score)
-    turn, mention = turn_text(match)
+    turn, mention = turn_text(match, view)
     if turn:
         lines.append(turn)
-    png = await render_match(match)
+    png = await render_view(match, view)
     buttons: list[str] = []
     if match.to_move() is not None:
         legal = match.game.legal_notations(match.state)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from games import Game, GameError, Outcome, Termination, get_game
+from games.base import reason_of
 
 from . import strings
 from .store import ChannelBusy, MatchRow, NewMove, SeatRow, StaleVersion, Store
@@ -274,14 +275,14 @@ class MatchService:
             after = game.apply(before, move)
         except GameError as exc:
             raise IllegalMove(strings.ILLEGAL_MOVE.format(
-                notation=notation.strip(), reason=_reason(str(exc), notation))) from None
+                notation=notation.strip(), reason=reason_of(exc, notation).rstrip("."))) from None
         outcome = game.outcome(after)
         row = await self._save(
             match, state=game.to_json(after),
             status="finished" if outcome else None,
             result=outcome.to_json() if outcome else None,
             move=NewMove(game.ply(before), canonical, user_id))
-        return MoveResult(self._wrap(row), mover, canonical, before)
+        return MoveResult(Match(row, game, after), mover, canonical, before)
 
     async def resign(self, match_id: int, user_id: int) -> Match:
         match = await self.get(match_id)
@@ -312,9 +313,3 @@ class MatchService:
             return await self.store.save(match.id, match.row.version, now=self.clock(), **changes)
         except StaleVersion:
             raise StaleAction(strings.RACE_LOST) from None
-
-
-def _reason(message: str, notation: str) -> str:
-    prefix = f"'{notation.strip()}': "
-    text = message[len(prefix):] if message.lower().startswith(prefix.lower()) else message
-    return text.rstrip(".")

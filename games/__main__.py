@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from . import CATALOGUE, GameError, get_game
+from . import CATALOGUE, GameError, get_game, replay
 from .record import Record, RecordError, format_record, parse_record, replay_record
 
 
@@ -109,7 +109,7 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
         if text == "undo":
             if moves:
                 moves.pop()
-                state = _replay_from(game, start, moves)
+                state = replay(game, moves, seats=args.seats, options=options)
             else:
                 out.write("nothing to undo\n")
             continue
@@ -136,13 +136,6 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     path = Path(args.out or f"{game.id}-{dt.datetime.now():%Y%m%d-%H%M%S}.txt")
     path.write_text(format_record(game, start, moves, meta=meta), encoding="utf-8")
     out.write(f"record saved to {path}\n")
-
-
-def _replay_from(game, start, moves):
-    state = start
-    for notation in moves:
-        state = game.play(state, notation)
-    return state
 
 
 def _split_option(text: str) -> tuple[str, str]:

@@ -215,6 +215,14 @@ class Game(ABC, Generic[S, M]):
         """A plain-text board for terminals."""
 
 
+def reason_of(error: GameError | str, text: str) -> str:
+    """An error message without its leading quote of `text`, for callers that quote the input
+    themselves (`line 3: 'k': that pit is empty`, not `line 3: 'k': 'k': that pit ...`)."""
+    message = str(error)
+    prefix = f"'{text.strip()}': "
+    return message[len(prefix):] if message.lower().startswith(prefix.lower()) else message
+
+
 def replay(game: Game, moves: Sequence[str], *, seats: int | None = None,
            options: Mapping[str, str] | None = None):
     """Apply notations from the start position; returns the final state."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from . import get_game
-from .base import Game, GameError
+from .base import Game, GameError, reason_of
 
 _HEADER = re.compile(r"^#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 
@@ -112,14 +112,8 @@ def replay_record(record: Record) -> tuple[Game, Any]:
         try:
             state = game.play(state, notation)
         except GameError as exc:
-            raise RecordError(number, notation, _reason(str(exc), notation)) from None
+            raise RecordError(number, notation, reason_of(exc, notation)) from None
     return game, state
-
-
-def _reason(message: str, notation: str) -> str:
-    """Drop the engine's own quote of the move: the record error quotes it already."""
-    prefix = f"'{notation.strip().lower()}': "
-    return message[len(prefix):] if message.lower().startswith(prefix) else message
 
 
 def format_record(game: Game, state_start: Any, moves: Iterable[str], *,
