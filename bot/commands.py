@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from games import REGISTRY
+from .catalogue import PLAYABLE
 
 if TYPE_CHECKING:
     from .client import CorralBot
 
-GAME_CHOICES = [app_commands.Choice(name=g.name, value=g.id) for g in REGISTRY.values()]
+GAME_CHOICES = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 FIRST_CHOICES = [app_commands.Choice(name="random", value="random"),
                  app_commands.Choice(name="me", value="me"),
                  app_commands.Choice(name="my opponent", value="opponent")]
@@ -33,7 +33,7 @@ def register(tree: app_commands.CommandTree, bot: "CorralBot") -> None:
     @play.autocomplete("options")
     async def play_options(interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
-        game = REGISTRY.get(getattr(interaction.namespace, "game", None) or "")
+        game = PLAYABLE.get(getattr(interaction.namespace, "game", None) or "")
         if game is None:
             return []
         head, _, last = current.rpartition(" ")

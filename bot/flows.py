@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from games import REGISTRY
-
 from . import strings
+from .catalogue import PLAYABLE
 from .boards import board_message, mention_only
 from .components import ResignButton, lobby_view
 from .dm import send_dm
@@ -63,6 +62,8 @@ class Flows:
                 raise ServiceError(strings.NOT_IN_GUILD)
             if opponent is not None and opponent.bot:
                 raise ServiceError(strings.OPPONENT_IS_BOT.format(name=opponent.display_name))
+            if game_id not in PLAYABLE:
+                raise ServiceError(strings.UNKNOWN_GAME.format(reason=f"'{game_id}' is not offered here yet"))
             host = player(interaction.user)
             guest = player(opponent) if opponent else None
             parsed = parse_options(options)
@@ -254,16 +255,16 @@ class Flows:
         await self.tell(interaction, "\n".join(lines))
 
     async def rules(self, interaction: discord.Interaction, game_id: str | None) -> None:
-        games = ", ".join(f"`{g}`" for g in REGISTRY)
+        games = ", ".join(f"`{g}`" for g in PLAYABLE)
         if game_id is None:
-            text = "\n\n".join(strings.RULES[g] for g in REGISTRY if g in strings.RULES)
+            text = "\n\n".join(strings.RULES[g] for g in PLAYABLE if g in strings.RULES)
         else:
             text = strings.RULES.get(game_id) or strings.RULES_UNKNOWN.format(game=game_id,
                                                                               games=games)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
     async def help(self, interaction: discord.Interaction) -> None:
-        games = ", ".join(g.name for g in REGISTRY.values())
+        games = ", ".join(g.name for g in PLAYABLE.values())
         await interaction.response.send_message(strings.HELP.format(games=games), ephemeral=True)
 
     async def settings(self, interaction: discord.Interaction, threads: bool | None) -> None:

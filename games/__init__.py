@@ -21,6 +21,7 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     replay,
 )
 from .mancala import GAME as _MANCALA
+from .pastoral import GAME as _PASTORAL
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class CatalogueEntry:
 
 
 CATALOGUE: tuple[CatalogueEntry, ...] = (
-    CatalogueEntry("pastoral-square", "Pastoral Square", "2", None),
+    CatalogueEntry("pastoral-square", "Pastoral Square", "2", _PASTORAL),
     CatalogueEntry("ghostone", "Ghostone", "3-4", None),
     CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
     CatalogueEntry("ico", "ICO", "2-4", None),

@@ -44,9 +44,10 @@ class InvalidStateError(GameError):
 class Termination(str, enum.Enum):
     """Why a game ended. The platform adds its own reasons (resignation, timeout...)."""
 
-    TARGET = "target"  # a player reached the winning score
+    TARGET = "target"  # a player reached the winning score, or made a bingo
     REPETITION = "repetition"  # house rule: third occurrence of a position
     NO_LEGAL_MOVE = "no-legal-move"
+    PICKUP_FAILURE = "pickup-failure"  # Pastoral Square: the stock cannot cover the pick-up
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
     TIMEOUT = "timeout"
