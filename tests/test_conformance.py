@@ -78,3 +78,15 @@ def test_mancala_seeds_are_conserved_in_every_playout():
         for pits in ("11", "17"):
             for state in playout(game, seed, 2, {"pits": pits}):
                 assert sum(state.pits) + state.goal + sum(state.scores) == 5 * int(pits)
+
+
+def test_pastoral_stones_are_conserved_and_random_play_reaches_mutilations():
+    game = REGISTRY["pastoral-square"]
+    mutilations = 0
+    for seed in range(40):
+        for state in playout(game, seed, 2, {}):
+            assert sum(state.count) + sum(state.held) + sum(state.stock) == 64
+            assert all(0 <= h <= 5 for h in state.held)
+            assert all(n <= 5 for n in state.count)
+            mutilations += bool(state.last and state.last.mutilation)
+    assert mutilations > 0
