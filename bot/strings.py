@@ -117,4 +117,12 @@ RULES = {
 **House rule** (option `repetition=off` disables): the third repetition of a position is a draw.
 **Notation**: the pit's letter, e.g. `/move k`.""",
 }
+RULES["pastoral-square"] = """**Pastoral Square** — 2 players, 64 stones (32 in each stock)
+**Board**: the central 4×4 **corral** (cell values 2–4 shown in the corner), the **cattle area** around it, four 2×2 **holding areas** in the corners.
+**Pick-up** (automatic): holding 0–3 stones you take 2 from your stock, holding 4 you take 1, holding 5 none. A stock too short to pick up loses.
+**Actions** (pick one, paid from held stones): `save`; **claim** an empty corral cell with exactly its value (`d4:4`); **stack** on your own cell (`d4:1`), at most 5 per cell; or play on a **cattle** cell, allowed only as a reach or a mutilation.
+**Mutilation**: A (opponent's corral cell), D (holding cell diagonal from A), B and C (the other corners, cattle). Putting stones on B or C so that A = B × C removes A, B and C; the stones go back to the stocks (one to your hand when odd), and the victim may not re-place on A next turn.
+**Reach**: a cattle stack whose count divides the opponent's A, with its partner cell empty or yours.
+**Winning**: three corral cells in a line, all yours, with **equal counts** (bingo).
+**House rule** (option `repetition=off` disables): the third repetition is a draw."""
 RULES_UNKNOWN = "No rules for `{game}` yet. Games: {games}."

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from .mancala import MancalaLabels, render_mancala
+from .pastoral import PastoralLabels, render_pastoral
 
 RENDERERS: dict[str, Callable[..., bytes]] = {
     "progressive-mancala": render_mancala,
+    "pastoral-square": render_pastoral,
 }
 
 
@@ -21,4 +23,5 @@ def render_observation(game_id: str, observation: Any, *,
     return renderer(observation, names=names)
 
 
-__all__ = ["MancalaLabels", "RENDERERS", "render_mancala", "render_observation"]
+__all__ = ["MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
+           "render_pastoral"]

@@ -90,3 +90,16 @@ def paste_text(image: Image.Image, xy: tuple[float, float], text: str, *, size: 
 
 def mix(colour: tuple[int, int, int], other: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     return tuple(round(a + (b - a) * t) for a, b in zip(colour, other))  # type: ignore[return-value]
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap (relay trails can be long)."""
+    lines, current = [], ""
+    for word in text.split(" "):
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = "  " + word
+        else:
+            current = f"{current} {word}" if current else word
+    lines.append(current)
+    return lines

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw
 from games.mancala import MancalaView, pit_letter
 
 from .common import (BACKGROUND, MUTED, SEAT_COLOURS, TEXT, font, mix, paste_centred,
-                     paste_text, text_stamp, to_png)
+                     paste_text, text_stamp, to_png, wrap)
 
 WIDTH = 1000
 HEIGHT = 610
@@ -252,7 +252,7 @@ def _footer(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
             trail += f"  ({labels.empty_end})"
         text = f"{labels.last.format(name=who[last.seat])}:  {trail}"
         colour = mix(SEAT_COLOURS[last.seat], TEXT, 0.35)
-        for row, line in enumerate(_wrap(text, 78)[:2]):
+        for row, line in enumerate(wrap(text, 78)[:2]):
             draw.text((MARGIN, FOOTER_Y + 68 + 32 * row), line, font=small, fill=colour,
                       anchor="lm")
 
@@ -260,15 +260,3 @@ def _footer(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
 def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
-
-def _wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap (relay trails can be long)."""
-    lines, current = [], ""
-    for word in text.split(" "):
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = "  " + word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
-    return lines

@@ -82,3 +82,27 @@ def test_the_player_to_move_is_framed_and_the_result_is_shown():
     finished = decode(render_observation(GAME.id, GAME.observe(play(GAME2), None)))
     assert near(finished.getpixel((WIDTH - 26, 60)), SEAT_COLOURS[1])  # the winner framed
     assert finished.crop((0, COUNT_Y + 150, WIDTH, HEIGHT)).getextrema() != ((43, 43),) * 3
+
+
+def test_pastoral_board_shows_stacks_and_a_mutilation_square():
+    from games.pastoral import GAME as PASTORAL, PastoralState, parse_cell
+    from render.pastoral import ACCENT, MUTILATION, _box, _centre
+    from dataclasses import replace
+
+    owner, count = [-1] * 64, [0] * 64
+    for name, who, n in (("d4", 1, 4), ("d1", 0, 2), ("e5", 0, 3)):
+        owner[parse_cell(name)], count[parse_cell(name)] = who, n
+    state = PastoralState(tuple(owner), tuple(count), (2, 0), (26, 27), 0, 2, False,
+                          frozenset(), True, "black")
+    state = replace(state, history=(state.key(),))
+    before = decode(render_observation(PASTORAL.id, PASTORAL.observe(state, None)))
+    after_state = PASTORAL.play(state, "a4:2")  # 2 x 2 = 4: d4, a4, d1 are removed
+    after = decode(render_observation(PASTORAL.id, PASTORAL.observe(after_state, None)))
+    cx, cy = _centre(parse_cell("e5"))
+    assert sum(before.getpixel((int(cx) - 22, int(cy) + 10))) < 200  # the black pile on e5
+    x0, y0, x1, y1 = _box(parse_cell("a4"))
+    assert near(after.getpixel((x0 + 5, (y0 + y1) // 2)), ACCENT)  # the last action's frame
+    # the square's side from a4 to d4 is drawn in red between the two cells
+    bx, by = _centre(parse_cell("b4"))
+    assert near(after.getpixel((int(bx), int(by))), MUTILATION, 40)
+    assert not near(before.getpixel((int(bx), int(by))), MUTILATION, 40)
