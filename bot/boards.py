@@ -15,10 +15,11 @@ import discord
 from render import render_observation
 
 from . import strings
-from .components import MoveButton
+from .components import CellSelect, MoveButton
 from .service import Match, MoveResult
 
 MAX_MOVE_BUTTONS = 25  # Discord's limit: 5 rows of 5
+MAX_OPTIONS = 25  # options in one select menu
 
 
 @dataclass
@@ -29,6 +30,8 @@ class BoardMessage:
     png: bytes
     move_buttons: list[str] = field(default_factory=list)
     mention: int | None = None  # the one user this message may ping
+    # two-step moves: select menus of cells, each option (cell, description)
+    cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)
 
     def kwargs(self, *, with_buttons: bool = True) -> dict[str, Any]:
         """Arguments for `send_message` / `channel.send` / `followup.send`."""
@@ -36,6 +39,13 @@ class BoardMessage:
         if with_buttons:
             for notation in self.move_buttons:
                 view.add_item(MoveButton(self.match_id, self.ply, notation))
+            for index, group in enumerate(self.cell_groups):
+                first, last = group[0][0], group[-1][0]
+                view.add_item(CellSelect(
+                    self.match_id, self.ply, index,
+                    [discord.SelectOption(label=cell, value=cell, description=text)
+                     for cell, text in group],
+                    strings.PICK_CELL.format(first=first, last=last)))
         return {
             "content": self.content,
             "file": discord.File(io.BytesIO(self.png), filename="board.png"),
@@ -117,9 +127,52 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     if turn:
         lines.append(turn)
     png = await render_view(match, view)
-    buttons: list[str] = []
-    if match.to_move() is not None:
-        legal = match.game.legal_notations(match.state)
-        if len(legal) <= MAX_MOVE_BUTTONS:
-            buttons = legal
-    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention)
+    buttons, groups = move_components(match)
+    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention, groups)
+
+
+def turn_card(match: Match) -> str | None:
+    """The private card DMed to the player whose turn it now is, for games that have one."""
+    mover = match.to_move()
+    if mover is None or match.game.id != "pastoral-square":
+        return None
+    view = match.observe(mover.seat)
+    seat, other = mover.seat, 1 - mover.seat
+    opponent = match.row.user_at(other)
+    details = strings.PASTORAL_CARD.format(
+        picked=view.picked, held=view.held[seat], s="" if view.held[seat] == 1 else "s",
+        stock=view.stock[seat], opponent=opponent.name if opponent else "?",
+        opp_held=view.held[other], opp_stock=view.stock[other])
+    if view.blocked:
+        from games.pastoral import cell_name
+        details += "\n" + strings.PASTORAL_BLOCKED.format(
+            cells=", ".join(sorted(cell_name(c) for c in view.blocked)))
+    return strings.TURN_CARD.format(match_id=match.id, game=match.game.name,
+                                    link=f"<#{match.row.channel_id}>", details=details)
+
+
+def split_two_step(legal: list[str]) -> tuple[list[str], dict[str, list[int]]]:
+    """Plain moves (`save`, `k`) and two-step ones (`d4:2`) grouped by cell -> counts."""
+    plain: list[str] = []
+    cells: dict[str, list[int]] = {}
+    for notation in legal:
+        cell, sep, amount = notation.partition(":")
+        if sep and amount.isdigit():
+            cells.setdefault(cell, []).append(int(amount))
+        else:
+            plain.append(notation)
+    return plain, cells
+
+
+def move_components(match: Match) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    """Buttons for plain moves, select menus (25 cells each) for two-step moves."""
+    if match.to_move() is None:
+        return [], []
+    plain, cells = split_two_step(match.game.legal_notations(match.state))
+    if len(plain) > MAX_MOVE_BUTTONS:
+        return [], []
+    options = [(cell, strings.CELL_CHOICES.format(counts=", ".join(map(str, counts))))
+               for cell, counts in sorted(cells.items(), key=lambda kv: (kv[0][1:], kv[0][0]))]
+    groups = [options[i:i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
+    rows_for_buttons = -(-len(plain) // 5)
+    return plain, groups[:max(0, 5 - rows_for_buttons)]

@@ -3,6 +3,7 @@
     corral:mv:<match>:<ply>:<notation>     a move button on a board
     corral:lobby:<action>:<match>          join / start / cancel / accept / decline
     corral:resign:<match>                  the confirmation of /resign
+    corral:cell:<match>:<ply>:<group>      a select menu of cells (moves written <cell>:<n>)
 
 The callbacks only parse and hand over to `interaction.client.flows`.
 """
@@ -18,7 +19,7 @@ LOBBY_ACTIONS = ("join", "start", "cancel", "accept", "decline")
 
 
 class MoveButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"corral:mv:(?P<match>\d+):(?P<ply>\d+):(?P<move>[^:]{1,60})"):
+                 template=r"corral:mv:(?P<match>\d+):(?P<ply>\d+):(?P<move>.{1,60})"):
     def __init__(self, match_id: int, ply: int, notation: str, *, label: str | None = None):
         super().__init__(discord.ui.Button(
             style=discord.ButtonStyle.primary, label=label or notation,
@@ -73,7 +74,29 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.client.flows.resign(interaction, self.match_id, confirmed=True)
 
 
-DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton)
+class CellSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"corral:cell:(?P<match>\d+):(?P<ply>\d+):(?P<group>\d+)"):
+    """First step of a two-step move: which cell. The second step (how many) is ephemeral."""
+
+    def __init__(self, match_id: int, ply: int, group: int,
+                 options: list[discord.SelectOption], placeholder: str):
+        super().__init__(discord.ui.Select(
+            custom_id=f"corral:cell:{match_id}:{ply}:{group}", options=options,
+            placeholder=placeholder, min_values=1, max_values=1))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> "CellSelect":
+        return cls(int(match["match"]), int(match["ply"]), int(match["group"]),
+                   list(item.options), item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.pick_cell(interaction, self.match_id, self.ply,
+                                                 self.item.values[0])
+
+
+DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton, CellSelect)
 
 
 def lobby_view(match_id: int, actions: tuple[str, ...]) -> discord.ui.View:

@@ -15,8 +15,8 @@ from discord import app_commands
 
 from . import strings
 from .catalogue import PLAYABLE
-from .boards import board_message, mention_only
-from .components import ResignButton, lobby_view
+from .boards import board_message, mention_only, split_two_step, turn_card
+from .components import MoveButton, ResignButton, lobby_view
 from .dm import send_dm
 from .service import Match, MatchService, Player, ServiceError, parse_options
 
@@ -147,7 +147,8 @@ class Flows:
                 seat_no=seat.seat + 1, first=strings.DM_FIRST if seat.seat == 0 else ""))
             for seat in match.seats))
         board = await board_message(match)
-        await interaction.followup.send(**board.kwargs())
+        posted = await interaction.followup.send(**board.kwargs(), wait=True)
+        await self.send_turn_card(match, board.content, posted.edit)
         for seat, ok in zip(match.seats, delivered):
             if not ok and seat.user_id == interaction.user.id:
                 await interaction.followup.send(
@@ -168,9 +169,38 @@ class Flows:
         board = await board_message(result.match, result=result)
         if from_button:
             await interaction.response.edit_message(view=None)  # retire the used board
-            await interaction.followup.send(**board.kwargs())
+            posted = await interaction.followup.send(**board.kwargs(), wait=True)
+            edit = posted.edit
         else:
             await interaction.response.send_message(**board.kwargs())
+            edit = interaction.edit_original_response
+        await self.send_turn_card(result.match, board.content, edit)
+
+    async def send_turn_card(self, match: Match, content: str, edit) -> None:
+        """DM the next player their private card; note it on the board if DMs are closed."""
+        card = turn_card(match)
+        mover = match.to_move()
+        if card is None or mover is None:
+            return
+        if not await send_dm(self.client, mover.user_id, card):
+            note = strings.TURN_CARD_UNDELIVERED.format(name=mover.name)
+            await edit(content=f"{content}\n{note}", allowed_mentions=mention_only(None))
+
+    async def pick_cell(self, interaction: discord.Interaction, match_id: int, ply: int,
+                        cell: str) -> None:
+        """Second step of a two-step move: an ephemeral row of stone counts for `cell`."""
+        try:
+            match = await self.service.get(match_id)
+            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        _, cells = split_two_step(self.service.legal_moves_for(match, interaction.user.id))
+        view = discord.ui.View(timeout=None)
+        for count in cells.get(cell, []):
+            view.add_item(MoveButton(match.id, ply, f"{cell}:{count}", label=str(count)))
+        await interaction.response.send_message(strings.HOW_MANY.format(cell=cell), view=view,
+                                                ephemeral=True)
 
     async def move_choices(self, interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:

@@ -252,22 +252,27 @@ class MatchService:
         return self._wrap(row)
 
     # -- playing -----------------------------------------------------------------------
-    async def play(self, match_id: int, user_id: int, notation: str, *,
-                   expected_ply: int | None = None) -> MoveResult:
-        match = await self.get(match_id)
+    def check_turn(self, match: Match, user_id: int, *, expected_ply: int | None = None) -> SeatRow:
+        """The mover's seat, or the reason this user cannot move now."""
         if match.status in ("finished", "aborted"):
-            raise WrongPhase(strings.MATCH_OVER.format(match_id=match_id))
+            raise WrongPhase(strings.MATCH_OVER.format(match_id=match.id))
         if match.status != "active":
-            raise WrongPhase(strings.NOT_STARTED.format(match_id=match_id))
+            raise WrongPhase(strings.NOT_STARTED.format(match_id=match.id))
         seat = match.row.seat_of(user_id)
         if seat is None:
-            raise NotAPlayer(strings.NOT_A_PLAYER.format(match_id=match_id))
+            raise NotAPlayer(strings.NOT_A_PLAYER.format(match_id=match.id))
         if expected_ply is not None and expected_ply != match.ply():
             raise StaleAction(strings.STALE_BOARD.format(ply=match.ply() + 1))
         mover = match.to_move()
         if mover is None or mover.user_id != user_id:
             raise NotYourTurn(strings.NOT_YOUR_TURN.format(
-                match_id=match_id, name=mover.name if mover else "nobody"))
+                match_id=match.id, name=mover.name if mover else "nobody"))
+        return mover
+
+    async def play(self, match_id: int, user_id: int, notation: str, *,
+                   expected_ply: int | None = None) -> MoveResult:
+        match = await self.get(match_id)
+        mover = self.check_turn(match, user_id, expected_ply=expected_ply)
         game, before = match.game, match.state
         try:
             move = game.parse_move(before, notation)

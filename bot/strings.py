@@ -78,6 +78,15 @@ RESIGN_DONE = "You resigned match #{match_id}."
 BOARD_HEADER = "Match #{match_id} · {game} · move {ply}"
 SCORES = "Score: {scores}"
 
+PICK_CELL = "Play on a cell ({first}–{last})…"
+CELL_CHOICES = "stones: {counts}"
+HOW_MANY = "**{cell}**: how many stones?"
+TURN_CARD = ("Your turn in match #{match_id} of **{game}** ({link}).\n{details}")
+PASTORAL_CARD = ("You picked up {picked}: you hold **{held}** stone{s}, and {stock} remain in your "
+                 "stock. {opponent} holds {opp_held}, stock {opp_stock}.")
+PASTORAL_BLOCKED = "You may not place on {cells} this turn (your stones there were just mutilated)."
+TURN_CARD_UNDELIVERED = "({name}: I couldn't DM you your turn card; your DMs are closed.)"
+
 # -- DMs ---------------------------------------------------------------------------------
 DM_MATCH_STARTED = ("Your match #{match_id} of **{game}** has started in {link}. You are seat "
                     "{seat_no}{first}. I'll mention you there whenever it is your turn.")

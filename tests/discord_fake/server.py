@@ -101,6 +101,7 @@ class FakeDiscord:
         }
         self.messages: dict[int, dict[str, Any]] = {}
         self.files: dict[int, bytes] = {}  # attachment id -> bytes
+        self.notified: dict[int, set[int]] = {}  # message id -> users pinged when posted
         self.requests: list[Request] = []
         self.commands: dict[str, list[dict[str, Any]]] = {}  # scope -> commands
         self.commands_synced = asyncio.Event()
@@ -333,6 +334,18 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
+    async def select(self, user_id: int, message: dict[str, Any], custom_id: str,
+                     values: list[str]) -> InteractionRecord:
+        """Choose `values` in a select menu of `message`."""
+        current = self.messages.get(int(message["id"]), message)
+        assert custom_id in self.custom_ids(current), f"no select {custom_id!r} on that message"
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        payload, record = self._interaction(3, user_id, int(current["channel_id"]), data,
+                                            message=current)
+        record.source_message_id = int(current["id"])
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
     async def answered(self, record: InteractionRecord, timeout: float = 10.0) -> InteractionRecord:
         await asyncio.wait_for(record.answered.wait(), timeout)
         return record
@@ -367,7 +380,12 @@ class FakeDiscord:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
 
     def pinged(self, message: dict[str, Any]) -> set[int]:
-        """Users this message notifies: mentioned in the text and allowed by allowed_mentions."""
+        """Users notified when the message was posted (edits notify nobody, as on Discord)."""
+        return self.notified.get(int(message["id"]), set())
+
+    @staticmethod
+    def _notified(message: dict[str, Any]) -> set[int]:
+        """Mentioned in the text and allowed by allowed_mentions."""
         mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", message.get("content") or "")}
         allowed = message.get("allowed_mentions")
         if allowed is None or "users" in (allowed.get("parse") or []):
@@ -515,6 +533,7 @@ class FakeDiscord:
             message["interaction_metadata"] = {"id": str(interaction.id), "type": 2,
                                                "user": self.users[interaction.user_id]}
         self.messages[message_id] = message
+        self.notified[message_id] = self._notified(message)
         return message
 
     def _edit(self, message: dict[str, Any], body: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
