@@ -20,8 +20,8 @@ from games.pastoral import CORRAL, EMPTY, FILES, HOLDING, VALUE, PastoralView, c
 from .common import (BACKGROUND, MUTED, TEXT, font, mix, paste_centred, paste_text, text_stamp,
                      to_png, wrap)
 
-WIDTH = 880
-CELL = 94
+WIDTH = 790
+CELL = 86
 BOARD_LEFT = 60
 BOARD_TOP = 124
 BOARD_SIZE = 8 * CELL
@@ -34,7 +34,7 @@ BLACK_STONE = (34, 34, 38)
 WHITE_STONE = (240, 238, 230)
 ACCENT = (240, 180, 40)  # whose turn, the last action
 MUTILATION = (230, 60, 60)
-STONE_R = 30
+STONE_R = 27
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,20 @@ def test_format_and_parse_record_round_trip():
 def test_header_after_a_move_is_refused():
     with pytest.raises(RecordError, match="line 3: '# option: pits=17': '# option:' must come"):
         parse_record("# game: progressive-mancala\nk\n# option: pits=17\n")
+
+
+def test_pastoral_records_replay_list_moves_and_render(tmp_path):
+    text = "# game: pastoral-square\n# option: colour=white\nc3:2\nsave\nsave\nsave\nd3:3\n"
+    path = write(tmp_path, text)
+    summary = json.loads(run("replay", path).stdout)
+    assert summary == {"game": "pastoral-square", "finished": False, "winners": [],
+                       "scores": None, "to_move": 2, "moves": 5}
+    moves = run("moves", path).stdout.split()
+    assert moves[0] == "save" and "c3:1" not in moves  # c3 is the first player's
+    out = tmp_path / "pastoral.png"
+    assert run("render", path, "-o", str(out)).returncode == 0
+    with Image.open(out) as image:
+        assert image.format == "PNG"
+    bad = run("replay", write(tmp_path, "# game: pastoral-square\nd4:4\n"))
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "line 2: 'd4:4': you hold 2 stones, not 4"
