@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import discord
 
+from games.pastoral import cell_name
 from render import render_observation
 
 from . import strings
@@ -131,24 +132,33 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention, groups)
 
 
-def turn_card(match: Match) -> str | None:
-    """The private card DMed to the player whose turn it now is, for games that have one."""
-    mover = match.to_move()
-    if mover is None or match.game.id != "pastoral-square":
-        return None
-    view = match.observe(mover.seat)
-    seat, other = mover.seat, 1 - mover.seat
+def _pastoral_card(match: Match, seat: int) -> str:
+    view = match.observe(seat)
+    other = 1 - seat
     opponent = match.row.user_at(other)
     details = strings.PASTORAL_CARD.format(
         picked=view.picked, held=view.held[seat], s="" if view.held[seat] == 1 else "s",
         stock=view.stock[seat], opponent=opponent.name if opponent else "?",
         opp_held=view.held[other], opp_stock=view.stock[other])
     if view.blocked:
-        from games.pastoral import cell_name
         details += "\n" + strings.PASTORAL_BLOCKED.format(
             cells=", ".join(sorted(cell_name(c) for c in view.blocked)))
+    return details
+
+
+# games whose player to move gets a private turn card by DM: game id -> details of the card
+TURN_CARDS: dict[str, Callable[[Match, int], str]] = {"pastoral-square": _pastoral_card}
+
+
+def turn_card(match: Match) -> str | None:
+    """The private card DMed to the player whose turn it now is, for games that have one."""
+    mover = match.to_move()
+    card = TURN_CARDS.get(match.game.id)
+    if mover is None or card is None:
+        return None
     return strings.TURN_CARD.format(match_id=match.id, game=match.game.name,
-                                    link=f"<#{match.row.channel_id}>", details=details)
+                                    link=f"<#{match.row.channel_id}>",
+                                    details=card(match, mover.seat))
 
 
 def split_two_step(legal: list[str]) -> tuple[list[str], dict[str, list[int]]]:
