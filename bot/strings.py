@@ -67,6 +67,7 @@ REASONS = {
     "target": "reached the winning score",
     "repetition": "third repetition of the position",
     "no-legal-move": "no legal move left",
+    "tie-break": "equal scores, four in a line",
     "pickup-failure": "the opponent's stock could not cover the pick-up",
     "resignation": "by resignation",
     "agreement": "by agreement",

@@ -20,6 +20,7 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     Termination,
     replay,
 )
+from .consequence import GAME as _CONSEQUENCE
 from .mancala import GAME as _MANCALA
 from .pastoral import GAME as _PASTORAL
 
@@ -39,7 +40,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     CatalogueEntry("ghostone", "Ghostone", "3-4", None),
     CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
     CatalogueEntry("ico", "ICO", "2-4", None),
-    CatalogueEntry("consequence", "Consequence", "2", None),
+    CatalogueEntry("consequence", "Consequence", "2", _CONSEQUENCE),
 )
 
 REGISTRY: dict[str, Game] = {e.id: e.game for e in CATALOGUE if e.game is not None}

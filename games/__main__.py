@@ -77,7 +77,10 @@ def cmd_render(args, out: TextIO) -> None:
 
     record, game, state = _load(args.file)
     names = [n.strip() for n in record.meta.get("players", "").split(",") if n.strip()]
-    png = render_observation(game.id, game.observe(state, None), names=names or None)
+    try:
+        png = render_observation(game.id, game.observe(state, None), names=names or None)
+    except ValueError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
     Path(args.output).write_bytes(png)
     out.write(f"wrote {args.output} ({len(png)} bytes)\n")
 

@@ -47,6 +47,7 @@ class Termination(str, enum.Enum):
     TARGET = "target"  # a player reached the winning score, or made a bingo
     REPETITION = "repetition"  # house rule: third occurrence of a position
     NO_LEGAL_MOVE = "no-legal-move"
+    TIE_BREAK = "tie-break"  # Consequence: equal scores, one player has four in a line
     PICKUP_FAILURE = "pickup-failure"  # Pastoral Square: the stock cannot cover the pick-up
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"

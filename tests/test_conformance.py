@@ -90,3 +90,15 @@ def test_pastoral_stones_are_conserved_and_random_play_reaches_mutilations():
             assert all(n <= 5 for n in state.count)
             mutilations += bool(state.last and state.last.mutilation)
     assert mutilations > 0
+
+
+def test_consequence_tiles_are_conserved_and_the_public_view_never_shows_a_symbol():
+    game = REGISTRY["consequence"]
+    for seed in range(20):
+        for state in playout(game, seed, 2, {}):
+            tiles = [t for t in state.grid if t != -1] + sorted(state.hands[0]) + sorted(state.hands[1])
+            assert sorted(tiles) == list(range(14))
+            view = game.observe(state, None)
+            if view.outcome is None:
+                assert all(t is None or t.symbol is None for t in view.grid)
+                assert view.hand is None and view.scores is None
