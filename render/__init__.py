@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from .consequence import ConsequenceLabels, render_consequence
 from .mancala import MancalaLabels, render_mancala
 from .pastoral import PastoralLabels, render_pastoral
 
 RENDERERS: dict[str, Callable[..., bytes]] = {
     "progressive-mancala": render_mancala,
     "pastoral-square": render_pastoral,
+    "consequence": render_consequence,
 }
 
 
@@ -23,5 +25,5 @@ def render_observation(game_id: str, observation: Any, *,
     return renderer(observation, names=names)
 
 
-__all__ = ["MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
-           "render_pastoral"]
+__all__ = ["ConsequenceLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
+           "render_consequence", "render_pastoral"]

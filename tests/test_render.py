@@ -106,3 +106,37 @@ def test_pastoral_board_shows_stacks_and_a_mutilation_square():
     bx, by = _centre(parse_cell("b4"))
     assert near(after.getpixel((int(bx), int(by))), MUTILATION, 40)
     assert not near(before.getpixel((int(bx), int(by))), MUTILATION, 40)
+
+
+def test_consequence_public_picture_is_identical_whatever_the_hidden_symbols():
+    from games.consequence import GAME as CONSEQUENCE
+
+    one = CONSEQUENCE.new()
+    other = CONSEQUENCE.new()
+    for a, b in (("BS@b2", "BM@b2"), ("RD@a1>NE", "RS@a1>NE"), ("BM@d1", "BD@d1"),
+                 ("c3-c4", "c3-c4"), ("BD@a2>E", "BM@a2>E")):
+        one, other = CONSEQUENCE.play(one, a), CONSEQUENCE.play(other, b)
+    assert one.grid != other.grid or one.hands != other.hands
+    png = lambda state, viewer: render_observation(  # noqa: E731
+        CONSEQUENCE.id, CONSEQUENCE.observe(state, viewer), names=["Alice", "Bob"])
+    assert png(one, None) == png(other, None)  # byte for byte: nothing hidden leaks
+    assert png(one, 0) != png(other, 0)  # the moon player's own view shows what they know
+    decode(png(one, 1))
+
+
+def test_consequence_final_picture_draws_the_scoring_pairs():
+    import random
+
+    from games.consequence import GAME as CONSEQUENCE
+    from render.consequence import SEAT_LINE, _centre
+
+    rng = random.Random(3)
+    state = CONSEQUENCE.new()
+    while CONSEQUENCE.outcome(state) is None:
+        state = CONSEQUENCE.apply(state, rng.choice(CONSEQUENCE.legal_moves(state)))
+    view = CONSEQUENCE.observe(state, None)
+    assert view.pairs and all(t is None or t.symbol for t in view.grid)
+    image = decode(render_observation(CONSEQUENCE.id, view))
+    seat, a, b = view.pairs[0]
+    (x0, y0), (x1, y1) = _centre(a), _centre(b)
+    assert near(image.getpixel((int((x0 + x1) / 2), int((y0 + y1) / 2))), SEAT_LINE[seat], 40)
