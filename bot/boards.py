@@ -16,7 +16,7 @@ from games.pastoral import cell_name
 from render import render_observation
 
 from . import strings
-from .components import CellSelect, MoveButton
+from .components import CellSelect, MoveButton, TileStart, ViewButton
 from .service import Match, MoveResult
 
 MAX_MOVE_BUTTONS = 25  # Discord's limit: 5 rows of 5
@@ -33,11 +33,17 @@ class BoardMessage:
     mention: int | None = None  # the one user this message may ping
     # two-step moves: select menus of cells, each option (cell, description)
     cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)
+    private_flow: bool = False  # hidden information: "My view" and a private "Play…" flow
+    running: bool = True
 
     def kwargs(self, *, with_buttons: bool = True) -> dict[str, Any]:
         """Arguments for `send_message` / `channel.send` / `followup.send`."""
         view = discord.ui.View(timeout=None)
-        if with_buttons:
+        if self.private_flow:
+            view.add_item(ViewButton(self.match_id, strings.MY_VIEW))
+            if with_buttons and self.running:
+                view.add_item(TileStart(self.match_id, self.ply, strings.PLAY_TILE))
+        elif with_buttons:
             for notation in self.move_buttons:
                 view.add_item(MoveButton(self.match_id, self.ply, notation))
             for index, group in enumerate(self.cell_groups):
@@ -119,7 +125,7 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     if lead:
         lines.append(lead)
     if result is not None:
-        lines.append(strings.MOVE_PLAYED.format(name=result.mover.name, notation=result.notation,
+        lines.append(strings.MOVE_PLAYED.format(name=result.mover.name, notation=result.public,
                                                 detail=move_detail(view)))
     score = scores_text(match)
     if score:
@@ -128,8 +134,31 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     if turn:
         lines.append(turn)
     png = await render_view(match, view)
-    buttons, groups = move_components(match)
-    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention, groups)
+    hidden = match.game.info.hidden_information
+    buttons, groups = ([], []) if hidden else move_components(match)
+    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention, groups,
+                        private_flow=hidden, running=match.to_move() is not None)
+
+
+async def private_message(match: Match, seat: int) -> tuple[str, bytes]:
+    """A player's private view: the picture with what they know, and their hand in words."""
+    view = match.observe(seat)
+    hand = getattr(view, "hand", None) or ()
+    words = ", ".join(strings.TILE_KINDS.get(k, k) for k in hand) or strings.PRIVATE_EMPTY_HAND
+    content = strings.PRIVATE_VIEW.format(match_id=match.id, game=match.game.name,
+                                          link=f"<#{match.row.channel_id}>", hand=words)
+    return content, await render_view(match, view)
+
+
+def private_changes(before: Any, after: Any) -> list[int]:
+    """Seats whose private knowledge changed with a move (their hand, or tiles they track)."""
+    seats = []
+    for seat in (0, 1):
+        if (getattr(before, "hands", None) is not None
+                and (before.hands[seat] != after.hands[seat]
+                     or before.known[seat] != after.known[seat])):
+            seats.append(seat)
+    return seats
 
 
 def _pastoral_card(match: Match, seat: int) -> str:

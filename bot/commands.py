@@ -60,6 +60,11 @@ def register(tree: app_commands.CommandTree, bot: "CorralBot") -> None:
     async def board(interaction: discord.Interaction, public: bool = False) -> None:
         await bot.flows.board(interaction, public)
 
+    @tree.command(name="hand", description="Your private view of this channel's match (only you see it)")
+    @app_commands.guild_only()
+    async def hand(interaction: discord.Interaction) -> None:
+        await bot.flows.private_view(interaction, None)
+
     @tree.command(name="resign", description="Give up this channel's match")
     @app_commands.guild_only()
     async def resign(interaction: discord.Interaction) -> None:

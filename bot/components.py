@@ -4,6 +4,8 @@
     corral:lobby:<action>:<match>          join / start / cancel / accept / decline
     corral:resign:<match>                  the confirmation of /resign
     corral:cell:<match>:<ply>:<group>      a select menu of cells (moves written <cell>:<n>)
+    corral:view:<match>                    "My view": the caller's private picture
+    corral:tile:<match>:<ply>:<step>[:arg] the private tile flow (start, act, kind:BM, origin)
 
 The callbacks only parse and hand over to `interaction.client.flows`.
 """
@@ -96,7 +98,64 @@ class CellSelect(discord.ui.DynamicItem[discord.ui.Select],
                                                  self.item.values[0])
 
 
-DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton, CellSelect)
+class ViewButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"corral:view:(?P<match>\d+)"):
+    def __init__(self, match_id: int, label: str = "My view"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.secondary, label=label,
+                                           custom_id=f"corral:view:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "ViewButton":
+        return cls(int(match["match"]), item.label or "My view")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.private_view(interaction, self.match_id)
+
+
+class TileStart(discord.ui.DynamicItem[discord.ui.Button],
+                template=r"corral:tile:(?P<match>\d+):(?P<ply>\d+):start"):
+    """Opens the private tile flow (only the clicker sees it)."""
+
+    def __init__(self, match_id: int, ply: int, label: str = "Play…"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=label,
+                                           custom_id=f"corral:tile:{match_id}:{ply}:start"))
+        self.match_id, self.ply = match_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "TileStart":
+        return cls(int(match["match"]), int(match["ply"]), item.label or "Play…")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.tile_flow(interaction, self.match_id, self.ply,
+                                                 "start", None, None)
+
+
+class TileSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"corral:tile:(?P<match>\d+):(?P<ply>\d+):(?P<step>act|kind|origin)"
+                          r"(?::(?P<arg>[A-Za-z0-9]{1,4}))?"):
+    def __init__(self, match_id: int, ply: int, step: str, arg: str | None,
+                 options: list[discord.SelectOption], placeholder: str):
+        custom_id = f"corral:tile:{match_id}:{ply}:{step}" + (f":{arg}" if arg else "")
+        super().__init__(discord.ui.Select(custom_id=custom_id, options=options,
+                                           placeholder=placeholder))
+        self.match_id, self.ply, self.step, self.arg = match_id, ply, step, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> "TileSelect":
+        return cls(int(match["match"]), int(match["ply"]), match["step"], match["arg"],
+                   list(item.options), item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.tile_flow(interaction, self.match_id, self.ply,
+                                                 self.step, self.arg, self.item.values[0])
+
+
+DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton, CellSelect, ViewButton, TileStart,
+                 TileSelect)
 
 
 def lobby_view(match_id: int, actions: tuple[str, ...]) -> discord.ui.View:

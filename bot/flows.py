@@ -7,6 +7,7 @@ Board messages are new messages each turn; a board whose button was used loses i
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,8 +16,9 @@ from discord import app_commands
 
 from . import strings
 from .catalogue import PLAYABLE
-from .boards import board_message, mention_only, split_two_step, turn_card
-from .components import MoveButton, ResignButton, lobby_view
+from .boards import (board_message, mention_only, private_changes, private_message,
+                     split_two_step, turn_card)
+from .components import MoveButton, ResignButton, TileSelect, lobby_view
 from .dm import send_dm
 from .service import Match, MatchService, Player, ServiceError, parse_options
 
@@ -149,6 +151,8 @@ class Flows:
         board = await board_message(match)
         posted = await interaction.followup.send(**board.kwargs(), wait=True)
         await self.send_turn_card(match, board.content, posted.edit)
+        if match.game.info.hidden_information:
+            await self.send_private_views(match, [seat.seat for seat in match.seats])
         for seat, ok in zip(match.seats, delivered):
             if not ok and seat.user_id == interaction.user.id:
                 await interaction.followup.send(
@@ -167,6 +171,19 @@ class Flows:
             await self.tell(interaction, exc.message)
             return
         board = await board_message(result.match, result=result)
+        match = result.match
+        if match.game.info.hidden_information:
+            # the full notation only to the mover; the channel gets a plain bot message, so no
+            # "used /move" header can show the command's options
+            done = strings.YOU_PLAYED.format(notation=result.notation, match_id=match.id)
+            if from_button:
+                await interaction.response.edit_message(content=done, view=None)
+            else:
+                await interaction.response.send_message(done, ephemeral=True)
+            channel = self.client.get_partial_messageable(match.row.channel_id)
+            posted = await channel.send(**board.kwargs())
+            await self.send_private_views(match, private_changes(result.before, match.state))
+            return
         if from_button:
             await interaction.response.edit_message(view=None)  # retire the used board
             posted = await interaction.followup.send(**board.kwargs(), wait=True)
@@ -174,7 +191,96 @@ class Flows:
         else:
             await interaction.response.send_message(**board.kwargs())
             edit = interaction.edit_original_response
-        await self.send_turn_card(result.match, board.content, edit)
+        await self.send_turn_card(match, board.content, edit)
+
+    async def send_private_views(self, match: Match, seats: list[int]) -> list[bool]:
+        """DM each of these seats their private picture and hand."""
+        results = []
+        for seat in seats:
+            row = match.row.user_at(seat)
+            if row is None:
+                continue
+            content, png = await private_message(match, seat)
+            results.append(await send_dm(self.client, row.user_id, content, png=png))
+        return results
+
+    async def private_view(self, interaction: discord.Interaction, match_id: int | None) -> None:
+        """`/hand` and the "My view" button: the caller's private picture, ephemerally."""
+        try:
+            match = (await self.service.get(match_id) if match_id is not None
+                     else await self.service.in_channel(interaction.channel_id))
+            seat = match.row.seat_of(interaction.user.id)
+            if seat is None:
+                raise ServiceError(strings.NOT_A_PLAYER.format(match_id=match.id))
+            if not match.game.info.hidden_information:
+                raise ServiceError(strings.NO_PRIVATE_VIEW.format(game=match.game.name))
+            if match.state is None:
+                raise ServiceError(strings.NOT_STARTED.format(match_id=match.id))
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        content, png = await private_message(match, seat)
+        await interaction.response.send_message(
+            content, file=discord.File(io.BytesIO(png), filename="view.png"), ephemeral=True)
+
+    async def tile_flow(self, interaction: discord.Interaction, match_id: int, ply: int,
+                        step: str, arg: str | None, value: str | None) -> None:
+        """The private steps of a hidden-information move: what, where, how. Each step edits
+        the same ephemeral message; the last one offers move buttons with the full notation."""
+        try:
+            match = await self.service.get(match_id)
+            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        legal = self.service.legal_moves_for(match, interaction.user.id)
+        places: dict[str, dict[str, list[str]]] = {}
+        slides: dict[str, list[str]] = {}
+        for notation in legal:
+            if "@" in notation:
+                kind, _, rest = notation.partition("@")
+                square, _, direction = rest.partition(">")
+                places.setdefault(kind, {}).setdefault(square, []).append(direction)
+            else:
+                origin, _, target = notation.partition("-")
+                slides.setdefault(origin, []).append(target)
+        view = discord.ui.View(timeout=None)
+        hand = list(getattr(match.observe(match.row.seat_of(interaction.user.id)), "hand", ()) or ())
+        if step == "start":
+            options = [discord.SelectOption(
+                label=strings.TILE_PLACE_KIND.format(kind=strings.TILE_KINDS[k], n=hand.count(k)),
+                value=k) for k in sorted(places)]
+            if slides:
+                options.append(discord.SelectOption(label=strings.TILE_MOVE, value="move"))
+            view.add_item(TileSelect(match.id, ply, "act", None, options, strings.TILE_ACTION))
+            await interaction.response.send_message(strings.TILE_ACTION, view=view,
+                                                    ephemeral=True)
+            return
+        if step == "act" and value == "move":
+            options = [discord.SelectOption(label=o, value=o) for o in sorted(slides)]
+            view.add_item(TileSelect(match.id, ply, "origin", None, options, strings.TILE_ORIGIN))
+            content = strings.TILE_ORIGIN
+        elif step == "act" and value in places:
+            kind = strings.TILE_KINDS[value]
+            options = [discord.SelectOption(label=sq, value=sq) for sq in sorted(places[value])]
+            view.add_item(TileSelect(match.id, ply, "kind", value, options,
+                                     strings.TILE_SQUARE.format(kind=kind)))
+            content = strings.TILE_SQUARE.format(kind=kind)
+        elif step == "kind" and arg in places and value in places[arg]:
+            for direction in places[arg][value]:
+                notation = f"{arg}@{value}" + (f">{direction}" if direction else "")
+                label = (strings.TILE_PUSH_BUTTON.format(direction=direction) if direction
+                         else strings.TILE_PLACE_BUTTON)
+                view.add_item(MoveButton(match.id, ply, notation, label=label))
+            content = strings.TILE_HOW.format(kind=strings.TILE_KINDS[arg], square=value)
+        elif step == "origin" and value in slides:
+            for target in slides[value]:
+                view.add_item(MoveButton(match.id, ply, f"{value}-{target}", label=f"→ {target}"))
+            content = strings.TILE_TARGET.format(origin=value)
+        else:
+            await self.tell(interaction, strings.STALE_BOARD.format(ply=match.ply() + 1))
+            return
+        await interaction.response.edit_message(content=content, view=view)
 
     async def send_turn_card(self, match: Match, content: str, edit) -> None:
         """DM the next player their private card; note it on the board if DMs are closed."""

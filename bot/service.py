@@ -88,7 +88,8 @@ class Match:
 class MoveResult:
     match: Match
     mover: SeatRow
-    notation: str
+    notation: str  # full notation (the log, the mover)
+    public: str  # what the channel may see
     before: Any
 
 
@@ -277,6 +278,7 @@ class MatchService:
         try:
             move = game.parse_move(before, notation)
             canonical = game.format_move(before, move)
+            public = game.public_notation(before, move)
             after = game.apply(before, move)
         except GameError as exc:
             raise IllegalMove(strings.ILLEGAL_MOVE.format(
@@ -287,7 +289,7 @@ class MatchService:
             status="finished" if outcome else None,
             result=outcome.to_json() if outcome else None,
             move=NewMove(game.ply(before), canonical, user_id))
-        return MoveResult(Match(row, game, after), mover, canonical, before)
+        return MoveResult(Match(row, game, after), mover, canonical, public, before)
 
     async def resign(self, match_id: int, user_id: int) -> Match:
         match = await self.get(match_id)

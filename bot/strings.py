@@ -88,6 +88,24 @@ PASTORAL_CARD = ("You picked up {picked}: you hold **{held}** stone{s}, and {sto
 PASTORAL_BLOCKED = "You may not place on {cells} this turn (your stones there were just mutilated)."
 TURN_CARD_UNDELIVERED = "({name}: I couldn't DM you your turn card; your DMs are closed.)"
 
+YOU_PLAYED = "You played `{notation}` in match #{match_id}."
+MY_VIEW = "My view"
+PLAY_TILE = "Play…"
+PRIVATE_VIEW = "Your view of match #{match_id} ({game}) in {link}.\nYour hand: {hand}."
+PRIVATE_EMPTY_HAND = "empty"
+NO_PRIVATE_VIEW = "{game} has no hidden information: everything is on the board (`/board`)."
+TILE_ACTION = "What do you want to do?"
+TILE_PLACE_KIND = "Place a {kind} ({n} in hand)"
+TILE_MOVE = "Move a tile on the grid"
+TILE_SQUARE = "Where do you put the {kind}?"
+TILE_ORIGIN = "Which tile do you move?"
+TILE_HOW = "**{kind} on {square}**: place it, or place and push?"
+TILE_TARGET = "**{origin}**: where to?"
+TILE_PLACE_BUTTON = "Place"
+TILE_PUSH_BUTTON = "Push {direction}"
+TILE_KINDS = {"BM": "blue moon", "BS": "blue sun", "BD": "blue dot", "RM": "red moon",
+              "RS": "red sun", "RD": "red dot"}
+
 # -- DMs ---------------------------------------------------------------------------------
 DM_MATCH_STARTED = ("Your match #{match_id} of **{game}** has started in {link}. You are seat "
                     "{seat_no}{first}. I'll mention you there whenever it is your turn.")
@@ -108,6 +126,7 @@ HELP = """**Corral** hosts small abstract board games, played turn by turn in th
 `/play game [opponent] [options]` — challenge someone, or open a lobby anyone can join
 `/move notation` — play a move (the list completes as you type), or press a board button
 `/board` — show the current board (only to you)
+`/hand` — your private view, in games with hidden information
 `/matches` — your matches and whose turn it is
 `/rules [game]` — how a game is played
 `/resign` — give up the match in this channel

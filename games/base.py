@@ -106,6 +106,7 @@ class GameInfo:
     min_seats: int
     max_seats: int
     options: tuple[OptionSpec, ...] = field(default=())
+    hidden_information: bool = False  # some of the state is private to one player
 
 
 class Game(ABC, Generic[S, M]):
@@ -191,6 +192,10 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def format_move(self, state: S, move: M) -> str:
         """The canonical notation of `move` in `state` (the state before the move)."""
+
+    def public_notation(self, state: S, move: M) -> str:
+        """The notation the channel may see (games with hidden information shorten it)."""
+        return self.format_move(state, move)
 
     def play(self, state: S, text: str) -> S:
         """Parse and apply one move given in notation."""

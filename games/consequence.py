@@ -153,6 +153,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         max_seats=2,
         options=(OptionSpec("repetition", ("on", "off"), "on",
                             "house rule: third repetition of a position is a draw"),),
+        hidden_information=True,
     )
 
     # -- set-up ------------------------------------------------------------------------

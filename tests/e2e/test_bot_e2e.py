@@ -13,14 +13,14 @@ GAME2 = "k c h k d j g c a i f e i a f".split()
 
 async def test_commands_register_with_names_descriptions_and_options(fake, bot):
     commands = {c["name"]: c for c in fake.commands["global"]}
-    assert set(commands) >= {"play", "move", "board", "resign", "abort", "matches", "rules",
-                             "help", "corral"}
+    assert set(commands) >= {"play", "move", "board", "hand", "resign", "abort", "matches",
+                             "rules", "help", "corral"}
     for command in commands.values():
         assert command["description"]
     play = {o["name"]: o for o in commands["play"]["options"]}
     assert play["game"]["required"] is True
-    assert {c["value"] for c in play["game"]["choices"]} == {"progressive-mancala",
-                                                             "pastoral-square"}
+    assert {c["value"] for c in play["game"]["choices"]} == {
+        "progressive-mancala", "pastoral-square", "consequence"}
     assert play["opponent"]["type"] == 6 and not play["opponent"].get("required")
     assert play["options"]["autocomplete"] is True
     move = commands["move"]["options"][0]
