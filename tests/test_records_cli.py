@@ -134,3 +134,16 @@ def test_pastoral_records_replay_list_moves_and_render(tmp_path):
     bad = run("replay", write(tmp_path, "# game: pastoral-square\nd4:4\n"))
     assert bad.returncode == 2
     assert bad.stderr.strip() == "line 2: 'd4:4': you hold 2 stones, not 4"
+
+
+def test_consequence_records_keep_the_full_notation(tmp_path):
+    path = write(tmp_path, "# game: consequence\nBS@b2\nRD@a1>NE\nBM@d1\n")
+    summary = json.loads(run("replay", path).stdout)
+    assert summary == {"game": "consequence", "finished": False, "winners": [], "scores": None,
+                       "to_move": 2, "moves": 3}
+    moves = run("moves", path).stdout.split()
+    assert "RS@a1" in moves and "c3-c4" in moves and all("@" in m or "-" in m for m in moves)
+    out = tmp_path / "c.png"
+    assert run("render", path, "-o", str(out)).returncode == 0
+    bad = run("replay", write(tmp_path, "# game: consequence\nB@b2\n"))
+    assert bad.returncode == 2 and bad.stderr.startswith("line 2: 'B@b2': 'B@b2' does not say")
