@@ -33,6 +33,7 @@ CASES = (
     ("progressive-mancala", {"pits": "11"}, "11 pits"),
     ("progressive-mancala", {"pits": "17"}, "17 pits"),
     ("pastoral-square", {}, "8x8"),
+    ("consequence", {}, "4x4 public"),
 )
 
 
