@@ -21,6 +21,7 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     replay,
 )
 from .consequence import GAME as _CONSEQUENCE
+from .ghostone import GAME as _GHOSTONE
 from .mancala import GAME as _MANCALA
 from .pastoral import GAME as _PASTORAL
 
@@ -37,7 +38,7 @@ class CatalogueEntry:
 
 CATALOGUE: tuple[CatalogueEntry, ...] = (
     CatalogueEntry("pastoral-square", "Pastoral Square", "2", _PASTORAL),
-    CatalogueEntry("ghostone", "Ghostone", "3-4", None),
+    CatalogueEntry("ghostone", "Ghostone", "3-4", _GHOSTONE),
     CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
     CatalogueEntry("ico", "ICO", "2-4", None),
     CatalogueEntry("consequence", "Consequence", "2", _CONSEQUENCE),

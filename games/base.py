@@ -180,6 +180,11 @@ class Game(ABC, Generic[S, M]):
     def scores(self, state: S) -> tuple[int, ...] | None:
         """Scores per seat, or None for games that keep no score."""
 
+    def is_chance(self, state: S) -> bool:
+        """True when the host must make a chance move (a die roll) before anyone plays:
+        `to_move` is then None and `legal_moves` lists the outcomes."""
+        return False
+
     @abstractmethod
     def ply(self, state: S) -> int:
         """Number of moves applied since the start."""

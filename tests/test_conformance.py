@@ -43,7 +43,10 @@ def test_random_playouts_keep_every_promise(game_id, seed):
             moves = game.legal_moves(state)
             if outcome is None:
                 assert moves, "a running game must offer a move"
-                assert game.to_move(state) in range(seats)
+                if game.is_chance(state):
+                    assert game.to_move(state) is None
+                else:
+                    assert game.to_move(state) in range(seats)
                 for move in moves:  # every legal move applies and its notation round-trips
                     text = game.format_move(state, move)
                     assert game.parse_move(state, text) == move
@@ -102,3 +105,16 @@ def test_consequence_tiles_are_conserved_and_the_public_view_never_shows_a_symbo
             if view.outcome is None:
                 assert all(t is None or t.symbol is None for t in view.grid)
                 assert view.hand is None and view.scores is None
+
+
+def test_ghostone_rocks_are_conserved_and_random_play_meets_the_ghost():
+    from games.ghostone import rock_count, total_rocks
+
+    game = REGISTRY["ghostone"]
+    rolls = 0
+    for seed in range(15):
+        for seats in (3, 4):
+            for state in playout(game, seed, seats, {}):
+                assert rock_count(state) == total_rocks(seats)
+                rolls += state.last is not None and state.last.seat is None
+    assert rolls > 0

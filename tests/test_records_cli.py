@@ -147,3 +147,30 @@ def test_consequence_records_keep_the_full_notation(tmp_path):
     assert run("render", path, "-o", str(out)).returncode == 0
     bad = run("replay", write(tmp_path, "# game: consequence\nB@b2\n"))
     assert bad.returncode == 2 and bad.stderr.startswith("line 2: 'B@b2': 'B@b2' does not say")
+
+
+def test_ghostone_record_with_rolls_replays_exactly(tmp_path):
+    import random
+
+    game = REGISTRY["ghostone"]
+    rng = random.Random(2)
+    state = game.new(3)
+    moves = []
+    roll_due_at = None
+    while game.outcome(state) is None:
+        if game.is_chance(state) and roll_due_at is None:
+            roll_due_at = len(moves)
+        move = rng.choice(game.legal_moves(state))
+        moves.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    assert roll_due_at is not None and any(m.startswith("roll ") for m in moves)
+    path = write(tmp_path, "# game: ghostone\n# seats: 3\n" + "\n".join(moves) + "\n")
+    first, second = run("replay", path).stdout, run("replay", path).stdout
+    assert first == second
+    summary = json.loads(first)
+    assert summary["finished"] and summary["scores"] == list(game.scores(state))
+    assert summary["winners"] == [w + 1 for w in game.outcome(state).winners]
+    partial = write(tmp_path, "# game: ghostone\n# seats: 3\n" + "\n".join(moves[:roll_due_at]) + "\n")
+    assert run("moves", partial).stdout.split("\n")[:8] == [
+        f"roll {d}" for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW")]
+    assert json.loads(run("replay", partial).stdout)["to_move"] is None

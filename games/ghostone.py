@@ -1,0 +1,546 @@
+"""Ghostone (ブツダ, 2013): rules in ../shared/rules/ghostone.md.
+
+Plates are 0..15, `file + 4 * rank` (a1 = 0, d4 = 15, north is rank 4). Seats are 0-based here
+and 1-based in every text. Chance is explicit: when a roll is due (before each turn of seat 1
+once the ghost is out) the state is a *chance node*: `to_move` is None, `legal_moves` lists the
+eight `roll <dir>` outcomes and the host picks one and applies it like any move. Passes are
+automatic and leave no move.
+
+Readings where the rule file is silent (a careful player's choice):
+- A shared win (equal highest scores) is reported as a draw between the seats that share it.
+- Positions for the repetition house rule are taken when a turn starts (passed turns included)
+  and after the roll that precedes seat 1's turn; a set-up placement is not a turn.
+- The "n passes in a row" house rule counts passed turns only; a seat that moves resets it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .base import (
+    Game,
+    GameInfo,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidStateError,
+    OptionSpec,
+    Outcome,
+    Termination,
+)
+
+SIZE = 4
+PLATES = SIZE * SIZE
+FILES = "abcd"
+ORTHOGONAL = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+DIRECTIONS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1),
+              "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
+PAWNS = {3: 3, 4: 2}
+SETUP_ORDER = {3: (0, 1, 2, 1, 2, 0, 2, 0, 1), 4: (0, 1, 2, 3, 3, 2, 1, 0)}
+BONUS = (3, 2, 1)
+NO_PAWN = -1
+SETUP, PLAY, GHOST, ROLL, OVER = "setup", "play", "ghost", "roll", "over"
+
+
+def plate_name(plate: int) -> str:
+    return f"{FILES[plate % SIZE]}{plate // SIZE + 1}"
+
+
+def parse_plate(text: str) -> int | None:
+    if len(text) == 2 and text[0] in FILES and text[1] in "1234":
+        return FILES.index(text[0]) + SIZE * (int(text[1]) - 1)
+    return None
+
+
+def step(plate: int, direction: str) -> int | None:
+    """The next plate in a direction, or None off the board."""
+    df, dr = DIRECTIONS[direction]
+    f, r = plate % SIZE + df, plate // SIZE + dr
+    return f + SIZE * r if 0 <= f < SIZE and 0 <= r < SIZE else None
+
+
+def wrap_step(plate: int, direction: str) -> int:
+    """The next plate on the torus the ghost lives on."""
+    df, dr = DIRECTIONS[direction]
+    return (plate % SIZE + df) % SIZE + SIZE * ((plate // SIZE + dr) % SIZE)
+
+
+def around(plate: int) -> list[int]:
+    return sorted(n for d in DIRECTIONS if (n := step(plate, d)) is not None)
+
+
+def _by_name(plates) -> tuple[int, ...]:
+    return tuple(sorted(plates, key=plate_name))
+
+
+def total_rocks(seats: int) -> int:
+    return PLATES + 3 * seats * PAWNS[seats]
+
+
+@dataclass(frozen=True)
+class SetupMove:
+    pawn: int
+    rocks: tuple[int, int, int]  # in the notation's order: sorted by plate name
+
+
+@dataclass(frozen=True)
+class PawnMove:
+    origin: int
+    target: int
+    rock: str | None  # direction of the rock moved from the origin, None when none moves
+
+
+@dataclass(frozen=True)
+class GhostPlacement:
+    plate: int
+
+
+@dataclass(frozen=True)
+class Roll:
+    direction: str
+
+
+GhostoneMove = SetupMove | PawnMove | GhostPlacement | Roll
+
+
+@dataclass(frozen=True)
+class LastAction:
+    seat: int | None  # None for the host's roll
+    move: GhostoneMove
+    escaped: tuple[int, int] | None = None  # (points, bonus)
+    rock_to: int | None = None  # plate the rock went to; None if off the board or none moved
+    ghost_from: int | None = None
+    ghost_took: bool = False
+
+
+@dataclass(frozen=True)
+class GhostoneState:
+    seats: int
+    rocks: tuple[int, ...]
+    pawns: tuple[int, ...]  # seat per plate, or NO_PAWN
+    flipped: frozenset[int]
+    phase: str
+    to_move: int  # the seat to act (for ROLL: seat 1, whose turn the roll precedes)
+    setup_index: int
+    escaped: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (points, bonus) per escape
+    ghost: int | None
+    removed: int  # rocks out of the game (pushed off, taken by the ghost)
+    passes: int  # passed turns in a row
+    end: str | None  # why the game ended
+    repetition: bool = True  # house rule
+    ply: int = 0
+    last: LastAction | None = None
+    history: tuple[str, ...] = ()  # position keys at the start of every turn
+
+    def key(self) -> str:
+        rocks = "".join(chr(48 + n) for n in self.rocks)
+        pawns = "".join("." if p == NO_PAWN else str(p) for p in self.pawns)
+        flipped = "".join("1" if p in self.flipped else "0" for p in range(PLATES))
+        return f"{rocks}|{pawns}|{flipped}|{self.ghost}|{self.to_move}"
+
+    def escapes(self) -> int:
+        return sum(len(e) for e in self.escaped)
+
+
+@dataclass(frozen=True)
+class GhostoneView:
+    seats: int
+    rocks: tuple[int, ...]
+    pawns: tuple[int, ...]
+    flipped: frozenset[int]
+    ghost: int | None
+    phase: str
+    to_move: int | None
+    escaped: tuple[tuple[tuple[int, int], ...], ...]
+    scores: tuple[int, ...]
+    removed: int
+    last: LastAction | None
+    outcome: Outcome | None
+    ply: int
+
+
+class Ghostone(Game[GhostoneState, GhostoneMove]):
+    info = GameInfo(
+        id="ghostone",
+        name="Ghostone",
+        min_seats=3,
+        max_seats=4,
+        options=(OptionSpec("repetition", ("on", "off"), "on",
+                            "house rule: third repetition of a position ends the game"),),
+    )
+
+    # -- set-up ------------------------------------------------------------------------
+    def new(self, seats=None, options=None) -> GhostoneState:
+        seats = self.check_seats(seats)
+        opts = self.resolve_options(options)
+        return GhostoneState(
+            seats=seats, rocks=(1,) * PLATES, pawns=(NO_PAWN,) * PLATES, flipped=frozenset(),
+            phase=SETUP, to_move=SETUP_ORDER[seats][0], setup_index=0,
+            escaped=((),) * seats, ghost=None, removed=0, passes=0, end=None,
+            repetition=opts["repetition"] == "on")
+
+    def options_of(self, state: GhostoneState) -> dict[str, str]:
+        return {"repetition": "on" if state.repetition else "off"}
+
+    def seats(self, state: GhostoneState) -> int:
+        return state.seats
+
+    def is_chance(self, state: GhostoneState) -> bool:
+        return state.phase == ROLL
+
+    # -- scores and the end ------------------------------------------------------------
+    def scores(self, state: GhostoneState) -> tuple[int, ...]:
+        return tuple(sum(p + b for p, b in escapes) for escapes in state.escaped)
+
+    def outcome(self, state: GhostoneState) -> Outcome | None:
+        if state.end is None:
+            return None
+        scores = self.scores(state)
+        best = max(scores)
+        winners = tuple(seat for seat, score in enumerate(scores) if score == best)
+        reason = {"pawns": Termination.TARGET, "passes": Termination.NO_LEGAL_MOVE,
+                  "repetition": Termination.REPETITION}[state.end]
+        return Outcome(winners, reason, draw=len(winners) > 1)
+
+    def to_move(self, state: GhostoneState) -> int | None:
+        return None if state.end is not None or state.phase == ROLL else state.to_move
+
+    def ply(self, state: GhostoneState) -> int:
+        return state.ply
+
+    # -- legal moves -------------------------------------------------------------------
+    def legal_moves(self, state: GhostoneState) -> list[GhostoneMove]:
+        if state.end is not None:
+            return []
+        if state.phase == ROLL:
+            return [Roll(d) for d in DIRECTIONS]
+        if state.phase == GHOST:
+            return [GhostPlacement(p) for p in range(PLATES) if p not in state.flipped]
+        if state.phase == SETUP:
+            moves = []
+            for pawn in range(PLATES):
+                if state.pawns[pawn] != NO_PAWN:
+                    continue
+                near = around(pawn)
+                for i, a in enumerate(near):
+                    for j in range(i + 1, len(near)):
+                        for k in range(j + 1, len(near)):
+                            moves.append(SetupMove(pawn, _by_name((a, near[j], near[k]))))
+            return moves
+        return self._pawn_moves(state, state.to_move)
+
+    def _pawn_steps(self, state: GhostoneState, seat: int) -> list[tuple[int, int]]:
+        steps = []
+        for origin in range(PLATES):
+            if state.pawns[origin] != seat:
+                continue
+            for direction in ORTHOGONAL:
+                target = step(origin, direction)
+                if (target is not None and target not in state.flipped
+                        and state.pawns[target] == NO_PAWN):
+                    steps.append((origin, target))
+        return steps
+
+    def _pawn_moves(self, state: GhostoneState, seat: int) -> list[GhostoneMove]:
+        moves: list[GhostoneMove] = []
+        for origin, target in self._pawn_steps(state, seat):
+            directions = self._rock_directions(state, origin, target)
+            if not directions:
+                moves.append(PawnMove(origin, target, None))
+            else:
+                moves.extend(PawnMove(origin, target, d) for d in directions)
+        return moves
+
+    def _rock_directions(self, state: GhostoneState, origin: int, target: int) -> list[str]:
+        """Where a rock from `origin` may go after the pawn steps to `target` ([] = none)."""
+        if state.rocks[origin] == 0:
+            return []
+        escapes = state.rocks[target] == 0
+        if escapes and self._ends_after_escape(state, origin):
+            return []
+        flipped = state.flipped | ({target} if escapes else set())
+        return [d for d in ORTHOGONAL
+                if (to := step(origin, d)) is None or to not in flipped]
+
+    def _ends_after_escape(self, state: GhostoneState, origin: int) -> bool:
+        left = {p for plate, p in enumerate(state.pawns) if p != NO_PAWN and plate != origin}
+        return len(left) <= 1
+
+    # -- applying ----------------------------------------------------------------------
+    def apply(self, state: GhostoneState, move: GhostoneMove) -> GhostoneState:
+        text = self.format_move(state, move)
+        if state.end is not None:
+            raise GameOverError(f"'{text}': the game is over")
+        if not self._is_legal(state, move):
+            raise IllegalMoveError(f"'{text}': {self._why_illegal(state, move)}")
+        if isinstance(move, SetupMove):
+            return self._setup(state, move)
+        if isinstance(move, Roll):
+            return self._roll(state, move)
+        if isinstance(move, GhostPlacement):
+            placed = replace(state, ghost=move.plate, ply=state.ply + 1,
+                             last=LastAction(state.to_move, move))
+            return self._next_turn(placed, (state.to_move + 1) % state.seats)
+        return self._pawn(state, move)
+
+    def _is_legal(self, state: GhostoneState, move: GhostoneMove) -> bool:
+        """The same answer as `move in legal_moves(state)`, without listing them all."""
+        if state.phase == ROLL:
+            return isinstance(move, Roll) and move.direction in DIRECTIONS
+        if state.phase == GHOST:
+            return isinstance(move, GhostPlacement) and move.plate not in state.flipped
+        if state.phase == SETUP:
+            return (isinstance(move, SetupMove) and state.pawns[move.pawn] == NO_PAWN
+                    and len(set(move.rocks)) == 3 and set(move.rocks) <= set(around(move.pawn))
+                    and move.rocks == _by_name(move.rocks))
+        return isinstance(move, PawnMove) and move in self._pawn_moves(state, state.to_move)
+
+    def _why_illegal(self, state: GhostoneState, move: GhostoneMove) -> str:
+        seat = state.to_move + 1
+        if state.phase == ROLL:
+            return "the host rolls the die now"
+        if state.phase == GHOST and not isinstance(move, GhostPlacement):
+            return f"seat {seat} places the ghost now ('ghost <plate>')"
+        if isinstance(move, GhostPlacement):
+            if state.phase != GHOST:
+                return "the ghost is placed only by the player whose pawn made the third escape"
+            return f"{plate_name(move.plate)} is flipped"
+        if state.phase == SETUP:
+            if not isinstance(move, SetupMove):
+                return f"seat {seat} places a pawn now (e.g. b2:a1,a3,c2)"
+            if state.pawns[move.pawn] != NO_PAWN:
+                return f"{plate_name(move.pawn)} already has a pawn"
+            return (f"the three rocks go on different plates around {plate_name(move.pawn)} "
+                    f"({', '.join(plate_name(p) for p in around(move.pawn))})")
+        if isinstance(move, SetupMove):
+            return "the set-up is over"
+        if isinstance(move, Roll):
+            return "no roll is due"
+        if state.pawns[move.origin] != state.to_move:
+            return f"there is no pawn of seat {seat} on {plate_name(move.origin)}"
+        if (move.origin, move.target) not in self._pawn_steps(state, state.to_move):
+            return (f"a pawn steps N, E, S or W onto a face-up plate without a pawn; "
+                    f"{plate_name(move.target)} is not one")
+        allowed = self._rock_directions(state, move.origin, move.target)
+        if not allowed:
+            return "no rock moves on this step: write it without a direction"
+        if move.rock is None:
+            return (f"a rock from {plate_name(move.origin)} must move: add one of "
+                    f"{', '.join(allowed)}")
+        return f"the rock cannot go {move.rock} (a flipped plate): try {', '.join(allowed)}"
+
+    def _setup(self, state: GhostoneState, move: SetupMove) -> GhostoneState:
+        seat = state.to_move
+        pawns = list(state.pawns)
+        pawns[move.pawn] = seat
+        rocks = list(state.rocks)
+        for plate in move.rocks:
+            rocks[plate] += 1
+        index = state.setup_index + 1
+        order = SETUP_ORDER[state.seats]
+        after = replace(state, pawns=tuple(pawns), rocks=tuple(rocks), setup_index=index,
+                        ply=state.ply + 1, last=LastAction(seat, move))
+        if index < len(order):
+            return replace(after, to_move=order[index])
+        return self._next_turn(replace(after, phase=PLAY), state.seats - 1)
+
+    def _pawn(self, state: GhostoneState, move: PawnMove) -> GhostoneState:
+        seat = state.to_move
+        pawns, rocks = list(state.pawns), list(state.rocks)
+        flipped, removed = set(state.flipped), state.removed
+        escaped = [list(e) for e in state.escaped]
+        escape = None
+        pawns[move.origin] = NO_PAWN
+        if rocks[move.target] == 0:
+            count = state.escapes()
+            escape = (rocks[move.origin], BONUS[count] if count < len(BONUS) else 0)
+            escaped[seat].append(escape)
+            flipped.add(move.target)
+        else:
+            pawns[move.target] = seat
+        rock_to = None
+        if move.rock is not None:
+            rocks[move.origin] -= 1
+            rock_to = step(move.origin, move.rock)
+            if rock_to is None:
+                removed += 1
+            else:
+                rocks[rock_to] += 1
+        after = replace(state, pawns=tuple(pawns), rocks=tuple(rocks),
+                        flipped=frozenset(flipped), removed=removed,
+                        escaped=tuple(tuple(e) for e in escaped), passes=0, ply=state.ply + 1,
+                        last=LastAction(seat, move, escape, rock_to))
+        on_board = {p for p in pawns if p != NO_PAWN}
+        if escape is not None and len(on_board) <= 1:
+            return replace(after, end="pawns", phase=OVER)
+        if escape is not None and state.escapes() + 1 == 3:
+            return replace(after, phase=GHOST)  # the same seat places the ghost
+        return self._next_turn(after, (seat + 1) % state.seats)
+
+    def _roll(self, state: GhostoneState, move: Roll) -> GhostoneState:
+        assert state.ghost is not None
+        origin, here = state.ghost, state.ghost
+        for _ in range(PLATES):
+            here = wrap_step(here, move.direction)
+            if here == origin or here not in state.flipped:
+                break
+        rocks, removed = list(state.rocks), state.removed
+        took = False
+        if not (here == origin and origin in state.flipped) and rocks[origin] > 0:
+            rocks[origin] -= 1
+            removed += 1
+            took = True
+        rolled = replace(state, ghost=here, rocks=tuple(rocks), removed=removed,
+                         ply=state.ply + 1,
+                         last=LastAction(None, move, ghost_from=origin, ghost_took=took))
+        return self._begin_turn(rolled, 0)
+
+    def _next_turn(self, state: GhostoneState, seat: int) -> GhostoneState:
+        """Hand the turn to `seat`, with the roll due before seat 1's turn."""
+        if seat == 0 and state.ghost is not None:
+            return replace(state, phase=ROLL, to_move=0)
+        return self._begin_turn(state, seat)
+
+    def _begin_turn(self, state: GhostoneState, seat: int) -> GhostoneState:
+        """A turn starts: record the position, then pass automatically while a seat cannot
+        move (house rules end the game on n passes in a row or a third repetition)."""
+        state = replace(state, phase=PLAY, to_move=seat)
+        history = state.history + (state.key(),)
+        state = replace(state, history=history)
+        if state.repetition and history.count(state.key()) >= 3:
+            return replace(state, end="repetition", phase=OVER)
+        if self._pawn_steps(state, seat):
+            return state
+        passes = state.passes + 1
+        if passes >= state.seats:
+            return replace(state, passes=passes, end="passes", phase=OVER)
+        return self._next_turn(replace(state, passes=passes), (seat + 1) % state.seats)
+
+    # -- notation ----------------------------------------------------------------------
+    def parse_move(self, state: GhostoneState, text: str) -> GhostoneMove:
+        token = " ".join(text.strip().split())
+        lower = token.lower()
+        if lower.startswith("roll "):
+            direction = token[5:].strip().upper()
+            if direction in DIRECTIONS:
+                return Roll(direction)
+        elif lower.startswith("ghost "):
+            plate = parse_plate(lower[6:].strip())
+            if plate is not None:
+                return GhostPlacement(plate)
+        elif ":" in lower:
+            pawn_text, _, rock_text = lower.partition(":")
+            pawn = parse_plate(pawn_text.strip())
+            plates = [parse_plate(p.strip()) for p in rock_text.split(",")]
+            if pawn is not None and len(plates) == 3 and None not in plates:
+                if len(set(plates)) != 3:
+                    raise InvalidMoveError(f"'{token}': the three rocks go on three different plates")
+                return SetupMove(pawn, _by_name(plates))  # type: ignore[arg-type]
+        elif "-" in lower:
+            body, _, direction = lower.partition(" ")
+            a, _, b = body.partition("-")
+            origin, target = parse_plate(a), parse_plate(b)
+            rock = direction.strip().upper() or None
+            if origin is not None and target is not None and (rock is None or rock in ORTHOGONAL):
+                return PawnMove(origin, target, rock)
+        raise InvalidMoveError(
+            f"'{token}' is not a move: write b2:a1,a3,c2 (set-up), b2-b3 W (pawn and rock), "
+            "ghost c3, or roll NE")
+
+    def format_move(self, state: GhostoneState, move: GhostoneMove) -> str:
+        if isinstance(move, SetupMove):
+            return f"{plate_name(move.pawn)}:{','.join(plate_name(p) for p in move.rocks)}"
+        if isinstance(move, Roll):
+            return f"roll {move.direction}"
+        if isinstance(move, GhostPlacement):
+            return f"ghost {plate_name(move.plate)}"
+        text = f"{plate_name(move.origin)}-{plate_name(move.target)}"
+        return f"{text} {move.rock}" if move.rock else text
+
+    # -- codec -------------------------------------------------------------------------
+    def to_json(self, state: GhostoneState) -> dict[str, Any]:
+        last = state.last
+        return {
+            "seats": state.seats, "rocks": list(state.rocks), "pawns": list(state.pawns),
+            "flipped": sorted(state.flipped), "phase": state.phase, "to_move": state.to_move,
+            "setup_index": state.setup_index,
+            "escaped": [[list(e) for e in seat] for seat in state.escaped],
+            "ghost": state.ghost, "removed": state.removed, "passes": state.passes,
+            "end": state.end, "repetition": state.repetition, "ply": state.ply,
+            "last": None if last is None else {
+                "seat": last.seat, "move": self.format_move(state, last.move),
+                "escaped": list(last.escaped) if last.escaped else None,
+                "rock_to": last.rock_to, "ghost_from": last.ghost_from,
+                "ghost_took": last.ghost_took},
+            "history": list(state.history),
+        }
+
+    def from_json(self, data: Mapping[str, Any]) -> GhostoneState:
+        try:
+            last = data.get("last")
+            state = GhostoneState(
+                seats=int(data["seats"]), rocks=tuple(int(n) for n in data["rocks"]),
+                pawns=tuple(int(p) for p in data["pawns"]),
+                flipped=frozenset(int(p) for p in data["flipped"]), phase=str(data["phase"]),
+                to_move=int(data["to_move"]), setup_index=int(data["setup_index"]),
+                escaped=tuple(tuple((int(a), int(b)) for a, b in seat) for seat in data["escaped"]),
+                ghost=None if data["ghost"] is None else int(data["ghost"]),
+                removed=int(data["removed"]), passes=int(data["passes"]), end=data["end"],
+                repetition=bool(data["repetition"]), ply=int(data["ply"]),
+                last=None if not last else LastAction(
+                    seat=last["seat"], move=self.parse_move(None, last["move"]),  # type: ignore[arg-type]
+                    escaped=tuple(last["escaped"]) if last["escaped"] else None,  # type: ignore[arg-type]
+                    rock_to=last["rock_to"], ghost_from=last["ghost_from"],
+                    ghost_took=bool(last["ghost_took"])),
+                history=tuple(str(k) for k in data.get("history", [])))
+        except InvalidStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, InvalidMoveError) as exc:
+            raise InvalidStateError(f"malformed Ghostone state: {exc!r}") from None
+        if state.seats not in PAWNS or len(state.rocks) != PLATES or len(state.pawns) != PLATES:
+            raise InvalidStateError("a Ghostone board has 16 plates and 3 or 4 seats")
+        if any(n < 0 for n in state.rocks) or any(state.rocks[p] for p in state.flipped):
+            raise InvalidStateError("rock counts are negative or a flipped plate holds rocks")
+        if rock_count(state) != total_rocks(state.seats):
+            raise InvalidStateError(
+                f"{rock_count(state)} rocks counted: expected {total_rocks(state.seats)}")
+        return state
+
+    # -- views -------------------------------------------------------------------------
+    def observe(self, state: GhostoneState, viewer: int | None) -> GhostoneView:
+        return GhostoneView(
+            seats=state.seats, rocks=state.rocks, pawns=state.pawns, flipped=state.flipped,
+            ghost=state.ghost, phase=state.phase, to_move=self.to_move(state),
+            escaped=state.escaped, scores=self.scores(state), removed=state.removed,
+            last=state.last, outcome=self.outcome(state), ply=state.ply)
+
+    def describe(self, state: GhostoneState) -> str:
+        rows = []
+        for rank in range(SIZE - 1, -1, -1):
+            cells = []
+            for file in range(SIZE):
+                plate = file + SIZE * rank
+                if plate in state.flipped:
+                    cells.append("  ## ")
+                    continue
+                pawn = "." if state.pawns[plate] == NO_PAWN else str(state.pawns[plate] + 1)
+                ghost = "G" if state.ghost == plate else " "
+                cells.append(f" {pawn}{state.rocks[plate]}{ghost} ")
+            rows.append(f"{rank + 1} " + "".join(cells))
+        rows.append("    " + "    ".join(FILES))
+        rows.append("scores: " + ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(self.scores(state))))
+        if state.end is None:
+            who = "the host rolls the die" if state.phase == ROLL else \
+                f"seat {state.to_move + 1} to move ({state.phase})"
+            rows.append(who)
+        return "\n".join(rows)
+
+
+def rock_count(state: GhostoneState) -> int:
+    """Rocks on plates, out of the game, and still to be placed during set-up."""
+    to_place = 3 * (len(SETUP_ORDER[state.seats]) - state.setup_index)
+    return sum(state.rocks) + state.removed + to_place
+
+
+GAME = Ghostone()
