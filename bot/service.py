@@ -8,6 +8,7 @@ when one is raised.
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -91,6 +92,7 @@ class MoveResult:
     notation: str  # full notation (the log, the mover)
     public: str  # what the channel may see
     before: Any
+    rolls: tuple[str, ...] = ()  # chance moves the host made right after this move
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -106,10 +108,11 @@ def parse_options(text: str | None) -> dict[str, str]:
 
 class MatchService:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, dice: random.Random | None = None):
         self.store = store
         self.clock = clock
-        self.rng = rng or random.SystemRandom()
+        self.rng = rng or random.SystemRandom()  # seat order
+        self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
 
     # -- reading -----------------------------------------------------------------------
     def _wrap(self, row: MatchRow) -> Match:
@@ -273,6 +276,8 @@ class MatchService:
     async def play(self, match_id: int, user_id: int, notation: str, *,
                    expected_ply: int | None = None) -> MoveResult:
         match = await self.get(match_id)
+        if match.state is not None and match.game.is_chance(match.state):
+            match, _ = await self.resolve_chance(match)  # a roll left pending by a crash
         mover = self.check_turn(match, user_id, expected_ply=expected_ply)
         game, before = match.game, match.state
         try:
@@ -289,7 +294,26 @@ class MatchService:
             status="finished" if outcome else None,
             result=outcome.to_json() if outcome else None,
             move=NewMove(game.ply(before), canonical, user_id))
-        return MoveResult(Match(row, game, after), mover, canonical, public, before)
+        match, rolls = await self.resolve_chance(Match(row, game, after))
+        return MoveResult(match, mover, canonical, public, before, tuple(rolls))
+
+    async def resolve_chance(self, match: Match) -> tuple[Match, list[str]]:
+        """Make the chance moves that are due (die rolls), each logged with no actor, so that
+        replaying the log reproduces the match."""
+        rolls: list[str] = []
+        game = match.game
+        while match.status == "active" and game.is_chance(match.state):
+            move = self.dice.choice(game.legal_moves(match.state))
+            notation = game.format_move(match.state, move)
+            after = game.apply(match.state, move)
+            outcome = game.outcome(after)
+            row = await self._save(match, state=game.to_json(after),
+                                   status="finished" if outcome else None,
+                                   result=outcome.to_json() if outcome else None,
+                                   move=NewMove(game.ply(match.state), notation, None))
+            match = Match(row, game, after)
+            rolls.append(notation)
+        return match, rolls
 
     async def resign(self, match_id: int, user_id: int) -> Match:
         match = await self.get(match_id)

@@ -130,7 +130,8 @@ class GhostoneState:
     end: str | None  # why the game ended
     repetition: bool = True  # house rule
     ply: int = 0
-    last: LastAction | None = None
+    last: LastAction | None = None  # the last set-up, pawn move or ghost placement
+    last_roll: LastAction | None = None  # the last die roll (kept apart for the picture)
     history: tuple[str, ...] = ()  # position keys at the start of every turn
 
     def key(self) -> str:
@@ -156,6 +157,7 @@ class GhostoneView:
     scores: tuple[int, ...]
     removed: int
     last: LastAction | None
+    last_roll: LastAction | None
     outcome: Outcome | None
     ply: int
 
@@ -393,7 +395,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             took = True
         rolled = replace(state, ghost=here, rocks=tuple(rocks), removed=removed,
                          ply=state.ply + 1,
-                         last=LastAction(None, move, ghost_from=origin, ghost_took=took))
+                         last_roll=LastAction(None, move, ghost_from=origin, ghost_took=took))
         return self._begin_turn(rolled, 0)
 
     def _next_turn(self, state: GhostoneState, seat: int) -> GhostoneState:
@@ -460,7 +462,6 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: GhostoneState) -> dict[str, Any]:
-        last = state.last
         return {
             "seats": state.seats, "rocks": list(state.rocks), "pawns": list(state.pawns),
             "flipped": sorted(state.flipped), "phase": state.phase, "to_move": state.to_move,
@@ -468,17 +469,30 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             "escaped": [[list(e) for e in seat] for seat in state.escaped],
             "ghost": state.ghost, "removed": state.removed, "passes": state.passes,
             "end": state.end, "repetition": state.repetition, "ply": state.ply,
-            "last": None if last is None else {
-                "seat": last.seat, "move": self.format_move(state, last.move),
-                "escaped": list(last.escaped) if last.escaped else None,
-                "rock_to": last.rock_to, "ghost_from": last.ghost_from,
-                "ghost_took": last.ghost_took},
+            "last": self._last_json(state, state.last),
+            "last_roll": self._last_json(state, state.last_roll),
             "history": list(state.history),
         }
 
+    def _last_json(self, state: GhostoneState, last: LastAction | None) -> dict | None:
+        if last is None:
+            return None
+        return {"seat": last.seat, "move": self.format_move(state, last.move),
+                "escaped": list(last.escaped) if last.escaped else None,
+                "rock_to": last.rock_to, "ghost_from": last.ghost_from,
+                "ghost_took": last.ghost_took}
+
+    def _last_from_json(self, last: Mapping[str, Any] | None) -> LastAction | None:
+        if not last:
+            return None
+        return LastAction(
+            seat=last["seat"], move=self.parse_move(None, last["move"]),  # type: ignore[arg-type]
+            escaped=tuple(last["escaped"]) if last["escaped"] else None,  # type: ignore[arg-type]
+            rock_to=last["rock_to"], ghost_from=last["ghost_from"],
+            ghost_took=bool(last["ghost_took"]))
+
     def from_json(self, data: Mapping[str, Any]) -> GhostoneState:
         try:
-            last = data.get("last")
             state = GhostoneState(
                 seats=int(data["seats"]), rocks=tuple(int(n) for n in data["rocks"]),
                 pawns=tuple(int(p) for p in data["pawns"]),
@@ -488,11 +502,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
                 ghost=None if data["ghost"] is None else int(data["ghost"]),
                 removed=int(data["removed"]), passes=int(data["passes"]), end=data["end"],
                 repetition=bool(data["repetition"]), ply=int(data["ply"]),
-                last=None if not last else LastAction(
-                    seat=last["seat"], move=self.parse_move(None, last["move"]),  # type: ignore[arg-type]
-                    escaped=tuple(last["escaped"]) if last["escaped"] else None,  # type: ignore[arg-type]
-                    rock_to=last["rock_to"], ghost_from=last["ghost_from"],
-                    ghost_took=bool(last["ghost_took"])),
+                last=self._last_from_json(data.get("last")),
+                last_roll=self._last_from_json(data.get("last_roll")),
                 history=tuple(str(k) for k in data.get("history", [])))
         except InvalidStateError:
             raise
@@ -513,7 +524,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             seats=state.seats, rocks=state.rocks, pawns=state.pawns, flipped=state.flipped,
             ghost=state.ghost, phase=state.phase, to_move=self.to_move(state),
             escaped=state.escaped, scores=self.scores(state), removed=state.removed,
-            last=state.last, outcome=self.outcome(state), ply=state.ply)
+            last=state.last, last_roll=state.last_roll, outcome=self.outcome(state),
+            ply=state.ply)
 
     def describe(self, state: GhostoneState) -> str:
         rows = []

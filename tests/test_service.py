@@ -163,3 +163,30 @@ async def test_matches_of_a_player_and_legal_moves_for_the_caller(service):
     assert service.legal_moves_for(match, ALICE.user_id) == list("abcdefghijk")
     assert service.legal_moves_for(match, BOB.user_id) == []
     assert service.legal_moves_for(match, CAROL.user_id) == []
+
+
+async def test_ghostone_rolls_are_drawn_by_the_host_and_logged(store, clock):
+    import random
+
+    service = MatchService(store, clock=clock, rng=FirstFixed(), dice=random.Random(4))
+    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
+                                     guild_id=1, channel_id=800)
+    await service.join(lobby.id, BOB)
+    with pytest.raises(svc.WrongPhase, match="needs at least 3 players"):
+        await service.start(lobby.id, ALICE.user_id)
+    await service.join(lobby.id, CAROL)
+    match = await service.start(lobby.id, ALICE.user_id)
+    assert match.game.seats(match.state) == 3
+    chooser = random.Random(9)
+    rolled = 0
+    while match.status == "active":
+        mover = match.to_move()
+        result = await service.play(match.id, mover.user_id,
+                                    chooser.choice(service.legal_moves_for(match, mover.user_id)))
+        match = result.match
+        rolled += len(result.rolls)
+        assert not match.game.is_chance(match.state)  # never left waiting for the host
+    log = await store.moves(match.id)
+    rolls = [m for m in log if m.notation.startswith("roll ")]
+    assert rolled == len(rolls) > 0 and all(m.actor_id is None for m in rolls)
+    assert await service.rebuild(match.id) == match.state
