@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from .consequence import ConsequenceLabels, render_consequence
+from .ghostone import GhostoneLabels, render_ghostone
 from .mancala import MancalaLabels, render_mancala
 from .pastoral import PastoralLabels, render_pastoral
 
@@ -12,6 +13,7 @@ RENDERERS: dict[str, Callable[..., bytes]] = {
     "progressive-mancala": render_mancala,
     "pastoral-square": render_pastoral,
     "consequence": render_consequence,
+    "ghostone": render_ghostone,
 }
 
 
@@ -25,5 +27,5 @@ def render_observation(game_id: str, observation: Any, *,
     return renderer(observation, names=names)
 
 
-__all__ = ["ConsequenceLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
-           "render_consequence", "render_pastoral"]
+__all__ = ["ConsequenceLabels", "GhostoneLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
+           "render_consequence", "render_ghostone", "render_pastoral"]

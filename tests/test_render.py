@@ -140,3 +140,26 @@ def test_consequence_final_picture_draws_the_scoring_pairs():
     seat, a, b = view.pairs[0]
     (x0, y0), (x1, y1) = _centre(a), _centre(b)
     assert near(image.getpixel((int((x0 + x1) / 2), int((y0 + y1) / 2))), SEAT_LINE[seat], 40)
+
+
+def test_ghostone_picture_shows_pawns_holes_and_the_ghost():
+    import random
+
+    from games.ghostone import GAME as GHOSTONE
+    from render.common import SEAT_COLOURS as COLOURS
+    from render.ghostone import GHOST, HOLE, _centre
+
+    rng = random.Random(5)
+    state = GHOSTONE.new(4)
+    while GHOSTONE.outcome(state) is None and not (state.ghost is not None and state.flipped):
+        state = GHOSTONE.apply(state, rng.choice(GHOSTONE.legal_moves(state)))
+    view = GHOSTONE.observe(state, None)
+    image = decode(render_observation(GHOSTONE.id, view, names=["A", "B", "C", "D"]))
+    hole = next(iter(view.flipped))
+    assert near(image.getpixel(tuple(int(v) for v in _centre(hole))), HOLE, 10)
+    pawn_plate = next(p for p, s in enumerate(view.pawns) if s != -1)
+    x, y = _centre(pawn_plate)
+    ring = image.getpixel((int(x + 146 * 0.2), int(y + 146 * 0.2 - 20)))
+    assert near(ring, COLOURS[view.pawns[pawn_plate]], 40)
+    gx, gy = _centre(view.ghost)
+    assert near(image.getpixel((int(gx - 146 * 0.2), int(gy + 146 * 0.14))), GHOST, 20)
