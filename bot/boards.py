@@ -12,11 +12,13 @@ from typing import Any, Callable
 
 import discord
 
+from games.ghostone import plate_name
 from games.pastoral import cell_name
 from render import render_observation
 
 from . import strings
-from .components import CellSelect, MoveButton, TileStart, ViewButton
+from .components import (CellSelect, MoveButton, PickSelect, StepButton, TileStart,
+                         ViewButton)
 from .service import Match, MoveResult
 
 MAX_MOVE_BUTTONS = 25  # Discord's limit: 5 rows of 5
@@ -35,6 +37,8 @@ class BoardMessage:
     cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)
     private_flow: bool = False  # hidden information: "My view" and a private "Play…" flow
     running: bool = True
+    steps: list[tuple[str, str]] = field(default_factory=list)  # (prefix, label) two-part moves
+    pick: tuple[str, list[str], str] | None = None  # (mode, plates, placeholder) plate menu
 
     def kwargs(self, *, with_buttons: bool = True) -> dict[str, Any]:
         """Arguments for `send_message` / `channel.send` / `followup.send`."""
@@ -46,6 +50,13 @@ class BoardMessage:
         elif with_buttons:
             for notation in self.move_buttons:
                 view.add_item(MoveButton(self.match_id, self.ply, notation))
+            for prefix, label in self.steps:
+                view.add_item(StepButton(self.match_id, self.ply, prefix, label))
+            if self.pick is not None:
+                mode, plates, placeholder = self.pick
+                view.add_item(PickSelect(self.match_id, self.ply, mode,
+                                         [discord.SelectOption(label=p, value=p) for p in plates],
+                                         placeholder))
             for index, group in enumerate(self.cell_groups):
                 first, last = group[0][0], group[-1][0]
                 view.add_item(CellSelect(
@@ -93,6 +104,17 @@ def move_detail(view: Any) -> str:
     return ""
 
 
+def roll_text(view: Any) -> str:
+    """The host's last die roll in words (Ghostone)."""
+    roll = getattr(view, "last_roll", None)
+    if roll is None or view.ghost is None:
+        return ""
+    origin, target = plate_name(roll.ghost_from), plate_name(view.ghost)
+    took = strings.ROLL_TOOK.format(origin=origin) if roll.ghost_took else ""
+    return strings.ROLL_ANNOUNCE.format(direction=roll.move.direction, origin=origin,
+                                        target=target, took=took)
+
+
 def result_text(match: Match) -> str:
     outcome = match.outcome()
     if outcome is None:
@@ -127,6 +149,8 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     if result is not None:
         lines.append(strings.MOVE_PLAYED.format(name=result.mover.name, notation=result.public,
                                                 detail=move_detail(view)))
+    if result is not None and result.rolls:
+        lines.append(roll_text(view))
     score = scores_text(match)
     if score:
         lines.append(score)
@@ -135,9 +159,11 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
         lines.append(turn)
     png = await render_view(match, view)
     hidden = match.game.info.hidden_information
-    buttons, groups = ([], []) if hidden else move_components(match)
-    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, buttons, mention, groups,
-                        private_flow=hidden, running=match.to_move() is not None)
+    layout = Layout() if hidden else move_components(match)
+    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, layout.plain, mention,
+                        layout.cell_groups, private_flow=hidden,
+                        running=match.to_move() is not None, steps=layout.steps,
+                        pick=layout.pick)
 
 
 async def private_message(match: Match, seat: int) -> tuple[str, bytes]:
@@ -203,15 +229,42 @@ def split_two_step(legal: list[str]) -> tuple[list[str], dict[str, list[int]]]:
     return plain, cells
 
 
-def move_components(match: Match) -> tuple[list[str], list[list[tuple[str, str]]]]:
-    """Buttons for plain moves, select menus (25 cells each) for two-step moves."""
+@dataclass
+class Layout:
+    """The components under a board, derived from the shapes of the legal notations."""
+
+    plain: list[str] = field(default_factory=list)  # one button each
+    cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)  # cell:n moves
+    steps: list[tuple[str, str]] = field(default_factory=list)  # "b2-b3 W": first half
+    pick: tuple[str, list[str], str] | None = None  # "ghost c3" / "b2:a1,a3,c2": plate menu
+
+
+def move_components(match: Match) -> Layout:
+    """Buttons for plain moves, menus and two-part buttons for the rest; the private second
+    step (count, rock direction, rock plates) is answered ephemerally."""
     if match.to_move() is None:
-        return [], []
-    plain, cells = split_two_step(match.game.legal_notations(match.state))
+        return Layout()
+    legal = match.game.legal_notations(match.state)
+    if legal and all(n.startswith("ghost ") for n in legal):
+        return Layout(pick=("ghost", [n.split(" ", 1)[1] for n in legal], strings.PICK_GHOST))
+    if legal and all("," in n for n in legal):  # set-up: <plate>:<plate>,<plate>,<plate>
+        plates = sorted({n.split(":", 1)[0] for n in legal}, key=lambda p: (p[1], p[0]))
+        return Layout(pick=("setup", plates, strings.PICK_SETUP))
+    if any(" " in n for n in legal):  # <step> <ending>, e.g. b2-b3 W
+        heads: dict[str, list[str]] = {}
+        for notation in legal:
+            heads.setdefault(notation.split(" ", 1)[0], []).append(notation)
+        plain = [moves[0] for moves in heads.values() if moves == [moves[0].split(" ")[0]]]
+        steps = [(head, head.replace("-", "→")) for head, moves in heads.items()
+                 if moves != [head]]
+        if len(plain) + len(steps) <= MAX_MOVE_BUTTONS:
+            return Layout(plain=plain, steps=steps)
+        return Layout()
+    plain, cells = split_two_step(legal)
     if len(plain) > MAX_MOVE_BUTTONS:
-        return [], []
+        return Layout()
     options = [(cell, strings.CELL_CHOICES.format(counts=", ".join(map(str, counts))))
                for cell, counts in sorted(cells.items(), key=lambda kv: (kv[0][1:], kv[0][0]))]
     groups = [options[i:i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
     rows_for_buttons = -(-len(plain) // 5)
-    return plain, groups[:max(0, 5 - rows_for_buttons)]
+    return Layout(plain=plain, cell_groups=groups[:max(0, 5 - rows_for_buttons)])

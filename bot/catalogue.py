@@ -6,8 +6,8 @@ from __future__ import annotations
 from games import REGISTRY, Game
 from render import RENDERERS
 
-# games whose Discord flow is not ready yet: Ghostone needs its set-up and move components
-AWAITING_DISCORD_FLOW: frozenset[str] = frozenset({"ghostone"})
+# games whose Discord flow is not ready yet (none at the moment)
+AWAITING_DISCORD_FLOW: frozenset[str] = frozenset()
 
 PLAYABLE: dict[str, Game] = {gid: game for gid, game in REGISTRY.items()
                              if gid in RENDERERS and gid not in AWAITING_DISCORD_FLOW}

@@ -5,6 +5,9 @@
     corral:resign:<match>                  the confirmation of /resign
     corral:cell:<match>:<ply>:<group>      a select menu of cells (moves written <cell>:<n>)
     corral:view:<match>                    "My view": the caller's private picture
+    corral:step:<match>:<ply>:<prefix>     first half of a move (b2-b3), then its ending privately
+    corral:pick:<match>:<ply>:<mode>       a plate menu (setup: a pawn's plate; ghost: its plate)
+    corral:rocks:<match>:<ply>:<plate>     the three plates that get a rock at set-up
     corral:tile:<match>:<ply>:<step>[:arg] the private tile flow (start, act, kind:BM, origin)
 
 The callbacks only parse and hand over to `interaction.client.flows`.
@@ -154,8 +157,65 @@ class TileSelect(discord.ui.DynamicItem[discord.ui.Select],
                                                  self.step, self.arg, self.item.values[0])
 
 
+class StepButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"corral:step:(?P<match>\d+):(?P<ply>\d+):(?P<prefix>[a-z0-9-]{1,20})"):
+    def __init__(self, match_id: int, ply: int, prefix: str, label: str):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=label,
+                                           custom_id=f"corral:step:{match_id}:{ply}:{prefix}"))
+        self.match_id, self.ply, self.prefix = match_id, ply, prefix
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "StepButton":
+        return cls(int(match["match"]), int(match["ply"]), match["prefix"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.finish_step(interaction, self.match_id, self.ply,
+                                                   self.prefix)
+
+
+class PickSelect(discord.ui.DynamicItem[discord.ui.Select],
+                 template=r"corral:pick:(?P<match>\d+):(?P<ply>\d+):(?P<mode>setup|ghost)"):
+    def __init__(self, match_id: int, ply: int, mode: str, options: list[discord.SelectOption],
+                 placeholder: str):
+        super().__init__(discord.ui.Select(custom_id=f"corral:pick:{match_id}:{ply}:{mode}",
+                                           options=options, placeholder=placeholder))
+        self.match_id, self.ply, self.mode = match_id, ply, mode
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> "PickSelect":
+        return cls(int(match["match"]), int(match["ply"]), match["mode"], list(item.options),
+                   item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.pick(interaction, self.match_id, self.ply, self.mode,
+                                            self.item.values[0])
+
+
+class RocksSelect(discord.ui.DynamicItem[discord.ui.Select],
+                  template=r"corral:rocks:(?P<match>\d+):(?P<ply>\d+):(?P<plate>[a-z][0-9])"):
+    def __init__(self, match_id: int, ply: int, plate: str, options: list[discord.SelectOption],
+                 placeholder: str):
+        super().__init__(discord.ui.Select(custom_id=f"corral:rocks:{match_id}:{ply}:{plate}",
+                                           options=options, placeholder=placeholder,
+                                           min_values=3, max_values=3))
+        self.match_id, self.ply, self.plate = match_id, ply, plate
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str], /) -> "RocksSelect":
+        return cls(int(match["match"]), int(match["ply"]), match["plate"], list(item.options),
+                   item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        notation = f"{self.plate}:{','.join(sorted(self.item.values))}"
+        await interaction.client.flows.move(interaction, self.match_id, notation,
+                                            expected_ply=self.ply, from_button=True)
+
+
 DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton, CellSelect, ViewButton, TileStart,
-                 TileSelect)
+                 TileSelect, StepButton, PickSelect, RocksSelect)
 
 
 def lobby_view(match_id: int, actions: tuple[str, ...]) -> discord.ui.View:

@@ -18,7 +18,7 @@ from . import strings
 from .catalogue import PLAYABLE
 from .boards import (board_message, mention_only, private_changes, private_message,
                      split_two_step, turn_card)
-from .components import MoveButton, ResignButton, TileSelect, lobby_view
+from .components import MoveButton, ResignButton, RocksSelect, TileSelect, lobby_view
 from .dm import send_dm
 from .service import Match, MatchService, Player, ServiceError, parse_options
 
@@ -307,6 +307,50 @@ class Flows:
             view.add_item(MoveButton(match.id, ply, f"{cell}:{count}", label=str(count)))
         await interaction.response.send_message(strings.HOW_MANY.format(cell=cell), view=view,
                                                 ephemeral=True)
+
+    async def finish_step(self, interaction: discord.Interaction, match_id: int, ply: int,
+                          prefix: str) -> None:
+        """Second half of a two-part move (a pawn step's rock direction), privately."""
+        try:
+            match = await self.service.get(match_id)
+            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        endings = [n for n in self.service.legal_moves_for(match, interaction.user.id)
+                   if n.split(" ", 1)[0] == prefix]
+        view = discord.ui.View(timeout=None)
+        for notation in endings:
+            ending = notation.partition(" ")[2]
+            label = strings.ROCK_BUTTON.format(direction=ending) if ending else strings.NO_ROCK
+            view.add_item(MoveButton(match.id, ply, notation, label=label))
+        await interaction.response.send_message(
+            strings.STEP_ENDING.format(prefix=prefix.replace("-", "→"),
+                                       origin=prefix.split("-")[0]),
+            view=view, ephemeral=True)
+
+    async def pick(self, interaction: discord.Interaction, match_id: int, ply: int, mode: str,
+                   plate: str) -> None:
+        """A plate chosen in a board menu: the ghost goes there, or a pawn's set-up begins."""
+        if mode == "ghost":
+            await self.move(interaction, match_id, f"ghost {plate}", expected_ply=ply,
+                            from_button=True)
+            return
+        try:
+            match = await self.service.get(match_id)
+            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        plates = sorted({p for n in self.service.legal_moves_for(match, interaction.user.id)
+                         if n.split(":", 1)[0] == plate
+                         for p in n.split(":", 1)[1].split(",")})
+        view = discord.ui.View(timeout=None)
+        view.add_item(RocksSelect(match.id, ply, plate,
+                                  [discord.SelectOption(label=p, value=p) for p in plates],
+                                  strings.SETUP_ROCKS.format(plate=plate)[:100]))
+        await interaction.response.send_message(strings.SETUP_ROCKS.format(plate=plate),
+                                                view=view, ephemeral=True)
 
     async def move_choices(self, interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[str]]:

@@ -191,6 +191,9 @@ class MatchService:
             raise BadRequest(strings.BAD_OPTION.format(reason=f"first={first!r}"))
         if opponent is not None and opponent.user_id == host.user_id:
             raise BadRequest(strings.OPPONENT_IS_YOU)
+        if opponent is not None and game.info.min_seats > 2:
+            raise BadRequest(strings.MULTI_SEAT_NO_OPPONENT.format(game=game.name,
+                                                                   players=game.seats_text()))
         return game, resolved
 
     async def join(self, match_id: int, player: Player) -> Match:

@@ -106,6 +106,17 @@ TILE_PUSH_BUTTON = "Push {direction}"
 TILE_KINDS = {"BM": "blue moon", "BS": "blue sun", "BD": "blue dot", "RM": "red moon",
               "RS": "red sun", "RD": "red dot"}
 
+PICK_SETUP = "Place a pawn on…"
+PICK_GHOST = "Put the ghost on…"
+SETUP_ROCKS = "**Pawn on {plate}**: choose the 3 plates that get a rock."
+STEP_ENDING = "**{prefix}**: which way does a rock from {origin} go?"
+NO_ROCK = "no rock"
+ROCK_BUTTON = "rock {direction}"
+ROLL_ANNOUNCE = "🎲 The die shows **{direction}**: the ghost moves {origin} → {target}{took}."
+ROLL_TOOK = " and takes a rock from {origin}"
+MULTI_SEAT_NO_OPPONENT = ("{game} is played by {players} players: leave the opponent empty to "
+                          "open a lobby that others join.")
+
 # -- DMs ---------------------------------------------------------------------------------
 DM_MATCH_STARTED = ("Your match #{match_id} of **{game}** has started in {link}. You are seat "
                     "{seat_no}{first}. I'll mention you there whenever it is your turn.")
@@ -154,4 +165,16 @@ RULES["pastoral-square"] = """**Pastoral Square** — 2 players, 64 stones (32 i
 **Reach**: a cattle stack whose count divides the opponent's A, with its partner cell empty or yours.
 **Winning**: three corral cells in a line, all yours, with **equal counts** (bingo).
 **House rule** (option `repetition=off` disables): the third repetition is a draw."""
+RULES["consequence"] = """**Consequence** (Jonas Lidström Isegrim, 2018) — 2 players, 14 face-down tiles
+**Tiles**: blue (moon player): 3 moons, 1 sun, 3 dots; red (sun player): 3 suns, 1 moon, 3 dots. Nobody sees a tile on the grid; you remember what you placed.
+**Opening**: the moon player places one tile; then the sun player starts.
+**A turn** (one action): **place** a tile from your hand on an empty square; **move** any tile one step (not the one your opponent just moved); or **place and push**: put a tile next to a line of tiles and push the line one step; a tile pushed off goes to your **opponent's** hand (not the tile they just placed).
+**End**: when a hand empties, the other player places all their remaining tiles. Then every tile is turned over: 1 point per adjacent pair (diagonals count) of your symbol. Tie: four of your symbol in a line wins.
+**Playing here**: press **Play…** and choose privately; **My view** or `/hand` shows what you know."""
+RULES["ghostone"] = """**Ghostone** (ブツダ, 2013) — 3 or 4 players
+**Set-up**: one rock on each of the 16 plates. In snake order, each player places a pawn and adds a rock to 3 different plates around it.
+**A turn**: move one of your pawns one step N/E/S/W onto a face-up plate without a pawn, then move one rock from the plate it left one step N/E/S/W (off the board from an edge; never onto a flipped plate). If nothing can move, your turn is passed.
+**Escape**: stepping onto a plate with **no rock** escapes: you score the rocks on the plate you left (before the rock move), plus 3/2/1 for the first three escapes. The plate flips over.
+**The ghost**: the third escaper places it. Before each turn of seat 1 the die is rolled: the ghost moves that way (skipping flipped plates, wrapping round) and takes a rock from the plate it left.
+**End**: when only one player's pawns remain. Highest score wins."""
 RULES_UNKNOWN = "No rules for `{game}` yet. Games: {games}."

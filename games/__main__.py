@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import secrets
 import sys
 from pathlib import Path
 from typing import Sequence, TextIO
@@ -95,7 +96,14 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     start = state
     moves: list[str] = []
     out.write(f"{game.name}: type a move, 'undo', or 'quit'. Seat 1 moves first.\n")
+    dice = secrets.SystemRandom()
     while game.outcome(state) is None:
+        if game.is_chance(state):  # the host's roll, drawn here and kept in the record
+            move = dice.choice(game.legal_moves(state))
+            moves.append(game.format_move(state, move))
+            out.write(f"the host: {moves[-1]}\n")
+            state = game.apply(state, move)
+            continue
         out.write("\n" + game.describe(state) + "\n")
         seat = game.to_move(state)
         out.write(f"legal: {' '.join(game.legal_notations(state))}\n")
