@@ -18,10 +18,10 @@ from games import REGISTRY  # noqa: E402
 from render import render_observation  # noqa: E402
 
 
-def midgame(game, options, seed: int = 7, plies: int = 12):
+def midgame(game, options, seed: int = 7, plies: int = 30):
     """A position some random moves in (the last one shown on the picture)."""
     rng = random.Random(seed)
-    state = game.new(options=options)
+    state = game.new(game.info.min_seats, options=options)
     for _ in range(plies):
         if game.outcome(state):
             break
@@ -34,6 +34,7 @@ CASES = (
     ("progressive-mancala", {"pits": "17"}, "17 pits"),
     ("pastoral-square", {}, "8x8"),
     ("consequence", {}, "4x4 public"),
+    ("ghostone", {}, "4x4, 3 seats"),
 )
 
 
