@@ -227,11 +227,8 @@ class Flows:
                         step: str, arg: str | None, value: str | None) -> None:
         """The private steps of a hidden-information move: what, where, how. Each step edits
         the same ephemeral message; the last one offers move buttons with the full notation."""
-        try:
-            match = await self.service.get(match_id)
-            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
-        except ServiceError as exc:
-            await self.tell(interaction, exc.message)
+        match = await self._mover_match(interaction, match_id, ply)
+        if match is None:
             return
         legal = self.service.legal_moves_for(match, interaction.user.id)
         places: dict[str, dict[str, list[str]]] = {}
@@ -292,14 +289,22 @@ class Flows:
             note = strings.TURN_CARD_UNDELIVERED.format(name=mover.name)
             await edit(content=f"{content}\n{note}", allowed_mentions=mention_only(None))
 
-    async def pick_cell(self, interaction: discord.Interaction, match_id: int, ply: int,
-                        cell: str) -> None:
-        """Second step of a two-step move: an ephemeral row of stone counts for `cell`."""
+    async def _mover_match(self, interaction: discord.Interaction, match_id: int,
+                           ply: int) -> Match | None:
+        """The match if it is the caller's turn at `ply`; otherwise tell them why (None)."""
         try:
             match = await self.service.get(match_id)
             self.service.check_turn(match, interaction.user.id, expected_ply=ply)
         except ServiceError as exc:
             await self.tell(interaction, exc.message)
+            return None
+        return match
+
+    async def pick_cell(self, interaction: discord.Interaction, match_id: int, ply: int,
+                        cell: str) -> None:
+        """Second step of a two-step move: an ephemeral row of stone counts for `cell`."""
+        match = await self._mover_match(interaction, match_id, ply)
+        if match is None:
             return
         _, cells = split_two_step(self.service.legal_moves_for(match, interaction.user.id))
         view = discord.ui.View(timeout=None)
@@ -311,11 +316,8 @@ class Flows:
     async def finish_step(self, interaction: discord.Interaction, match_id: int, ply: int,
                           prefix: str) -> None:
         """Second half of a two-part move (a pawn step's rock direction), privately."""
-        try:
-            match = await self.service.get(match_id)
-            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
-        except ServiceError as exc:
-            await self.tell(interaction, exc.message)
+        match = await self._mover_match(interaction, match_id, ply)
+        if match is None:
             return
         endings = [n for n in self.service.legal_moves_for(match, interaction.user.id)
                    if n.split(" ", 1)[0] == prefix]
@@ -336,11 +338,8 @@ class Flows:
             await self.move(interaction, match_id, f"ghost {plate}", expected_ply=ply,
                             from_button=True)
             return
-        try:
-            match = await self.service.get(match_id)
-            self.service.check_turn(match, interaction.user.id, expected_ply=ply)
-        except ServiceError as exc:
-            await self.tell(interaction, exc.message)
+        match = await self._mover_match(interaction, match_id, ply)
+        if match is None:
             return
         plates = sorted({p for n in self.service.legal_moves_for(match, interaction.user.id)
                          if n.split(":", 1)[0] == plate

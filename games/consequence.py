@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from .grid import DIRECTIONS, Grid
 from .base import (
     Game,
     GameInfo,
@@ -42,30 +43,12 @@ FILES = "abcd"
 KINDS = ("BM", "BM", "BM", "BS", "BD", "BD", "BD", "RS", "RS", "RS", "RM", "RD", "RD", "RD")
 TILES = len(KINDS)
 SYMBOL_OF_SEAT = ("M", "S")  # the moon player scores moons, the sun player suns
-DIRECTIONS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1),
-              "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
 EMPTY = -1
 OPENING, PLAY, FINAL = "opening", "play", "final"
 
 
-def square_name(square: int) -> str:
-    return f"{FILES[square % SIZE]}{square // SIZE + 1}"
-
-
-def parse_square(text: str) -> int | None:
-    if len(text) == 2 and text[0] in FILES and text[1] in "1234":
-        return FILES.index(text[0]) + SIZE * (int(text[1]) - 1)
-    return None
-
-
-def step(square: int, direction: str) -> int | None:
-    df, dr = DIRECTIONS[direction]
-    f, r = square % SIZE + df, square // SIZE + dr
-    return f + SIZE * r if 0 <= f < SIZE and 0 <= r < SIZE else None
-
-
-def neighbours(square: int) -> list[int]:
-    return [n for d in DIRECTIONS if (n := step(square, d)) is not None]
+GRID = Grid(SIZE)
+square_name, parse_square, step, neighbours = GRID.name, GRID.parse, GRID.step, GRID.neighbours
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from .grid import DIRECTIONS, ORTHOGONAL, Grid
 from .base import (
     Game,
     GameInfo,
@@ -33,9 +34,6 @@ from .base import (
 SIZE = 4
 PLATES = SIZE * SIZE
 FILES = "abcd"
-ORTHOGONAL = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
-DIRECTIONS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1),
-              "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
 PAWNS = {3: 3, 4: 2}
 SETUP_ORDER = {3: (0, 1, 2, 1, 2, 0, 2, 0, 1), 4: (0, 1, 2, 3, 3, 2, 1, 0)}
 BONUS = (3, 2, 1)
@@ -43,31 +41,9 @@ NO_PAWN = -1
 SETUP, PLAY, GHOST, ROLL, OVER = "setup", "play", "ghost", "roll", "over"
 
 
-def plate_name(plate: int) -> str:
-    return f"{FILES[plate % SIZE]}{plate // SIZE + 1}"
-
-
-def parse_plate(text: str) -> int | None:
-    if len(text) == 2 and text[0] in FILES and text[1] in "1234":
-        return FILES.index(text[0]) + SIZE * (int(text[1]) - 1)
-    return None
-
-
-def step(plate: int, direction: str) -> int | None:
-    """The next plate in a direction, or None off the board."""
-    df, dr = DIRECTIONS[direction]
-    f, r = plate % SIZE + df, plate // SIZE + dr
-    return f + SIZE * r if 0 <= f < SIZE and 0 <= r < SIZE else None
-
-
-def wrap_step(plate: int, direction: str) -> int:
-    """The next plate on the torus the ghost lives on."""
-    df, dr = DIRECTIONS[direction]
-    return (plate % SIZE + df) % SIZE + SIZE * ((plate // SIZE + dr) % SIZE)
-
-
-def around(plate: int) -> list[int]:
-    return sorted(n for d in DIRECTIONS if (n := step(plate, d)) is not None)
+GRID = Grid(SIZE)
+plate_name, parse_plate, step, around = GRID.name, GRID.parse, GRID.step, GRID.neighbours
+wrap_step = GRID.wrap_step  # the ghost lives on a torus
 
 
 def _by_name(plates) -> tuple[int, ...]:

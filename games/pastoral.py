@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
+from .grid import Grid
 from .base import (
     Game,
     GameInfo,
@@ -46,14 +47,8 @@ CORRAL_VALUES = {  # figure 1 of the original
 }
 
 
-def cell_name(cell: int) -> str:
-    return f"{FILES[cell % 8]}{cell // 8 + 1}"
-
-
-def parse_cell(text: str) -> int | None:
-    if len(text) == 2 and text[0] in FILES and text[1] in "12345678":
-        return FILES.index(text[0]) + 8 * (int(text[1]) - 1)
-    return None
+GRID = Grid(8)
+cell_name, parse_cell = GRID.name, GRID.parse
 
 
 def _cell(file: int, rank: int) -> int:
