@@ -95,6 +95,12 @@ class OptionSpec:
         return text
 
 
+def repetition_option(effect: str = "is a draw") -> OptionSpec:
+    """The house rule every game has so that every match ends (rules/README.md)."""
+    return OptionSpec("repetition", ("on", "off"), "on",
+                      f"house rule: third repetition of a position {effect}")
+
+
 S = TypeVar("S")
 M = TypeVar("M")
 

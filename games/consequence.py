@@ -32,8 +32,8 @@ from .base import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
-    OptionSpec,
     Outcome,
+    repetition_option,
     Termination,
 )
 
@@ -134,8 +134,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         name="Consequence",
         min_seats=2,
         max_seats=2,
-        options=(OptionSpec("repetition", ("on", "off"), "on",
-                            "house rule: third repetition of a position is a draw"),),
+        options=(repetition_option(),),
         hidden_information=True,
     )
 

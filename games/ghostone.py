@@ -26,8 +26,8 @@ from .base import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
-    OptionSpec,
     Outcome,
+    repetition_option,
     Termination,
 )
 
@@ -144,8 +144,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         name="Ghostone",
         min_seats=3,
         max_seats=4,
-        options=(OptionSpec("repetition", ("on", "off"), "on",
-                            "house rule: third repetition of a position ends the game"),),
+        options=(repetition_option("ends the game"),),
     )
 
     # -- set-up ------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from .base import (
     InvalidStateError,
     OptionSpec,
     Outcome,
+    repetition_option,
     Termination,
 )
 
@@ -169,8 +170,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         max_seats=2,
         options=(
             OptionSpec("pits", ("11", "17"), "11", "17 pits is the expert board (first to 43)"),
-            OptionSpec("repetition", ("on", "off"), "on",
-                       "house rule: third repetition of a position is a draw"),
+            repetition_option(),
         ),
     )
 

@@ -30,6 +30,7 @@ from .base import (
     InvalidStateError,
     OptionSpec,
     Outcome,
+    repetition_option,
     Termination,
 )
 
@@ -199,8 +200,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         max_seats=2,
         options=(
             OptionSpec("colour", ("black", "white"), "black", "the first player's colour"),
-            OptionSpec("repetition", ("on", "off"), "on",
-                       "house rule: third repetition of a position is a draw"),
+            repetition_option(),
         ),
     )
 
