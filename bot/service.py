@@ -155,6 +155,7 @@ class MatchService:
                          in_thread: bool = False, first: str = "random") -> Match:
         game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
                                             opponent=opponent, first=first)
+        resolved = game.draw_options(resolved, self.dice)  # e.g. ICO's random start face
         existing = await self.store.live_match_in(channel_id)
         if existing is not None:
             raise WrongPhase(strings.CHANNEL_BUSY.format(match_id=existing.id))

@@ -22,6 +22,7 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
 )
 from .consequence import GAME as _CONSEQUENCE
 from .ghostone import GAME as _GHOSTONE
+from .ico import GAME as _ICO
 from .mancala import GAME as _MANCALA
 from .pastoral import GAME as _PASTORAL
 
@@ -40,7 +41,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
     CatalogueEntry("pastoral-square", "Pastoral Square", "2", _PASTORAL),
     CatalogueEntry("ghostone", "Ghostone", "3-4", _GHOSTONE),
     CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
-    CatalogueEntry("ico", "ICO", "2-4", None),
+    CatalogueEntry("ico", "ICO", "2-4", _ICO),
     CatalogueEntry("consequence", "Consequence", "2", _CONSEQUENCE),
 )
 

@@ -89,7 +89,8 @@ def cmd_render(args, out: TextIO) -> None:
 def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     try:
         game = get_game(args.game)
-        options = dict(_split_option(o) for o in args.option)
+        options = game.draw_options(dict(_split_option(o) for o in args.option),
+                                    secrets.SystemRandom())  # e.g. ICO's start face
         state = game.new(args.seats, options)
     except GameError as exc:
         raise CliError(str(exc)) from None

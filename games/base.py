@@ -141,6 +141,11 @@ class Game(ABC, Generic[S, M]):
             resolved[key] = specs[key].parse(value)
         return resolved
 
+    def draw_options(self, options: Mapping[str, str] | None, rng) -> dict[str, str]:
+        """The host's chance at set-up (e.g. a random start face), drawn with `rng` once and
+        then kept in the match's options so that the record reproduces it."""
+        return self.resolve_options(options)
+
     def check_seats(self, seats: int | None) -> int:
         if seats is None:
             return self.info.min_seats

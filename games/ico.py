@@ -1,0 +1,345 @@
+"""ICO (two-dimensional), levels 1, 1+, 2 and 2+: rules in ../shared/rules/ico.md.
+
+The icosahedron's numbering is canonical and given here as the rule file's tables (the tests
+rebuild the solid from coordinates and check every table). Seats 0..3 play red, blue, yellow,
+green. The start face is a match option; when it is `random`, the host draws it before the
+match begins (`draw_options`) and the record keeps the face drawn.
+
+Readings where the rule file is silent (a careful player's choice):
+- In levels 2 and 2+, a player who completes the three edges of the active face keeps
+  redoubling there until another rule applies; colour balance is checked first, as the file
+  says ("otherwise the colour balance rule of level 1 applies unchanged").
+- Rolling without placing (`-eN`) is allowed exactly when no placement is: all three edges hold
+  your colour in level 1+, or your 30 markers are all placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .base import (
+    Game,
+    GameInfo,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidOptionError,
+    InvalidStateError,
+    OptionSpec,
+    Outcome,
+    Termination,
+)
+
+COLOURS = ("red", "blue", "yellow", "green")
+MARKERS = 30
+LEVELS = ("1", "1+", "2", "2+")
+
+# face: (vertices, ((edge, face across), ...), antipode) -- the rule file's table
+FACES: tuple[tuple[tuple[int, int, int], tuple[tuple[int, int], ...], int], ...] = (
+    ((0, 1, 2), ((0, 4), (1, 1), (5, 5)), 17),
+    ((0, 2, 3), ((1, 0), (2, 2), (9, 6)), 18),
+    ((0, 3, 4), ((2, 1), (3, 3), (12, 7)), 19),
+    ((0, 4, 5), ((3, 2), (4, 4), (15, 8)), 15),
+    ((0, 1, 5), ((0, 0), (4, 3), (6, 9)), 16),
+    ((1, 2, 6), ((5, 0), (7, 14), (10, 10)), 12),
+    ((2, 3, 7), ((9, 1), (11, 10), (13, 11)), 13),
+    ((3, 4, 8), ((12, 2), (14, 11), (16, 12)), 14),
+    ((4, 5, 9), ((15, 3), (17, 12), (18, 13)), 10),
+    ((1, 5, 10), ((6, 4), (8, 14), (19, 13)), 11),
+    ((2, 6, 7), ((10, 5), (11, 6), (20, 15)), 8),
+    ((3, 7, 8), ((13, 6), (14, 7), (23, 16)), 9),
+    ((4, 8, 9), ((16, 7), (17, 8), (25, 17)), 5),
+    ((5, 9, 10), ((18, 8), (19, 9), (27, 18)), 6),
+    ((1, 6, 10), ((7, 5), (8, 9), (21, 19)), 7),
+    ((6, 7, 11), ((20, 10), (22, 19), (24, 16)), 3),
+    ((7, 8, 11), ((23, 11), (24, 15), (26, 17)), 4),
+    ((8, 9, 11), ((25, 12), (26, 16), (28, 18)), 0),
+    ((9, 10, 11), ((27, 13), (28, 17), (29, 19)), 1),
+    ((6, 10, 11), ((21, 14), (22, 15), (29, 18)), 2),
+)
+EDGES: tuple[tuple[int, int], ...] = (
+    (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 2), (1, 5), (1, 6), (1, 10), (2, 3),
+    (2, 6), (2, 7), (3, 4), (3, 7), (3, 8), (4, 5), (4, 8), (4, 9), (5, 9), (5, 10),
+    (6, 7), (6, 10), (6, 11), (7, 8), (7, 11), (8, 9), (8, 11), (9, 10), (9, 11), (10, 11),
+)
+BELTS: dict[tuple[int, int], tuple[int, ...]] = {
+    (0, 11): (7, 8, 10, 11, 13, 14, 16, 17, 18, 19),
+    (1, 8): (2, 3, 9, 11, 15, 18, 20, 22, 27, 29),
+    (2, 9): (3, 4, 6, 8, 12, 14, 21, 22, 23, 24),
+    (3, 10): (0, 4, 5, 10, 15, 17, 20, 24, 25, 26),
+    (4, 6): (0, 1, 6, 9, 13, 19, 23, 26, 27, 28),
+    (5, 7): (1, 2, 5, 7, 12, 16, 21, 25, 28, 29),
+}
+BIG_TRIANGLES: tuple[tuple[int, ...], ...] = (
+    (2, 4, 6, 7, 9, 10), (0, 3, 5, 11, 12, 13), (1, 4, 9, 14, 15, 16), (0, 2, 6, 12, 17, 18),
+    (1, 3, 5, 8, 15, 19), (0, 1, 8, 11, 20, 21), (1, 2, 10, 14, 20, 23),
+    (2, 3, 13, 17, 23, 25), (3, 4, 16, 19, 25, 27), (0, 4, 7, 18, 21, 27),
+    (5, 7, 9, 13, 22, 24), (9, 11, 12, 16, 24, 26), (12, 14, 15, 18, 26, 28),
+    (6, 8, 15, 17, 28, 29), (5, 6, 10, 19, 22, 29), (10, 11, 21, 23, 26, 29),
+    (13, 14, 20, 22, 25, 28), (16, 17, 23, 24, 27, 29), (18, 19, 21, 22, 25, 26),
+    (7, 8, 20, 24, 27, 28),
+)
+FACE_EDGES = tuple(tuple(e for e, _ in face[1]) for face in FACES)
+ACROSS = {(f, e): other for f, face in enumerate(FACES) for e, other in face[1]}
+ANTIPODE = tuple(face[2] for face in FACES)
+
+
+@dataclass(frozen=True)
+class IcoMove:
+    edge: int
+    place: bool  # False: roll over the edge without placing
+
+
+@dataclass(frozen=True)
+class IcoState:
+    seats: int
+    level: str
+    antipodal: bool  # level 2+ option: a big triangle and its antipodal big triangle
+    markers: tuple[tuple[int, ...], ...]  # per edge: markers per seat
+    active: int
+    to_move: int
+    idle: int  # consecutive turns without a placement (the house rule's draw)
+    start: int = 0  # the first active face, kept for the record
+    ply: int = 0
+    last: tuple[int, int, bool] | None = None  # (seat, edge, placed)
+    previous_active: int | None = None
+
+    def placed(self, seat: int) -> int:
+        return sum(edge[seat] for edge in self.markers)
+
+
+@dataclass(frozen=True)
+class IcoView:
+    seats: int
+    level: str
+    markers: tuple[tuple[int, ...], ...]
+    active: int
+    to_move: int | None
+    legal_edges: tuple[int, ...]
+    last: tuple[int, int, bool] | None
+    previous_active: int | None
+    outcome: Outcome | None
+    winning_edges: tuple[int, ...]
+    winning_faces: tuple[int, ...]
+    left: tuple[int, ...]  # markers each seat has left
+    ply: int
+
+
+class Ico(Game[IcoState, IcoMove]):
+    info = GameInfo(
+        id="ico",
+        name="ICO",
+        min_seats=2,
+        max_seats=4,
+        options=(
+            OptionSpec("level", LEVELS, "1", "1, 1+ (face and antipode), 2 (belt), 2+ (big "
+                       "triangle)"),
+            OptionSpec("start", ("random",) + tuple(f"f{i}" for i in range(20)), "random",
+                       "the first active face (random: drawn by the host)"),
+            OptionSpec("antipodal", ("no", "yes"), "no",
+                       "level 2+: a big triangle and the one around the antipodal face"),
+        ),
+    )
+
+    def draw_options(self, options: Mapping[str, str], rng) -> dict[str, str]:
+        """The host's part of the set-up: a random start face is drawn once and recorded."""
+        resolved = self.resolve_options(options)
+        if resolved["start"] == "random":
+            resolved["start"] = f"f{rng.randrange(len(FACES))}"
+        return resolved
+
+    # -- set-up ------------------------------------------------------------------------
+    def new(self, seats=None, options=None) -> IcoState:
+        seats = self.check_seats(seats)
+        opts = self.resolve_options(options)
+        if opts["start"] == "random":
+            raise InvalidOptionError(
+                "option start=random: the host draws the start face; give start=f0..f19")
+        if opts["antipodal"] == "yes" and opts["level"] != "2+":
+            raise InvalidOptionError("option antipodal=yes belongs to level 2+")
+        return IcoState(seats=seats, level=opts["level"], antipodal=opts["antipodal"] == "yes",
+                        markers=((0,) * seats,) * len(EDGES), active=int(opts["start"][1:]),
+                        to_move=0, idle=0, start=int(opts["start"][1:]))
+
+    def options_of(self, state: IcoState) -> dict[str, str]:
+        options = {"level": state.level, "start": f"f{state.start}"}
+        if state.level == "2+":
+            options["antipodal"] = "yes" if state.antipodal else "no"
+        return options
+
+    def seats(self, state: IcoState) -> int:
+        return state.seats
+
+    # -- rules -------------------------------------------------------------------------
+    def _has(self, state: IcoState, edge: int, seat: int) -> bool:
+        return state.markers[edge][seat] > 0
+
+    def _choices(self, state: IcoState, seat: int) -> tuple[list[int], bool]:
+        """The edges the mover may use, and whether they place on them (else roll only)."""
+        edges = FACE_EDGES[state.active]
+        if state.placed(seat) >= MARKERS:
+            return list(edges), False
+        without = [e for e in edges if not self._has(state, e, seat)]
+        if without:
+            pool = without
+        elif state.level in ("2", "2+"):
+            pool = list(edges)  # redoubling
+        else:
+            return list(edges), False  # level 1+: all three hold your colour
+        fewest = min(sum(state.markers[e]) for e in pool)
+        return [e for e in pool if sum(state.markers[e]) == fewest], True
+
+    def winning(self, state: IcoState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(edges, faces) of a completed pattern of `seat`, or empty tuples."""
+        has = [self._has(state, e, seat) for e in range(len(EDGES))]
+        complete = [f for f in range(len(FACES)) if all(has[e] for e in FACE_EDGES[f])]
+        if state.level == "1" and complete:
+            return FACE_EDGES[complete[0]], (complete[0],)
+        if state.level == "1+":
+            for face in complete:
+                if ANTIPODE[face] in complete:
+                    pair = (face, ANTIPODE[face])
+                    return FACE_EDGES[face] + FACE_EDGES[ANTIPODE[face]], pair
+        if state.level == "2":
+            for belt in BELTS.values():
+                if all(has[e] for e in belt):
+                    return belt, ()
+        if state.level == "2+":
+            for face, outer in enumerate(BIG_TRIANGLES):
+                if not all(has[e] for e in outer):
+                    continue
+                if not state.antipodal:
+                    return outer, (face,)
+                other = BIG_TRIANGLES[ANTIPODE[face]]
+                if all(has[e] for e in other):
+                    return outer + other, (face, ANTIPODE[face])
+        return (), ()
+
+    def outcome(self, state: IcoState) -> Outcome | None:
+        if state.last is not None and state.last[2]:
+            seat = state.last[0]
+            if self.winning(state, seat)[0]:
+                return Outcome((seat,), Termination.TARGET)
+        if state.idle >= 2 * state.seats:
+            return Outcome(tuple(range(state.seats)), Termination.NO_LEGAL_MOVE, draw=True)
+        return None
+
+    def to_move(self, state: IcoState) -> int | None:
+        return None if self.outcome(state) else state.to_move
+
+    def scores(self, state: IcoState) -> None:
+        return None
+
+    def ply(self, state: IcoState) -> int:
+        return state.ply
+
+    def legal_moves(self, state: IcoState) -> list[IcoMove]:
+        if self.outcome(state) is not None:
+            return []
+        edges, place = self._choices(state, state.to_move)
+        return [IcoMove(e, place) for e in edges]
+
+    def apply(self, state: IcoState, move: IcoMove) -> IcoState:
+        text = self.format_move(state, move)
+        if self.outcome(state) is not None:
+            raise GameOverError(f"'{text}': the game is over")
+        edges, place = self._choices(state, state.to_move)
+        if move.edge not in FACE_EDGES[state.active]:
+            names = ", ".join(f"e{e}" for e in FACE_EDGES[state.active])
+            raise IllegalMoveError(f"'{text}': e{move.edge} is not an edge of the active face "
+                                   f"f{state.active} ({names})")
+        if move.place != place:
+            raise IllegalMoveError(
+                f"'{text}': " + ("you must place a marker: write it without '-'" if place else
+                                 "you cannot place now: roll over an edge with '-eN'"))
+        if move.edge not in edges:
+            allowed = ", ".join(f"e{e}" for e in edges)
+            raise IllegalMoveError(f"'{text}': the balance rules allow only {allowed}")
+        markers = list(state.markers)
+        if place:
+            counts = list(markers[move.edge])
+            counts[state.to_move] += 1
+            markers[move.edge] = tuple(counts)
+        return replace(state, markers=tuple(markers), active=ACROSS[(state.active, move.edge)],
+                       to_move=(state.to_move + 1) % state.seats,
+                       idle=0 if place else state.idle + 1, ply=state.ply + 1,
+                       last=(state.to_move, move.edge, place), previous_active=state.active)
+
+    # -- notation ----------------------------------------------------------------------
+    def parse_move(self, state: IcoState, text: str) -> IcoMove:
+        token = text.strip().lower()
+        roll = token.startswith("-")
+        body = token[1:] if roll else token
+        if body.startswith("e") and body[1:].isdigit() and 0 <= int(body[1:]) < len(EDGES):
+            return IcoMove(int(body[1:]), not roll)
+        raise InvalidMoveError(f"'{text.strip()}' is not a move: write e12 (place and roll) or "
+                               "-e12 (roll without placing), edges e0-e29")
+
+    def format_move(self, state: IcoState, move: IcoMove) -> str:
+        return f"{'' if move.place else '-'}e{move.edge}"
+
+    # -- codec -------------------------------------------------------------------------
+    def to_json(self, state: IcoState) -> dict[str, Any]:
+        return {"seats": state.seats, "level": state.level, "antipodal": state.antipodal,
+                "markers": [list(m) for m in state.markers], "active": state.active,
+                "to_move": state.to_move, "idle": state.idle, "start": state.start,
+                "ply": state.ply,
+                "last": list(state.last) if state.last else None,
+                "previous_active": state.previous_active}
+
+    def from_json(self, data: Mapping[str, Any]) -> IcoState:
+        try:
+            last = data.get("last")
+            state = IcoState(
+                seats=int(data["seats"]), level=str(data["level"]),
+                antipodal=bool(data["antipodal"]),
+                markers=tuple(tuple(int(n) for n in m) for m in data["markers"]),
+                active=int(data["active"]), to_move=int(data["to_move"]), idle=int(data["idle"]),
+                start=int(data["start"]), ply=int(data["ply"]),
+                last=None if not last else (int(last[0]), int(last[1]), bool(last[2])),
+                previous_active=data.get("previous_active"))
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise InvalidStateError(f"malformed ICO state: {exc!r}") from None
+        if state.level not in LEVELS or not 2 <= state.seats <= 4:
+            raise InvalidStateError(f"level {state.level!r} / {state.seats} seats is not possible")
+        if len(state.markers) != len(EDGES) or any(len(m) != state.seats for m in state.markers):
+            raise InvalidStateError("markers must list every edge for every seat")
+        if any(n < 0 for m in state.markers for n in m):
+            raise InvalidStateError("negative marker counts")
+        single = state.level in ("1", "1+")
+        if single and any(n > 1 for m in state.markers for n in m):
+            raise InvalidStateError("levels 1 and 1+ allow one marker per colour on an edge")
+        if any(state.placed(s) > MARKERS for s in range(state.seats)):
+            raise InvalidStateError("a colour has more than 30 markers on the solid")
+        if not 0 <= state.active < len(FACES) or not 0 <= state.to_move < state.seats:
+            raise InvalidStateError("active face or seat out of range")
+        return state
+
+    # -- views -------------------------------------------------------------------------
+    def observe(self, state: IcoState, viewer: int | None) -> IcoView:
+        outcome = self.outcome(state)
+        edges, faces = (self.winning(state, outcome.winners[0])
+                        if outcome and not outcome.draw else ((), ()))
+        legal = () if outcome else tuple(self._choices(state, state.to_move)[0])
+        return IcoView(
+            seats=state.seats, level=state.level, markers=state.markers, active=state.active,
+            to_move=None if outcome else state.to_move, legal_edges=legal, last=state.last,
+            previous_active=state.previous_active, outcome=outcome, winning_edges=edges,
+            winning_faces=faces,
+            left=tuple(MARKERS - state.placed(s) for s in range(state.seats)), ply=state.ply)
+
+    def describe(self, state: IcoState) -> str:
+        rows = [f"level {state.level}, active face f{state.active} "
+                f"(edges {', '.join(f'e{e}' for e in FACE_EDGES[state.active])})"]
+        for edge in FACE_EDGES[state.active]:
+            on = [COLOURS[s] for s in range(state.seats) for _ in range(state.markers[edge][s])]
+            rows.append(f"  e{edge} -> f{ACROSS[(state.active, edge)]}: {', '.join(on) or 'empty'}")
+        rows.append("markers left: " + ", ".join(
+            f"{COLOURS[s]} {MARKERS - state.placed(s)}" for s in range(state.seats)))
+        if self.outcome(state) is None:
+            rows.append(f"{COLOURS[state.to_move]} (seat {state.to_move + 1}) to move")
+        return "\n".join(rows)
+
+
+GAME = Ico()
