@@ -177,4 +177,10 @@ RULES["ghostone"] = """**Ghostone** (ブツダ, 2013) — 3 or 4 players
 **Escape**: stepping onto a plate with **no rock** escapes: you score the rocks on the plate you left (before the rock move), plus 3/2/1 for the first three escapes. The plate flips over.
 **The ghost**: the third escaper places it. Before each turn of seat 1 the die is rolled: the ghost moves that way (skipping flipped plates, wrapping round) and takes a rock from the plate it left.
 **End**: when only one player's pawns remain. Highest score wins."""
+RULES["ico"] = """**ICO** (flat icosahedron) — 2 to 4 players: red, blue, yellow, green
+**The map**: the 20 faces of an icosahedron seen from one corner (the outer circle is the opposite corner). The **black face** is active; faces with the same number are opposite on the solid.
+**A turn**: put one marker of your colour on an edge (rod) of the black face, then the black face rolls over that edge. The edges you may use are labelled on the picture (and are the buttons).
+**Balance**: an edge holds one marker per colour. If only one edge of the black face lacks your colour you must use it; otherwise use one of those with the fewest markers.
+**Winning** (option `level`): **1** all three edges of a face in your colour; **1+** a face and its opposite face; **2** a belt of 10 edges around the solid (you may redouble on a face you already hold); **2+** the six outer edges of a big triangle (`antipodal=yes`: and the opposite one).
+**Rolling without placing**: `-e12`, when none of the edges may take your marker (level 1+) or you have none left."""
 RULES_UNKNOWN = "No rules for `{game}` yet. Games: {games}."

@@ -107,7 +107,10 @@ def replay_record(record: Record) -> tuple[Game, Any]:
             game.resolve_options({name: value})
         except GameError as exc:
             raise fail(f"option:{name}", exc) from None
-    state = game.new(record.seats, record.options)
+    try:
+        state = game.new(record.seats, record.options)
+    except GameError as exc:  # options valid one by one but not together (or missing)
+        raise fail("game", exc) from None
     for number, notation in record.moves:
         try:
             state = game.play(state, notation)

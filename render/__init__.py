@@ -6,6 +6,7 @@ from typing import Any, Callable, Sequence
 
 from .consequence import ConsequenceLabels, render_consequence
 from .ghostone import GhostoneLabels, render_ghostone
+from .ico import IcoLabels, render_ico
 from .mancala import MancalaLabels, render_mancala
 from .pastoral import PastoralLabels, render_pastoral
 
@@ -14,6 +15,7 @@ RENDERERS: dict[str, Callable[..., bytes]] = {
     "pastoral-square": render_pastoral,
     "consequence": render_consequence,
     "ghostone": render_ghostone,
+    "ico": render_ico,
 }
 
 
@@ -27,5 +29,5 @@ def render_observation(game_id: str, observation: Any, *,
     return renderer(observation, names=names)
 
 
-__all__ = ["ConsequenceLabels", "GhostoneLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
-           "render_consequence", "render_ghostone", "render_pastoral"]
+__all__ = ["ConsequenceLabels", "GhostoneLabels", "IcoLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
+           "render_consequence", "render_ghostone", "render_ico", "render_pastoral"]

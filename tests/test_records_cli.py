@@ -174,3 +174,15 @@ def test_ghostone_record_with_rolls_replays_exactly(tmp_path):
     assert run("moves", partial).stdout.split("\n")[:8] == [
         f"roll {d}" for d in ("N", "NE", "E", "SE", "S", "SW", "W", "NW")]
     assert json.loads(run("replay", partial).stdout)["to_move"] is None
+
+
+def test_ico_records_need_their_start_face(tmp_path):
+    path = write(tmp_path, "# game: ico\n# seats: 3\n# option: level=2\n# option: start=f0\ne5\ne7\n")
+    summary = json.loads(run("replay", path).stdout)
+    assert summary == {"game": "ico", "finished": False, "winners": [], "scores": None,
+                       "to_move": 3, "moves": 2}
+    # f14 has e7 (blue), e8 and e21: yellow may take either empty edge (count balance)
+    assert run("moves", path).stdout.split() == ["e8", "e21"]
+    missing = run("replay", write(tmp_path, "# game: ico\ne5\n"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("line 1: '# game: ico': option start=random: the host draws")

@@ -163,3 +163,18 @@ def test_ghostone_picture_shows_pawns_holes_and_the_ghost():
     assert near(ring, COLOURS[view.pawns[pawn_plate]], 40)
     gx, gy = _centre(view.ghost)
     assert near(image.getpixel((int(gx - 146 * 0.2), int(gy + 146 * 0.14))), GHOST, 20)
+
+
+def test_ico_map_shows_the_active_face_black_and_markers_in_seat_colours():
+    from games.ico import GAME as ICO
+    from games.ico import FACES
+    from render.ico import ACTIVE, EDGE_PATHS, ICO_COLOURS, VERTICES, _face_centre, _point_on
+    from render.ico import _project
+
+    state = ICO.play(ICO.new(2, {"start": "f0"}), "e5")  # red on e5; f5 active
+    image = decode(render_observation(ICO.id, ICO.observe(state, None)))
+    cx, cy = _face_centre(5)
+    vx, vy = _project(VERTICES[FACES[5][0][0]])  # towards a corner, away from the edge labels
+    assert near(image.getpixel((int(0.6 * cx + 0.4 * vx), int(0.6 * cy + 0.4 * vy))), ACTIVE, 20)
+    mx, my = _point_on(EDGE_PATHS[5], 0.5)
+    assert near(image.getpixel((int(mx), int(my))), ICO_COLOURS[0], 40)

@@ -20,7 +20,7 @@ async def test_commands_register_with_names_descriptions_and_options(fake, bot):
     play = {o["name"]: o for o in commands["play"]["options"]}
     assert play["game"]["required"] is True
     assert {c["value"] for c in play["game"]["choices"]} == {
-        "progressive-mancala", "pastoral-square", "consequence", "ghostone"}
+        "progressive-mancala", "pastoral-square", "consequence", "ghostone", "ico"}
     assert play["opponent"]["type"] == 6 and not play["opponent"].get("required")
     assert play["options"]["autocomplete"] is True
     move = commands["move"]["options"][0]
