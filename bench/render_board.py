@@ -21,7 +21,7 @@ from render import render_observation  # noqa: E402
 def midgame(game, options, seed: int = 7, plies: int = 30):
     """A position some random moves in (the last one shown on the picture)."""
     rng = random.Random(seed)
-    state = game.new(game.info.min_seats, options=options)
+    state = game.new(game.info.min_seats, game.draw_options(options, rng))
     for _ in range(plies):
         if game.outcome(state):
             break
@@ -35,6 +35,7 @@ CASES = (
     ("pastoral-square", {}, "8x8"),
     ("consequence", {}, "4x4 public"),
     ("ghostone", {}, "4x4, 3 seats"),
+    ("ico", {"level": "2"}, "level 2, 2 seats"),
 )
 
 
