@@ -19,6 +19,7 @@ from typing import Any, AsyncIterator, Callable, Iterable
 import aiosqlite
 
 LIVE_STATUSES = ("open", "invited", "active")
+UNSET = object()  # "leave this column alone" (None is a value: no deadline)
 STATUSES = LIVE_STATUSES + ("finished", "aborted")
 
 MIGRATIONS: tuple[tuple[int, str], ...] = (
@@ -69,6 +70,60 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         use_threads INTEGER NOT NULL DEFAULT 0
     );
     """),
+    (2, """
+    ALTER TABLE matches ADD COLUMN move_seconds INTEGER;
+    ALTER TABLE matches ADD COLUMN turn_started_at REAL;
+    CREATE TABLE moves_v2 (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        seq INTEGER NOT NULL,
+        ply INTEGER NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'move' CHECK (kind IN ('move', 'takeback', 'skip')),
+        notation TEXT NOT NULL,
+        actor_id INTEGER,
+        played_at REAL NOT NULL,
+        PRIMARY KEY (match_id, seq)
+    );
+    INSERT INTO moves_v2 (match_id, seq, ply, kind, notation, actor_id, played_at)
+        SELECT match_id, ply, ply, 'move', notation, actor_id, played_at FROM moves;
+    DROP TABLE moves;
+    ALTER TABLE moves_v2 RENAME TO moves;
+    CREATE TRIGGER moves_are_never_changed BEFORE UPDATE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
+        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+    CREATE TABLE notices (
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        ply INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (match_id, ply, kind)
+    );
+    CREATE TABLE offers (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES matches (id),
+        kind TEXT NOT NULL CHECK (kind IN ('draw', 'takeback')),
+        from_user INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'accepted', 'declined', 'void'))
+    );
+    CREATE TABLE users (
+        user_id INTEGER PRIMARY KEY,
+        reminders TEXT NOT NULL DEFAULT 'on' CHECK (reminders IN ('on', 'off', 'digest')),
+        last_digest_at REAL
+    );
+    CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL
+    );
+    CREATE INDEX vacations_by_user ON vacations (user_id);
+    ALTER TABLE guild_settings ADD COLUMN move_seconds INTEGER;
+    ALTER TABLE guild_settings ADD COLUMN channels TEXT;
+    ALTER TABLE guild_settings ADD COLUMN spectators_talk INTEGER NOT NULL DEFAULT 1;
+    """),
 )
 
 
@@ -93,7 +148,9 @@ class SeatRow:
 
 @dataclass(frozen=True)
 class MoveRow:
-    ply: int
+    seq: int  # position in the log (takebacks and skips are entries too)
+    ply: int  # the game's ply before the entry
+    kind: str  # move, takeback or skip
     notation: str
     actor_id: int | None
     played_at: float
@@ -118,6 +175,8 @@ class MatchRow:
     created_at: float
     updated_at: float
     seats: tuple[SeatRow, ...] = field(default=())
+    move_seconds: int | None = None  # time per move; None: no deadline
+    turn_started_at: float | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -137,6 +196,7 @@ class NewMove:
     ply: int
     notation: str
     actor_id: int | None
+    kind: str = "move"
 
 
 class Store:
@@ -256,16 +316,24 @@ class Store:
             state=None if row["state"] is None else json.loads(row["state"]),
             version=row["version"],
             result=None if row["result"] is None else json.loads(row["result"]),
-            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats)
+            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+            move_seconds=row["move_seconds"], turn_started_at=row["turn_started_at"])
 
     async def save(self, match_id: int, expected_version: int, *, now: float,
                    status: str | None = None, state: dict[str, Any] | None = None,
                    result: dict[str, Any] | None = None,
                    seats: Iterable[SeatRow] | None = None,
-                   move: NewMove | None = None) -> MatchRow:
+                   move: NewMove | None = None, turn_started_at: float | None = None,
+                   move_seconds: Any = UNSET) -> MatchRow:
         """Apply a change if the match is still at `expected_version`; returns the new row."""
         sets = ["version = version + 1", "updated_at = ?"]
         args: list[Any] = [now]
+        if turn_started_at is not None:
+            sets.append("turn_started_at = ?")
+            args.append(turn_started_at)
+        if move_seconds is not UNSET:
+            sets.append("move_seconds = ?")
+            args.append(move_seconds)
         if status is not None:
             sets.append("status = ?")
             args.append(status)
@@ -287,35 +355,141 @@ class Store:
                     "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
                     " VALUES (?, ?, ?, ?, ?)",
                     [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
-            if move is not None:
+            if move is not None:  # the log's sequence is the version being replaced: unique
                 await self._db.execute(
-                    "INSERT INTO moves (match_id, ply, notation, actor_id, played_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (match_id, move.ply, move.notation, move.actor_id, now))
+                    "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (match_id, expected_version, move.ply, move.kind, move.notation,
+                     move.actor_id, now))
         return await self._fetch(match_id)
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         cursor = await self._db.execute(
-            "SELECT ply, notation, actor_id, played_at FROM moves WHERE match_id = ? ORDER BY ply",
-            (match_id,))
-        return [MoveRow(r["ply"], r["notation"], r["actor_id"], r["played_at"])
-                for r in await cursor.fetchall()]
+            "SELECT seq, ply, kind, notation, actor_id, played_at FROM moves WHERE match_id = ?"
+            " ORDER BY seq", (match_id,))
+        return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
+                        r["played_at"]) for r in await cursor.fetchall()]
 
-    # -- server settings ---------------------------------------------------------------
-    async def uses_threads(self, guild_id: int | None) -> bool:
-        if guild_id is None:
-            return False
-        cursor = await self._db.execute(
-            "SELECT use_threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        row = await cursor.fetchone()
-        return bool(row and row["use_threads"])
+    async def active_matches(self) -> list[MatchRow]:
+        cursor = await self._db.execute("SELECT * FROM matches WHERE status = 'active'")
+        return [await self._with_seats(row) for row in await cursor.fetchall()]
 
-    async def set_uses_threads(self, guild_id: int, value: bool) -> None:
+    # -- notices: each reminder or expiry is sent at most once per match and ply --------
+    async def claim_notice(self, match_id: int, ply: int, kind: str, now: float) -> bool:
+        """Record that a notice is being sent; False if it already was."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "INSERT OR IGNORE INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)",
+                (match_id, ply, kind, now))
+            return cursor.rowcount == 1
+
+    # -- offers ------------------------------------------------------------------------
+    async def add_offer(self, match_id: int, kind: str, from_user: int, version: int,
+                        now: float) -> int:
         async with self._transaction():
             await self._db.execute(
-                "INSERT INTO guild_settings (guild_id, use_threads) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET use_threads = excluded.use_threads",
-                (guild_id, int(value)))
+                "UPDATE offers SET status = 'void' WHERE match_id = ? AND kind = ? AND status = 'open'",
+                (match_id, kind))
+            cursor = await self._db.execute(
+                "INSERT INTO offers (match_id, kind, from_user, version, created_at)"
+                " VALUES (?, ?, ?, ?, ?)", (match_id, kind, from_user, version, now))
+            return cursor.lastrowid
+
+    async def get_offer(self, offer_id: int) -> dict[str, Any] | None:
+        cursor = await self._db.execute("SELECT * FROM offers WHERE id = ?", (offer_id,))
+        row = await cursor.fetchone()
+        return None if row is None else dict(row)
+
+    async def close_offer(self, offer_id: int, status: str) -> bool:
+        """Close an open offer; False if it was no longer open (answered twice, or void)."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE offers SET status = ? WHERE id = ? AND status = 'open'", (status, offer_id))
+            return cursor.rowcount == 1
+
+    # -- users -------------------------------------------------------------------------
+    async def reminder_mode(self, user_id: int) -> str:
+        cursor = await self._db.execute("SELECT reminders FROM users WHERE user_id = ?",
+                                        (user_id,))
+        row = await cursor.fetchone()
+        return row["reminders"] if row else "on"
+
+    async def set_reminder_mode(self, user_id: int, mode: str) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO users (user_id, reminders) VALUES (?, ?) ON CONFLICT (user_id)"
+                " DO UPDATE SET reminders = excluded.reminders", (user_id, mode))
+
+    async def last_digest(self, user_id: int) -> float | None:
+        cursor = await self._db.execute("SELECT last_digest_at FROM users WHERE user_id = ?",
+                                        (user_id,))
+        row = await cursor.fetchone()
+        return row["last_digest_at"] if row else None
+
+    async def mark_digest(self, user_id: int, now: float) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO users (user_id, last_digest_at) VALUES (?, ?) ON CONFLICT (user_id)"
+                " DO UPDATE SET last_digest_at = excluded.last_digest_at", (user_id, now))
+
+    async def users_with_mode(self, mode: str) -> list[int]:
+        cursor = await self._db.execute("SELECT user_id FROM users WHERE reminders = ?", (mode,))
+        return [row["user_id"] for row in await cursor.fetchall()]
+
+    async def vacations(self, user_id: int) -> list[tuple[float, float]]:
+        cursor = await self._db.execute(
+            "SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at",
+            (user_id,))
+        return [(row["starts_at"], row["ends_at"]) for row in await cursor.fetchall()]
+
+    async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                (user_id, starts_at, ends_at))
+
+    async def end_vacations(self, user_id: int, now: float) -> int:
+        """Cut short every vacation still running; returns how many were."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND ends_at > ? AND starts_at <= ?",
+                (now, user_id, now, now))
+            return cursor.rowcount
+
+    # -- server settings ---------------------------------------------------------------
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        defaults = {"use_threads": False, "move_seconds": None, "channels": None,
+                    "spectators_talk": True}
+        if guild_id is None:
+            return defaults
+        cursor = await self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?",
+                                        (guild_id,))
+        row = await cursor.fetchone()
+        if row is None:
+            return defaults
+        return {"use_threads": bool(row["use_threads"]), "move_seconds": row["move_seconds"],
+                "channels": None if row["channels"] is None else json.loads(row["channels"]),
+                "spectators_talk": bool(row["spectators_talk"])}
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> None:
+        """Change some settings: use_threads, move_seconds, channels (list or None),
+        spectators_talk."""
+        columns = {"use_threads": int, "move_seconds": lambda v: v,
+                   "channels": lambda v: None if v is None else json.dumps(sorted(v)),
+                   "spectators_talk": int}
+        async with self._transaction():
+            await self._db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)",
+                                   (guild_id,))
+            for name, value in changes.items():
+                await self._db.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?",
+                                       (columns[name](value), guild_id))
+
+
+    async def uses_threads(self, guild_id: int | None) -> bool:
+        return (await self.guild_settings(guild_id))["use_threads"]
+
+    async def set_uses_threads(self, guild_id: int, value: bool) -> None:
+        await self.update_guild_settings(guild_id, use_threads=value)
 
 
 def _statements(script: str) -> list[str]:

@@ -46,12 +46,34 @@ async def test_a_save_with_an_old_version_changes_nothing(store):
     assert [m.notation for m in await store.moves(match.id)] == ["k"]
 
 
-async def test_the_same_ply_cannot_be_logged_twice(store):
+async def test_the_same_version_cannot_be_logged_twice(store):
     match = await new_match(store)
     match = await store.save(match.id, match.version, now=2.0, move=NewMove(0, "k", 101))
     with pytest.raises(StaleVersion):
-        await store.save(match.id, match.version, now=3.0, move=NewMove(0, "c", 202))
+        await store.save(match.id, match.version - 1, now=3.0, move=NewMove(0, "c", 202))
     assert len(await store.moves(match.id)) == 1
+
+
+async def test_migration_2_keeps_a_version_1_log(tmp_path):
+    import sqlite3
+
+    from bot.store import MIGRATIONS, _statements
+
+    path = tmp_path / "old.sqlite3"
+    raw = sqlite3.connect(path)
+    for statement in _statements(MIGRATIONS[0][1]):
+        raw.execute(statement)
+    raw.execute("PRAGMA user_version=1")
+    raw.execute("INSERT INTO matches (id, game, seat_count, channel_id, host_id, status,"
+                " created_at, updated_at) VALUES (1, 'progressive-mancala', 2, 5, 9, 'active', 0, 0)")
+    raw.execute("INSERT INTO moves VALUES (1, 0, 'k', 9, 1.0)")
+    raw.commit()
+    raw.close()
+    store = await Store.open(path)
+    assert await store.schema_version() == 2
+    [row] = await store.moves(1)
+    assert (row.seq, row.ply, row.kind, row.notation, row.actor_id) == (0, 0, "move", "k", 9)
+    await store.close()
 
 
 async def test_the_move_log_is_append_only(store, tmp_path):
