@@ -117,6 +117,65 @@ ROLL_TOOK = " and takes a rock from {origin}"
 MULTI_SEAT_NO_OPPONENT = ("{game} is played by {players} players: leave the opponent empty to "
                           "open a lobby that others join.")
 
+# -- clocks, offers, vacations -----------------------------------------------------------
+BAD_DURATION = ("`{text}` is not a time per move: write it like `3d`, `12h`, `1d12h`, `90m`, "
+                "or `none`.")
+DURATION_RANGE = "A time per move is between 1 minute and 30 days, or `none`."
+NO_CLOCK = "Match #{match_id} has no time limit."
+NOT_EXPIRED = "{name}'s time is not up yet in match #{match_id}: {left} left."
+NOT_OPPONENT = "Only {name}'s opponents can claim; it is {name}'s own turn."
+CANNOT_SKIP = "The turn of {name} cannot be skipped now: {reason}"
+CLAIMED_WIN = "⏰ **{name}** claimed match #{match_id}: {absent} ran out of time."
+SKIPPED = "⏰ **{name}** skipped the turn of {absent}, who ran out of time (match #{match_id})."
+EXPIRED = ("⏰ {absent}'s time is up in match #{match_id}. {mentions}: you may {action}, or keep "
+           "waiting.")
+ACTION_CLAIM = "claim the win"
+ACTION_SKIP = "skip their turn"
+CLAIM_BUTTON = "Claim the win"
+SKIP_BUTTON = "Skip their turn"
+REMINDER_HALF = ("⏳ Half your time is gone in match #{match_id} of **{game}** ({link}): {left} "
+                 "left for your move.")
+REMINDER_LAST = ("⌛ Little time is left in match #{match_id} of **{game}** ({link}): {left} left "
+                 "for your move.")
+DIGEST_HEADER = "Your daily digest: {n} match{es} waiting on you."
+DIGEST_LINE = "• #{match_id} {game} in {link}: waiting {waited}{due}"
+DUE_IN = ", due in {left}"
+TIME_LEFT = "{left} left for this move."
+DRAW_ONLY_TWO = "Draw offers are for two-player matches."
+OFFER_DRAW = "🤝 **{name}** offers a draw in match #{match_id}. {mention}, accept or decline."
+OFFER_TAKEBACK = ("↩️ **{name}** asks to take back `{notation}` in match #{match_id}. {mention}, "
+                  "accept or decline.")
+NO_TAKEBACK_HIDDEN = "Takebacks are not allowed in games with hidden information."
+NO_TAKEBACK = ("You can take back only your own last move, before anyone else has moved and "
+               "never across a die roll.")
+OFFER_GONE = "That offer is no longer open (answered, withdrawn, or the match moved on)."
+OFFER_OWN = "You can't answer your own offer."
+OFFER_DECLINED = "**{name}** declined the {kind} offer in match #{match_id}."
+DRAW_AGREED = "🤝 Match #{match_id} is drawn by agreement."
+TAKEBACK_DONE = "↩️ **{name}** accepted: `{notation}` is taken back."
+ACCEPT = "Accept"
+DECLINE = "Decline"
+REMATCH = "Rematch"
+REMATCH_ONLY_PLAYERS = "Only the players of match #{match_id} can ask for a rematch."
+REMATCH_NOT_OVER = "Match #{match_id} is not over."
+VACATION_RANGE = "A vacation lasts 1 to {max} days."
+VACATION_ALLOWANCE = "You have {left} vacation day{s} left this year (of {total})."
+VACATION_ALREADY = "You are already on vacation until {until}. Use `/vacation end` first."
+VACATION_SET = ("🏖️ Enjoy! Your clocks are paused until {until} ({days} day{s}; {left} left this "
+                "year).")
+VACATION_ENDED = "Welcome back: your clocks run again."
+VACATION_NONE = "You are not on vacation."
+REMINDERS_SET = {"on": "Reminders are on: a DM when half your time is gone and when little is left.",
+                 "off": "Reminders are off.",
+                 "digest": "You will get one DM a day listing every match waiting on you."}
+CHANNEL_NOT_ALLOWED = "Corral hosts matches only in {channels} on this server."
+SETTINGS_LINES = ("Corral settings for this server:\n• new matches open {threads}\n• time per move: "
+                  "{time}\n• channels: {channels}\n• spectators in match threads: {spectators}")
+SETTINGS_ALL_CHANNELS = "any channel"
+SPECTATORS_TALK = "may talk"
+SPECTATORS_QUIET = "may only watch (their messages are removed)"
+NO_LIMIT = "none"
+
 # -- DMs ---------------------------------------------------------------------------------
 DM_MATCH_STARTED = ("Your match #{match_id} of **{game}** has started in {link}. You are seat "
                     "{seat_no}{first}. I'll mention you there whenever it is your turn.")

@@ -191,6 +191,15 @@ class Game(ABC, Generic[S, M]):
     def scores(self, state: S) -> tuple[int, ...] | None:
         """Scores per seat, or None for games that keep no score."""
 
+    def can_skip(self, state: S) -> bool:
+        """Whether the platform may skip the turn of the seat to move (after a timeout, in
+        games of three or more players). Never offered to players as a move."""
+        return False
+
+    def skip(self, state: S) -> S:
+        """The seat to move loses its turn (a platform action, logged as `skip`)."""
+        raise IllegalMoveError(f"{self.name} has no skipped turns")
+
     def is_chance(self, state: S) -> bool:
         """True when the host must make a chance move (a die roll) before anyone plays:
         `to_move` is then None and `legal_moves` lists the outcomes."""

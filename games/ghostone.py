@@ -163,6 +163,21 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
     def seats(self, state: GhostoneState) -> int:
         return state.seats
 
+    def can_skip(self, state: GhostoneState) -> bool:
+        return state.end is None and state.phase == PLAY
+
+    def skip(self, state: GhostoneState) -> GhostoneState:
+        """A timed-out seat's turn is passed, as if it could not move (it counts towards the
+        all-pass house rule)."""
+        if not self.can_skip(state):
+            raise IllegalMoveError("a turn can be skipped only during play (not during the "
+                                   "set-up, a ghost placement or a roll)")
+        passes = state.passes + 1
+        after = replace(state, passes=passes, ply=state.ply + 1)
+        if passes >= state.seats:
+            return replace(after, end="passes", phase=OVER)
+        return self._next_turn(after, (state.to_move + 1) % state.seats)
+
     def is_chance(self, state: GhostoneState) -> bool:
         return state.phase == ROLL
 

@@ -266,6 +266,17 @@ class Ico(Game[IcoState, IcoMove]):
                        idle=0 if place else state.idle + 1, ply=state.ply + 1,
                        last=(state.to_move, move.edge, place), previous_active=state.active)
 
+    def can_skip(self, state: IcoState) -> bool:
+        return state.seats > 2 and self.outcome(state) is None
+
+    def skip(self, state: IcoState) -> IcoState:
+        """A timed-out seat loses its turn: the next seat plays on the same active face (an
+        idle turn for the draw house rule)."""
+        if not self.can_skip(state):
+            raise IllegalMoveError("a turn can be skipped only in a running match of 3-4 seats")
+        return replace(state, to_move=(state.to_move + 1) % state.seats, idle=state.idle + 1,
+                       ply=state.ply + 1)
+
     # -- notation ----------------------------------------------------------------------
     def parse_move(self, state: IcoState, text: str) -> IcoMove:
         token = text.strip().lower()

@@ -211,3 +211,13 @@ def test_notation_round_trips():
         GAME.parse_move(state, "b2-b3 NE")
     assert GAME.parse_move(state, "roll ne") == Roll("NE")
     assert isinstance(GAME.parse_move(state, "c2:b1,b3,d3"), SetupMove)
+
+
+def test_the_platform_can_skip_a_timed_out_seat_during_play_only():
+    state = position({"b2": 0, "c3": 1, "d4": 2}, to_move=1)
+    assert GAME.can_skip(state)
+    after = GAME.skip(state)
+    assert after.to_move == 2 and after.passes == 1 and after.pawns == state.pawns
+    assert not GAME.can_skip(GAME.new(3))
+    with pytest.raises(IllegalMoveError, match="only during play"):
+        GAME.skip(GAME.new(3))

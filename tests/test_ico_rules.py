@@ -201,3 +201,11 @@ def test_notation():
         GAME.parse_move(state, "e30")
     with pytest.raises(IllegalMoveError, match="e12 is not an edge of the active face f0"):
         GAME.play(state, "e12")
+
+
+def test_the_platform_can_skip_a_timed_out_seat_with_three_or_more():
+    state = position(seats=3, active=4, to_move=1)
+    after = GAME.skip(state)
+    assert after.to_move == 2 and after.active == 4 and after.idle == 1
+    with pytest.raises(IllegalMoveError, match="3-4 seats"):
+        GAME.skip(position(seats=2))
