@@ -17,8 +17,9 @@ from games.pastoral import cell_name
 from render import render_observation
 
 from . import strings
-from .components import (CellSelect, MoveButton, PickSelect, StepButton, TileStart,
-                         ViewButton)
+from .clocks import format_duration
+from .components import (CellSelect, MoveButton, PickSelect, RematchButton, StepButton,
+                         TileStart, ViewButton)
 from .service import Match, MoveResult
 
 MAX_MOVE_BUTTONS = 25  # Discord's limit: 5 rows of 5
@@ -39,10 +40,13 @@ class BoardMessage:
     running: bool = True
     steps: list[tuple[str, str]] = field(default_factory=list)  # (prefix, label) two-part moves
     pick: tuple[str, list[str], str] | None = None  # (mode, plates, placeholder) plate menu
+    finished: bool = False  # a result: offer a rematch
 
     def kwargs(self, *, with_buttons: bool = True) -> dict[str, Any]:
         """Arguments for `send_message` / `channel.send` / `followup.send`."""
         view = discord.ui.View(timeout=None)
+        if self.finished:
+            view.add_item(RematchButton(self.match_id, strings.REMATCH))
         if self.private_flow:
             view.add_item(ViewButton(self.match_id, strings.MY_VIEW))
             if with_buttons and self.running:
@@ -140,7 +144,7 @@ async def render_view(match: Match, view: Any) -> bytes:
 
 
 async def board_message(match: Match, *, result: MoveResult | None = None,
-                        lead: str | None = None) -> BoardMessage:
+                        lead: str | None = None, clock: Any = None) -> BoardMessage:
     """The message posted after a move (or at the start, or for /board)."""
     view = match.observe(None)
     lines = []
@@ -157,13 +161,15 @@ async def board_message(match: Match, *, result: MoveResult | None = None,
     turn, mention = turn_text(match, view)
     if turn:
         lines.append(turn)
+    if clock is not None and match.to_move() is not None:
+        lines.append(strings.TIME_LEFT.format(left=format_duration(clock.remaining)))
     png = await render_view(match, view)
     hidden = match.game.info.hidden_information
     layout = Layout() if hidden else move_components(match)
     return BoardMessage(match.id, match.ply(), "\n".join(lines), png, layout.plain, mention,
                         layout.cell_groups, private_flow=hidden,
                         running=match.to_move() is not None, steps=layout.steps,
-                        pick=layout.pick)
+                        pick=layout.pick, finished=match.status == "finished")
 
 
 async def private_message(match: Match, seat: int) -> tuple[str, bytes]:

@@ -22,13 +22,14 @@ def register(tree: app_commands.CommandTree, bot: "CorralBot") -> None:
     @tree.command(name="play", description="Start a match here: challenge someone, or open a lobby")
     @app_commands.describe(game="Which game", opponent="Challenge this person (leave empty for an open lobby)",
                            options="Match options as name=value, e.g. pits=17",
-                           first="Who moves first (default: random)")
+                           first="Who moves first (default: random)",
+                           time="Time per move, e.g. 3d, 12h, or none (default: the server's)")
     @app_commands.choices(game=GAME_CHOICES, first=FIRST_CHOICES)
     @app_commands.guild_only()
     async def play(interaction: discord.Interaction, game: str,
                    opponent: discord.User | None = None, options: str | None = None,
-                   first: str = "random") -> None:
-        await bot.flows.open(interaction, game, opponent, options, first)
+                   first: str = "random", time: str | None = None) -> None:
+        await bot.flows.open(interaction, game, opponent, options, first, time)
 
     @play.autocomplete("options")
     async def play_options(interaction: discord.Interaction,
@@ -65,6 +66,29 @@ def register(tree: app_commands.CommandTree, bot: "CorralBot") -> None:
     async def hand(interaction: discord.Interaction) -> None:
         await bot.flows.private_view(interaction, None)
 
+    @tree.command(name="draw", description="Offer a draw in this channel's match")
+    @app_commands.guild_only()
+    async def draw(interaction: discord.Interaction) -> None:
+        await bot.flows.offer(interaction, "draw")
+
+    @tree.command(name="takeback", description="Ask to take back your last move (before your opponent moves)")
+    @app_commands.guild_only()
+    async def takeback(interaction: discord.Interaction) -> None:
+        await bot.flows.offer(interaction, "takeback")
+
+    @tree.command(name="vacation", description="Pause your clocks while you are away")
+    @app_commands.describe(days="How many days (1-30; 30 days a year)", end="End your vacation now")
+    async def vacation(interaction: discord.Interaction,
+                       days: app_commands.Range[int, 1, 30] | None = None,
+                       end: bool = False) -> None:
+        await bot.flows.vacation(interaction, days, end)
+
+    @tree.command(name="reminders", description="How Corral reminds you of your turns")
+    @app_commands.describe(mode="on: when half and nearly all your time is gone; digest: one DM a day; off")
+    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("on", "digest", "off")])
+    async def reminders(interaction: discord.Interaction, mode: str) -> None:
+        await bot.flows.reminders(interaction, mode)
+
     @tree.command(name="resign", description="Give up this channel's match")
     @app_commands.guild_only()
     async def resign(interaction: discord.Interaction) -> None:
@@ -94,9 +118,18 @@ def register(tree: app_commands.CommandTree, bot: "CorralBot") -> None:
                                 default_permissions=discord.Permissions(manage_guild=True))
 
     @corral.command(name="settings", description="Show or change Corral's settings for this server")
-    @app_commands.describe(threads="Open each new match in a thread of its own")
-    async def settings(interaction: discord.Interaction, threads: bool | None = None) -> None:
-        await bot.flows.settings(interaction, threads)
+    @app_commands.describe(threads="Open each new match in a thread of its own",
+                           time="Default time per move, e.g. 3d, 12h, or none",
+                           spectators="May spectators talk in match threads?",
+                           channel="A channel to allow or disallow for matches",
+                           channels="allow or disallow the channel above; all: allow every channel")
+    @app_commands.choices(channels=[app_commands.Choice(name=c, value=c)
+                                    for c in ("allow", "disallow", "all")])
+    async def settings(interaction: discord.Interaction, threads: bool | None = None,
+                       time: str | None = None, spectators: bool | None = None,
+                       channel: discord.TextChannel | None = None,
+                       channels: str | None = None) -> None:
+        await bot.flows.settings(interaction, threads, time, spectators, channel, channels)
 
     tree.add_command(corral)
 

@@ -8,6 +8,9 @@
     corral:step:<match>:<ply>:<prefix>     first half of a move (b2-b3), then its ending privately
     corral:pick:<match>:<ply>:<mode>       a plate menu (setup: a pawn's plate; ghost: its plate)
     corral:rocks:<match>:<ply>:<plate>     the three plates that get a rock at set-up
+    corral:claim:<match>:<version>         claim the win / skip the turn of a timed-out player
+    corral:offer:<offer>:<accept|decline>  answer a draw or takeback offer
+    corral:rematch:<match>                 a new match between the same players
     corral:tile:<match>:<ply>:<step>[:arg] the private tile flow (start, act, kind:BM, origin)
 
 The callbacks only parse and hand over to `interaction.client.flows`.
@@ -214,8 +217,59 @@ class RocksSelect(discord.ui.DynamicItem[discord.ui.Select],
                                             expected_ply=self.ply, from_button=True)
 
 
+class ClaimButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"corral:claim:(?P<match>\d+):(?P<version>\d+)"):
+    def __init__(self, match_id: int, version: int, label: str = "Claim"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.danger, label=label,
+                                           custom_id=f"corral:claim:{match_id}:{version}"))
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "ClaimButton":
+        return cls(int(match["match"]), int(match["version"]), item.label or "Claim")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.claim(interaction, self.match_id, self.version)
+
+
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button],
+                  template=r"corral:offer:(?P<offer>\d+):(?P<answer>accept|decline)"):
+    def __init__(self, offer_id: int, answer: str, label: str):
+        style = discord.ButtonStyle.success if answer == "accept" else discord.ButtonStyle.secondary
+        super().__init__(discord.ui.Button(style=style, label=label,
+                                           custom_id=f"corral:offer:{offer_id}:{answer}"))
+        self.offer_id, self.answer = offer_id, answer
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "OfferButton":
+        return cls(int(match["offer"]), match["answer"], item.label or match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.answer_offer(interaction, self.offer_id,
+                                                    self.answer == "accept")
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"corral:rematch:(?P<match>\d+)"):
+    def __init__(self, match_id: int, label: str = "Rematch"):
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.primary, label=label,
+                                           custom_id=f"corral:rematch:{match_id}"))
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "RematchButton":
+        return cls(int(match["match"]), item.label or "Rematch")
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        await interaction.client.flows.rematch(interaction, self.match_id)
+
+
 DYNAMIC_ITEMS = (MoveButton, LobbyButton, ResignButton, CellSelect, ViewButton, TileStart,
-                 TileSelect, StepButton, PickSelect, RocksSelect)
+                 TileSelect, StepButton, PickSelect, RocksSelect, ClaimButton, OfferButton,
+                 RematchButton)
 
 
 def lobby_view(match_id: int, actions: tuple[str, ...]) -> discord.ui.View:

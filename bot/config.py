@@ -34,6 +34,8 @@ class Settings:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None
     log_level: str = "INFO"
+    tick_seconds: float = 60.0  # how often deadlines and reminders are checked
+    clock_file: str | None = None  # tests only: read the current time from this file
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -55,4 +57,28 @@ def load_settings(environ: Mapping[str, str] | None = None,
         api_base=(values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/"),
         gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
         log_level=values.get("CORRAL_LOG_LEVEL", "").strip().upper() or "INFO",
+        tick_seconds=_positive(values.get("CORRAL_TICK_SECONDS", ""), "CORRAL_TICK_SECONDS", 60.0),
+        clock_file=values.get("CORRAL_CLOCK_FILE", "").strip() or None,
     )
+
+
+def _positive(text: str, name: str, default: float) -> float:
+    if not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise ConfigError(f"{name}={text!r}: expected a positive number of seconds")
+    return value
+
+
+def make_clock(settings: Settings):
+    """The wall clock, or (for end-to-end tests) the time written in CORRAL_CLOCK_FILE."""
+    if settings.clock_file is None:
+        import time
+
+        return time.time
+    path = Path(settings.clock_file)
+    return lambda: float(path.read_text().strip())

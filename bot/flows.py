@@ -20,7 +20,10 @@ from .boards import (board_message, mention_only, private_changes, private_messa
                      split_two_step, turn_card)
 from .components import MoveButton, ResignButton, RocksSelect, TileSelect, lobby_view
 from .dm import send_dm
-from .service import Match, MatchService, Player, ServiceError, parse_options
+from .clocks import format_duration
+from .components import ClaimButton, OfferButton
+from .service import (Digest, Expired, Match, MatchService, Player, Reminder, ServiceError,
+                      parse_options, parse_time)
 
 if TYPE_CHECKING:
     from .client import CorralBot
@@ -47,6 +50,10 @@ class Flows:
         self.client = client
         self.service = service
 
+    async def board_of(self, match: Match, **kwargs):
+        """The board message, with the mover's clock when the match has one."""
+        return await board_message(match, clock=await self.service.clock_of(match), **kwargs)
+
     # -- replies ---------------------------------------------------------------------
     @staticmethod
     async def tell(interaction: discord.Interaction, message: str) -> None:
@@ -58,7 +65,8 @@ class Flows:
 
     # -- /play and the lobby -------------------------------------------------------------
     async def open(self, interaction: discord.Interaction, game_id: str,
-                   opponent: discord.abc.User | None, options: str | None, first: str) -> None:
+                   opponent: discord.abc.User | None, options: str | None, first: str,
+                   time_per_move: str | None = None) -> None:
         try:
             if interaction.guild is None or interaction.channel is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
@@ -69,8 +77,11 @@ class Flows:
             host = player(interaction.user)
             guest = player(opponent) if opponent else None
             parsed = parse_options(options)
+            move_seconds = parse_time(time_per_move)
             game, _ = self.service.check_opening(game_id=game_id, options=parsed, host=host,
                                                  opponent=guest, first=first)
+            parent = getattr(interaction.channel, "parent_id", None) or interaction.channel.id
+            await self.service.check_channel(interaction.guild.id, parent)
             target = interaction.channel
             in_thread = False
             if (await self.service.store.uses_threads(interaction.guild.id)
@@ -83,7 +94,7 @@ class Flows:
             match = await self.service.open_match(
                 game_id=game_id, options=parsed, host=host, opponent=guest,
                 guild_id=interaction.guild.id, channel_id=target.id, in_thread=in_thread,
-                first=first)
+                first=first, move_seconds=move_seconds, parent_channel_id=parent)
         except ServiceError as exc:
             await self.tell(interaction, exc.message)
             return
@@ -148,7 +159,7 @@ class Flows:
                 match_id=match.id, game=match.game.name, link=channel_link(match),
                 seat_no=seat.seat + 1, first=strings.DM_FIRST if seat.seat == 0 else ""))
             for seat in match.seats))
-        board = await board_message(match)
+        board = await self.board_of(match)
         posted = await interaction.followup.send(**board.kwargs(), wait=True)
         await self.send_turn_card(match, board.content, posted.edit)
         if match.game.info.hidden_information:
@@ -170,7 +181,7 @@ class Flows:
         except ServiceError as exc:
             await self.tell(interaction, exc.message)
             return
-        board = await board_message(result.match, result=result)
+        board = await self.board_of(result.match, result=result)
         match = result.match
         if match.game.info.hidden_information:
             # the full notation only to the mover; the channel gets a plain bot message, so no
@@ -376,7 +387,7 @@ class Flows:
             return
         header = strings.BOARD_HEADER.format(match_id=match.id, game=match.game.name,
                                              ply=match.ply())
-        board = await board_message(match, lead=header)
+        board = await self.board_of(match, lead=header)
         mover = match.to_move()
         mine = mover is not None and mover.user_id == interaction.user.id
         kwargs = board.kwargs(with_buttons=mine and not public)
@@ -403,7 +414,7 @@ class Flows:
             return
         await interaction.response.edit_message(
             content=strings.RESIGN_DONE.format(match_id=match.id), view=None)
-        board = await board_message(match, lead=strings.RESIGNED.format(
+        board = await self.board_of(match, lead=strings.RESIGNED.format(
             name=player(interaction.user).name, match_id=match.id))
         await interaction.followup.send(**board.kwargs())
 
@@ -425,13 +436,22 @@ class Flows:
             await self.tell(interaction, strings.MATCHES_NONE)
             return
         lines = [strings.MATCHES_HEADER]
-        mine_first = sorted(matches, key=lambda m: (_waiting_on(m) != interaction.user.id,
-                                                    m.row.updated_at))
-        for match in mine_first:
+        now = self.service.clock()
+
+        def waited(match: Match) -> float:  # how long the match has waited on this user
+            if _waiting_on(match) != interaction.user.id:
+                return -1.0
+            return now - (match.row.turn_started_at or match.row.updated_at)
+
+        for match in sorted(matches, key=waited, reverse=True):
+            status = _status(match, interaction.user.id)
+            if waited(match) >= 0:
+                clock = await self.service.clock_of(match)
+                due = strings.DUE_IN.format(left=format_duration(clock.remaining)) if clock else ""
+                status += f" (waiting {format_duration(waited(match))}{due})"
             lines.append(strings.MATCH_LINE.format(
-                match_id=match.id, game=match.game.name, link=channel_link(match),
-                status=_status(match, interaction.user.id)))
-        await self.tell(interaction, "\n".join(lines))
+                match_id=match.id, game=match.game.name, link=channel_link(match), status=status))
+        await self.tell(interaction, "\n".join(lines)[:2000])
 
     async def rules(self, interaction: discord.Interaction, game_id: str | None) -> None:
         games = ", ".join(f"`{g}`" for g in PLAYABLE)
@@ -446,18 +466,174 @@ class Flows:
         games = ", ".join(g.name for g in PLAYABLE.values())
         await interaction.response.send_message(strings.HELP.format(games=games), ephemeral=True)
 
-    async def settings(self, interaction: discord.Interaction, threads: bool | None) -> None:
+    async def settings(self, interaction: discord.Interaction, threads: bool | None = None,
+                       time_per_move: str | None = None, spectators_talk: bool | None = None,
+                       channel: discord.abc.GuildChannel | None = None,
+                       channel_action: str | None = None) -> None:
         if interaction.guild is None:
             await self.tell(interaction, strings.NOT_IN_GUILD)
             return
         if not _is_manager(interaction):
             await self.tell(interaction, strings.SETTINGS_FORBIDDEN)
             return
-        if threads is not None:
-            await self.service.store.set_uses_threads(interaction.guild.id, threads)
-        current = await self.service.store.uses_threads(interaction.guild.id)
-        await self.tell(interaction, strings.SETTINGS_NOW.format(
-            threads=strings.SETTINGS_THREADS_ON if current else strings.SETTINGS_THREADS_OFF))
+        store, guild_id = self.service.store, interaction.guild.id
+        try:
+            changes: dict = {}
+            if threads is not None:
+                changes["use_threads"] = threads
+            if time_per_move is not None:
+                changes["move_seconds"] = parse_time(time_per_move)
+            if spectators_talk is not None:
+                changes["spectators_talk"] = spectators_talk
+            if channel_action == "all":
+                changes["channels"] = None
+            elif channel is not None:
+                current = set((await store.guild_settings(guild_id))["channels"] or [])
+                if channel_action == "disallow":
+                    current.discard(channel.id)
+                else:
+                    current.add(channel.id)
+                changes["channels"] = sorted(current) or None
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        if changes:
+            await store.update_guild_settings(guild_id, **changes)
+        now = await store.guild_settings(guild_id)
+        await self.tell(interaction, strings.SETTINGS_LINES.format(
+            threads=strings.SETTINGS_THREADS_ON if now["use_threads"] else strings.SETTINGS_THREADS_OFF,
+            time=format_duration(now["move_seconds"]) if now["move_seconds"] else strings.NO_LIMIT,
+            channels=", ".join(f"<#{c}>" for c in now["channels"]) if now["channels"]
+            else strings.SETTINGS_ALL_CHANNELS,
+            spectators=strings.SPECTATORS_TALK if now["spectators_talk"] else strings.SPECTATORS_QUIET))
+
+    # -- clocks, offers, vacations ---------------------------------------------------------
+    async def claim(self, interaction: discord.Interaction, match_id: int, version: int) -> None:
+        try:
+            match, absent, skipped = await self.service.claim(match_id, interaction.user.id,
+                                                              expected_version=version)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        name = player(interaction.user).name
+        lead = (strings.SKIPPED if skipped else strings.CLAIMED_WIN).format(
+            name=name, absent=absent.name, match_id=match.id)
+        await interaction.response.edit_message(view=None)
+        board = await self.board_of(match, lead=lead)
+        await interaction.followup.send(**board.kwargs())
+
+    async def offer(self, interaction: discord.Interaction, kind: str) -> None:
+        try:
+            match = await self.service.in_channel(interaction.channel_id)
+            offer = await (self.service.offer_draw(match.id, interaction.user.id) if kind == "draw"
+                           else self.service.request_takeback(match.id, interaction.user.id))
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        others = [s for s in offer.match.seats if s.user_id != interaction.user.id]
+        mentions = ", ".join(f"<@{s.user_id}>" for s in others)
+        text = (strings.OFFER_DRAW if kind == "draw" else strings.OFFER_TAKEBACK).format(
+            name=offer.from_user.name, match_id=offer.match.id, mention=mentions,
+            notation=offer.notation)
+        view = discord.ui.View(timeout=None)
+        view.add_item(OfferButton(offer.id, "accept", strings.ACCEPT))
+        view.add_item(OfferButton(offer.id, "decline", strings.DECLINE))
+        await interaction.response.send_message(
+            text, view=view, allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(s.user_id) for s in others]))
+
+    async def answer_offer(self, interaction: discord.Interaction, offer_id: int,
+                           accept: bool) -> None:
+        try:
+            offer, match = await self.service.answer_offer(offer_id, interaction.user.id, accept)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        name = player(interaction.user).name
+        if not accept:
+            await interaction.response.edit_message(
+                content=strings.OFFER_DECLINED.format(name=name, kind=offer.kind,
+                                                      match_id=match.id), view=None)
+            return
+        lead = (strings.DRAW_AGREED.format(match_id=match.id) if offer.kind == "draw" else
+                strings.TAKEBACK_DONE.format(name=name, notation=offer.notation))
+        await interaction.response.edit_message(content=lead, view=None)
+        board = await self.board_of(match)
+        await interaction.followup.send(**board.kwargs())
+
+    async def rematch(self, interaction: discord.Interaction, match_id: int) -> None:
+        try:
+            match = await self.service.rematch(match_id, player(interaction.user))
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        content, view = self.lobby_payload(match)
+        invited = match.row.invited_id
+        await interaction.response.send_message(content, view=view,
+                                                allowed_mentions=mention_only(invited))
+
+    async def vacation(self, interaction: discord.Interaction, days: int | None,
+                       end: bool) -> None:
+        try:
+            if end:
+                await self.service.end_vacation(interaction.user.id)
+                await self.tell(interaction, strings.VACATION_ENDED)
+                return
+            until, left = await self.service.start_vacation(interaction.user.id, days or 7)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        days = days or 7
+        await self.tell(interaction, strings.VACATION_SET.format(
+            until=f"<t:{int(until)}:f>", days=days, s="" if days == 1 else "s", left=int(left)))
+
+    async def reminders(self, interaction: discord.Interaction, mode: str) -> None:
+        try:
+            await self.service.set_reminders(interaction.user.id, mode)
+        except ServiceError as exc:
+            await self.tell(interaction, exc.message)
+            return
+        await self.tell(interaction, strings.REMINDERS_SET[mode])
+
+    async def deliver(self, notices) -> None:
+        """Send what the clock made due: reminders and digests by DM, expiries to the match."""
+        for notice in notices:
+            try:
+                if isinstance(notice, Reminder):
+                    match = notice.match
+                    template = strings.REMINDER_HALF if notice.stage == "half" else strings.REMINDER_LAST
+                    await send_dm(self.client, notice.user_id, template.format(
+                        match_id=match.id, game=match.game.name, link=channel_link(match),
+                        left=format_duration(notice.clock.remaining)))
+                elif isinstance(notice, Digest):
+                    lines = [strings.DIGEST_HEADER.format(n=len(notice.waiting),
+                                                          es="" if len(notice.waiting) == 1 else "es")]
+                    for match, waited, clock in notice.waiting:
+                        due = strings.DUE_IN.format(left=format_duration(clock.remaining)) \
+                            if clock else ""
+                        lines.append(strings.DIGEST_LINE.format(
+                            match_id=match.id, game=match.game.name, link=channel_link(match),
+                            waited=format_duration(waited), due=due))
+                    await send_dm(self.client, notice.user_id, "\n".join(lines)[:2000])
+                elif isinstance(notice, Expired):
+                    await self._post_expiry(notice)
+            except discord.HTTPException as exc:
+                log.warning("could not deliver %s: %s", type(notice).__name__, exc)
+
+    async def _post_expiry(self, notice: Expired) -> None:
+        match = notice.match
+        others = [s for s in match.seats if s.user_id != notice.absent.user_id]
+        two = len(match.seats) == 2
+        view = discord.ui.View(timeout=None)
+        view.add_item(ClaimButton(match.id, match.row.version,
+                                  strings.CLAIM_BUTTON if two else strings.SKIP_BUTTON))
+        text = strings.EXPIRED.format(
+            absent=notice.absent.name, match_id=match.id,
+            mentions=", ".join(f"<@{s.user_id}>" for s in others),
+            action=strings.ACTION_CLAIM if two else strings.ACTION_SKIP)
+        channel = self.client.get_partial_messageable(match.row.channel_id)
+        await channel.send(text, view=view, allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(s.user_id) for s in others]))
 
 
 def _is_manager(interaction: discord.Interaction) -> bool:

@@ -19,6 +19,14 @@ class BotProcess:
     def __init__(self, fake: FakeDiscord, database: Path, log: Path):
         self.fake, self.database, self.log = fake, database, log
         self.proc: asyncio.subprocess.Process | None = None
+        self.clock_file = database.parent / "clock"
+        self.now = 1_800_000_000.0
+        self.clock_file.write_text(str(self.now))
+
+    def advance(self, seconds: float) -> None:
+        """Move the bot's clock forward (nothing sleeps)."""
+        self.now += seconds
+        self.clock_file.write_text(str(self.now))
 
     async def start(self) -> None:
         self.fake.commands_synced.clear()
@@ -28,6 +36,7 @@ class BotProcess:
             "DISCORD_TOKEN": "fake-token", "CORRAL_DATABASE": str(self.database),
             "DISCORD_API_BASE": self.fake.api_base, "DISCORD_GATEWAY_URL": self.fake.gateway_url,
             "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
+            "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
         })
         out = open(self.log, "ab")
         self.proc = await asyncio.create_subprocess_exec(
