@@ -199,8 +199,11 @@ HELP = """**Corral** hosts small abstract board games, played turn by turn in th
 `/hand` — your private view, in games with hidden information
 `/matches` — your matches and whose turn it is
 `/rules [game]` — how a game is played
+`/draw` — offer a draw · `/takeback` — ask to take back your last move
+`/vacation days` — pause your clocks (30 days a year) · `/reminders` — on, digest or off
 `/resign` — give up the match in this channel
 `/abort` — cancel the match here (its host before it starts; server managers any time)
+`/corral settings` — server managers: threads, default time per move, channels, spectators
 Games: {games}."""
 
 RULES = {

@@ -249,3 +249,25 @@ async def test_server_settings_default_time_channels_and_spectators(service, sto
     assert await service.may_talk(7777, CAROL.user_id, 1) is False
     assert await service.may_talk(500, CAROL.user_id, 1) is True  # not a thread
     assert thread.row.move_seconds == 2 * DAY
+
+
+async def test_no_takeback_across_a_die_roll(store, clock):
+    import random
+
+    service = MatchService(store, clock=clock, rng=FirstFixed(), dice=random.Random(3))
+    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
+                                     guild_id=1, channel_id=710)
+    await service.join(lobby.id, BOB)
+    await service.join(lobby.id, CAROL)
+    match = await service.start(lobby.id, ALICE.user_id)
+    chooser = random.Random(4)
+    while match.status == "active":
+        mover = match.to_move()
+        result = await service.play(match.id, mover.user_id,
+                                    chooser.choice(service.legal_moves_for(match, mover.user_id)))
+        match = result.match
+        if result.rolls and match.status == "active":
+            with pytest.raises(svc.BadRequest, match="never across a die roll"):
+                await service.request_takeback(match.id, mover.user_id)
+            return
+    pytest.fail("no roll happened in this match")
