@@ -454,13 +454,16 @@ class Flows:
         await self.tell(interaction, "\n".join(lines)[:2000])
 
     async def rules(self, interaction: discord.Interaction, game_id: str | None) -> None:
+        """One game's summary, or every game's, one message each (Discord's 2000 characters)."""
         games = ", ".join(f"`{g}`" for g in PLAYABLE)
         if game_id is None:
-            text = "\n\n".join(strings.RULES[g] for g in PLAYABLE if g in strings.RULES)
+            texts = [strings.RULES[g] for g in PLAYABLE if g in strings.RULES]
         else:
-            text = strings.RULES.get(game_id) or strings.RULES_UNKNOWN.format(game=game_id,
-                                                                              games=games)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+            texts = [strings.RULES.get(game_id) or strings.RULES_UNKNOWN.format(game=game_id,
+                                                                                games=games)]
+        await interaction.response.send_message(texts[0][:2000], ephemeral=True)
+        for text in texts[1:]:
+            await interaction.followup.send(text[:2000], ephemeral=True)
 
     async def help(self, interaction: discord.Interaction) -> None:
         games = ", ".join(g.name for g in PLAYABLE.values())

@@ -196,5 +196,11 @@ async def test_abort_board_rules_help_and_threads(fake, bot):
     assert "was aborted by **Mod**" in aborted.original["content"]
     rules = await fake.answered(await fake.slash(alice, "rules", game="progressive-mancala"))
     assert "Progressive Mancala" in rules.original["content"] and is_ephemeral(rules.original)
+    every = await fake.answered(await fake.slash(alice, "rules"))
+    texts = await fake.wait_for(lambda: len(every.messages()) == 5 and every.messages(),
+                                what="five rule summaries")
+    assert all(is_ephemeral(m) and len(m["content"]) <= 2000 for m in texts)
+    assert {m["content"].split("**")[1] for m in texts} == {
+        "Progressive Mancala", "Pastoral Square", "Consequence", "Ghostone", "ICO"}
     helped = await fake.answered(await fake.slash(alice, "help"))
     assert "/play" in helped.original["content"]
