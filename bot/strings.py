@@ -14,7 +14,6 @@ CHANNEL_BUSY = ("This channel already has a match (#{match_id}). Finish it, or a
 NOT_A_PLAYER = "You are not playing in match #{match_id}; only its players can do that."
 NOT_YOUR_TURN = "It is not your turn: match #{match_id} is waiting for {name}."
 NOT_STARTED = "Match #{match_id} has not started yet."
-ALREADY_STARTED = "Match #{match_id} has already started."
 ILLEGAL_MOVE = "`{notation}` can't be played: {reason}."
 UNKNOWN_GAME = "Unknown game: {reason}."
 BAD_OPTION = "Bad option: {reason}."
@@ -40,7 +39,6 @@ INTERNAL_ERROR = ("Something went wrong on my side. The match is safe: use `/boa
                   "it stands.")
 
 # -- server settings -------------------------------------------------------------------
-SETTINGS_NOW = "Corral settings for this server:\n• new matches open {threads}"
 SETTINGS_THREADS_ON = "in a thread of their own"
 SETTINGS_THREADS_OFF = "in the channel where `/play` is used"
 

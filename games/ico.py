@@ -15,6 +15,7 @@ Readings where the rule file is silent (a careful player's choice):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
@@ -80,6 +81,17 @@ BIG_TRIANGLES: tuple[tuple[int, ...], ...] = (
     (13, 14, 20, 22, 25, 28), (16, 17, 23, 24, 27, 29), (18, 19, 21, 22, 25, 26),
     (7, 8, 20, 24, 27, 28),
 )
+def _vertex_coordinates() -> tuple[tuple[float, float, float], ...]:
+    """Unit-sphere positions: vertex 0 the north pole, 1-5 the upper ring anticlockwise from
+    angle 0, 6-10 the lower ring from 36 degrees, 11 the south pole (for pictures)."""
+    z, r = 1 / math.sqrt(5), 2 / math.sqrt(5)
+    ring = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(0, 360, 72)]
+    lower = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(36, 396, 72)]
+    return ((0.0, 0.0, 1.0), *((x, y, z) for x, y in ring), *((x, y, -z) for x, y in lower),
+            (0.0, 0.0, -1.0))
+
+
+VERTICES = _vertex_coordinates()
 FACE_EDGES = tuple(tuple(e for e, _ in face[1]) for face in FACES)
 ACROSS = {(f, e): other for f, face in enumerate(FACES) for e, other in face[1]}
 ANTIPODE = tuple(face[2] for face in FACES)

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from PIL import Image, ImageDraw
 
-from games.ico import EDGES, FACES, IcoView
+from games.ico import EDGES, FACES, VERTICES, IcoView
 
 from .common import BACKGROUND, MUTED, TEXT, font, mix, paste_centred, paste_text, text_stamp, to_png
 
@@ -38,18 +38,6 @@ class IcoLabels:
     level: str = "Level {level}"
 
 
-def _vertices() -> list[tuple[float, float, float]]:
-    z, r = 1 / math.sqrt(5), 2 / math.sqrt(5)
-    points = [(0.0, 0.0, 1.0)]
-    points += [(r * math.cos(math.radians(72 * k)), r * math.sin(math.radians(72 * k)), z)
-               for k in range(5)]
-    points += [(r * math.cos(math.radians(36 + 72 * k)), r * math.sin(math.radians(36 + 72 * k)),
-                -z) for k in range(5)]
-    points.append((0.0, 0.0, -1.0))
-    return points
-
-
-VERTICES = _vertices()
 
 
 def _project(point, azimuth_hint: float = 0.0) -> tuple[float, float]:

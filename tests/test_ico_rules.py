@@ -209,3 +209,9 @@ def test_the_platform_can_skip_a_timed_out_seat_with_three_or_more():
     assert after.to_move == 2 and after.active == 4 and after.idle == 1
     with pytest.raises(IllegalMoveError, match="3-4 seats"):
         GAME.skip(position(seats=2))
+
+
+def test_the_pictures_coordinates_are_the_solid_of_the_tables():
+    from games.ico import VERTICES
+
+    assert all(math.dist(a, b) < 1e-12 for a, b in zip(VERTICES, vertices()))
