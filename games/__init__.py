@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .base import (  # noqa: F401  (re-exported vocabulary)
+    N_,
+    Answer,
     Game,
     GameError,
     GameOverError,
@@ -16,9 +18,17 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     InvalidOptionError,
     InvalidSeatsError,
     InvalidStateError,
+    Option,
     Outcome,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    nphrase,
+    phrase,
+    render_phrase,
     replay,
+    shorten,
 )
 from .consequence import GAME as _CONSEQUENCE
 from .ghostone import GAME as _GHOSTONE
@@ -57,6 +67,6 @@ def get_game(game_id: str) -> Game:
     if key in REGISTRY:
         return REGISTRY[key]
     if any(e.id == key for e in CATALOGUE):
-        raise UnknownGameError(f"'{game_id}' is not playable yet")
-    known = ", ".join(REGISTRY)
-    raise UnknownGameError(f"'{game_id}' is not a game (games: {known})")
+        raise UnknownGameError(N_("{game} is not playable yet"), game=shorten(game_id))
+    raise UnknownGameError(N_("{game} is not a game (games: {known})"), game=shorten(game_id),
+                           known=", ".join(REGISTRY))

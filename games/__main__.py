@@ -5,6 +5,8 @@
     python -m games moves FILE
     python -m games render FILE -o board.png
     python -m games play GAME [--seats N] [--option name=value ...] [--out FILE]
+                         [--ai easy|normal|hard] [--ai-seat N ...]
+    python -m games ai FILE [--level easy|normal|hard] [--seed N] [--iterations N]
 
 Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr.
 """
@@ -16,10 +18,11 @@ import datetime as dt
 import json
 import secrets
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TextIO
+from typing import Any, TextIO
 
-from . import CATALOGUE, GameError, get_game, replay
+from . import CATALOGUE, Game, GameError, get_game, replay
 from .record import Record, RecordError, format_record, parse_record, replay_record
 
 
@@ -27,7 +30,7 @@ class CliError(Exception):
     """Exit with status 2 and this message."""
 
 
-def _load(path: str) -> tuple[Record, object, object]:
+def _load(path: str) -> tuple[Record, Game, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -86,6 +89,24 @@ def cmd_render(args, out: TextIO) -> None:
     out.write(f"wrote {args.output} ({len(png)} bytes)\n")
 
 
+def cmd_ai(args, out: TextIO) -> None:
+    """One legal move for the seat to move after the record, and nothing else on stdout.
+    With --seed or --iterations the wall-clock cap is off (unless --time-cap), so that the
+    same input gives the same move."""
+    from .ai import AiError, choose_move
+
+    _, game, state = _load(args.file)
+    deterministic = args.seed is not None or args.iterations is not None
+    seed = args.seed if args.seed is not None else secrets.randbits(32)
+    time_cap = args.time_cap if args.time_cap is not None else (None if deterministic else -1.0)
+    try:
+        move = choose_move(game, state, level=args.level, seed=seed,
+                           iterations=args.iterations, time_cap=time_cap)
+    except AiError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    out.write(game.format_move(state, move) + "\n")
+
+
 def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     try:
         game = get_game(args.game)
@@ -96,7 +117,17 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
         raise CliError(str(exc)) from None
     start = state
     moves: list[str] = []
+    ai_seats: set[int] = set()
+    if args.ai is not None:
+        seats = game.seats(state)
+        ai_seats = ({s - 1 for s in args.ai_seat} if args.ai_seat
+                    else set(range(1, seats)))  # the human plays seat 1
+        if not ai_seats or any(not 0 <= s < seats for s in ai_seats):
+            raise CliError(f"--ai-seat: seats are 1 to {seats}")
     out.write(f"{game.name}: type a move, 'undo', or 'quit'. Seat 1 moves first.\n")
+    if ai_seats:
+        out.write("the AI plays seat " + ", ".join(str(s + 1) for s in sorted(ai_seats))
+                  + f" ({args.ai})\n")
     dice = secrets.SystemRandom()
     while game.outcome(state) is None:
         if game.is_chance(state):  # the host's roll, drawn here and kept in the record
@@ -105,10 +136,20 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
             out.write(f"the host: {moves[-1]}\n")
             state = game.apply(state, move)
             continue
+        if game.to_move(state) in ai_seats:
+            from .ai import choose_move
+
+            move = choose_move(game, state, level=args.ai, seed=dice.randrange(2**32))
+            moves.append(game.format_move(state, move))
+            # the channel's notation: the AI's hidden choices stay hidden from the human
+            out.write(f"the AI (seat {(game.to_move(state) or 0) + 1}): "
+                      f"{game.public_notation(state, move)}\n")
+            state = game.apply(state, move)
+            continue
         out.write("\n" + game.describe(state) + "\n")
         seat = game.to_move(state)
         out.write(f"legal: {' '.join(game.legal_notations(state))}\n")
-        out.write(f"seat {seat + 1}> ")
+        out.write(f"seat {(seat or 0) + 1}> ")
         out.flush()
         line = inp.readline()
         if not line:
@@ -119,10 +160,15 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
         if text in ("quit", "exit"):
             break
         if text == "undo":
+            # take back the AI's and the host's moves since the human's last one, and it
+            kept = list(moves)
+            while moves and _not_human(game, start, moves, ai_seats):
+                moves.pop()
             if moves:
                 moves.pop()
                 state = replay(game, moves, seats=args.seats, options=options)
             else:
+                moves = kept
                 out.write("nothing to undo\n")
             continue
         try:
@@ -150,6 +196,14 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     out.write(f"record saved to {path}\n")
 
 
+def _not_human(game: Game, start: Any, moves: list[str], ai_seats: set[int]) -> bool:
+    """Whether the last of `moves` was played by the AI or the host."""
+    state = start
+    for text in moves[:-1]:
+        state = game.play(state, text)
+    return game.is_chance(state) or game.to_move(state) in ai_seats
+
+
 def _split_option(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep:
@@ -173,13 +227,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", type=int)
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--out", help="where to save the record (default: <game>-<time>.txt)")
+    p.add_argument("--ai", choices=("easy", "normal", "hard"),
+                   help="play against the AI (you play seat 1 unless --ai-seat says otherwise)")
+    p.add_argument("--ai-seat", type=int, action="append", default=[], metavar="N",
+                   help="a seat the AI plays (1-based; repeatable; default: every seat but 1)")
+    p = sub.add_parser("ai", help="the AI's move for the seat to move after a record")
+    p.add_argument("file")
+    p.add_argument("--level", choices=("easy", "normal", "hard"), default="normal")
+    p.add_argument("--seed", type=int, help="the same seed and record give the same move")
+    p.add_argument("--iterations", type=int, help="search budget (overrides the level's)")
+    p.add_argument("--time-cap", type=float, help="seconds of search at most")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "replay": cmd_replay, "moves": cmd_moves,
-               "render": cmd_render, "play": cmd_play}[args.command]
+               "render": cmd_render, "play": cmd_play, "ai": cmd_ai}[args.command]
     try:
         handler(args, out)
     except CliError as exc:

@@ -8,13 +8,112 @@ here is pure: no I/O, no randomness, no Discord, no Pillow.
 from __future__ import annotations
 
 import enum
+import functools
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Mapping, Sequence, TypeVar
+from typing import Any, Generic, TypeVar
 
 
+# -- words for people ---------------------------------------------------------------------
+def N_(message: str) -> str:
+    """Marks a message for the translation catalogs without translating it (gettext's N_)."""
+    return message
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat named inside a Phrase; whoever shows the phrase puts the player's name there."""
+
+    index: int  # 0-based
+
+    def __str__(self) -> str:
+        return f"seat {self.index + 1}"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words for people, kept translatable: an English template (a gettext message id with
+    str.format fields), an optional plural template chosen by the field `n`, and the fields.
+
+    Whoever shows a phrase translates the template and every field that is itself a Phrase,
+    then formats; `str()` gives the English. Build phrases with `phrase()` and `nphrase()` so
+    that the message extractor finds the templates."""
+
+    template: str
+    fields: tuple[tuple[str, Any], ...] = ()
+    plural: str | None = None
+
+    def field(self, name: str) -> Any:
+        return dict(self.fields)[name]
+
+    def __str__(self) -> str:
+        return render_phrase(self, _english_gettext, _english_ngettext)
+
+
+def phrase(template: str, /, **fields: Any) -> Phrase:
+    return Phrase(template, tuple(fields.items()))
+
+
+def nphrase(singular: str, plural: str, n: int, /, **fields: Any) -> Phrase:
+    """A phrase whose wording depends on the count `n` (also available as the field {n})."""
+    return Phrase(singular, tuple({"n": n, **fields}.items()), plural)
+
+
+def _english_gettext(message: str) -> str:
+    return message
+
+
+def _english_ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def render_phrase(text: Phrase | str, gettext: Callable[[str], str],
+                  ngettext: Callable[[str, str, int], str],
+                  resolve: Callable[[Any], Any] | None = None) -> str:
+    """Translate and format a phrase; `resolve` turns special fields (a Seat) into text."""
+    if not isinstance(text, Phrase):
+        return str(text)
+    values: dict[str, Any] = {}
+    for name, value in text.fields:
+        if isinstance(value, (list, tuple)):
+            value = ", ".join(str(_field_text(v, gettext, ngettext, resolve)) for v in value)
+        else:
+            value = _field_text(value, gettext, ngettext, resolve)
+        values[name] = value
+    if text.plural is not None:
+        template = ngettext(text.template, text.plural, int(values.get("n", 0)))
+    else:
+        template = gettext(text.template)
+    return template.format(**values) if text.fields or text.plural else template
+
+
+def _field_text(value: Any, gettext: Callable[[str], str],
+                ngettext: Callable[[str, str, int], str],
+                resolve: Callable[[Any], Any] | None) -> Any:
+    if isinstance(value, Phrase):
+        return render_phrase(value, gettext, ngettext, resolve)
+    return resolve(value) if resolve is not None else value
+
+
+def ascii_number(text: str, digits: int = 6) -> int | None:
+    """`text` as a whole number written with 1 to `digits` ASCII digits, else None.
+
+    `str.isdigit()` also accepts superscripts and other scripts' digits that `int()` refuses
+    or reads differently, and `int()` of a huge string is slow: neither may reach a rule."""
+    if 0 < len(text) <= digits and all("0" <= ch <= "9" for ch in text):
+        return int(text)
+    return None
+
+
+# -- errors -----------------------------------------------------------------------------------
 class GameError(ValueError):
-    """Base class of every error a game raises about its input."""
+    """Base class of every error a game raises about its input. The message is a Phrase (so
+    that the bot can translate it); it never quotes the input: callers quote it once."""
+
+    def __init__(self, message: str | Phrase, /, **fields: Any):
+        self.phrase = message if isinstance(message, Phrase) else phrase(message, **fields)
+        super().__init__(str(self.phrase))
 
 
 class InvalidMoveError(GameError):
@@ -41,7 +140,7 @@ class InvalidStateError(GameError):
     """A serialized state that is malformed or violates the game's invariants."""
 
 
-class Termination(str, enum.Enum):
+class Termination(enum.StrEnum):
     """Why a game ended. The platform adds its own reasons (resignation, timeout...)."""
 
     TARGET = "target"  # a player reached the winning score, or made a bingo
@@ -66,7 +165,7 @@ class Outcome:
         return {"winners": list(self.winners), "reason": self.reason.value, "draw": self.draw}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Outcome":
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
         try:
             return cls(
                 winners=tuple(int(w) for w in data["winners"]),
@@ -79,7 +178,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A match option: a name, its accepted values (as text) and the default."""
+    """A match option: a name, its accepted values (as text), the default and a short help."""
 
     name: str
     choices: tuple[str, ...]
@@ -90,8 +189,8 @@ class OptionSpec:
         text = str(value).strip().lower()
         if text not in self.choices:
             raise InvalidOptionError(
-                f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}"
-            )
+                N_("{name} can be {choices}, not {value}"), name=self.name,
+                choices=", ".join(self.choices), value=shorten(str(value)))
         return text
 
 
@@ -99,6 +198,12 @@ def repetition_option(effect: str = "is a draw") -> OptionSpec:
     """The house rule every game has so that every match ends (rules/README.md)."""
     return OptionSpec("repetition", ("on", "off"), "on",
                       f"house rule: third repetition of a position {effect}")
+
+
+def shorten(text: str, limit: int = 24) -> str:
+    """User input as it may be echoed: control characters replaced, at most `limit` chars."""
+    clean = "".join(ch if ch.isprintable() else "\ufffd" for ch in text.strip())
+    return clean if len(clean) <= limit else clean[: limit - 1] + "\u2026"
 
 
 S = TypeVar("S")
@@ -113,6 +218,31 @@ class GameInfo:
     max_seats: int
     options: tuple[OptionSpec, ...] = field(default=())
     hidden_information: bool = False  # some of the state is private to one player
+
+
+# -- how a player enters a move ------------------------------------------------------------
+@dataclass(frozen=True)
+class Option:
+    """One choice of a step. `value` travels in button ids: ASCII letters, digits, + and -."""
+
+    value: str
+    label: Phrase | str  # short: a button or a menu entry
+    description: Phrase | str | None = None  # a menu entry's second line
+
+
+@dataclass(frozen=True)
+class Step:
+    """One question asked while entering a move: its options, whether only the mover may see
+    the answer (a hidden tile, a private choice), and how many different options it takes."""
+
+    name: str  # what is being chosen: "pit", "cell", "stones", "tile", ...
+    prompt: Phrase
+    options: tuple[Option, ...]
+    private: bool = False
+    picks: int = 1
+
+
+Answer = tuple[str, ...]  # the values chosen at one step (`picks` of them)
 
 
 class Game(ABC, Generic[S, M]):
@@ -136,12 +266,17 @@ class Game(ABC, Generic[S, M]):
         for name, value in (options or {}).items():
             key = str(name).strip().lower()
             if key not in specs:
-                known = ", ".join(specs) or "none"
-                raise InvalidOptionError(f"unknown option {name!r} (options: {known})")
+                raise InvalidOptionError(N_("{game} has no option {name} (options: {known})"),
+                                         game=self.name, name=shorten(str(name)),
+                                         known=", ".join(specs) or "none")
             resolved[key] = specs[key].parse(value)
+        self.check_options(resolved)
         return resolved
 
-    def draw_options(self, options: Mapping[str, str] | None, rng) -> dict[str, str]:
+    def check_options(self, options: Mapping[str, str]) -> None:
+        """Refuse combinations of option values that cannot be played together."""
+
+    def draw_options(self, options: Mapping[str, str] | None, rng: Any) -> dict[str, str]:
         """The host's chance at set-up (e.g. a random start face), drawn with `rng` once and
         then kept in the match's options so that the record reproduces it."""
         return self.resolve_options(options)
@@ -150,9 +285,8 @@ class Game(ABC, Generic[S, M]):
         if seats is None:
             return self.info.min_seats
         if not self.info.min_seats <= seats <= self.info.max_seats:
-            raise InvalidSeatsError(
-                f"{self.name} is played by {self.seats_text()} players, not {seats}"
-            )
+            raise InvalidSeatsError(N_("{game} is played by {players} players, not {seats}"),
+                                    game=self.name, players=self.seats_text(), seats=seats)
         return seats
 
     def seats_text(self) -> str:
@@ -198,7 +332,7 @@ class Game(ABC, Generic[S, M]):
 
     def skip(self, state: S) -> S:
         """The seat to move loses its turn (a platform action, logged as `skip`)."""
-        raise IllegalMoveError(f"{self.name} has no skipped turns")
+        raise IllegalMoveError(N_("{game} has no skipped turns"), game=self.name)
 
     def is_chance(self, state: S) -> bool:
         """True when the host must make a chance move (a die roll) before anyone plays:
@@ -229,6 +363,68 @@ class Game(ABC, Generic[S, M]):
     def legal_notations(self, state: S) -> list[str]:
         return [self.format_move(state, move) for move in self.legal_moves(state)]
 
+    # -- entering a move step by step ------------------------------------------------------
+    def move_input(self, state: S, answers: Sequence[Answer] = ()) -> Step | str:
+        """The next question of entering a move after `answers`, or the move's notation once
+        they make one. Raises InvalidMoveError for an answer that is not one of its step's
+        options. Together the steps describe exactly `legal_moves`."""
+        paths = [(self.input_path(state, move), move) for move in self.legal_moves(state)]
+        depth = len(answers)
+        for index, answer in enumerate(answers):
+            wanted = tuple(sorted(answer))
+            paths = [(p, m) for p, m in paths
+                     if len(p) > index and tuple(sorted(p[index])) == wanted]
+            if not paths:
+                raise InvalidMoveError(N_("that choice is not available now"))
+        complete = [m for p, m in paths if len(p) == depth]
+        if complete:
+            return self.format_move(state, complete[0])
+        values: list[str] = []
+        for path, _ in paths:
+            for value in path[depth]:
+                if value not in values:
+                    values.append(value)
+        picks = len(paths[0][0][depth])
+        return self.input_step(state, tuple(answers), values, picks)
+
+    def input_path(self, state: S, move: M) -> tuple[Answer, ...]:
+        """The answers, step by step, that enter `move` (one step by default: its notation)."""
+        return ((self.format_move(state, move),),)
+
+    def input_step(self, state: S, answers: tuple[Answer, ...], values: list[str],
+                   picks: int) -> Step:
+        """The question after `answers`, offering `values` (those some legal move takes)."""
+        return Step("move", phrase(N_("Your move")),
+                    tuple(Option(v, v) for v in values), picks=picks)
+
+    # -- what the bot tells people ---------------------------------------------------------
+    def describe_outcome(self, state: S) -> Phrase:
+        """How the game ended, in words (Seat fields name players)."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return phrase(N_("The game is not over"))
+        if outcome.draw:
+            return phrase(N_("Drawn"))
+        return phrase(N_("{winner} wins"), winner=Seat(outcome.winners[0]))
+
+    def move_effects(self, before: S, move: M, after: S) -> tuple[Phrase, ...]:
+        """What a move did that the notation does not say (captures, escapes...), as the
+        channel may know it: never hidden information."""
+        return ()
+
+    def turn_note(self, state: S) -> Phrase | None:
+        """A remark on the turn of the seat to move (extra moves owed...), or None."""
+        return None
+
+    def private_news(self, before: S, after: S) -> tuple[int, ...]:
+        """Seats that learnt from this move something only their private view shows."""
+        return ()
+
+    def turn_card(self, state: S, seat: int) -> Phrase | None:
+        """Private notes for `seat` when their turn begins, or None for games without."""
+        return None
+
+
     # -- codec and views ---------------------------------------------------------------
     @abstractmethod
     def to_json(self, state: S) -> dict[str, Any]: ...
@@ -247,16 +443,26 @@ class Game(ABC, Generic[S, M]):
         """A plain-text board for terminals."""
 
 
-def reason_of(error: GameError | str, text: str) -> str:
-    """An error message without its leading quote of `text`, for callers that quote the input
-    themselves (`line 3: 'k': that pit is empty`, not `line 3: 'k': 'k': that pit ...`)."""
-    message = str(error)
-    prefix = f"'{text.strip()}': "
-    return message[len(prefix):] if message.lower().startswith(prefix.lower()) else message
+def checked_decoder(decode: Callable[[Any, Mapping[str, Any]], S]
+                    ) -> Callable[[Any, Mapping[str, Any]], S]:
+    """Wraps a game's `from_json`: whatever is wrong with saved data (a missing key, a value
+    of the wrong type or shape) is an InvalidStateError, never another exception."""
+    @functools.wraps(decode)
+    def wrapper(self: Any, data: Mapping[str, Any]) -> S:
+        if not isinstance(data, Mapping):
+            raise InvalidStateError("a saved state must be an object")
+        try:
+            return decode(self, data)
+        except InvalidStateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError, GameError) as exc:
+            raise InvalidStateError(f"malformed {self.name} state: {exc!r}"[:300]) from None
+    return wrapper
 
 
 def replay(game: Game, moves: Sequence[str], *, seats: int | None = None,
-           options: Mapping[str, str] | None = None):
+           options: Mapping[str, str] | None = None) -> Any:
     """Apply notations from the start position; returns the final state."""
     state = game.new(seats, options)
     for text in moves:

@@ -21,21 +21,31 @@ Readings where the rule file is silent (a careful player's choice):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
-from .grid import DIRECTIONS, Grid
 from .base import (
+    N_,
+    Answer,
     Game,
     GameInfo,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
+    Option,
     Outcome,
-    repetition_option,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    checked_decoder,
+    nphrase,
+    phrase,
+    repetition_option,
 )
+from .grid import DIRECTIONS, Grid
 
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -229,10 +239,12 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         first = step(square, direction)
         if first is None or state.grid[first] == EMPTY:
             if check:
-                raise IllegalMoveError(f"there is no tile next to {square_name(square)} "
-                                       f"towards {direction} to push")
+                raise IllegalMoveError(N_("there is no tile next to {square} towards "
+                                          "{direction} to push"),
+                                       square=square_name(square), direction=direction)
             return None
-        run, here = [], first
+        run: list[int] = []
+        here: int | None = first
         while here is not None and state.grid[here] != EMPTY:
             run.append(here)
             here = step(here, direction)
@@ -240,24 +252,21 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         if falls and state.grid[run[-1]] == state.just_placed:
             if check:
                 raise IllegalMoveError(
-                    f"the tile on {square_name(run[-1])} was just placed by your opponent: it "
-                    "may slide but not be pushed off the grid")
+                    N_("the tile on {square} was just placed by your opponent: it may slide "
+                       "but not be pushed off the grid"), square=square_name(run[-1]))
             return None
         return run, falls
 
     def apply(self, state: ConsequenceState, move: ConsequenceMove) -> ConsequenceState:
-        text = self.format_move(state, move)
         if self.outcome(state) is not None:
-            raise GameOverError(f"'{text}': the game is over")
-        try:
-            return self._apply(state, move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"'{text}': {exc}") from None
+            raise GameOverError(N_("the game is over"))
+        return self._apply(state, move)
 
     def _take(self, state: ConsequenceState, kind: str) -> int:
         matching = sorted(t for t in state.hands[state.to_move] if KINDS[t] == kind)
         if not matching:
-            raise IllegalMoveError(f"you have no {describe_kind(kind)} tile in your hand")
+            raise IllegalMoveError(N_("you have no {kind} tile in your hand"),
+                                   kind=describe_kind(kind))
         return matching[0]
 
     def _apply(self, state: ConsequenceState, move: ConsequenceMove) -> ConsequenceState:
@@ -269,27 +278,35 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         just_placed = None
         if isinstance(move, Slide):
             if state.phase != PLAY:
-                raise IllegalMoveError("only placing is allowed now")
+                raise IllegalMoveError(N_("only placing is allowed now"))
             tile = grid[move.origin]
             if tile == EMPTY:
-                raise IllegalMoveError(f"there is no tile on {square_name(move.origin)}")
+                raise IllegalMoveError(N_("there is no tile on {square}"),
+                                       square=square_name(move.origin))
             if move.target not in neighbours(move.origin):
-                raise IllegalMoveError(f"{square_name(move.target)} is not next to "
-                                       f"{square_name(move.origin)}")
+                raise IllegalMoveError(N_("{target} is not next to {origin}"),
+                                       target=square_name(move.target),
+                                       origin=square_name(move.origin))
             if grid[move.target] != EMPTY:
-                raise IllegalMoveError(f"{square_name(move.target)} is not empty")
+                raise IllegalMoveError(N_("{square} is not empty"),
+                                       square=square_name(move.target))
             if tile == state.just_moved:
-                raise IllegalMoveError("your opponent just moved that tile")
+                raise IllegalMoveError(N_("your opponent just moved that tile"))
             grid[move.target], grid[move.origin] = tile, EMPTY
             just_moved = tile
             last = LastAction(seat, move, tile)
         else:
             if grid[move.square] != EMPTY:
-                raise IllegalMoveError(f"{square_name(move.square)} is not empty")
+                raise IllegalMoveError(N_("{square} is not empty"),
+                                       square=square_name(move.square))
             if isinstance(move, Push) and state.phase != PLAY:
-                raise IllegalMoveError("only placing is allowed now")
-            run, falls = (self._push_run(state, move.square, move.direction)
-                          if isinstance(move, Push) else ([], False))
+                raise IllegalMoveError(N_("only placing is allowed now"))
+            run: list[int] = []
+            falls = False
+            if isinstance(move, Push):
+                pushed = self._push_run(state, move.square, move.direction)
+                assert pushed is not None  # with check, an impossible push raises
+                run, falls = pushed
             tile = self._take(state, move.kind)
             hands[seat].discard(tile)
             known[seat].add(tile)
@@ -323,7 +340,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         return replace(after, history=state.history + (after.key(),))
 
     # -- notation ----------------------------------------------------------------------
-    def parse_move(self, state: ConsequenceState, text: str) -> ConsequenceMove:
+    def parse_move(self, state: ConsequenceState | None, text: str) -> ConsequenceMove:
         token = text.strip()
         upper = token.upper()
         if "-" in token:
@@ -337,16 +354,16 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             square = parse_square(square_text.lower())
             if len(kind) == 1 and kind in "BR":
                 raise InvalidMoveError(
-                    f"'{token}' does not say which tile: name its symbol too, e.g. "
-                    f"{kind}M@{square_text.lower()} (moon), {kind}S (sun) or {kind}D (dot)")
+                    N_("say which tile: {colour}M (moon), {colour}S (sun) or {colour}D (dot)"),
+                    colour=kind)
             if kind in set(KINDS) and square is not None:
                 if not direction and ">" not in rest:
                     return Place(kind, square)
                 if direction in DIRECTIONS:
                     return Push(kind, square, direction)
         raise InvalidMoveError(
-            f"'{token}' is not a move: write BM@b2 (place), b2-c3 (move) or RS@a1>NE (place "
-            "and push)")
+            N_("write a tile and a square to place it (BM@b2), two squares to move a tile "
+               "(b2-c3), or add a direction to place and push (RS@a1>NE)"))
 
     def format_move(self, state: ConsequenceState, move: ConsequenceMove) -> str:
         if isinstance(move, Slide):
@@ -363,6 +380,92 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             return f"{move.kind[0]}@{square_name(move.square)}>{move.direction}"
         return f"{move.kind[0]}@{square_name(move.square)}"
 
+    # -- entering a move and telling people -----------------------------------------------
+    def input_path(self, state: ConsequenceState, move: ConsequenceMove) -> tuple[Answer, ...]:
+        if isinstance(move, Slide):
+            return (("move",), (square_name(move.origin),), (square_name(move.target),))
+        how = move.direction if isinstance(move, Push) else "place"
+        return ((move.kind,), (square_name(move.square),), (how,))
+
+    def input_step(self, state: ConsequenceState, answers: tuple[Answer, ...],
+                   values: list[str], picks: int) -> Step:
+        """Every step is private: the first one names a hidden tile, and the later ones would
+        tell which tile was chosen."""
+        if not answers:
+            hand = [KINDS[t] for t in state.hands[state.to_move]]
+            options = [Option(v, phrase(N_("Place a {kind}"), kind=describe_kind(v)),
+                              nphrase(N_("{n} in your hand"), N_("{n} in your hand"),
+                                      hand.count(v)))
+                       for v in values if v != "move"]
+            if "move" in values:
+                options.append(Option("move", phrase(N_("Move a tile on the grid"))))
+            return Step("tile", phrase(N_("What do you do?")), tuple(options), private=True)
+        first = answers[0][0]
+        squares = sorted(values, key=lambda s: (s[-1], s))
+        if len(answers) == 1 and first == "move":
+            return Step("origin", phrase(N_("Which tile do you move?")),
+                        tuple(Option(s, s) for s in squares), private=True)
+        if len(answers) == 1:
+            return Step("square", phrase(N_("Where do you put the {kind}?"),
+                                         kind=describe_kind(first)),
+                        tuple(Option(s, s) for s in squares), private=True)
+        where = answers[1][0]
+        if first == "move":
+            return Step("target", phrase(N_("Move the tile on {square} to…"), square=where),
+                        tuple(Option(s, phrase(N_("to {square}"), square=s)) for s in squares),
+                        private=True)
+        return Step("how", phrase(N_("{kind} on {square}: place it, or place and push?"),
+                                  kind=describe_kind(first), square=where),
+                    tuple(Option(v, phrase(N_("Place")) if v == "place" else
+                                 phrase(N_("Push {direction}"), direction=v)) for v in values),
+                    private=True)
+
+    def describe_outcome(self, state: ConsequenceState) -> Phrase:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return super().describe_outcome(state)
+        if outcome.reason is Termination.REPETITION:
+            return phrase(N_("Drawn: the same position came up a third time"))
+        (moons, suns), _, _ = self.final_scores(state)
+        if outcome.draw:
+            return phrase(N_("Drawn {moons}-{suns}"), moons=moons, suns=suns)
+        if outcome.reason is Termination.TIE_BREAK:
+            return phrase(N_("{moons}-{suns}, and {winner} wins with four in a line"),
+                          moons=moons, suns=suns, winner=Seat(outcome.winners[0]))
+        return phrase(N_("{winner} wins the count, moons {moons} to suns {suns}"),
+                      winner=Seat(outcome.winners[0]), moons=moons, suns=suns)
+
+    def move_effects(self, before: ConsequenceState, move: ConsequenceMove,
+                     after: ConsequenceState) -> tuple[Phrase, ...]:
+        last = after.last
+        if last is None or last.ejected is None:
+            return ()
+        colour = phrase(N_("blue")) if KINDS[last.ejected][0] == "B" else phrase(N_("red"))
+        return (phrase(N_("a {colour} tile was pushed off into {receiver}'s hand"),
+                       colour=colour, receiver=Seat(1 - last.seat)),)
+
+    def private_news(self, before: ConsequenceState,
+                     after: ConsequenceState) -> tuple[int, ...]:
+        """Only a tile pushed into a hand is news: every other change of a private view
+        follows from the public board and what its owner already knew."""
+        last = after.last
+        if last is None or last.ejected is None or after.ply != before.ply + 1:
+            return ()
+        return (1 - last.seat,)
+
+
+    def turn_card(self, state: ConsequenceState, seat: int) -> Phrase | None:
+        """The seat's own hand in words (only its owner ever sees this)."""
+        view = self.observe(state, seat)
+        other = view.hand_sizes[1 - seat]
+        if not view.hand:
+            return nphrase(N_("Your hand is empty; {opponent} holds {n} tile."),
+                           N_("Your hand is empty; {opponent} holds {n} tiles."), other,
+                           opponent=Seat(1 - seat))
+        return nphrase(N_("Your hand: {tiles}. {opponent} holds {n} tile."),
+                       N_("Your hand: {tiles}. {opponent} holds {n} tiles."), other,
+                       tiles=tuple(describe_kind(k) for k in view.hand), opponent=Seat(1 - seat))
+
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: ConsequenceState) -> dict[str, Any]:
         last = state.last
@@ -377,6 +480,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             "history": list(state.history[:-1]),
         }
 
+    @checked_decoder
     def from_json(self, data: Mapping[str, Any]) -> ConsequenceState:
         try:
             grid = tuple(int(t) for t in data["grid"])
@@ -389,7 +493,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
                 just_moved=data["just_moved"], just_placed=data["just_placed"],
                 repetition=bool(data["repetition"]), ply=int(data["ply"]),
                 last=None if not last else LastAction(
-                    seat=int(last["seat"]), move=self.parse_move(None, last["move"]),  # type: ignore[arg-type]
+                    seat=int(last["seat"]), move=self.parse_move(None, last["move"]),
                     tile=int(last["tile"]), run=tuple(int(s) for s in last["run"]),
                     ejected=last["ejected"]))
             history = tuple(str(k) for k in data.get("history", []))
@@ -403,7 +507,8 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             raise InvalidStateError(
                 f"{len(everywhere)} tiles on the grid and in hands: expected each of the 14 once")
         if state.phase not in (OPENING, PLAY, FINAL) or state.to_move not in (0, 1):
-            raise InvalidStateError(f"phase {state.phase!r} / seat {state.to_move!r} is not possible")
+            raise InvalidStateError(
+                f"phase {state.phase!r} / seat {state.to_move!r} is not possible")
         for seat in (0, 1):
             if not hands[seat] <= known[seat]:
                 raise InvalidStateError(f"seat {seat + 1} does not know a tile in their own hand")
@@ -468,10 +573,13 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         return "\n".join(rows)
 
 
-def describe_kind(kind: str) -> str:
-    colour = {"B": "blue", "R": "red"}[kind[0]]
-    symbol = {"M": "moon", "S": "sun", "D": "dot"}[kind[1]]
-    return f"{colour} {symbol}"
+_KIND_WORDS = {"BM": N_("blue moon"), "BS": N_("blue sun"), "BD": N_("blue dot"),
+               "RM": N_("red moon"), "RS": N_("red sun"), "RD": N_("red dot")}
+
+
+def describe_kind(kind: str) -> Phrase:
+    """A tile kind in words ("blue moon")."""
+    return phrase(_KIND_WORDS[kind])
 
 
 def _lines() -> tuple[tuple[int, ...], ...]:

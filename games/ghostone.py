@@ -15,21 +15,31 @@ Readings where the rule file is silent (a careful player's choice):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
-from .grid import DIRECTIONS, ORTHOGONAL, Grid
 from .base import (
+    N_,
+    Answer,
     Game,
     GameInfo,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
+    Option,
     Outcome,
-    repetition_option,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    checked_decoder,
+    nphrase,
+    phrase,
+    repetition_option,
 )
+from .grid import DIRECTIONS, ORTHOGONAL, Grid
 
 SIZE = 4
 PLATES = SIZE * SIZE
@@ -50,8 +60,33 @@ def _by_name(plates) -> tuple[int, ...]:
     return tuple(sorted(plates, key=plate_name))
 
 
+def _three(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Three plates in the notation's order (by name)."""
+    x, y, z = _by_name((a, b, c))
+    return x, y, z
+
+
+# tables for the moves (playouts of the AI ask for them on every move)
+_STEPS = {d: tuple(GRID.step(p, d) for p in range(PLATES)) for d in DIRECTIONS}
+_ORTHOGONAL_STEPS = tuple(tuple((d, GRID.step(p, d)) for d in ORTHOGONAL) for p in range(PLATES))
+_AROUND = tuple(frozenset(around(p)) for p in range(PLATES))
+
+
+def _evolve(state: GhostoneState, **changes: Any) -> GhostoneState:
+    """`dataclasses.replace` without its per-field overhead (the state has no __init__ logic
+    to run): playouts make a few new states per move."""
+    new = object.__new__(GhostoneState)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def total_rocks(seats: int) -> int:
     return PLATES + 3 * seats * PAWNS[seats]
+
+
+_ROCK_CHARS = tuple(chr(48 + n) for n in range(200))
+_PAWN_CHARS = (".", "0", "1", "2", "3")
 
 
 @dataclass(frozen=True)
@@ -111,9 +146,11 @@ class GhostoneState:
     history: tuple[str, ...] = ()  # position keys at the start of every turn
 
     def key(self) -> str:
-        rocks = "".join(chr(48 + n) for n in self.rocks)
-        pawns = "".join("." if p == NO_PAWN else str(p) for p in self.pawns)
-        flipped = "".join("1" if p in self.flipped else "0" for p in range(PLATES))
+        # as "".join(chr(48 + n) for n in rocks), "." or the seat per plate, and "1" per
+        # flipped plate, built from tables (playouts build a key every turn)
+        rocks = "".join([_ROCK_CHARS[n] if n < 200 else chr(48 + n) for n in self.rocks])
+        pawns = "".join([_PAWN_CHARS[p + 1] for p in self.pawns])
+        flipped = format(sum(1 << p for p in self.flipped), f"0{PLATES}b")[::-1]
         return f"{rocks}|{pawns}|{flipped}|{self.ghost}|{self.to_move}"
 
     def escapes(self) -> int:
@@ -170,12 +207,12 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         """A timed-out seat's turn is passed, as if it could not move (it counts towards the
         all-pass house rule)."""
         if not self.can_skip(state):
-            raise IllegalMoveError("a turn can be skipped only during play (not during the "
-                                   "set-up, a ghost placement or a roll)")
+            raise IllegalMoveError(N_("a turn can be skipped only during play (not during the "
+                                      "set-up, a ghost placement or a roll)"))
         passes = state.passes + 1
-        after = replace(state, passes=passes, ply=state.ply + 1)
+        after = _evolve(state, passes=passes, ply=state.ply + 1)
         if passes >= state.seats:
-            return replace(after, end="passes", phase=OVER)
+            return _evolve(after, end="passes", phase=OVER)
         return self._next_turn(after, (state.to_move + 1) % state.seats)
 
     def is_chance(self, state: GhostoneState) -> bool:
@@ -210,27 +247,21 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         if state.phase == GHOST:
             return [GhostPlacement(p) for p in range(PLATES) if p not in state.flipped]
         if state.phase == SETUP:
-            moves = []
+            moves: list[GhostoneMove] = []
             for pawn in range(PLATES):
-                if state.pawns[pawn] != NO_PAWN:
-                    continue
-                near = around(pawn)
-                for i, a in enumerate(near):
-                    for j in range(i + 1, len(near)):
-                        for k in range(j + 1, len(near)):
-                            moves.append(SetupMove(pawn, _by_name((a, near[j], near[k]))))
+                if state.pawns[pawn] == NO_PAWN:
+                    moves.extend(_SETUP_MOVES[pawn])
             return moves
         return self._pawn_moves(state, state.to_move)
 
     def _pawn_steps(self, state: GhostoneState, seat: int) -> list[tuple[int, int]]:
         steps = []
+        pawns, flipped = state.pawns, state.flipped
         for origin in range(PLATES):
-            if state.pawns[origin] != seat:
+            if pawns[origin] != seat:
                 continue
-            for direction in ORTHOGONAL:
-                target = step(origin, direction)
-                if (target is not None and target not in state.flipped
-                        and state.pawns[target] == NO_PAWN):
+            for _, target in _ORTHOGONAL_STEPS[origin]:
+                if target is not None and pawns[target] == NO_PAWN and target not in flipped:
                     steps.append((origin, target))
         return steps
 
@@ -251,9 +282,9 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         escapes = state.rocks[target] == 0
         if escapes and self._ends_after_escape(state, origin):
             return []
-        flipped = state.flipped | ({target} if escapes else set())
-        return [d for d in ORTHOGONAL
-                if (to := step(origin, d)) is None or to not in flipped]
+        flipped = state.flipped
+        return [d for d, to in _ORTHOGONAL_STEPS[origin]
+                if to is None or (to not in flipped and not (escapes and to == target))]
 
     def _ends_after_escape(self, state: GhostoneState, origin: int) -> bool:
         left = {p for plate, p in enumerate(state.pawns) if p != NO_PAWN and plate != origin}
@@ -261,17 +292,16 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
 
     # -- applying ----------------------------------------------------------------------
     def apply(self, state: GhostoneState, move: GhostoneMove) -> GhostoneState:
-        text = self.format_move(state, move)
         if state.end is not None:
-            raise GameOverError(f"'{text}': the game is over")
+            raise GameOverError(N_("the game is over"))
         if not self._is_legal(state, move):
-            raise IllegalMoveError(f"'{text}': {self._why_illegal(state, move)}")
+            raise IllegalMoveError(self._why_illegal(state, move))
         if isinstance(move, SetupMove):
             return self._setup(state, move)
         if isinstance(move, Roll):
             return self._roll(state, move)
         if isinstance(move, GhostPlacement):
-            placed = replace(state, ghost=move.plate, ply=state.ply + 1,
+            placed = _evolve(state, ghost=move.plate, ply=state.ply + 1,
                              last=LastAction(state.to_move, move))
             return self._next_turn(placed, (state.to_move + 1) % state.seats)
         return self._pawn(state, move)
@@ -284,43 +314,65 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             return isinstance(move, GhostPlacement) and move.plate not in state.flipped
         if state.phase == SETUP:
             return (isinstance(move, SetupMove) and state.pawns[move.pawn] == NO_PAWN
-                    and len(set(move.rocks)) == 3 and set(move.rocks) <= set(around(move.pawn))
+                    and len(set(move.rocks)) == 3 and set(move.rocks) <= _AROUND[move.pawn]
                     and move.rocks == _by_name(move.rocks))
-        return isinstance(move, PawnMove) and move in self._pawn_moves(state, state.to_move)
+        if not isinstance(move, PawnMove) or not 0 <= move.origin < PLATES:
+            return False
+        # as `move in self._pawn_moves(...)`, for the one step the move names
+        if state.pawns[move.origin] != state.to_move:
+            return False
+        target = move.target
+        if (target not in (to for _, to in _ORTHOGONAL_STEPS[move.origin])
+                or state.pawns[target] != NO_PAWN or target in state.flipped):
+            return False
+        directions = self._rock_directions(state, move.origin, target)
+        return move.rock in directions if directions else move.rock is None
 
-    def _why_illegal(self, state: GhostoneState, move: GhostoneMove) -> str:
-        seat = state.to_move + 1
+    def _why_illegal(self, state: GhostoneState, move: GhostoneMove) -> Phrase:
+        """In the mover's terms: where their pawns are, which plates and directions remain."""
         if state.phase == ROLL:
-            return "the host rolls the die now"
+            return phrase(N_("the host rolls the die now"))
         if state.phase == GHOST and not isinstance(move, GhostPlacement):
-            return f"seat {seat} places the ghost now ('ghost <plate>')"
+            return phrase(N_("you place the ghost now: choose a plate (ghost c3)"))
         if isinstance(move, GhostPlacement):
             if state.phase != GHOST:
-                return "the ghost is placed only by the player whose pawn made the third escape"
-            return f"{plate_name(move.plate)} is flipped"
+                return phrase(N_("the ghost is placed only by the player whose pawn made the "
+                                 "third escape"))
+            return phrase(N_("{plate} is flipped"), plate=plate_name(move.plate))
         if state.phase == SETUP:
             if not isinstance(move, SetupMove):
-                return f"seat {seat} places a pawn now (e.g. b2:a1,a3,c2)"
+                return phrase(N_("place a pawn now, with its three rocks (b2:a1,a3,c2)"))
             if state.pawns[move.pawn] != NO_PAWN:
-                return f"{plate_name(move.pawn)} already has a pawn"
-            return (f"the three rocks go on different plates around {plate_name(move.pawn)} "
-                    f"({', '.join(plate_name(p) for p in around(move.pawn))})")
+                return phrase(N_("{plate} already has a pawn"), plate=plate_name(move.pawn))
+            return phrase(N_("the three rocks go on different plates around {plate} "
+                             "({around})"), plate=plate_name(move.pawn),
+                          around=", ".join(plate_name(p) for p in around(move.pawn)))
         if isinstance(move, SetupMove):
-            return "the set-up is over"
+            return phrase(N_("the set-up is over"))
         if isinstance(move, Roll):
-            return "no roll is due"
+            return phrase(N_("no roll is due"))
         if state.pawns[move.origin] != state.to_move:
-            return f"there is no pawn of seat {seat} on {plate_name(move.origin)}"
+            mine = ", ".join(plate_name(p) for p in range(PLATES)
+                             if state.pawns[p] == state.to_move)
+            return phrase(N_("you have no pawn on {plate}: your pawns are on {plates}"),
+                          plate=plate_name(move.origin), plates=mine)
         if (move.origin, move.target) not in self._pawn_steps(state, state.to_move):
-            return (f"a pawn steps N, E, S or W onto a face-up plate without a pawn; "
-                    f"{plate_name(move.target)} is not one")
+            targets = ", ".join(plate_name(t) for o, t in self._pawn_steps(state, state.to_move)
+                                if o == move.origin)
+            if not targets:
+                return phrase(N_("your pawn on {origin} cannot step anywhere now"),
+                              origin=plate_name(move.origin))
+            return phrase(N_("your pawn on {origin} can step to {targets}, not {target}"),
+                          origin=plate_name(move.origin), targets=targets,
+                          target=plate_name(move.target))
         allowed = self._rock_directions(state, move.origin, move.target)
         if not allowed:
-            return "no rock moves on this step: write it without a direction"
+            return phrase(N_("no rock moves on this step: write it without a direction"))
         if move.rock is None:
-            return (f"a rock from {plate_name(move.origin)} must move: add one of "
-                    f"{', '.join(allowed)}")
-        return f"the rock cannot go {move.rock} (a flipped plate): try {', '.join(allowed)}"
+            return phrase(N_("a rock from {origin} must move: add one of {directions}"),
+                          origin=plate_name(move.origin), directions=", ".join(allowed))
+        return phrase(N_("the rock cannot go {direction} (a flipped plate): try {directions}"),
+                      direction=move.rock, directions=", ".join(allowed))
 
     def _setup(self, state: GhostoneState, move: SetupMove) -> GhostoneState:
         seat = state.to_move
@@ -331,11 +383,11 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             rocks[plate] += 1
         index = state.setup_index + 1
         order = SETUP_ORDER[state.seats]
-        after = replace(state, pawns=tuple(pawns), rocks=tuple(rocks), setup_index=index,
+        after = _evolve(state, pawns=tuple(pawns), rocks=tuple(rocks), setup_index=index,
                         ply=state.ply + 1, last=LastAction(seat, move))
         if index < len(order):
-            return replace(after, to_move=order[index])
-        return self._next_turn(replace(after, phase=PLAY), state.seats - 1)
+            return _evolve(after, to_move=order[index])
+        return self._next_turn(_evolve(after, phase=PLAY), state.seats - 1)
 
     def _pawn(self, state: GhostoneState, move: PawnMove) -> GhostoneState:
         seat = state.to_move
@@ -354,20 +406,20 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         rock_to = None
         if move.rock is not None:
             rocks[move.origin] -= 1
-            rock_to = step(move.origin, move.rock)
+            rock_to = _STEPS[move.rock][move.origin]
             if rock_to is None:
                 removed += 1
             else:
                 rocks[rock_to] += 1
-        after = replace(state, pawns=tuple(pawns), rocks=tuple(rocks),
+        after = _evolve(state, pawns=tuple(pawns), rocks=tuple(rocks),
                         flipped=frozenset(flipped), removed=removed,
                         escaped=tuple(tuple(e) for e in escaped), passes=0, ply=state.ply + 1,
                         last=LastAction(seat, move, escape, rock_to))
         on_board = {p for p in pawns if p != NO_PAWN}
         if escape is not None and len(on_board) <= 1:
-            return replace(after, end="pawns", phase=OVER)
+            return _evolve(after, end="pawns", phase=OVER)
         if escape is not None and state.escapes() + 1 == 3:
-            return replace(after, phase=GHOST)  # the same seat places the ghost
+            return _evolve(after, phase=GHOST)  # the same seat places the ghost
         return self._next_turn(after, (seat + 1) % state.seats)
 
     def _roll(self, state: GhostoneState, move: Roll) -> GhostoneState:
@@ -383,7 +435,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             rocks[origin] -= 1
             removed += 1
             took = True
-        rolled = replace(state, ghost=here, rocks=tuple(rocks), removed=removed,
+        rolled = _evolve(state, ghost=here, rocks=tuple(rocks), removed=removed,
                          ply=state.ply + 1,
                          last_roll=LastAction(None, move, ghost_from=origin, ghost_took=took))
         return self._begin_turn(rolled, 0)
@@ -391,23 +443,23 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
     def _next_turn(self, state: GhostoneState, seat: int) -> GhostoneState:
         """Hand the turn to `seat`, with the roll due before seat 1's turn."""
         if seat == 0 and state.ghost is not None:
-            return replace(state, phase=ROLL, to_move=0)
+            return _evolve(state, phase=ROLL, to_move=0)
         return self._begin_turn(state, seat)
 
     def _begin_turn(self, state: GhostoneState, seat: int) -> GhostoneState:
         """A turn starts: record the position, then pass automatically while a seat cannot
         move (house rules end the game on n passes in a row or a third repetition)."""
-        state = replace(state, phase=PLAY, to_move=seat)
+        state = _evolve(state, phase=PLAY, to_move=seat)
         history = state.history + (state.key(),)
-        state = replace(state, history=history)
+        state = _evolve(state, history=history)
         if state.repetition and history.count(state.key()) >= 3:
-            return replace(state, end="repetition", phase=OVER)
+            return _evolve(state, end="repetition", phase=OVER)
         if self._pawn_steps(state, seat):
             return state
         passes = state.passes + 1
         if passes >= state.seats:
-            return replace(state, passes=passes, end="passes", phase=OVER)
-        return self._next_turn(replace(state, passes=passes), (seat + 1) % state.seats)
+            return _evolve(state, passes=passes, end="passes", phase=OVER)
+        return self._next_turn(_evolve(state, passes=passes), (seat + 1) % state.seats)
 
     # -- notation ----------------------------------------------------------------------
     def parse_move(self, state: GhostoneState, text: str) -> GhostoneMove:
@@ -427,7 +479,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             plates = [parse_plate(p.strip()) for p in rock_text.split(",")]
             if pawn is not None and len(plates) == 3 and None not in plates:
                 if len(set(plates)) != 3:
-                    raise InvalidMoveError(f"'{token}': the three rocks go on three different plates")
+                    raise InvalidMoveError(N_("the three rocks go on three different plates"))
                 return SetupMove(pawn, _by_name(plates))  # type: ignore[arg-type]
         elif "-" in lower:
             body, _, direction = lower.partition(" ")
@@ -437,8 +489,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             if origin is not None and target is not None and (rock is None or rock in ORTHOGONAL):
                 return PawnMove(origin, target, rock)
         raise InvalidMoveError(
-            f"'{token}' is not a move: write b2:a1,a3,c2 (set-up), b2-b3 W (pawn and rock), "
-            "ghost c3, or roll NE")
+            N_("write b2:a1,a3,c2 (set-up), b2-b3 W (a pawn's step and a rock's direction) or "
+               "ghost c3"))
 
     def format_move(self, state: GhostoneState, move: GhostoneMove) -> str:
         if isinstance(move, SetupMove):
@@ -449,6 +501,106 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             return f"ghost {plate_name(move.plate)}"
         text = f"{plate_name(move.origin)}-{plate_name(move.target)}"
         return f"{text} {move.rock}" if move.rock else text
+
+    # -- entering a move and telling people -----------------------------------------------
+    def input_path(self, state: GhostoneState, move: GhostoneMove) -> tuple[Answer, ...]:
+        if isinstance(move, SetupMove):
+            return ((plate_name(move.pawn),), tuple(plate_name(p) for p in move.rocks))
+        if isinstance(move, PawnMove):
+            step_text = f"{plate_name(move.origin)}-{plate_name(move.target)}"
+            return ((step_text,), (move.rock,)) if move.rock else ((step_text,),)
+        if isinstance(move, GhostPlacement):
+            return ((plate_name(move.plate),),)
+        return ((self.format_move(state, move),),)
+
+    def input_step(self, state: GhostoneState, answers: tuple[Answer, ...], values: list[str],
+                   picks: int) -> Step:
+        def by_board(plates: list[str]) -> list[str]:
+            return sorted(plates, key=lambda p: (p[1], p[0]))
+
+        if state.phase == GHOST:
+            return Step("ghost", phrase(N_("Where do you put the ghost?")), tuple(
+                Option(v, v) for v in by_board(values)))
+        if state.phase == SETUP and not answers:
+            return Step("plate", phrase(N_("Where does your pawn go?")),
+                        tuple(Option(v, v) for v in by_board(values)))
+        if state.phase == SETUP:
+            return Step("rocks", phrase(N_("Choose the 3 plates around {plate} that get a "
+                                           "rock"), plate=answers[0][0]),
+                        tuple(Option(v, v) for v in by_board(values)), private=True, picks=3)
+        if not answers:
+            options = []
+            for value in values:
+                origin, target = (parse_plate(p) for p in value.split("-"))
+                assert origin is not None and target is not None
+                escape = state.rocks[target] == 0
+                options.append(Option(value, value.replace("-", "→"), phrase(
+                    N_("escapes, scoring the {n} rocks left behind"), n=state.rocks[origin])
+                    if escape else None))
+            return Step("step", phrase(N_("Which step does your pawn take?")), tuple(options))
+        origin_name = answers[0][0].split("-")[0]
+        origin = parse_plate(origin_name)
+        assert origin is not None
+        options = []
+        for direction in values:
+            to = step(origin, direction)
+            where = (phrase(N_("off the board")) if to is None
+                     else phrase(N_("onto {plate}"), plate=plate_name(to)))
+            options.append(Option(direction, phrase(N_("rock {direction}"),
+                                                    direction=direction), where))
+        return Step("rock", phrase(N_("Which way does a rock from {origin} go?"),
+                                   origin=origin_name), tuple(options))
+
+    def describe_outcome(self, state: GhostoneState) -> Phrase:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return super().describe_outcome(state)
+        scores = self.scores(state)
+        best = scores[outcome.winners[0]]
+        if outcome.draw:
+            result = phrase(N_("{winners} share the lead with {score}"),
+                            winners=tuple(Seat(w) for w in outcome.winners), score=best)
+        else:
+            result = phrase(N_("{winner} wins with {score}"), winner=Seat(outcome.winners[0]),
+                            score=best)
+        if state.end == "pawns" and state.last is not None and state.last.seat is not None:
+            return phrase(N_("{last} escaped last: {result}"), last=Seat(state.last.seat),
+                          result=result)
+        if state.end == "passes":
+            return phrase(N_("Nobody could move for a whole round: {result}"), result=result)
+        return phrase(N_("The same position came up a third time: {result}"), result=result)
+
+    def move_effects(self, before: GhostoneState, move: GhostoneMove,
+                     after: GhostoneState) -> tuple[Phrase, ...]:
+        if isinstance(move, Roll):
+            roll = after.last_roll
+            if roll is None or roll.ghost_from is None or after.ghost is None:
+                return ()
+            moved = phrase(N_("the die shows {direction}: the ghost moves {origin} → {target}"),
+                           direction=move.direction, origin=plate_name(roll.ghost_from),
+                           target=plate_name(after.ghost))
+            if roll.ghost_took:
+                return moved, phrase(N_("the ghost takes a rock from {plate}"),
+                                     plate=plate_name(roll.ghost_from))
+            return (moved,)
+        last = after.last
+        if not isinstance(move, PawnMove) or last is None:
+            return ()
+        effects = []
+        if last.escaped is not None:
+            points, bonus = last.escaped
+            effects.append(nphrase(N_("escaped: {n} rock + {bonus} bonus"),
+                                   N_("escaped: {n} rocks + {bonus} bonus"), points,
+                                   bonus=bonus))
+        if move.rock is not None:
+            effects.append(phrase(N_("a rock went off the board")) if last.rock_to is None
+                           else phrase(N_("a rock went to {plate}"),
+                                       plate=plate_name(last.rock_to)))
+        passed = after.passes
+        if passed and after.end is None:
+            effects.append(nphrase(N_("{n} turn was passed (no move possible)"),
+                                   N_("{n} turns were passed (no move possible)"), passed))
+        return tuple(effects)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: GhostoneState) -> dict[str, Any]:
@@ -477,10 +629,11 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             return None
         return LastAction(
             seat=last["seat"], move=self.parse_move(None, last["move"]),  # type: ignore[arg-type]
-            escaped=tuple(last["escaped"]) if last["escaped"] else None,  # type: ignore[arg-type]
+            escaped=(int(last["escaped"][0]), int(last["escaped"][1])) if last["escaped"] else None,
             rock_to=last["rock_to"], ghost_from=last["ghost_from"],
             ghost_took=bool(last["ghost_took"]))
 
+    @checked_decoder
     def from_json(self, data: Mapping[str, Any]) -> GhostoneState:
         try:
             state = GhostoneState(
@@ -531,7 +684,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
                 cells.append(f" {pawn}{state.rocks[plate]}{ghost} ")
             rows.append(f"{rank + 1} " + "".join(cells))
         rows.append("    " + "    ".join(FILES))
-        rows.append("scores: " + ", ".join(f"seat {s + 1} {v}" for s, v in enumerate(self.scores(state))))
+        rows.append("scores: " + ", ".join(f"seat {s + 1} {v}"
+                                           for s, v in enumerate(self.scores(state))))
         if state.end is None:
             who = "the host rolls the die" if state.phase == ROLL else \
                 f"seat {state.to_move + 1} to move ({state.phase})"
@@ -546,3 +700,13 @@ def rock_count(state: GhostoneState) -> int:
 
 
 GAME = Ghostone()
+
+
+def _setup_moves(pawn: int) -> tuple[SetupMove, ...]:
+    near = around(pawn)
+    return tuple(SetupMove(pawn, _three(near[i], near[j], near[k]))
+                 for i in range(len(near)) for j in range(i + 1, len(near))
+                 for k in range(j + 1, len(near)))
+
+
+_SETUP_MOVES = tuple(_setup_moves(p) for p in range(PLATES))

@@ -23,9 +23,9 @@ class Grid:
 
     def parse(self, text: str) -> int | None:
         """The square named `text` (e.g. 'b2'), or None."""
-        if len(text) == 2 and text[0] in self.files and text[1].isdigit() \
-                and 1 <= int(text[1]) <= self.size:
-            return self.files.index(text[0]) + self.size * (int(text[1]) - 1)
+        ranks = "12345678"[: self.size]
+        if len(text) == 2 and text[0] in self.files and text[1] in ranks:
+            return self.files.index(text[0]) + self.size * ranks.index(text[1])
         return None
 
     def step(self, square: int, direction: str) -> int | None:

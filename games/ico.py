@@ -16,10 +16,13 @@ Readings where the rule file is silent (a careful player's choice):
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .base import (
+    N_,
+    Answer,
     Game,
     GameInfo,
     GameOverError,
@@ -27,9 +30,16 @@ from .base import (
     InvalidMoveError,
     InvalidOptionError,
     InvalidStateError,
+    Option,
     OptionSpec,
     Outcome,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    ascii_number,
+    checked_decoder,
+    phrase,
 )
 
 COLOURS = ("red", "blue", "yellow", "green")
@@ -85,8 +95,10 @@ def _vertex_coordinates() -> tuple[tuple[float, float, float], ...]:
     """Unit-sphere positions: vertex 0 the north pole, 1-5 the upper ring anticlockwise from
     angle 0, 6-10 the lower ring from 36 degrees, 11 the south pole (for pictures)."""
     z, r = 1 / math.sqrt(5), 2 / math.sqrt(5)
-    ring = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(0, 360, 72)]
-    lower = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a))) for a in range(36, 396, 72)]
+    ring = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a)))
+            for a in range(0, 360, 72)]
+    lower = [(r * math.cos(math.radians(a)), r * math.sin(math.radians(a)))
+             for a in range(36, 396, 72)]
     return ((0.0, 0.0, 1.0), *((x, y, z) for x, y in ring), *((x, y, -z) for x, y in lower),
             (0.0, 0.0, -1.0))
 
@@ -95,6 +107,17 @@ VERTICES = _vertex_coordinates()
 FACE_EDGES = tuple(tuple(e for e, _ in face[1]) for face in FACES)
 ACROSS = {(f, e): other for f, face in enumerate(FACES) for e, other in face[1]}
 ANTIPODE = tuple(face[2] for face in FACES)
+
+
+def _mask(edges) -> int:
+    return sum(1 << e for e in edges)
+
+
+_EDGE_BITS = tuple(1 << e for e in range(len(EDGES)))
+_FACE_MASKS = tuple(_mask(edges) for edges in FACE_EDGES)
+_BELT_MASKS = tuple(_mask(belt) for belt in BELTS.values())
+_TRIANGLE_MASKS = tuple(_mask(outer) for outer in BIG_TRIANGLES)
+_last_winning: tuple[Any, ...] = ((), -1, "", False, ((), ()))
 
 
 @dataclass(frozen=True)
@@ -154,7 +177,11 @@ class Ico(Game[IcoState, IcoMove]):
         ),
     )
 
-    def draw_options(self, options: Mapping[str, str], rng) -> dict[str, str]:
+    def check_options(self, options: Mapping[str, str]) -> None:
+        if options.get("antipodal") == "yes" and options.get("level") != "2+":
+            raise InvalidOptionError(N_("antipodal=yes goes with level=2+ only"))
+
+    def draw_options(self, options: Mapping[str, str] | None, rng: Any) -> dict[str, str]:
         """The host's part of the set-up: a random start face is drawn once and recorded."""
         resolved = self.resolve_options(options)
         if resolved["start"] == "random":
@@ -167,9 +194,7 @@ class Ico(Game[IcoState, IcoMove]):
         opts = self.resolve_options(options)
         if opts["start"] == "random":
             raise InvalidOptionError(
-                "option start=random: the host draws the start face; give start=f0..f19")
-        if opts["antipodal"] == "yes" and opts["level"] != "2+":
-            raise InvalidOptionError("option antipodal=yes belongs to level 2+")
+                N_("start=random: the host draws the start face; give start=f0..f19"))
         return IcoState(seats=seats, level=opts["level"], antipodal=opts["antipodal"] == "yes",
                         markers=((0,) * seats,) * len(EDGES), active=int(opts["start"][1:]),
                         to_move=0, idle=0, start=int(opts["start"][1:]))
@@ -203,29 +228,47 @@ class Ico(Game[IcoState, IcoMove]):
         return [e for e in pool if sum(state.markers[e]) == fewest], True
 
     def winning(self, state: IcoState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(edges, faces) of a completed pattern of `seat`, or empty tuples."""
-        has = [self._has(state, e, seat) for e in range(len(EDGES))]
-        complete = [f for f in range(len(FACES)) if all(has[e] for e in FACE_EDGES[f])]
-        if state.level == "1" and complete:
-            return FACE_EDGES[complete[0]], (complete[0],)
-        if state.level == "1+":
-            for face in complete:
-                if ANTIPODE[face] in complete:
-                    pair = (face, ANTIPODE[face])
-                    return FACE_EDGES[face] + FACE_EDGES[ANTIPODE[face]], pair
-        if state.level == "2":
-            for belt in BELTS.values():
-                if all(has[e] for e in belt):
+        """(edges, faces) of a completed pattern of `seat`, or empty tuples.
+
+        The seat's edges are one bit mask and every pattern a precomputed mask, so a check
+        is a few integer operations (playouts call this on every move)."""
+        global _last_winning
+        cached = _last_winning
+        if (cached[0] is state.markers and cached[1] == seat and cached[2] == state.level
+                and cached[3] == state.antipodal):
+            return cached[4]
+        result = self._winning(state, seat)
+        # outcome() is asked several times of one state: keep the last answer (the cache
+        # holds the markers tuple itself, so an identity match is the same position)
+        _last_winning = (state.markers, seat, state.level, state.antipodal, result)
+        return result
+
+    def _winning(self, state: IcoState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        has = sum(bit for bit, counts in zip(_EDGE_BITS, state.markers, strict=True)
+                  if counts[seat])
+        if state.level == "1":
+            for face, mask in enumerate(_FACE_MASKS):
+                if has & mask == mask:
+                    return FACE_EDGES[face], (face,)
+        elif state.level == "1+":
+            for face, mask in enumerate(_FACE_MASKS):
+                both = mask | _FACE_MASKS[ANTIPODE[face]]
+                if has & both == both:
+                    return FACE_EDGES[face] + FACE_EDGES[ANTIPODE[face]], (face, ANTIPODE[face])
+        elif state.level == "2":
+            for belt, mask in zip(BELTS.values(), _BELT_MASKS, strict=True):
+                if has & mask == mask:
                     return belt, ()
-        if state.level == "2+":
-            for face, outer in enumerate(BIG_TRIANGLES):
-                if not all(has[e] for e in outer):
+        elif state.level == "2+":
+            for face, mask in enumerate(_TRIANGLE_MASKS):
+                if has & mask != mask:
                     continue
                 if not state.antipodal:
-                    return outer, (face,)
-                other = BIG_TRIANGLES[ANTIPODE[face]]
-                if all(has[e] for e in other):
-                    return outer + other, (face, ANTIPODE[face])
+                    return BIG_TRIANGLES[face], (face,)
+                other = _TRIANGLE_MASKS[ANTIPODE[face]]
+                if has & other == other:
+                    return BIG_TRIANGLES[face] + BIG_TRIANGLES[ANTIPODE[face]], \
+                        (face, ANTIPODE[face])
         return (), ()
 
     def outcome(self, state: IcoState) -> Outcome | None:
@@ -253,21 +296,20 @@ class Ico(Game[IcoState, IcoMove]):
         return [IcoMove(e, place) for e in edges]
 
     def apply(self, state: IcoState, move: IcoMove) -> IcoState:
-        text = self.format_move(state, move)
         if self.outcome(state) is not None:
-            raise GameOverError(f"'{text}': the game is over")
+            raise GameOverError(N_("the game is over"))
         edges, place = self._choices(state, state.to_move)
         if move.edge not in FACE_EDGES[state.active]:
-            names = ", ".join(f"e{e}" for e in FACE_EDGES[state.active])
-            raise IllegalMoveError(f"'{text}': e{move.edge} is not an edge of the active face "
-                                   f"f{state.active} ({names})")
+            raise IllegalMoveError(N_("e{edge} is not an edge of the black face: use {edges}"),
+                                   edge=move.edge,
+                                   edges=", ".join(self._notation(e, place) for e in edges))
         if move.place != place:
-            raise IllegalMoveError(
-                f"'{text}': " + ("you must place a marker: write it without '-'" if place else
-                                 "you cannot place now: roll over an edge with '-eN'"))
+            if place:
+                raise IllegalMoveError(N_("you must place a marker: write it without '-'"))
+            raise IllegalMoveError(N_("you cannot place now: roll over an edge with '-eN'"))
         if move.edge not in edges:
-            allowed = ", ".join(f"e{e}" for e in edges)
-            raise IllegalMoveError(f"'{text}': the balance rules allow only {allowed}")
+            raise IllegalMoveError(N_("the balance rules allow only {edges}"),
+                                   edges=", ".join(self._notation(e, place) for e in edges))
         markers = list(state.markers)
         if place:
             counts = list(markers[move.edge])
@@ -285,7 +327,8 @@ class Ico(Game[IcoState, IcoMove]):
         """A timed-out seat loses its turn: the next seat plays on the same active face (an
         idle turn for the draw house rule)."""
         if not self.can_skip(state):
-            raise IllegalMoveError("a turn can be skipped only in a running match of 3-4 seats")
+            raise IllegalMoveError(N_("a turn can be skipped only in a running match of 3-4 "
+                                      "seats"))
         return replace(state, to_move=(state.to_move + 1) % state.seats, idle=state.idle + 1,
                        ply=state.ply + 1)
 
@@ -294,13 +337,58 @@ class Ico(Game[IcoState, IcoMove]):
         token = text.strip().lower()
         roll = token.startswith("-")
         body = token[1:] if roll else token
-        if body.startswith("e") and body[1:].isdigit() and 0 <= int(body[1:]) < len(EDGES):
-            return IcoMove(int(body[1:]), not roll)
-        raise InvalidMoveError(f"'{text.strip()}' is not a move: write e12 (place and roll) or "
-                               "-e12 (roll without placing), edges e0-e29")
+        number = ascii_number(body[1:], 2) if body.startswith("e") else None
+        if number is None or number >= len(EDGES):
+            raise InvalidMoveError(N_("write an edge such as e12 (place and roll), or -e12 "
+                                      "(roll without placing); edges are e0 to e29"))
+        return IcoMove(number, not roll)
+
+    @staticmethod
+    def _notation(edge: int, place: bool) -> str:
+        return f"{'' if place else '-'}e{edge}"
 
     def format_move(self, state: IcoState, move: IcoMove) -> str:
         return f"{'' if move.place else '-'}e{move.edge}"
+
+    # -- entering a move and telling people -----------------------------------------------
+    def input_path(self, state: IcoState, move: IcoMove) -> tuple[Answer, ...]:
+        return ((self.format_move(state, move),),)
+
+    def input_step(self, state: IcoState, answers: tuple[Answer, ...], values: list[str],
+                   picks: int) -> Step:
+        options = []
+        for value in values:
+            move = self.parse_move(state, value)
+            across = ACROSS[(state.active, move.edge)]
+            label = value if move.place else phrase(N_("roll over {edge}"), edge=value[1:])
+            options.append(Option(value, label, phrase(N_("the black face rolls to f{face}"),
+                                                       face=across)))
+        return Step("edge", phrase(N_("Which edge?")), tuple(options))
+
+    def describe_outcome(self, state: IcoState) -> Phrase:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return super().describe_outcome(state)
+        if outcome.draw:
+            return phrase(N_("Drawn: {n} turns in a row without a marker placed"),
+                          n=state.idle)
+        winner = Seat(outcome.winners[0])
+        if state.level == "1":
+            return phrase(N_("{winner} completed a face"), winner=winner)
+        if state.level == "1+":
+            return phrase(N_("{winner} completed a face and its opposite face"), winner=winner)
+        if state.level == "2":
+            return phrase(N_("{winner} completed a belt"), winner=winner)
+        if state.antipodal:
+            return phrase(N_("{winner} completed a big triangle and its opposite"),
+                          winner=winner)
+        return phrase(N_("{winner} completed a big triangle"), winner=winner)
+
+    def move_effects(self, before: IcoState, move: IcoMove,
+                     after: IcoState) -> tuple[Phrase, ...]:
+        return (phrase(N_("the black face rolls from f{origin} to f{face}"),
+                       origin=before.active, face=after.active),)
+
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: IcoState) -> dict[str, Any]:
@@ -311,6 +399,7 @@ class Ico(Game[IcoState, IcoMove]):
                 "last": list(state.last) if state.last else None,
                 "previous_active": state.previous_active}
 
+    @checked_decoder
     def from_json(self, data: Mapping[str, Any]) -> IcoState:
         try:
             last = data.get("last")

@@ -23,20 +23,30 @@ Readings where the rule file is silent (a careful player's choice):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .base import (
+    N_,
+    Answer,
     Game,
     GameInfo,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
+    Option,
     OptionSpec,
     Outcome,
-    repetition_option,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    checked_decoder,
+    nphrase,
+    phrase,
+    repetition_option,
 )
 
 SEEDS_PER_PIT = 5
@@ -144,7 +154,8 @@ def sow(pits: tuple[int, ...], goal: int, seat: int, start: int):
     while True:
         snapshot = (tuple(board), goal, pos)
         if snapshot in seen:
-            raise RelayLoopError(f"sowing from '{pit_letter(start)}' would relay forever")
+            raise RelayLoopError(N_("sowing from {pit} would relay forever"),
+                                 pit=pit_letter(start))
         seen.add(snapshot)
         while hand:
             pos = nxt[pos]
@@ -233,13 +244,13 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         return state.ply
 
     def apply(self, state: MancalaState, move: MancalaMove) -> MancalaState:
-        letter = pit_letter(move.pit) if 0 <= move.pit < 26 else str(move.pit)
         if self.outcome(state) is not None:
-            raise GameOverError(f"'{letter}': the game is over")
+            raise GameOverError(N_("the game is over"))
         if not 0 <= move.pit < state.size:
-            raise IllegalMoveError(f"'{letter}': there is no such pit on this board")
+            raise IllegalMoveError(N_("this board has pits a to {last}"),
+                                   last=pit_letter(state.size - 1))
         if state.pits[move.pit] == 0:
-            raise IllegalMoveError(f"'{letter}': that pit is empty")
+            raise IllegalMoveError(N_("pit {pit} is empty"), pit=pit_letter(move.pit))
         seat = state.to_move
         pits, goal, captured, path, ended_empty = sow(state.pits, state.goal, seat, move.pit)
         scores = list(state.scores)
@@ -265,13 +276,61 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     # -- notation ----------------------------------------------------------------------
     def parse_move(self, state: MancalaState, text: str) -> MancalaMove:
         token = text.strip().lower()
-        last = pit_letter(state.size - 1)
+        size = state.size if state is not None else max(TARGETS)
+        last = pit_letter(size - 1)
         if len(token) != 1 or not "a" <= token <= last:
-            raise InvalidMoveError(f"'{text.strip()}' is not a pit: expected a letter a-{last}")
+            raise InvalidMoveError(N_("write the letter of a pit, a to {last}"), last=last)
         return MancalaMove(ord(token) - ord("a"))
 
     def format_move(self, state: MancalaState, move: MancalaMove) -> str:
         return pit_letter(move.pit)
+
+    # -- entering a move and telling people -----------------------------------------------
+    def input_path(self, state: MancalaState, move: MancalaMove) -> tuple[Answer, ...]:
+        return ((pit_letter(move.pit),),)
+
+    def input_step(self, state: MancalaState, answers: tuple[Answer, ...], values: list[str],
+                   picks: int) -> Step:
+        return Step("pit", phrase(N_("Which pit do you sow?")), tuple(
+            Option(v, v, nphrase(N_("{n} seed"), N_("{n} seeds"),
+                                 state.pits[ord(v) - ord("a")]))
+            for v in values))
+
+    def describe_outcome(self, state: MancalaState) -> Phrase:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return super().describe_outcome(state)
+        if outcome.reason is Termination.TARGET:
+            seat = outcome.winners[0]
+            return phrase(N_("{winner} reached {score} seeds (first to {target})"),
+                          winner=Seat(seat), score=state.scores[seat], target=state.target)
+        if outcome.reason is Termination.REPETITION:
+            return phrase(N_("Drawn: the same position came up a third time"))
+        return phrase(N_("Drawn: no pit can be sown"))
+
+    def move_effects(self, before: MancalaState, move: MancalaMove,
+                     after: MancalaState) -> tuple[Phrase, ...]:
+        last = after.last
+        if last is None:
+            return ()
+        effects = []
+        if len(last.path) > 2:
+            effects.append(phrase(N_("relayed from {pits}"), pits=", ".join(
+                pit_letter(p) for p in last.path[1:-1])))
+        if last.captured:
+            effects.append(nphrase(N_("scored {n} seed from the goal"),
+                                   N_("scored {n} seeds from the goal"), last.captured))
+        if last.ended_empty:
+            effects.append(phrase(N_("ended in an empty pit: {opponent} owes an extra move"),
+                                  opponent=Seat(1 - last.seat)))
+        return tuple(effects)
+
+    def turn_note(self, state: MancalaState) -> Phrase | None:
+        extra = state.moves_left - 1
+        if extra <= 0 or self.outcome(state) is not None:
+            return None
+        return nphrase(N_("{n} extra move to make after this one"),
+                       N_("{n} extra moves to make after this one"), extra)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: MancalaState) -> dict[str, Any]:
@@ -294,6 +353,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
                         for k in state.history[:-1]],
         }
 
+    @checked_decoder
     def from_json(self, data: Mapping[str, Any]) -> MancalaState:
         try:
             pits = tuple(_nat(v, "pit") for v in data["pits"])
@@ -304,7 +364,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             state = MancalaState(
                 pits=pits,
                 goal=_nat(data["goal"], "goal"),
-                scores=tuple(_nat(v, "score") for v in data["scores"]),
+                scores=_pair(data["scores"]),
                 to_move=_choice(data["to_move"], (0, 1), "to_move"),
                 moves_left=_nat(data["moves_left"], "moves_left"),
                 owed=_nat(data["owed"], "owed"),
@@ -375,7 +435,8 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         if outcome is None:
             who = "first (sows k->a)" if state.to_move == 0 else "second (sows a->k)"
             extra = state.moves_left - 1
-            lines.append(f"to move: {who}" + (f", {extra} extra move(s) after this" if extra else ""))
+            more = f", {extra} extra move(s) after this" if extra else ""
+            lines.append(f"to move: {who}{more}")
         return "\n".join(lines)
 
 
@@ -389,7 +450,14 @@ def _nat(value: Any, what: str) -> int:
     return value
 
 
-def _choice(value: Any, allowed, what: str) -> int:
+def _pair(value: Any) -> tuple[int, int]:
+    scores = [_nat(v, "score") for v in value]
+    if len(scores) != 2:
+        raise InvalidStateError(f"scores {scores}: expected two")
+    return scores[0], scores[1]
+
+
+def _choice(value: Any, allowed: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         raise InvalidStateError(f"{what} {value!r} is out of range")
     return value

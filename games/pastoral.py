@@ -17,22 +17,33 @@ Readings where the rule file is silent (a careful player's choice):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
-from .grid import Grid
 from .base import (
+    N_,
+    Answer,
     Game,
     GameInfo,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
+    Option,
     OptionSpec,
     Outcome,
-    repetition_option,
+    Phrase,
+    Seat,
+    Step,
     Termination,
+    ascii_number,
+    checked_decoder,
+    nphrase,
+    phrase,
+    repetition_option,
 )
+from .grid import Grid
 
 FILES = "abcdefgh"
 STONES = 64
@@ -56,8 +67,14 @@ def _cell(file: int, rank: int) -> int:
     return file + 8 * rank
 
 
-CORRAL = frozenset(parse_cell(name) for name in CORRAL_VALUES)
-VALUE = {parse_cell(name): value for name, value in CORRAL_VALUES.items()}
+def _named(name: str) -> int:
+    cell = parse_cell(name)
+    assert cell is not None, name
+    return cell
+
+
+CORRAL = frozenset(_named(name) for name in CORRAL_VALUES)
+VALUE = {_named(name): value for name, value in CORRAL_VALUES.items()}
 HOLDING = frozenset(_cell(f, r) for f0, r0 in ((0, 0), (6, 0), (0, 6), (6, 6))
                     for f in (f0, f0 + 1) for r in (r0, r0 + 1))
 CATTLE = frozenset(range(64)) - CORRAL - HOLDING
@@ -97,13 +114,14 @@ PARTNERS: dict[int, tuple[tuple[int, int, Square], ...]] = {
 
 def _lines() -> tuple[tuple[int, int, int], ...]:
     """The 24 bingo lines: every 3 consecutive corral cells in a row, file or diagonal."""
-    lines = []
+    lines: list[tuple[int, int, int]] = []
     for f in range(2, 6):
         for r in range(2, 6):
             for df, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
                 cells = [(f + i * df, r + i * dr) for i in range(3)]
                 if all(2 <= cf <= 5 and 2 <= cr <= 5 for cf, cr in cells):
-                    lines.append(tuple(_cell(cf, cr) for cf, cr in cells))
+                    a, b, c = (_cell(cf, cr) for cf, cr in cells)
+                    lines.append((a, b, c))
     return tuple(lines)
 
 
@@ -157,7 +175,7 @@ class PastoralState:
         """The position as a short text (for the repetition rule): cells, held, stocks, seat
         to move, blocked cells."""
         cells = "".join("." if o == EMPTY else chr(ord("a" if o == 0 else "A") + n - 1)
-                        for o, n in zip(self.owner, self.count))
+                        for o, n in zip(self.owner, self.count, strict=True))
         blocked = ",".join(sorted(cell_name(c) for c in self.blocked))
         return (f"{cells}|{self.held[0]},{self.held[1]}|{self.stock[0]},{self.stock[1]}"
                 f"|{self.to_move}|{blocked}")
@@ -251,36 +269,47 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
                     moves.append(move)
         return moves
 
-    def _refusal(self, state: PastoralState, move: PastoralMove) -> str | None:
-        """Why `move` is illegal, or None."""
+    def _refusal(self, state: PastoralState, move: PastoralMove) -> Phrase | None:
+        """Why `move` is illegal, in the player's terms, or None."""
         if move.cell is None:
             return None
         seat, cell, n = state.to_move, move.cell, move.stones
         name = cell_name(cell)
         if n < 1:
-            return "put at least one stone"
+            return phrase(N_("put at least one stone"))
+        if n > MAX_STACK:
+            return phrase(N_("a cell holds at most {max} stones"), max=MAX_STACK)
         if n > state.held[seat]:
-            return f"you hold {state.held[seat]} stone{'s' if state.held[seat] != 1 else ''}, not {n}"
+            return nphrase(N_("you hold {n} stone, not {wanted}"),
+                           N_("you hold {n} stones, not {wanted}"), state.held[seat], wanted=n)
         if cell in HOLDING:
-            return f"{name} is in a holding area, where no stones are played"
+            return phrase(N_("{cell} is in a holding area, where no stones are played"),
+                          cell=name)
         owner, count = state.owner[cell], state.count[cell]
         if owner not in (EMPTY, seat):
-            return f"{name} belongs to your opponent"
+            return phrase(N_("{cell} belongs to your opponent"), cell=name)
         if count + n > MAX_STACK:
-            return f"{name} would hold {count + n} stones; no cell holds more than {MAX_STACK}"
+            return nphrase(N_("{cell} has {count} stones; you can add at most {n}"),
+                           N_("{cell} has {count} stones; you can add at most {n}"),
+                           MAX_STACK - count, cell=name, count=count)
         if cell in CORRAL:
             if owner == EMPTY:
                 if cell in state.blocked:
-                    return f"your stones on {name} were just mutilated: you may not place there this turn"
+                    return phrase(N_("your stones on {cell} were just mutilated: you may not "
+                                     "place there this turn"), cell=name)
                 if n != VALUE[cell]:
-                    return f"claiming {name} takes exactly {VALUE[cell]} stones"
+                    return phrase(N_("claiming {cell} takes exactly {value} stones"),
+                                  cell=name, value=VALUE[cell])
             return None
         x = count + n
         if self._fired(state, seat, cell, x) or self._is_reach(state, seat, cell, x):
             return None
-        return (f"{name}:{n} is neither a mutilation nor a reach: {x} stone{'s' if x != 1 else ''}"
-                f" on {name} must divide the opponent's stack at the corner of a square whose"
-                " other cattle cell is empty or yours")
+        return nphrase(N_("{cell}:{stones} is neither a mutilation nor a reach: {n} stone on "
+                          "{cell} must divide the opponent's stack at the corner of a square "
+                          "whose other cattle cell is empty or yours"),
+                       N_("{cell}:{stones} is neither a mutilation nor a reach: {n} stones on "
+                          "{cell} must divide the opponent's stack at the corner of a square "
+                          "whose other cattle cell is empty or yours"), x, cell=name, stones=n)
 
     @staticmethod
     def _fired(state: PastoralState, seat: int, x: int, stones: int) -> tuple[Square, ...]:
@@ -296,14 +325,13 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
                    and state.count[a] % stones == 0 for a, y, _ in PARTNERS[x])
 
     def apply(self, state: PastoralState, move: PastoralMove) -> PastoralState:
-        text = self.format_move(state, move) if move.cell is None or 0 <= move.cell < 64 else "?"
         if self.outcome(state) is not None:
-            raise GameOverError(f"'{text}': the game is over")
+            raise GameOverError(N_("the game is over"))
         if move.cell is not None and not 0 <= move.cell < 64:
-            raise IllegalMoveError(f"'{text}': there is no such cell")
+            raise IllegalMoveError(N_("there is no such cell"))
         reason = self._refusal(state, move)
         if reason is not None:
-            raise IllegalMoveError(f"'{text}': {reason}")
+            raise IllegalMoveError(reason)
         seat = state.to_move
         owner, count = list(state.owner), list(state.count)
         held, stock = list(state.held), list(state.stock)
@@ -342,15 +370,86 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         token = text.strip().lower().replace(" ", "")
         if token == "save":
             return SAVE
-        cell_text, sep, stones = token.partition(":")
+        cell_text, sep, stones_text = token.partition(":")
         cell = parse_cell(cell_text)
-        if not sep or cell is None or not stones.isdigit() or not 1 <= int(stones) <= 5:
-            raise InvalidMoveError(
-                f"'{text.strip()}' is not a move: write 'save' or <cell>:<stones>, e.g. d4:4")
-        return PastoralMove(cell, int(stones))
+        stones = ascii_number(stones_text, 2)
+        if not sep or cell is None or stones is None:
+            raise InvalidMoveError(N_("write save, or a cell and a number of stones such as "
+                                      "d4:4"))
+        return PastoralMove(cell, stones)
 
     def format_move(self, state: PastoralState, move: PastoralMove) -> str:
         return "save" if move.cell is None else f"{cell_name(move.cell)}:{move.stones}"
+
+    # -- entering a move and telling people -----------------------------------------------
+    def input_path(self, state: PastoralState, move: PastoralMove) -> tuple[Answer, ...]:
+        if move.cell is None:
+            return (("save",),)
+        return ((cell_name(move.cell),), (str(move.stones),))
+
+    def input_step(self, state: PastoralState, answers: tuple[Answer, ...], values: list[str],
+                   picks: int) -> Step:
+        if not answers:
+            counts: dict[str, list[str]] = {}
+            for move in self.legal_moves(state):
+                if move.cell is not None:
+                    counts.setdefault(cell_name(move.cell), []).append(str(move.stones))
+            options = [Option("save", phrase(N_("Save")),
+                              phrase(N_("keep your stones for a later turn")))]
+            cells = sorted((v for v in values if v != "save"), key=lambda c: (c[1], c[0]))
+            options += [Option(c, c, phrase(N_("stones: {counts}"),
+                                            counts=", ".join(counts[c]))) for c in cells]
+            return Step("cell", phrase(N_("Where do you play?")), tuple(options))
+        cell = answers[0][0]
+        return Step("stones", phrase(N_("How many stones on {cell}?"), cell=cell),
+                    tuple(Option(v, v) for v in sorted(values, key=int)))
+
+    def describe_outcome(self, state: PastoralState) -> Phrase:
+        outcome = self.outcome(state)
+        if outcome is None:
+            return super().describe_outcome(state)
+        if outcome.reason is Termination.TARGET:
+            line = bingo_line(state.owner, state.count)
+            assert line is not None
+            return nphrase(N_("{winner} made a bingo: {cells} with {n} stone each"),
+                           N_("{winner} made a bingo: {cells} with {n} stones each"),
+                           state.count[line[0]], winner=Seat(outcome.winners[0]),
+                           cells=", ".join(cell_name(c) for c in line))
+        if outcome.reason is Termination.PICKUP_FAILURE:
+            loser = 1 - outcome.winners[0]
+            return phrase(N_("{loser}'s stock could not cover the pick-up: {winner} wins"),
+                          loser=Seat(loser), winner=Seat(outcome.winners[0]))
+        return phrase(N_("Drawn: the same position came up a third time"))
+
+    def move_effects(self, before: PastoralState, move: PastoralMove,
+                     after: PastoralState) -> tuple[Phrase, ...]:
+        last = after.last
+        if last is None or last.mutilation is None:
+            return ()
+        mutilation = last.mutilation
+        gone = ", ".join(f"{cell_name(c)} ({n})" for c, _, n in mutilation.removed)
+        effects = [nphrase(N_("mutilation: {cells} removed, {n} stone back to each stock"),
+                           N_("mutilation: {cells} removed, {n} stones back to each stock"),
+                           mutilation.to_stocks, cells=gone)]
+        if mutilation.to_held:
+            effects.append(phrase(N_("one stone back to the mover's hand")))
+        return tuple(effects)
+
+    def turn_card(self, state: PastoralState, seat: int) -> Phrase | None:
+        view = self.observe(state, seat)
+        other = 1 - seat
+        card = nphrase(N_("You picked up {picked}: you hold {n} stone and {stock} remain in "
+                          "your stock. {opponent} holds {opp_held}, stock {opp_stock}."),
+                       N_("You picked up {picked}: you hold {n} stones and {stock} remain in "
+                          "your stock. {opponent} holds {opp_held}, stock {opp_stock}."),
+                       view.held[seat], picked=view.picked, stock=view.stock[seat],
+                       opponent=Seat(other), opp_held=view.held[other],
+                       opp_stock=view.stock[other])
+        if view.blocked and view.to_move == seat:
+            return phrase(N_("{card} You may not place on {cells} this turn (your stones there "
+                             "were just mutilated)."), card=card,
+                          cells=", ".join(sorted(cell_name(c) for c in view.blocked)))
+        return card
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: PastoralState) -> dict[str, Any]:
@@ -363,7 +462,8 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             "blocked": sorted(cell_name(c) for c in state.blocked),
             "repetition": state.repetition, "colour": state.first_colour, "ply": state.ply,
             "last": None if last is None else {
-                "seat": last.seat, "move": self.format_move(state, PastoralMove(last.cell, last.stones)),
+                "seat": last.seat,
+                "move": self.format_move(state, PastoralMove(last.cell, last.stones)),
                 "mutilation": None if last.mutilation is None else {
                     "squares": [[s.a, s.b, s.c, s.d] for s in last.mutilation.squares],
                     "removed": [list(r) for r in last.mutilation.removed],
@@ -371,6 +471,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             "history": list(state.history[:-1]),
         }
 
+    @checked_decoder
     def from_json(self, data: Mapping[str, Any]) -> PastoralState:
         try:
             owner, count = [EMPTY] * 64, [0] * 64
@@ -395,7 +496,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
                     stones=self.parse_move(None, last["move"]).stones,  # type: ignore[arg-type]
                     mutilation=None if not mut else Mutilation(
                         squares=tuple(Square(*s) for s in mut["squares"]),
-                        removed=tuple(tuple(r) for r in mut["removed"]),  # type: ignore[misc]
+                        removed=tuple((int(c), int(o), int(n)) for c, o, n in mut["removed"]),
                         to_stocks=int(mut["to_stocks"]), to_held=int(mut["to_held"]))),
             )
             history = tuple(str(k) for k in data.get("history", []))
@@ -447,7 +548,8 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             rows.append(f"to move: {'first (X)' if state.to_move == 0 else 'second (O)'}"
                         f" (picked up {state.picked})")
             if state.blocked:
-                rows.append("may not place on " + ", ".join(sorted(cell_name(c) for c in state.blocked)))
+                blocked = ", ".join(sorted(cell_name(c) for c in state.blocked))
+                rows.append(f"may not place on {blocked}")
         return "\n".join(rows)
 
 

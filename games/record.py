@@ -13,11 +13,12 @@ kept as free metadata; blank lines and other `#` lines are ignored.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from . import get_game
-from .base import Game, GameError, reason_of
+from .base import Game, GameError, ascii_number, shorten
 
 _HEADER = re.compile(r"^#\s*([A-Za-z][\w-]*)\s*:\s*(.*?)\s*$")
 
@@ -26,7 +27,7 @@ class RecordError(GameError):
     """A record line that cannot be used. Carries the 1-based line number and its text."""
 
     def __init__(self, line: int, text: str, reason: str):
-        super().__init__(f"line {line}: '{text}': {reason}")
+        super().__init__(f"line {line}: '{shorten(text, 60)}': {reason}")
         self.line, self.text, self.reason = line, text, reason
 
 
@@ -49,6 +50,7 @@ def parse_record(text: str) -> Record:
     meta: dict[str, str] = {}
     moves: list[tuple[int, str]] = []
     lines: dict[str, tuple[int, str]] = {}
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -66,9 +68,9 @@ def parse_record(text: str) -> Record:
                 game_id = value.strip().lower()
                 lines["game"] = (number, line)
             elif key == "seats":
-                if not value.isdigit():
+                seats = ascii_number(value.strip(), 2)
+                if seats is None:
                     raise RecordError(number, line, "seats must be a whole number")
-                seats = int(value)
                 lines["seats"] = (number, line)
             elif key == "option":
                 name, sep, opt = value.partition("=")
@@ -102,11 +104,14 @@ def replay_record(record: Record) -> tuple[Game, Any]:
         game.check_seats(record.seats)
     except GameError as exc:
         raise fail("seats", exc) from None
-    for name, value in record.options.items():
-        try:
-            game.resolve_options({name: value})
-        except GameError as exc:
-            raise fail(f"option:{name}", exc) from None
+    try:
+        game.resolve_options(record.options)
+    except GameError:  # name the first option that is wrong on its own
+        for name, value in record.options.items():
+            try:
+                game.resolve_options({name: value})
+            except GameError as exc:
+                raise fail(f"option:{name}", exc) from None
     try:
         state = game.new(record.seats, record.options)
     except GameError as exc:  # options valid one by one but not together (or missing)
@@ -115,7 +120,7 @@ def replay_record(record: Record) -> tuple[Game, Any]:
         try:
             state = game.play(state, notation)
         except GameError as exc:
-            raise RecordError(number, notation, reason_of(exc, notation)) from None
+            raise RecordError(number, notation, str(exc)) from None
     return game, state
 
 

@@ -1,11 +1,13 @@
 """Properties every registered game must have, checked with seeded random playouts."""
 
+import itertools
 import json
 import random
+import re
 
 import pytest
 
-from games import REGISTRY, Game, InvalidOptionError
+from games import REGISTRY, Game, InvalidMoveError, InvalidOptionError, Step
 
 GAMES = sorted(REGISTRY)
 SEEDS = range(12)
@@ -46,7 +48,7 @@ def test_random_playouts_keep_every_promise(game_id, seed):
     game = REGISTRY[game_id]
     for seats, options in configurations(game):
         states = playout(game, seed, seats, options)
-        for before, after in zip(states, states[1:]):
+        for before, after in zip(states, states[1:], strict=False):
             assert game.ply(after) == game.ply(before) + 1
         for state in states:
             outcome = game.outcome(state)
@@ -64,6 +66,7 @@ def test_random_playouts_keep_every_promise(game_id, seed):
             else:
                 assert moves == [] and game.to_move(state) is None
                 assert outcome.winners and set(outcome.winners) <= set(range(seats))
+                assert str(game.describe_outcome(state))  # the English words, seats and all
             encoded = json.loads(json.dumps(game.to_json(state)))
             assert game.from_json(encoded) == state
         assert game.outcome(states[-1]) is not None, "playout did not finish"
@@ -128,3 +131,63 @@ def test_ghostone_rocks_are_conserved_and_random_play_meets_the_ghost():
                 assert rock_count(state) == total_rocks(seats)
                 rolls += state.last_roll is not None
     assert rolls > 0
+
+
+# -- move input: the steps a game declares describe exactly its legal moves ----------------
+VALUE = re.compile(r"^[A-Za-z0-9+-]{1,16}$")
+
+
+def entered_moves(game: Game, state) -> set[str]:
+    """Every notation reachable by answering the game's steps in every possible way."""
+    found: set[str] = set()
+
+    def walk(answers: tuple) -> None:
+        step = game.move_input(state, answers)
+        if isinstance(step, str):
+            assert step not in found, f"two answer paths give {step}"
+            found.add(step)
+            return
+        assert isinstance(step, Step) and step.options, step
+        assert 1 <= step.picks <= len(step.options)
+        values = [o.value for o in step.options]
+        assert len(set(values)) == len(values), f"duplicate options in {step.name}"
+        for option in step.options:
+            assert VALUE.match(option.value), option.value
+            assert 0 < len(str(option.label)) <= 80, option.label
+            assert option.description is None or len(str(option.description)) <= 100
+        assert 0 < len(str(step.prompt)) <= 150
+        for answer in itertools.combinations(values, step.picks):
+            try:
+                walk(answers + (answer,))
+            except InvalidMoveError:  # a combination no legal move takes (multi-picks)
+                assert step.picks > 1
+    walk(())
+    return found
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_steps_of_move_input_build_exactly_the_legal_moves(game_id):
+    game = REGISTRY[game_id]
+    checked = 0
+    for seed in range(6):
+        for seats, options in configurations(game):
+            for index, state in enumerate(playout(game, seed, seats, options, limit=400)):
+                if game.outcome(state) is not None or game.is_chance(state) or index % 3:
+                    continue
+                assert entered_moves(game, state) == set(game.legal_notations(state))
+                checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_move_input_refuses_forged_answers_without_changing_anything(game_id):
+    game = REGISTRY[game_id]
+    state = start(game, game.info.min_seats, {}, 3)
+    for forged in [(("zz",),), (("",),), (("a" * 5000,),), (("\x00",),), (("²",),)]:
+        with pytest.raises(InvalidMoveError):
+            game.move_input(state, forged)
+    first = game.move_input(state, ())
+    assert isinstance(first, Step)
+    deeper = ((first.options[0].value,), ("not-an-option",) * first.picks)
+    with pytest.raises(InvalidMoveError):
+        game.move_input(state, deeper)

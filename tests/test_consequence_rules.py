@@ -8,8 +8,19 @@ from dataclasses import replace
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Termination
-from games.consequence import (EMPTY, FINAL, GAME, KINDS, PLAY, ConsequenceState, Place, Push,
-                               Slide, parse_square, square_name)
+from games.consequence import (
+    EMPTY,
+    FINAL,
+    GAME,
+    KINDS,
+    PLAY,
+    ConsequenceState,
+    Place,
+    Push,
+    Slide,
+    parse_square,
+    square_name,
+)
 
 BLUE = frozenset(range(7))
 RED = frozenset(range(7, 14))
@@ -57,9 +68,9 @@ def test_place_uses_a_tile_of_that_kind_from_the_hand_on_an_empty_square():
     state = position({"b2": 0}, to_move=1)
     after = GAME.play(state, "RM@c3")
     assert at(after, "c3") == 10 and 10 not in after.hands[1]
-    with pytest.raises(IllegalMoveError, match="'RM@a1': you have no red moon tile"):
+    with pytest.raises(IllegalMoveError, match="you have no red moon tile in your hand"):
         GAME.play(replace(after, to_move=1), "RM@a1")
-    with pytest.raises(IllegalMoveError, match="'RS@b2': b2 is not empty"):
+    with pytest.raises(IllegalMoveError, match="b2 is not empty"):
         GAME.play(state, "RS@b2")
 
 
@@ -67,7 +78,7 @@ def test_move_to_an_adjacent_empty_square_including_diagonals():
     state = position({"b2": 0, "c3": 7}, to_move=0)
     after = GAME.play(state, "b2-a1")
     assert at(after, "a1") == 0 and at(after, "b2") == EMPTY and after.just_moved == 0
-    with pytest.raises(IllegalMoveError, match="'b2-d4': d4 is not next to b2"):
+    with pytest.raises(IllegalMoveError, match="d4 is not next to b2"):
         GAME.play(state, "b2-d4")
     with pytest.raises(IllegalMoveError, match="c3 is not empty"):
         GAME.play(state, "b2-c3")
@@ -208,9 +219,9 @@ def test_notation_round_trips_and_the_public_form_is_refused_with_a_hint():
     state = GAME.new()
     for text in ("BM@b2", "b2-c3", "RS@a1>NE"):
         assert GAME.format_move(state, GAME.parse_move(state, text)) == text
-    with pytest.raises(InvalidMoveError, match="does not say which tile: name its symbol too"):
+    with pytest.raises(InvalidMoveError, match="say which tile: BM \\(moon\\), BS \\(sun\\) or BD"):
         GAME.parse_move(state, "B@b2")
-    with pytest.raises(InvalidMoveError, match="'XX@b2' is not a move"):
+    with pytest.raises(InvalidMoveError, match="write a tile and a square"):
         GAME.parse_move(state, "XX@b2")
     assert GAME.parse_move(state, "rs@a1>ne") == Push("RS", 0, "NE")
     assert GAME.parse_move(state, "a1-b2") == Slide(0, 5)

@@ -4,11 +4,17 @@ from dataclasses import replace
 
 import pytest
 
-from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Termination
-from games import mancala
+from games import (
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidStateError,
+    Termination,
+    mancala,
+)
 from games.mancala import GAME, MancalaMove, MancalaState, RelayLoopError, sow
 
-GAME2 = "k c h k d j g c a i f e i a f".split()
+GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 GAME2_SCORES = [(1, 0), (1, 2), (2, 2), (2, 6), (3, 6), (3, 7), (3, 7), (3, 12), (3, 15),
                 (3, 15), (3, 15), (3, 21), (5, 21), (5, 21), (5, 28)]
 GOAL = 11
@@ -39,13 +45,13 @@ def test_start_position():
 
 def test_game2_every_score_the_goal_and_the_relay_of_move_14():
     state = GAME.new()
-    for ply, (move, expected) in enumerate(zip(GAME2, GAME2_SCORES), start=1):
+    for ply, (move, expected) in enumerate(zip(GAME2, GAME2_SCORES, strict=True), start=1):
         state = GAME.play(state, move)
         assert state.scores == expected, f"after move {ply} ({move})"
         if ply == 11:
             assert state.goal == 5
         if ply == 14:
-            assert letters(state.last.path) == "a d g e c a k d b h c a k i c".split()
+            assert letters(state.last.path) == ["a", "d", "g", "e", "c", "a", "k", "d", "b", "h", "c", "a", "k", "i", "c"]
             assert state.last.ended_empty
     outcome = GAME.outcome(state)
     assert outcome.winners == (1,) and outcome.reason is Termination.TARGET
@@ -140,7 +146,7 @@ def test_28_wins_at_once():
     assert after.scores == (28, 27)
     assert GAME.outcome(after).winners == (0,)
     assert GAME.to_move(after) is None and GAME.legal_moves(after) == []
-    with pytest.raises(GameOverError, match="'a': the game is over"):
+    with pytest.raises(GameOverError, match="the game is over"):
         GAME.play(after, "a")
 
 
@@ -149,7 +155,7 @@ def test_expert_variant_has_17_pits_85_seeds_and_43_wins():
     assert state.pits == (5,) * 17 and state.target == 43
     assert GAME.legal_notations(state) == list("abcdefghijklmnopq")
     assert GAME.parse_move(state, "q") == MancalaMove(16)
-    with pytest.raises(InvalidMoveError, match="'r' is not a pit: expected a letter a-q"):
+    with pytest.raises(InvalidMoveError, match="write the letter of a pit, a to q"):
         GAME.parse_move(state, "r")
     won = position([42] + [0] * 15 + [1], goal=42, to_move=1)
     after = GAME.play(won, "q")
@@ -166,7 +172,7 @@ def test_relay_loop_guard_refuses_a_looping_pit(monkeypatch):
     ring[0] = 10
     monkeypatch.setitem(mancala._NEXT, (11, 0), tuple(ring))
     pits = (1, 2, 0, 1, 0, 1, 0, 3, 2, 0, 2)
-    with pytest.raises(RelayLoopError, match="'k' would relay forever"):
+    with pytest.raises(RelayLoopError, match="sowing from k would relay forever"):
         sow(pits, 0, 0, 10)
     state = position(pits, scores=(20, 20))
     assert "k" not in GAME.legal_notations(state)
@@ -195,20 +201,20 @@ def test_a_capture_clears_the_repetition_history():
 
 def test_bad_input_is_explained():
     state = GAME.new()
-    with pytest.raises(InvalidMoveError, match="'z' is not a pit: expected a letter a-k"):
+    with pytest.raises(InvalidMoveError, match="write the letter of a pit, a to k"):
         GAME.parse_move(state, "z")
-    with pytest.raises(InvalidMoveError, match="'L' is not a pit"):
+    with pytest.raises(InvalidMoveError, match="write the letter of a pit"):
         GAME.parse_move(state, " L ")
     empty = GAME.play(state, "k")
-    with pytest.raises(IllegalMoveError, match="'k': that pit is empty"):
+    with pytest.raises(IllegalMoveError, match="pit k is empty"):
         GAME.play(empty, "k")
 
 
 def test_options_are_validated():
     from games import InvalidOptionError, InvalidSeatsError
-    with pytest.raises(InvalidOptionError, match="pits='13'"):
+    with pytest.raises(InvalidOptionError, match="pits can be 11, 17, not 13"):
         GAME.new(options={"pits": "13"})
-    with pytest.raises(InvalidOptionError, match="unknown option 'colour'"):
+    with pytest.raises(InvalidOptionError, match="Progressive Mancala has no option colour"):
         GAME.new(options={"colour": "red"})
     with pytest.raises(InvalidSeatsError, match="played by 2 players, not 3"):
         GAME.new(3)

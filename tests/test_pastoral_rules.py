@@ -6,8 +6,20 @@ from dataclasses import replace
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Termination
-from games.pastoral import (CATTLE, CORRAL, EMPTY, GAME, HOLDING, LINES, SQUARES, VALUE,
-                            PastoralState, cell_name, parse_cell, required_pickup)
+from games.pastoral import (
+    CATTLE,
+    CORRAL,
+    EMPTY,
+    GAME,
+    HOLDING,
+    LINES,
+    SQUARES,
+    VALUE,
+    PastoralState,
+    cell_name,
+    parse_cell,
+    required_pickup,
+)
 
 
 def position(cells=None, *, held=(0, 0), stock=None, to_move=0, blocked=(), repetition=True):
@@ -35,7 +47,7 @@ def names(cells):
 # -- board -------------------------------------------------------------------------------
 def test_three_regions_and_the_corral_values():
     assert len(CORRAL) == 16 and len(HOLDING) == 16 and len(CATTLE) == 32
-    assert names(HOLDING) == sorted("a1 b1 a2 b2 g1 h1 g2 h2 a7 b7 a8 b8 g7 h7 g8 h8".split())
+    assert names(HOLDING) == sorted(["a1", "b1", "a2", "b2", "g1", "h1", "g2", "h2", "a7", "b7", "a8", "b8", "g7", "h7", "g8", "h8"])
     rows = [[VALUE[parse_cell(f"{f}{r}")] for f in "cdef"] for r in (6, 5, 4, 3)]
     assert rows == [[2, 3, 3, 2], [3, 4, 4, 3], [3, 4, 4, 3], [2, 3, 3, 2]]
 
@@ -71,7 +83,7 @@ def test_pick_up_depends_on_held_stones(held, picked):
 
 
 def test_a_short_stock_loses_at_once():
-    cattle = "a3 a4 a5 a6 b3 b4 b5 b6 g3 g4 g5".split()
+    cattle = ["a3", "a4", "a5", "a6", "b3", "b4", "b5", "b6", "g3", "g4", "g5"]
     cells = {name: (i % 2, 5) for i, name in enumerate(cattle)} | {"g6": (1, 3)}
     state = position(cells, held=(2, 2), stock=(1, 1))  # 58 on the board
     after = GAME.play(state, "save")  # the second player holds 2, must take 2, has 1
@@ -98,7 +110,7 @@ def test_stacking_on_your_own_corral_cell_up_to_five():
     state = position({"c3": (0, 2), "f3": (1, 2)}, held=(5, 0))
     after = GAME.play(state, "c3:3")
     assert at(after, "c3") == (0, 5)
-    with pytest.raises(IllegalMoveError, match="c3 would hold 6 stones; no cell holds more than 5"):
+    with pytest.raises(IllegalMoveError, match="c3 has 2 stones; you can add at most 3"):
         GAME.play(state, "c3:4")
     with pytest.raises(IllegalMoveError, match="f3 belongs to your opponent"):
         GAME.play(state, "f3:1")
@@ -235,9 +247,16 @@ def test_notation_round_trips_and_bad_text_is_explained():
     state = position(held=(4, 0))
     assert GAME.format_move(state, GAME.parse_move(state, " D4:4 ")) == "d4:4"
     assert GAME.format_move(state, GAME.parse_move(state, "SAVE")) == "save"
-    for text in ("d9:1", "d4:6", "d4", "x", "d4:0"):
-        with pytest.raises(InvalidMoveError, match=f"'{text}' is not a move"):
+    for text in ("d9:1", "d4", "x", "d4:²", "d²:1", "d4:" + "9" * 5000):
+        with pytest.raises(InvalidMoveError, match="write save, or a cell and a number of stones"):
             GAME.parse_move(state, text)
+    # the format is right but the count is not: the refusal says what is wrong with it
+    with pytest.raises(IllegalMoveError, match="a cell holds at most 5 stones"):
+        GAME.play(state, "d4:6")
+    with pytest.raises(IllegalMoveError, match="put at least one stone"):
+        GAME.play(state, "d4:0")
+    with pytest.raises(IllegalMoveError, match="you hold 4 stones, not 5"):
+        GAME.play(state, "c3:5")
 
 
 def test_codec_round_trip_and_rejection():

@@ -12,7 +12,7 @@ from games import REGISTRY
 from games.record import RecordError, format_record, parse_record, replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
-GAME2 = "k c h k d j g c a i f e i a f".split()
+GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 
 
 def run(*args, stdin: str | None = None, cwd: Path = ROOT):
@@ -65,10 +65,10 @@ def test_options_in_the_header_are_used(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    (game2(["k", "k"]), "line 5: 'k': that pit is empty"),
-    (game2(["k", "zz"]), "line 5: 'zz': 'zz' is not a pit: expected a letter a-k"),
-    ("# game: chess\ne4\n", "line 1: '# game: chess': 'chess' is not a game"),
-    ("# game: progressive-mancala\n# option: pits=12\n", "line 2: '# option: pits=12': option pits='12'"),
+    (game2(["k", "k"]), "line 5: 'k': pit k is empty"),
+    (game2(["k", "zz"]), "line 5: 'zz': write the letter of a pit, a to k"),
+    ("# game: chess\ne4\n", "line 1: '# game: chess': chess is not a game"),
+    ("# game: progressive-mancala\n# option: pits=12\n", "line 2: '# option: pits=12': pits can be 11, 17, not 12"),
     ("# game: progressive-mancala\n# seats: 3\n", "line 2: '# seats: 3': Progressive Mancala is played by 2 players, not 3"),
     ("k\n", "line 1: 'k': the record must start with '# game: <id>'"),
     (game2(GAME2 + ["a"]), "line 19: 'a': the game is over"),
@@ -93,8 +93,8 @@ def test_play_hot_seat_explains_bad_input_and_saves_the_record(tmp_path):
     session = "z\nk\nk\nc\nundo\nc\nquit\n"
     result = run("play", "progressive-mancala", "--out", str(out), stdin=session)
     assert result.returncode == 0, result.stderr
-    assert "not played: 'z' is not a pit" in result.stdout
-    assert "not played: 'k': that pit is empty" in result.stdout
+    assert "not played: write the letter of a pit, a to k" in result.stdout
+    assert "not played: pit k is empty" in result.stdout
     assert "legal: a b c d e f g h i j k" in result.stdout
     record = out.read_text(encoding="utf-8")
     assert record.startswith("# game: progressive-mancala\n# option: pits=11\n")
@@ -146,7 +146,7 @@ def test_consequence_records_keep_the_full_notation(tmp_path):
     out = tmp_path / "c.png"
     assert run("render", path, "-o", str(out)).returncode == 0
     bad = run("replay", write(tmp_path, "# game: consequence\nB@b2\n"))
-    assert bad.returncode == 2 and bad.stderr.startswith("line 2: 'B@b2': 'B@b2' does not say")
+    assert bad.returncode == 2 and bad.stderr.startswith("line 2: 'B@b2': say which tile")
 
 
 def test_ghostone_record_with_rolls_replays_exactly(tmp_path):
@@ -185,4 +185,140 @@ def test_ico_records_need_their_start_face(tmp_path):
     assert run("moves", path).stdout.split() == ["e8", "e21"]
     missing = run("replay", write(tmp_path, "# game: ico\ne5\n"))
     assert missing.returncode == 2
-    assert missing.stderr.startswith("line 1: '# game: ico': option start=random: the host draws")
+    assert missing.stderr.startswith("line 1: '# game: ico': start=random: the host draws")
+
+
+def test_odd_input_never_ends_a_terminal_game(tmp_path):
+    out = tmp_path / "saved.txt"
+    session = "a²-b2\nk²\n" + "9" * 5000 + "\n\x00\nk\nquit\n"
+    result = run("play", "progressive-mancala", "--out", str(out), stdin=session)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("not played: write the letter of a pit, a to k") == 4
+    assert out.read_text(encoding="utf-8").splitlines()[-1] == "k"
+
+
+def test_records_with_a_byte_order_mark_or_odd_digits(tmp_path):
+    path = write(tmp_path, "\ufeff# game: progressive-mancala\nk\n")
+    assert json.loads(run("replay", path).stdout)["moves"] == 1
+    bad = run("replay", write(tmp_path, "# game: ghostone\n# seats: ³\n"))
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == "line 2: '# seats: ³': seats must be a whole number"
+    huge = run("replay", write(tmp_path, "# game: ghostone\n# seats: " + "9" * 5000 + "\n"))
+    assert huge.returncode == 2 and len(huge.stderr) < 300
+
+
+# -- python -m games ai ------------------------------------------------------------------
+def _random_record(game_id, seats=None, options=None, *, until, seed=0):
+    """A record of random play up to the first position where `until(game, state)` holds."""
+    import random
+
+    game = REGISTRY[game_id]
+    rng = random.Random(seed)
+    for _ in range(500):
+        start = game.new(seats, options)
+        state, moves = start, []
+        while not until(game, state) and game.outcome(state) is None:
+            move = rng.choice(game.legal_moves(state))
+            moves.append(game.format_move(state, move))
+            state = game.apply(state, move)
+        if until(game, state):
+            return format_record(game, start, moves), game, state
+    raise AssertionError("no such position")
+
+
+def test_ai_prints_one_legal_move_and_nothing_else(tmp_path):
+    path = write(tmp_path, game2(GAME2[:13]))
+    result = run("ai", path, "--level", "easy", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("\n") == 1
+    assert result.stdout.strip() in run("moves", path).stdout.split()
+
+
+def test_ai_with_a_seed_gives_the_same_move(tmp_path):
+    text, game, state = _random_record("ghostone", 3, until=lambda g, s: s.ghost is not None
+                                       and not g.is_chance(s), seed=3)
+    path = write(tmp_path, text)
+    first = run("ai", path, "--seed", "42", "--iterations", "150")
+    again = run("ai", path, "--seed", "42", "--iterations", "150")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == again.stdout
+    assert first.stdout.strip() in game.legal_notations(state)
+
+
+@pytest.mark.parametrize("options", [{"level": "2+", "antipodal": "yes", "start": "f4"},
+                                     {"level": "1+", "start": "f9"}])
+def test_ai_for_every_seat_count_of_ico(tmp_path, options):
+    for seats in (2, 3, 4):
+        text, game, state = _random_record("ico", seats, options,
+                                           until=lambda g, s: g.ply(s) >= 9)
+        result = run("ai", write(tmp_path, text), "--level", "easy", "--seed", "0")
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.strip() in game.legal_notations(state)
+
+
+def test_ai_on_a_bad_record_names_the_line(tmp_path):
+    result = run("ai", write(tmp_path, game2(["k", "k"])))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().startswith("line 5: 'k': pit k is empty")
+
+
+def test_ai_when_the_game_is_over(tmp_path):
+    result = run("ai", write(tmp_path, game2()))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "the game is over" in result.stderr
+
+
+def test_ai_when_a_die_roll_is_due(tmp_path):
+    text, _, _ = _random_record("ghostone", 4, until=lambda g, s: g.is_chance(s), seed=1)
+    result = run("ai", write(tmp_path, text))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "die roll is due" in result.stderr
+
+
+def test_ai_gives_the_same_move_for_records_differing_in_what_the_mover_cannot_know(tmp_path):
+    """The sun player placed a red sun in one record and a red dot in the other: the moon
+    player, to move, cannot tell them apart."""
+    moves = []
+    for red in ("RS", "RD"):
+        a = tmp_path / f"{red}.txt"
+        a.write_text(f"# game: consequence\nBM@b2\n{red}@c3\nBD@a1\nRM@d4\n", encoding="utf-8")
+        result = run("ai", str(a), "--seed", "5", "--iterations", "300")
+        assert result.returncode == 0, result.stderr
+        moves.append(result.stdout)
+    assert moves[0] == moves[1]
+
+
+def test_play_against_the_ai_in_the_terminal(tmp_path):
+    out = tmp_path / "match.txt"
+    result = run("play", "progressive-mancala", "--ai", "easy", "--out", str(out),
+                 stdin="k\nundo\nk\nquit\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "the AI plays seat 2 (easy)" in result.stdout
+    assert "the AI (seat 2):" in result.stdout
+    record = parse_record(out.read_text(encoding="utf-8"))
+    notations = [m for _, m in record.moves]
+    assert notations[0] == "k" and len(notations) >= 2  # undo took back k and the AI's reply
+    replay_record(record)
+
+
+def test_play_with_the_ai_first_and_the_host_rolling(tmp_path):
+    out = tmp_path / "match.txt"
+    result = run("play", "ghostone", "--seats", "3", "--ai", "easy", "--ai-seat", "1",
+                 "--ai-seat", "3", "--out", str(out), stdin="quit\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "the AI (seat 1):" in result.stdout
+    record = parse_record(out.read_text(encoding="utf-8"))
+    assert len(record.moves) == 1  # the AI's first set-up placement, then seat 2 quits
+    replay_record(record)
+
+
+def test_a_record_with_options_valid_only_together_replays(tmp_path):
+    """antipodal=yes goes with level=2+: each alone is checked against the other's default."""
+    text = "# game: ico\n# seats: 2\n# option: level=2+\n# option: antipodal=yes\n# option: start=f0\ne0\n"
+    assert run("replay", write(tmp_path, text)).returncode == 0
+    alone = run("replay", write(tmp_path, "# game: ico\n# option: antipodal=yes\n"))
+    assert alone.returncode == 2
+    assert alone.stderr.startswith("line 2: '# option: antipodal=yes'")

@@ -1,0 +1,347 @@
+"""The AI opponent (games.ai): legal, deterministic, and blind to what its seat cannot see."""
+
+import pickle
+import random
+
+import pytest
+
+from games import REGISTRY, get_game
+from games import ai as engine
+from games.ai import (
+    LEVELS,
+    AiError,
+    Search,
+    choose_move,
+    choose_move_job,
+    random_legal_move,
+    sampler_for,
+)
+
+# every option of every game, and every seat count
+CONFIGS = [
+    ("progressive-mancala", None, {"pits": "11"}),
+    ("progressive-mancala", None, {"pits": "17"}),
+    ("progressive-mancala", None, {"repetition": "off"}),
+    ("pastoral-square", None, {"colour": "black"}),
+    ("pastoral-square", None, {"colour": "white", "repetition": "off"}),
+    ("ghostone", 3, {}),
+    ("ghostone", 4, {}),
+    ("ghostone", 3, {"repetition": "off"}),
+    ("ico", 2, {"level": "1", "start": "f0"}),
+    ("ico", 3, {"level": "1+", "start": "f7"}),
+    ("ico", 4, {"level": "2", "start": "f19"}),
+    ("ico", 2, {"level": "2+", "start": "f3"}),
+    ("ico", 3, {"level": "2+", "start": "f11", "antipodal": "yes"}),
+    ("ico", 4, {"level": "2+", "start": "random", "antipodal": "yes"}),
+    ("consequence", None, {}),
+    ("consequence", None, {"repetition": "off"}),
+]
+
+
+def ids(config):
+    game_id, seats, options = config
+    return "-".join([game_id, str(seats or "")] + [f"{k}={v}" for k, v in options.items()])
+
+
+def new_state(config, seed=0):
+    game_id, seats, options = config
+    game = get_game(game_id)
+    options = game.draw_options(options, random.Random(seed))
+    return game, game.new(seats, options)
+
+
+def random_positions(config, count, seed):
+    """Positions reached by random play (the host's rolls included), the seat to move's."""
+    game, start = new_state(config, seed)
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = start
+        stop = rng.randrange(0, 80)
+        for _ in range(stop):
+            if game.outcome(state) is not None:
+                break
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        while game.is_chance(state):
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+        if game.outcome(state) is None:
+            found.append(state)
+    return game, found
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_the_ai_always_plays_a_legal_move(config):
+    game, states = random_positions(config, 6, seed=len(ids(config)))
+    for i, state in enumerate(states):
+        move = choose_move(game, state, seed=i, iterations=40, time_cap=None)
+        assert move in game.legal_moves(state)
+        notation = game.format_move(state, move)
+        assert notation in game.legal_notations(state)
+        game.play(state, notation)  # the notation round-trips
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_the_job_entry_point_and_the_fallback_give_legal_notations(config):
+    game, states = random_positions(config, 2, seed=7)
+    for state in states:
+        seat = game.to_move(state)
+        data = game.to_json(state)
+        notation = choose_move_job(game.id, data, seat, "easy", 3)
+        assert notation in game.legal_notations(state)
+        assert random_legal_move(game.id, data, 5) in game.legal_notations(state)
+
+
+def test_the_job_entry_point_is_picklable_for_a_process_pool():
+    assert pickle.loads(pickle.dumps(choose_move_job)) is choose_move_job
+    assert pickle.loads(pickle.dumps(random_legal_move)) is random_legal_move
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_the_same_seed_and_budget_give_the_same_move(game_id):
+    config = next(c for c in CONFIGS if c[0] == game_id)
+    game, states = random_positions(config, 3, seed=11)
+    for state in states:
+        first = [game.format_move(state, choose_move(game, state, seed=s, iterations=60,
+                                                     time_cap=None)) for s in (1, 2)]
+        again = [game.format_move(state, choose_move(game, state, seed=s, iterations=60,
+                                                     time_cap=None)) for s in (1, 2)]
+        assert first == again
+
+
+def test_the_ai_refuses_a_finished_game_a_due_roll_and_the_wrong_seat():
+    game = get_game("progressive-mancala")
+    state = game.new()
+    with pytest.raises(AiError, match="not to move"):
+        choose_move(game, state, seat=1)
+    for notation in ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]:
+        state = game.play(state, notation)
+    with pytest.raises(AiError, match="over"):
+        choose_move(game, state)
+    ghostone = get_game("ghostone")
+    rng = random.Random(4)
+    state = ghostone.new(3)
+    while not ghostone.is_chance(state):
+        if ghostone.outcome(state) is not None:
+            rng, state = random.Random(rng.random()), ghostone.new(3)
+            continue
+        state = ghostone.apply(state, rng.choice(ghostone.legal_moves(state)))
+    with pytest.raises(AiError, match="roll"):
+        choose_move(ghostone, state)
+    with pytest.raises(AiError, match="roll"):
+        choose_move_job("ghostone", ghostone.to_json(state), 0, "easy", 1)
+
+
+def test_levels_are_ordered_budgets_with_caps():
+    assert LEVELS["easy"].iterations < LEVELS["normal"].iterations < LEVELS["hard"].iterations
+    assert LEVELS["easy"].time_cap <= 0.3 and LEVELS["normal"].time_cap <= 2.0
+
+
+def test_a_single_legal_move_is_played_without_search():
+    game = get_game("ghostone")
+    rng = random.Random(2)
+    for _ in range(200):
+        state = game.new(3)
+        while game.outcome(state) is None:
+            if not game.is_chance(state) and len(game.legal_moves(state)) == 1:
+                assert choose_move(game, state, iterations=10 ** 9, time_cap=None) == \
+                    game.legal_moves(state)[0]
+                return
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    pytest.skip("no forced move found")
+
+
+# -- what a seat may know ----------------------------------------------------------------
+def consequence_pair():
+    """Two positions that differ only in tiles the moon player (to move) cannot know: the sun
+    player placed a red sun in one and a red dot in the other, and holds the other one."""
+    game = get_game("consequence")
+    a = game.new()
+    b = game.new()
+    for x, y in (("BM@b2", "BM@b2"), ("RS@c3", "RD@c3")):
+        a, b = game.play(a, x), game.play(b, y)
+    return game, a, b
+
+
+def test_two_positions_differing_only_in_hidden_tiles_look_the_same_and_get_the_same_move():
+    game, a, b = consequence_pair()
+    assert a.grid != b.grid  # the true states differ
+    assert game.observe(a, 0) == game.observe(b, 0)
+    assert game.observe(a, 1) != game.observe(b, 1)
+    for seed in range(4):
+        assert choose_move(game, a, seed=seed, iterations=150, time_cap=None) == \
+            choose_move(game, b, seed=seed, iterations=150, time_cap=None)
+        assert choose_move_job("consequence", game.to_json(a), 0, "easy", seed) == \
+            choose_move_job("consequence", game.to_json(b), 0, "easy", seed)
+
+
+def test_the_consequence_search_starts_from_the_observation_only():
+    game, a, b = consequence_pair()
+    sample_a = sampler_for(game, a, 0)(random.Random(9))
+    sample_b = sampler_for(game, b, 0)(random.Random(9))
+    assert sample_a == sample_b
+
+
+def test_consequence_deals_agree_with_what_the_seat_sees():
+    """Every deal the sampler makes looks to the seat exactly like the true position, and
+    offers it exactly the same moves."""
+    game = get_game("consequence")
+    rng = random.Random(21)
+    checked = 0
+    for _ in range(40):
+        state = game.new()
+        while game.outcome(state) is None:
+            seat = game.to_move(state)
+            view = game.observe(state, seat)
+            sample = sampler_for(game, state, seat)
+            for _ in range(3):
+                deal = sample(rng)
+                seen = game.observe(deal, seat)
+                assert (seen.grid, seen.hand, seen.hand_sizes, seen.phase, seen.to_move) == \
+                    (view.grid, view.hand, view.hand_sizes, view.phase, view.to_move)
+                assert game.legal_moves(deal) == game.legal_moves(state)
+                checked += 1
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert checked > 500
+
+
+def test_the_search_on_a_hidden_information_game_never_gets_the_true_state(monkeypatch):
+    game, a, _ = consequence_pair()
+    seen = []
+    real_init = Search.__init__
+
+    def spy(self, game_, sampler, seats, seed, tuning=None):
+        seen.append(sampler)
+        real_init(self, game_, sampler, seats, seed, tuning)
+
+    monkeypatch.setattr(Search, "__init__", spy)
+    choose_move(game, a, iterations=20, time_cap=None)
+    (sampler,) = seen
+    # the sampler is built from the view: nothing it holds is the true state
+    cells = [c.cell_contents for c in sampler.__closure__ or ()]
+    assert all(c is not a for c in cells)
+    assert not any(isinstance(c, type(a)) for c in cells)
+
+
+# -- faster equivalents used by the search ---------------------------------------------------
+def test_fast_pastoral_moves_are_the_rules_moves():
+    game = get_game("pastoral-square")
+    rng = random.Random(5)
+    counted = 0
+    for _ in range(15):
+        state = game.new()
+        while True:
+            legal = game.legal_moves(state)
+            assert engine._pastoral_legal(game, state) == legal
+            counted += 1
+            if not legal:
+                assert engine._pastoral_random(game, state, rng) is None
+                break
+            assert engine._pastoral_random(game, state, rng) in legal
+            state = game.apply(state, rng.choice(legal))
+    assert counted > 300
+
+
+def test_the_ai_wins_an_obvious_mancala_capture():
+    """A move that ends in the goal with enough seeds wins at once: the AI sees it."""
+    game = get_game("progressive-mancala")
+    data = game.to_json(game.new())
+    # the first player sows k -> j -> ... -> a -> goal: pit a's seed reaches the goal and
+    # takes its 20 seeds (10 + 21 >= 28); k's 3 seeds stop in the empty pit h
+    data.update(pits=[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3], goal=20, scores=[10, 21], ply=40,
+                history=[])
+    state = game.from_json(data)
+    assert game.outcome(game.play(state, "a")) is not None
+    assert game.outcome(game.play(state, "k")) is None
+    move = choose_move(game, state, iterations=200, time_cap=None)
+    assert game.format_move(state, move) == "a"
+
+
+def _winning_by_scan(state, seat):
+    """ICO's winning patterns as the rule file states them: a scan of every face (the
+    engine's code before it kept bit masks)."""
+    from games.ico import ANTIPODE, BELTS, BIG_TRIANGLES, EDGES, FACE_EDGES, FACES
+
+    has = [state.markers[e][seat] > 0 for e in range(len(EDGES))]
+    complete = [f for f in range(len(FACES)) if all(has[e] for e in FACE_EDGES[f])]
+    if state.level == "1" and complete:
+        return FACE_EDGES[complete[0]], (complete[0],)
+    if state.level == "1+":
+        for face in complete:
+            if ANTIPODE[face] in complete:
+                return FACE_EDGES[face] + FACE_EDGES[ANTIPODE[face]], (face, ANTIPODE[face])
+    if state.level == "2":
+        for belt in BELTS.values():
+            if all(has[e] for e in belt):
+                return belt, ()
+    if state.level == "2+":
+        for face, outer in enumerate(BIG_TRIANGLES):
+            if not all(has[e] for e in outer):
+                continue
+            if not state.antipodal:
+                return outer, (face,)
+            other = BIG_TRIANGLES[ANTIPODE[face]]
+            if all(has[e] for e in other):
+                return outer + other, (face, ANTIPODE[face])
+    return (), ()
+
+
+@pytest.mark.parametrize("options", [{"level": "1"}, {"level": "1+"}, {"level": "2"},
+                                     {"level": "2+"}, {"level": "2+", "antipodal": "yes"}],
+                         ids=lambda o: ",".join(o.values()))
+def test_ico_winning_patterns_by_bit_masks_match_the_scan(options):
+    game = get_game("ico")
+    rng = random.Random(len(options))
+    for seats in (2, 3, 4):
+        for _ in range(40):
+            state = game.new(seats, {**options, "start": f"f{rng.randrange(20)}"})
+            # random markers, far more than play reaches, so that patterns complete often
+            markers = tuple(tuple(int(rng.random() < 0.6) for _ in range(seats))
+                            for _ in range(30))
+            from dataclasses import replace
+            state = replace(state, markers=markers)
+            for seat in range(seats):
+                assert game.winning(state, seat) == _winning_by_scan(state, seat)
+                assert game.winning(state, seat) == _winning_by_scan(state, seat)  # cached
+
+
+def test_ghostone_position_keys_are_the_rule_modules_original_keys():
+    """The repetition keys are saved with a match: the faster key builds the same text."""
+    from games.ghostone import NO_PAWN, PLATES
+
+    def original(state):
+        rocks = "".join(chr(48 + n) for n in state.rocks)
+        pawns = "".join("." if p == NO_PAWN else str(p) for p in state.pawns)
+        flipped = "".join("1" if p in state.flipped else "0" for p in range(PLATES))
+        return f"{rocks}|{pawns}|{flipped}|{state.ghost}|{state.to_move}"
+
+    for seats in (3, 4):
+        game, states = random_positions(("ghostone", seats, {}), 40, seed=seats)
+        for state in states:
+            assert state.key() == original(state)
+
+
+def test_the_wall_clock_cap_stops_a_long_search():
+    import time
+
+    game, states = random_positions(("ghostone", 3, {}), 1, seed=3)
+    began = time.perf_counter()
+    move = choose_move(game, states[0], iterations=10 ** 9, time_cap=0.2)
+    assert time.perf_counter() - began < 2.0
+    assert move in game.legal_moves(states[0])
+
+
+def test_consequence_playout_moves_are_the_rules_moves():
+    """The playouts' move space holds every legal move exactly once, and nothing else."""
+    game = get_game("consequence")
+    rng = random.Random(8)
+    for _ in range(30):
+        state = game.new()
+        while game.outcome(state) is None:
+            kinds, empty, occupied, size = engine._consequence_space(state)
+            found = [engine._consequence_candidate(game, state, i, kinds, empty, occupied)
+                     for i in range(size)]
+            found = [m for m in found if m is not None]
+            legal = game.legal_moves(state)
+            assert len(found) == len(set(found)) and set(found) == set(legal)
+            assert engine._consequence_random(game, state, rng) in legal
+            state = game.apply(state, rng.choice(legal))
