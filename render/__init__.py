@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from .common import TextBox, cjk_font_available, translated
 from .consequence import ConsequenceLabels, render_consequence
 from .ghostone import GhostoneLabels, render_ghostone
 from .ico import IcoLabels, render_ico
@@ -18,16 +20,33 @@ RENDERERS: dict[str, Callable[..., bytes]] = {
     "ico": render_ico,
 }
 
+LABELS: dict[str, type] = {
+    "progressive-mancala": MancalaLabels,
+    "pastoral-square": PastoralLabels,
+    "consequence": ConsequenceLabels,
+    "ghostone": GhostoneLabels,
+    "ico": IcoLabels,
+}
+
 
 def render_observation(game_id: str, observation: Any, *,
-                       names: Sequence[str] | None = None) -> bytes:
-    """The picture of one game's observation, by game id."""
+                       names: Sequence[str] | None = None, result: str | None = None,
+                       tr: Any = None, layout: list[TextBox] | None = None) -> bytes:
+    """The picture of one game's observation, by game id.
+
+    `result`: a sentence saying how the match ended; drawn instead of the "to move" line (and
+    then nothing is drawn as if a player were to move). `tr`: a gettext-like object every word
+    on the picture goes through (None: English). `layout`: a list that receives a `TextBox` for
+    every label drawn (for tests of legibility and overlap)."""
     try:
         renderer = RENDERERS[game_id]
     except KeyError:
         raise ValueError(f"no picture for game '{game_id}'") from None
-    return renderer(observation, names=names)
+    labels: Any = translated(LABELS[game_id], tr)
+    return renderer(observation, names=names, labels=labels, result=result, layout=layout)
 
 
-__all__ = ["ConsequenceLabels", "GhostoneLabels", "IcoLabels", "MancalaLabels", "PastoralLabels", "RENDERERS", "render_mancala", "render_observation",
-           "render_consequence", "render_ghostone", "render_ico", "render_pastoral"]
+__all__ = ["LABELS", "RENDERERS", "ConsequenceLabels", "GhostoneLabels", "IcoLabels",
+           "MancalaLabels", "PastoralLabels", "TextBox", "cjk_font_available",
+           "render_consequence", "render_ghostone", "render_ico", "render_mancala",
+           "render_observation", "render_pastoral"]

@@ -1,30 +1,61 @@
-"""Shared drawing helpers: fonts, seat colours, PNG encoding."""
+"""Shared drawing: a palette canvas, fonts (with a CJK fallback), labels, PNG encoding.
+
+Every picture is drawn straight into a palette ("P") image: shapes take a palette index, and
+text is pasted from cached stamps whose antialiasing is quantised into two in-between shades of
+the text colour over its known background. Nothing is quantised afterwards, so colours are
+exact, and the PNG holds one byte per pixel, which makes encoding several times cheaper than
+for an RGB picture. Every label drawn is recorded as a `TextBox` (its ink box, the height of a
+digit in its font, its colour and its background) so that tests can check legibility at phone
+width and that no label overlaps another label or a marker.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+Rgb = tuple[int, int, int]
+
 # Seat colours, in seat order; chosen to read on both Discord themes and for colour-blind eyes
 # (amber / sky blue / vermilion / bluish green, after Okabe & Ito).
-SEAT_COLOURS = ((240, 180, 40), (86, 180, 233), (213, 94, 0), (0, 158, 115))
-BACKGROUND = (43, 45, 49)
-TEXT = (236, 237, 240)
-MUTED = (160, 164, 172)
+SEAT_COLOURS: tuple[Rgb, ...] = ((240, 180, 40), (86, 180, 233), (213, 94, 0), (0, 158, 115))
+BACKGROUND: Rgb = (43, 45, 49)
+TEXT: Rgb = (236, 237, 240)
+MUTED: Rgb = (178, 182, 190)  # 7:1 on BACKGROUND
+DARK_INK: Rgb = (24, 22, 20)
+
+# A phone shows the picture 360 px wide: a digit must be at least this tall there.
+PHONE_WIDTH = 360
+MIN_PHONE_PX = 9.0
 
 _FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
     Path("/usr/share/fonts/dejavu"),
     Path("/usr/local/share/fonts"),
 )
+# CJK-capable fonts, by the same kind of search: IPAGothic (fonts-ipafont-gothic), Noto CJK.
+_CJK_FONTS = (
+    Path("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
+    Path("/usr/share/fonts/truetype/fonts-japanese-gothic.ttf"),
+    Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+    Path("/usr/share/fonts/noto-cjk/NotoSansCJK-Regular.ttc"),
+    Path("/usr/share/fonts/truetype/ipafont-gothic/ipag.ttf"),
+    Path("/usr/local/share/fonts/ipag.ttf"),
+)
+
+FontT = ImageFont.ImageFont | ImageFont.FreeTypeFont
 
 
-@lru_cache(maxsize=32)
-def font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> FontT:
     """DejaVu Sans if the system has it, else Pillow's bundled scalable font."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for folder in _FONT_DIRS:
@@ -34,72 +65,365 @@ def font(size: int, bold: bool = False) -> ImageFont.ImageFont | ImageFont.FreeT
     return ImageFont.load_default(size=size)
 
 
-PNG_ZLIB_LEVEL = 2
+@lru_cache(maxsize=1)
+def _cjk_path() -> Path | None:
+    return next((path for path in _CJK_FONTS if path.exists()), None)
+
+
+def cjk_font_available() -> bool:
+    """True when a CJK-capable font (IPAGothic, Noto CJK) is installed."""
+    return _cjk_path() is not None
+
+
+@lru_cache(maxsize=32)
+def cjk_font(size: int) -> FontT | None:
+    path = _cjk_path()
+    return None if path is None else ImageFont.truetype(str(path), size)
+
+
+@lru_cache(maxsize=4096)
+def has_cjk(text: str) -> bool:
+    if text.isascii():
+        return False
+    return any(0x2E80 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF
+               or 0xFF00 <= ord(ch) <= 0xFFEF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text)
+
+
+def _face_for(text: str, size: int, bold: bool) -> tuple[FontT, int]:
+    """The font to draw `text` with, and the stroke that fakes bold where the font has none."""
+    if has_cjk(text):
+        cjk = cjk_font(size)
+        if cjk is not None:
+            return cjk, 1 if bold else 0
+    return font(size, bold), 0
+
+
+@lru_cache(maxsize=128)
+def digit_height(size: int, bold: bool = False, cjk: bool = False) -> int:
+    """How tall a digit is, in pixels, in the font a label of this size is drawn with."""
+    face = (cjk_font(size) if cjk else None) or font(size, bold)
+    _, top, _, bottom = face.getbbox("0", anchor="ls")
+    return int(bottom - top)
+
+
+@lru_cache(maxsize=64)
+def min_size(width: int, bold: bool = False) -> int:
+    """The smallest font size whose digits are 9 px tall once the picture is 360 px wide."""
+    size = 8
+    while digit_height(size, bold) * PHONE_WIDTH / width < MIN_PHONE_PX + 0.2:
+        size += 1
+    return size
+
+
+# -- colour ---------------------------------------------------------------------------------
+def mix(colour: Rgb, other: Rgb, t: float) -> Rgb:
+    r, g, b = (round(a + (z - a) * t) for a, z in zip(colour, other, strict=True))
+    return r, g, b
+
+
+def luminance(colour: Rgb) -> float:
+    """WCAG relative luminance."""
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = colour
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: Rgb, b: Rgb) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable(colour: Rgb, back: Rgb, ratio: float = 4.6) -> Rgb:
+    """`colour`, lightened (on a dark back) or darkened (on a light one) just enough to reach
+    the contrast ratio on `back`."""
+    target = (255, 255, 255) if luminance(back) < 0.2 else (0, 0, 0)
+    for step in range(21):
+        candidate = mix(colour, target, step / 20)
+        if contrast(candidate, back) >= ratio:
+            return candidate
+    return target
+
+
+def ink_on(back: Rgb, dark: Rgb = DARK_INK, light: Rgb = (250, 250, 250)) -> Rgb:
+    """Dark or light text, whichever reads better on `back`."""
+    return dark if contrast(dark, back) >= contrast(light, back) else light
+
+
+# -- labels ---------------------------------------------------------------------------------
+L = TypeVar("L")
+
+
+def translated(cls: type[L], tr: Any) -> L:
+    """A Labels dataclass with every default English string passed through `tr.gettext`."""
+    if tr is None:
+        return cls()
+    return _translated(cls, tr)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=64)
+def _translated(cls: Any, tr: Any) -> Any:
+    values: dict[str, Any] = {}
+    for field in dataclasses.fields(cls):
+        default = field.default
+        if isinstance(default, str):
+            values[field.name] = tr.gettext(default)
+        elif isinstance(default, tuple):
+            values[field.name] = tuple(tr.gettext(v) if isinstance(v, str) else v
+                                       for v in default)
+    return cls(**values)
+
+
+# -- layout records ---------------------------------------------------------------------------
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """One label as drawn: `box` is its ink (x0, y0, x1, y1) in picture pixels, `height` the
+    height of a digit in its font, `fg` its colour and `bg` the colour it is drawn on."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    height: int
+    fg: Rgb
+    bg: Rgb
+
+
+def overlaps(a: Box, b: Box, gap: float = 0) -> bool:
+    return a[0] - gap < b[2] and b[0] - gap < a[2] and a[1] - gap < b[3] and b[1] - gap < a[3]
+
+
+# -- the canvas -------------------------------------------------------------------------------
+SHADES = (0.34, 0.67)  # antialiasing: two shades between background and text colour
+_CUTS = (48, 128, 200)  # coverage levels: below the first is background
+
+
+class Canvas:
+    """A palette image with colours given as RGB, and every label recorded."""
+
+    def __init__(self, size: tuple[int, int], background: Rgb):
+        self.colours: list[Rgb] = [background]
+        self.index: dict[Rgb, int] = {background: 0}
+        self.image = Image.new("P", size, 0)
+        self.draw = ImageDraw.Draw(self.image)
+        self.boxes: list[TextBox] = []
+        self.markers: list[Box] = []  # what labels must keep clear of (tests check it)
+
+    @property
+    def width(self) -> int:
+        return self.image.width
+
+    def clone(self) -> Canvas:
+        """A copy to draw one picture on (a cached base layer stays untouched)."""
+        other = Canvas.__new__(Canvas)
+        other.colours = list(self.colours)
+        other.index = dict(self.index)
+        other.image = self.image.copy()
+        other.draw = ImageDraw.Draw(other.image)
+        other.boxes = list(self.boxes)
+        other.markers = list(self.markers)
+        return other
+
+    def ink(self, colour: Rgb) -> int:
+        found = self.index.get(colour)
+        if found is not None:
+            return found
+        if len(self.colours) >= 256:
+            raise ValueError("a picture may use at most 256 colours")
+        self.index[colour] = len(self.colours)
+        self.colours.append(colour)
+        return self.index[colour]
+
+    def _opt(self, colour: Rgb | None) -> int | None:
+        return None if colour is None else self.ink(colour)
+
+    # shapes: the ImageDraw calls, with RGB colours
+    def rectangle(self, xy: Any, fill: Rgb | None = None, outline: Rgb | None = None,
+                  width: int = 1) -> None:
+        self.draw.rectangle(xy, fill=self._opt(fill), outline=self._opt(outline), width=width)
+
+    def rounded_rectangle(self, xy: Any, radius: float, fill: Rgb | None = None,
+                          outline: Rgb | None = None, width: int = 1) -> None:
+        self.draw.rounded_rectangle(xy, radius=radius, fill=self._opt(fill),
+                                    outline=self._opt(outline), width=width)
+
+    def ellipse(self, xy: Any, fill: Rgb | None = None, outline: Rgb | None = None,
+                width: int = 1) -> None:
+        self.draw.ellipse(xy, fill=self._opt(fill), outline=self._opt(outline), width=width)
+
+    def circle(self, x: float, y: float, r: float, fill: Rgb | None = None,
+               outline: Rgb | None = None, width: int = 1) -> None:
+        self.ellipse((x - r, y - r, x + r, y + r), fill, outline, width)
+
+    def polygon(self, xy: Any, fill: Rgb | None = None, outline: Rgb | None = None,
+                width: int = 1) -> None:
+        self.draw.polygon(xy, fill=self._opt(fill), outline=self._opt(outline), width=width)
+
+    def line(self, xy: Any, fill: Rgb, width: int = 1, joint: str | None = None) -> None:
+        self.draw.line(xy, fill=self.ink(fill), width=width, joint=joint)
+
+    def pieslice(self, xy: Any, start: float, end: float, fill: Rgb) -> None:
+        self.draw.pieslice(xy, start, end, fill=self.ink(fill))
+
+    def marker(self, box: Box) -> None:
+        """Record a marker's box: labels placed later keep clear of it."""
+        self.markers.append(box)
+
+    # text
+    def measure(self, text: str, size: int, bold: bool = False) -> tuple[int, int]:
+        """Ink width and digit height of a label."""
+        stamp = _stamp(text, size, bold)
+        return stamp.width, digit_height(size, bold, has_cjk(text) and cjk_font_available())
+
+    def text(self, xy: tuple[float, float], text: str, *, size: int, fg: Rgb, bg: Rgb,
+             bold: bool = False, align: str = "left",
+             halo: bool = False, record: bool = True) -> tuple[int, int, int, int]:
+        """Draw a label on a plain `bg` area: its digits centred vertically on y, its left,
+        centre or right edge on x. Returns (and records) its ink box. `halo` first paints the
+        box (and 3 px around) in `bg`, hiding lines that pass under the label."""
+        stamp = _stamp(text, size, bold)
+        x, y = xy
+        cjk = has_cjk(text) and cjk_font_available()
+        digit = digit_height(size, bold, cjk)
+        baseline = round(y + digit / 2)
+        width = stamp.width
+        left = round(x - {"left": 0, "centre": width / 2, "right": width}[align])
+        top = baseline + stamp.top
+        box = (left, top, left + width, top + stamp.height)
+        if halo:
+            self.rectangle((left - 3, top - 3, left + width + 3, top + stamp.height + 3),
+                           fill=bg)
+        if width and stamp.height:
+            inks = (*(self.ink(shade) for shade in _shades(bg, fg)), self.ink(fg))
+            self.image.paste(_painted(text, size, bold, inks), (left, top), stamp.mask)
+        if record:
+            self.boxes.append(TextBox(text, box, digit, fg, bg))
+        return box
+
+    def text_box(self, xy: tuple[float, float], text: str, *, size: int, bold: bool = False,
+                 align: str = "left") -> tuple[int, int, int, int]:
+        """The ink box `text` would get, without drawing it."""
+        stamp = _stamp(text, size, bold)
+        x, y = xy
+        cjk = has_cjk(text) and cjk_font_available()
+        baseline = round(y + digit_height(size, bold, cjk) / 2)
+        left = round(x - {"left": 0, "centre": stamp.width / 2, "right": stamp.width}[align])
+        top = baseline + stamp.top
+        return left, top, left + stamp.width, top + stamp.height
+
+    def free(self, box: Box, gap: float = 3) -> bool:
+        """Whether a box keeps clear of every label and marker drawn so far."""
+        return not any(overlaps(box, other.box, gap) for other in self.boxes) and \
+            not any(overlaps(box, other, gap) for other in self.markers)
+
+    def png(self, layout: list[TextBox] | None = None) -> bytes:
+        if layout is not None:
+            layout.extend(self.boxes)
+        return encode_png(self.image, self.colours)
+
+
+@dataclass(frozen=True)
+class _Stamp:
+    levels: Image.Image  # "L": 0 = background, 1-2 = the shades, 3 = the text colour
+    mask: Image.Image  # "L": 255 where the label paints
+    top: int  # of the ink, relative to the baseline
+    width: int
+    height: int
+
+
+@lru_cache(maxsize=2048)
+def _stamp(text: str, size: int, bold: bool) -> _Stamp:
+    face, stroke = _face_for(text, size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)
+    width, height = int(right - left), int(bottom - top)
+    coverage = Image.new("L", (max(1, width), max(1, height)), 0)
+    ImageDraw.Draw(coverage).text((-left, -top), text, font=face, fill=255, anchor="ls",
+                                  stroke_width=stroke, stroke_fill=255)
+    table = [0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
+             for v in range(256)]
+    levels = coverage.point(table)
+    mask = coverage.point([0 if v < _CUTS[0] else 255 for v in range(256)])
+    return _Stamp(levels, mask, int(top), width, height)
+
+
+@lru_cache(maxsize=512)
+def _shades(bg: Rgb, fg: Rgb) -> tuple[Rgb, ...]:
+    return tuple(mix(bg, fg, t) for t in SHADES)
+
+
+@lru_cache(maxsize=4096)
+def _painted(text: str, size: int, bold: bool, inks: tuple[int, ...]) -> Image.Image:
+    """A label's stamp with its coverage levels turned into palette indices."""
+    levels = _stamp(text, size, bold).levels
+    table = bytes((0, *inks)) + bytes(252)
+    return Image.frombytes("P", levels.size, levels.tobytes().translate(table))
+
+
+def wrap_to(text: str, fits: Any) -> list[str]:
+    """Greedy word wrap: `fits(line)` tells whether a line fits."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if current and not fits(candidate):
+            lines.append(current)
+            current = "  " + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines
+
+
+def fit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float) -> str:
+    """`text`, cut with an ellipsis until it is at most `width` pixels wide."""
+    if canvas.measure(text, size, bold)[0] <= width:
+        return text
+    while len(text) > 1 and canvas.measure(text + "…", size, bold)[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+# -- PNG ----------------------------------------------------------------------------------------
+PNG_ZLIB_LEVEL = 1
+
+
+def encode_png(image: Image.Image, palette: Sequence[Rgb]) -> bytes:
+    """Encode a palette image as PNG: no row filter (flat colours, one byte a pixel), fast
+    zlib with run-length strategy, which suits large flat areas."""
+    width, height = image.size
+    # each row behind a filter byte 0 (none): the picture pasted one pixel right of a column
+    # of index 0, so that its bytes are the PNG's scanlines as they are
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(image, (1, 0))
+    rows = framed.tobytes()
+    compressor = zlib.compressobj(PNG_ZLIB_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
+    data = compressor.compress(rows) + compressor.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette
+    plte = b"".join(bytes(c) for c in palette)
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"PLTE", plte)
+            + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
 
 
 def to_png(image: Image.Image) -> bytes:
-    """Encode an RGB image as PNG: no row filter, light zlib.
-
-    Pillow's encoder picks a filter per row, which costs ~10 ms on a 1000x610 board; this
-    plain encoding takes ~4.5 ms for a file of about the same size (bench/render_board.py).
-    """
+    """Encode an RGB image as PNG (truecolour, no row filter); kept for callers that have
+    an RGB image. Boards use `Canvas.png`."""
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     width, height = rgb.size
-    raw = memoryview(rgb.tobytes())
+    raw = rgb.tobytes()
     stride = width * 3
-    parts: list[bytes | memoryview] = []
-    for start in range(0, len(raw), stride):  # filter byte 0, then the row, copied once
-        parts.append(b"\x00")
-        parts.append(raw[start:start + stride])
-    rows = b"".join(parts)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit truecolour
+    rows = b"\x00" + b"\x00".join(raw[i:i + stride] for i in range(0, len(raw), stride))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(rows, PNG_ZLIB_LEVEL)) + _chunk(b"IEND", b""))
+            + _chunk(b"IDAT", zlib.compress(rows, 2)) + _chunk(b"IEND", b""))
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
     crc = zlib.crc32(tag + data) & 0xFFFFFFFF
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
-
-
-@lru_cache(maxsize=512)
-def text_stamp(text: str, size: int, bold: bool, fill: tuple[int, int, int],
-               stroke: int = 0, stroke_fill: tuple[int, int, int] = (0, 0, 0)) -> Image.Image:
-    """A rendered label (RGBA) to paste; labels such as counts repeat across boards, and
-    FreeType rendering is the costliest part of a picture."""
-    face = font(size, bold)
-    left, top, right, bottom = face.getbbox(text, stroke_width=stroke)
-    stamp = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
-    ImageDraw.Draw(stamp).text((-left, -top), text, font=face, fill=fill, stroke_width=stroke,
-                               stroke_fill=stroke_fill)
-    return stamp
-
-
-def paste_centred(image: Image.Image, stamp: Image.Image, x: float, y: float) -> None:
-    image.paste(stamp, (round(x - stamp.width / 2), round(y - stamp.height / 2)), stamp)
-
-
-def paste_text(image: Image.Image, xy: tuple[float, float], text: str, *, size: int,
-               fill: tuple[int, int, int], bold: bool = False, align: str = "left") -> None:
-    """Paste a cached label, vertically centred on y, its left/centre/right edge on x."""
-    stamp = text_stamp(text, size, bold, fill)
-    x, y = xy
-    offset = {"left": 0, "centre": stamp.width / 2, "right": stamp.width}[align]
-    image.paste(stamp, (round(x - offset), round(y - stamp.height / 2)), stamp)
-
-
-def mix(colour: tuple[int, int, int], other: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(a + (b - a) * t) for a, b in zip(colour, other))  # type: ignore[return-value]
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """Greedy word wrap (relay trails can be long)."""
-    lines, current = [], ""
-    for word in text.split(" "):
-        if current and len(current) + 1 + len(word) > width:
-            lines.append(current)
-            current = "  " + word
-        else:
-            current = f"{current} {word}" if current else word
-    lines.append(current)
-    return lines

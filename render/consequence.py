@@ -4,36 +4,49 @@ The public picture gets the public view, which carries no symbol before the fina
 cannot leak one: two positions that differ only in hidden symbols give identical PNG bytes
 (tests/test_render.py checks this). A private picture adds the symbols its viewer knows and their
 hand; the final picture shows every face, each scoring pair as a line in its player's colour,
-and the tie-break line.
+and the tie-break line. The last action is drawn on the grid: a placed tile framed; a moved tile
+as an arrow from where it stood; a push as the new tile sliding in from its entry square (left
+as a dashed outline), with the pushed run's slide and, if a tile fell off, where it went.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
-
-from PIL import Image, ImageDraw
 
 from games.consequence import DIRECTIONS, FILES, SIZE, ConsequenceView, TileView
 
-from .common import BACKGROUND, MUTED, TEXT, font, mix, paste_text, to_png, wrap
+from .common import (
+    BACKGROUND,
+    MUTED,
+    TEXT,
+    Canvas,
+    Rgb,
+    TextBox,
+    fit_width,
+    min_size,
+    mix,
+    readable,
+    wrap_to,
+)
 
 WIDTH = 760
+SMALL = min_size(WIDTH)
+SMALL_BOLD = min_size(WIDTH, True)
 CELL = 150
-GRID_LEFT = 92
-GRID_TOP = 128
+GRID_LEFT = 100
+GRID_TOP = 150
 GRID_SIZE = SIZE * CELL
-HAND_TOP = GRID_TOP + GRID_SIZE + 84
+HAND_TOP = GRID_TOP + GRID_SIZE + 70
 HAND_TILE = 76
-HEIGHT = HAND_TOP + HAND_TILE + 120
 TILE_COLOURS = {"B": (52, 104, 200), "R": (204, 66, 58)}
 SYMBOL_INK = (252, 244, 214)
 SEAT_LINE = ((120, 190, 255), (255, 196, 70))  # moon player, sun player
 BOARD = (70, 62, 54)
 SQUARE = (122, 108, 92)
-ACCENT = (250, 250, 250)
+OUTLINE = (16, 14, 12)
 
 
 @dataclass(frozen=True)
@@ -41,6 +54,7 @@ class ConsequenceLabels:
     first: str = "Moon player"
     second: str = "Sun player"
     hand: str = "hand {n}"
+    points: str = "{n} pts"
     your_hand: str = "Your hand"
     to_move: str = "{name} to move"
     final_placements: str = "{name} places the last tiles"
@@ -53,32 +67,41 @@ class ConsequenceLabels:
     colour_names: tuple[str, str] = ("blue", "red")
 
 
+def _height(hand: bool) -> int:
+    return HAND_TOP + (HAND_TILE + 40 if hand else 0) + 150
+
+
 def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = None,
-                       labels: ConsequenceLabels = ConsequenceLabels()) -> bytes:
-    image = _static_layer().copy()
-    draw = ImageDraw.Draw(image)
+                       labels: ConsequenceLabels = ConsequenceLabels(),
+                       result: str | None = None,
+                       layout: list[TextBox] | None = None) -> bytes:
+    canvas = _static_layer(view.hand is not None).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
-    _header(image, draw, view, who, labels)
+    over = result is not None or view.outcome is not None
+    mover = None if over else view.to_move
+    _header(canvas, view, who, labels, mover)
+    if view.last is not None:
+        _last_under(canvas, view)
     for square, tile in enumerate(view.grid):
         if tile is not None:
-            _tile(draw, *_centre(square), CELL * 0.38, tile)
+            _tile(canvas, *_centre(square), CELL * 0.38, tile)
     if view.scores is not None:
         for seat, a, b in view.pairs:
-            draw.line((*_centre(a), *_centre(b)), fill=SEAT_LINE[seat], width=10)
+            canvas.line((*_centre(a), *_centre(b)), fill=SEAT_LINE[seat], width=10)
         for seat, line in view.lines:
             (x0, y0), (x1, y1) = _centre(line[0]), _centre(line[-1])
-            draw.line((x0, y0, x1, y1), fill=SEAT_LINE[seat], width=4)
+            canvas.line((x0, y0, x1, y1), fill=SEAT_LINE[seat], width=4)
             for square in line:
                 x, y = _centre(square)
-                draw.rounded_rectangle((x - CELL / 2 + 6, y - CELL / 2 + 6, x + CELL / 2 - 6,
-                                        y + CELL / 2 - 6), radius=14, outline=SEAT_LINE[seat],
-                                       width=5)
+                canvas.rounded_rectangle((x - CELL / 2 + 6, y - CELL / 2 + 6, x + CELL / 2 - 6,
+                                          y + CELL / 2 - 6), radius=14,
+                                         outline=SEAT_LINE[seat], width=5)
     if view.last is not None:
-        _last(draw, view)
+        _last_over(canvas, view)
     if view.hand is not None:
-        _hand(image, draw, view.hand, labels)
-    _footer(image, view, who, labels)
-    return to_png(image)
+        _hand(canvas, view.hand, labels)
+    _footer(canvas, view, who, labels, result, mover)
+    return canvas.png(layout)
 
 
 def _centre(square: int) -> tuple[float, float]:
@@ -86,121 +109,172 @@ def _centre(square: int) -> tuple[float, float]:
     return GRID_LEFT + file * CELL + CELL / 2, GRID_TOP + (SIZE - 1 - rank) * CELL + CELL / 2
 
 
-@lru_cache(maxsize=1)
-def _static_layer() -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((GRID_LEFT - 12, GRID_TOP - 12, GRID_LEFT + GRID_SIZE + 12,
-                            GRID_TOP + GRID_SIZE + 12), radius=18, fill=BOARD)
+@lru_cache(maxsize=2)
+def _static_layer(hand: bool) -> Canvas:
+    canvas = Canvas((WIDTH, _height(hand)), BACKGROUND)
+    canvas.rounded_rectangle((GRID_LEFT - 12, GRID_TOP - 12, GRID_LEFT + GRID_SIZE + 12,
+                              GRID_TOP + GRID_SIZE + 12), radius=18, fill=BOARD)
     for square in range(SIZE * SIZE):
         x, y = _centre(square)
-        draw.rounded_rectangle((x - CELL / 2 + 5, y - CELL / 2 + 5, x + CELL / 2 - 5,
-                                y + CELL / 2 - 5), radius=12, fill=SQUARE)
-    coord = font(26, bold=True)
+        canvas.rounded_rectangle((x - CELL / 2 + 5, y - CELL / 2 + 5, x + CELL / 2 - 5,
+                                  y + CELL / 2 - 5), radius=12, fill=SQUARE)
     for i in range(SIZE):
         x = GRID_LEFT + i * CELL + CELL / 2
-        draw.text((x, GRID_TOP + GRID_SIZE + 30), FILES[i], font=coord, fill=MUTED, anchor="mm")
+        canvas.text((x, GRID_TOP + GRID_SIZE + 36), FILES[i], size=SMALL_BOLD, fg=MUTED,
+                    bg=BACKGROUND, bold=True, align="centre")
         y = GRID_TOP + (SIZE - 1 - i) * CELL + CELL / 2
-        draw.text((GRID_LEFT - 40, y), str(i + 1), font=coord, fill=MUTED, anchor="mm")
-    return image
+        canvas.text((GRID_LEFT - 44, y), str(i + 1), size=SMALL_BOLD, fg=MUTED, bg=BACKGROUND,
+                    bold=True, align="centre")
+    return canvas
 
 
-def _tile(draw: ImageDraw.ImageDraw, x: float, y: float, half: float, tile: TileView) -> None:
+def _tile(canvas: Canvas, x: float, y: float, half: float, tile: TileView) -> None:
     colour = TILE_COLOURS[tile.colour]
-    draw.rounded_rectangle((x - half, y - half, x + half, y + half), radius=half * 0.25,
-                           fill=colour, outline=mix(colour, (0, 0, 0), 0.45), width=3)
+    canvas.rounded_rectangle((x - half, y - half, x + half, y + half), radius=half * 0.25,
+                             fill=colour, outline=mix(colour, (0, 0, 0), 0.45), width=3)
     inner = half * 0.78
-    draw.rounded_rectangle((x - inner, y - inner, x + inner, y + inner), radius=half * 0.18,
-                           outline=mix(colour, (255, 255, 255), 0.25), width=2)
+    canvas.rounded_rectangle((x - inner, y - inner, x + inner, y + inner), radius=half * 0.18,
+                             outline=mix(colour, (255, 255, 255), 0.25), width=2)
     if tile.symbol is not None:
-        _symbol(draw, x, y, half * 0.55, tile.symbol, colour)
+        _symbol(canvas, x, y, half * 0.55, tile.symbol, colour)
 
 
-def _symbol(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, symbol: str,
-            back: tuple[int, int, int]) -> None:
+def _symbol(canvas: Canvas, x: float, y: float, r: float, symbol: str, back: Rgb) -> None:
     if symbol == "M":  # a crescent: a disc with a disc of the back colour bitten out
-        draw.ellipse((x - r, y - r, x + r, y + r), fill=SYMBOL_INK)
+        canvas.circle(x, y, r, fill=SYMBOL_INK)
         off = r * 0.45
-        draw.ellipse((x - r + off, y - r - off * 0.3, x + r + off, y + r - off * 0.3), fill=back)
+        canvas.ellipse((x - r + off, y - r - off * 0.3, x + r + off, y + r - off * 0.3),
+                       fill=back)
     elif symbol == "S":  # a disc with eight rays
         for i in range(8):
             angle = i * math.pi / 4
-            draw.line((x + math.cos(angle) * r * 0.55, y + math.sin(angle) * r * 0.55,
-                       x + math.cos(angle) * r * 1.05, y + math.sin(angle) * r * 1.05),
-                      fill=SYMBOL_INK, width=max(2, int(r * 0.16)))
-        draw.ellipse((x - r * 0.5, y - r * 0.5, x + r * 0.5, y + r * 0.5), fill=SYMBOL_INK)
+            canvas.line((x + math.cos(angle) * r * 0.55, y + math.sin(angle) * r * 0.55,
+                         x + math.cos(angle) * r * 1.05, y + math.sin(angle) * r * 1.05),
+                        fill=SYMBOL_INK, width=max(2, int(r * 0.16)))
+        canvas.circle(x, y, r * 0.5, fill=SYMBOL_INK)
     else:  # a dot
-        d = r * 0.3
-        draw.ellipse((x - d, y - d, x + d, y + d), fill=SYMBOL_INK)
+        canvas.circle(x, y, r * 0.3, fill=SYMBOL_INK)
 
 
-def _arrow(draw: ImageDraw.ImageDraw, start, end, colour, width: int = 7) -> None:
+def _arrow(canvas: Canvas, start, end, colour: Rgb, width: int = 8, head: float = 24) -> None:
+    """An arrow with a dark rim, so it reads over tiles of either colour."""
     (x0, y0), (x1, y1) = start, end
-    draw.line((x0, y0, x1, y1), fill=colour, width=width)
     angle = math.atan2(y1 - y0, x1 - x0)
-    size = 22
-    left = (x1 - size * math.cos(angle - 0.45), y1 - size * math.sin(angle - 0.45))
-    right = (x1 - size * math.cos(angle + 0.45), y1 - size * math.sin(angle + 0.45))
-    draw.polygon(((x1, y1), left, right), fill=colour)
+    back = (x1 - head * 0.8 * math.cos(angle), y1 - head * 0.8 * math.sin(angle))
+
+    def tip(size: float) -> list[tuple[float, float]]:
+        return [(x1 + (size - head) * 0.3 * math.cos(angle),
+                 y1 + (size - head) * 0.3 * math.sin(angle)),
+                (x1 - size * math.cos(angle - 0.5), y1 - size * math.sin(angle - 0.5)),
+                (x1 - size * math.cos(angle + 0.5), y1 - size * math.sin(angle + 0.5))]
+
+    canvas.line((x0, y0, *back), fill=OUTLINE, width=width + 6)
+    canvas.polygon(tip(head + 7), fill=OUTLINE)
+    canvas.line((x0, y0, *back), fill=colour, width=width)
+    canvas.polygon(tip(head), fill=colour)
 
 
-def _last(draw: ImageDraw.ImageDraw, view: ConsequenceView) -> None:
+def _frame(canvas: Canvas, square: int, colour: Rgb, width: int = 6) -> None:
+    x, y = _centre(square)
+    canvas.rounded_rectangle((x - CELL / 2 + 3, y - CELL / 2 + 3, x + CELL / 2 - 3,
+                              y + CELL / 2 - 3), radius=14, outline=colour, width=width)
+
+
+def _last_under(canvas: Canvas, view: ConsequenceView) -> None:
+    """What lies under the tiles: the frame of the last placed tile, the entry square of a
+    push left as a dashed outline of the tile that slid in from it."""
     last = view.last
     assert last is not None
     colour = SEAT_LINE[last["seat"]]
     if last["kind"] == "move":
-        _arrow(draw, _centre(last["origin"]), _centre(last["target"]), colour)
+        _frame(canvas, last["target"], colour)
         return
-    square = last["square"]
-    x, y = _centre(square)
     if last["kind"] == "place":
-        draw.rounded_rectangle((x - CELL / 2 + 4, y - CELL / 2 + 4, x + CELL / 2 - 4,
-                                y + CELL / 2 - 4), radius=14, outline=colour, width=6)
+        _frame(canvas, last["square"], colour)
+        return
+    x, y = _centre(last["square"])
+    half = CELL * 0.38
+    corners = [(x - half, y - half), (x + half, y - half), (x + half, y + half),
+               (x - half, y + half)]
+    for i in range(4):  # a dashed outline: where the new tile came from
+        (ax, ay), (bx, by) = corners[i], corners[(i + 1) % 4]
+        for k in range(0, 8):
+            t0, t1 = k / 8 + 0.02, k / 8 + 0.085
+            canvas.line((ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1,
+                         ay + (by - ay) * t1), fill=colour, width=5)
+    _frame(canvas, last["run"][0], colour)
+
+
+def _last_over(canvas: Canvas, view: ConsequenceView) -> None:
+    """The arrows, drawn over the tiles."""
+    last = view.last
+    assert last is not None
+    colour = SEAT_LINE[last["seat"]]
+    if last["kind"] == "move":
+        (x0, y0), (x1, y1) = _centre(last["origin"]), _centre(last["target"])
+        _arrow(canvas, (x0, y0), (x0 + (x1 - x0) * 0.72, y0 + (y1 - y0) * 0.72), colour)
+        canvas.circle(x0, y0, 10, fill=colour, outline=OUTLINE, width=3)
+        return
+    if last["kind"] != "push":
         return
     df, dr = DIRECTIONS[last["direction"]]
+    sx, sy = _centre(last["square"])
+    ux, uy = df * CELL, -dr * CELL
+    # the new tile's slide: from its entry square onto the first square of the run
+    _arrow(canvas, (sx + ux * 0.1, sy + uy * 0.1), (sx + ux * 0.78, sy + uy * 0.78), colour)
+    # the run slid one square on: a thinner arrow along it, past the edge if a tile fell off
     run = last["run"]
-    end_square = run[-1]
-    ex, ey = _centre(end_square)
-    tip = (ex + df * CELL * (0.75 if last.get("ejected") else 0.5) + df * CELL * 0.25,
-           ey - dr * CELL * (0.75 if last.get("ejected") else 0.5) - dr * CELL * 0.25)
-    _arrow(draw, (x, y), tip, colour)
-    draw.ellipse((x - 12, y - 12, x + 12, y + 12), fill=colour)
+    if len(run) >= 1:
+        ex, ey = _centre(run[-1])
+        reach = 0.62 if last.get("ejected") else 0.7
+        _arrow(canvas, (sx + ux * 1.25, sy + uy * 1.25), (ex + ux * reach, ey + uy * reach),
+               mix(colour, (255, 255, 255), 0.4), width=4, head=16)
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: ConsequenceView, who,
-            labels: ConsequenceLabels) -> None:
+def _header(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabels,
+            mover: int | None) -> None:
     winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
     for seat in (0, 1):
         left = seat == 0
-        box = (16, 10, WIDTH / 2 - 8, 100) if left else (WIDTH / 2 + 8, 10, WIDTH - 16, 100)
-        if view.to_move == seat or seat in winners:
-            draw.rounded_rectangle(box, radius=16, outline=SEAT_LINE[seat], width=4,
-                                   fill=mix(BACKGROUND, SEAT_LINE[seat], 0.12))
+        box = (12, 8, WIDTH / 2 - 6, 124) if left else (WIDTH / 2 + 6, 8, WIDTH - 12, 124)
+        back = BACKGROUND
+        if mover == seat or seat in winners:
+            back = mix(BACKGROUND, SEAT_LINE[seat], 0.12)
+            canvas.rounded_rectangle(box, radius=16, outline=SEAT_LINE[seat], width=4,
+                                     fill=back)
         tile = TileView("B" if seat == 0 else "R", "M" if seat == 0 else "S")
-        _tile(draw, box[0] + 44, 55, 26, tile)
-        paste_text(image, (box[0] + 84, 38), _fit(who[seat], 14), size=28, fill=TEXT, bold=True)
+        _tile(canvas, box[0] + 38, 46, 22, tile)
+        room = box[2] - box[0] - 90
+        name = fit_width(canvas, who[seat], SMALL_BOLD + 2, True, room)
+        canvas.text((box[0] + 72, 46), name, size=SMALL_BOLD + 2, fg=TEXT, bg=back, bold=True)
         detail = labels.hand.format(n=view.hand_sizes[seat])
         if view.scores is not None:
-            detail = f"{view.scores[seat]} pts · {detail}"
-        paste_text(image, (box[0] + 84, 76), detail, size=22, fill=MUTED)
+            detail = f"{labels.points.format(n=view.scores[seat])} · {detail}"
+        detail = fit_width(canvas, detail, SMALL, False, box[2] - box[0] - 32)
+        canvas.text((box[0] + 16, 98), detail, size=SMALL, fg=TEXT if back != BACKGROUND
+                    else MUTED, bg=back)
 
 
-def _hand(image: Image.Image, draw: ImageDraw.ImageDraw, hand: tuple[str, ...],
-          labels: ConsequenceLabels) -> None:
-    paste_text(image, (GRID_LEFT - 12, HAND_TOP - 12), labels.your_hand, size=22, fill=MUTED,
-               bold=True)
+def _hand(canvas: Canvas, hand: tuple[str, ...], labels: ConsequenceLabels) -> None:
+    canvas.text((GRID_LEFT - 12, HAND_TOP), labels.your_hand, size=SMALL, fg=MUTED,
+                bg=BACKGROUND, bold=True)
     for i, kind in enumerate(hand):
         x = GRID_LEFT + HAND_TILE / 2 + i * (HAND_TILE + 10)
-        _tile(draw, x, HAND_TOP + HAND_TILE / 2 + 8, HAND_TILE / 2 - 4, TileView(kind[0], kind[1]))
+        _tile(canvas, x, HAND_TOP + 30 + HAND_TILE / 2, HAND_TILE / 2 - 4,
+              TileView(kind[0], kind[1]))
 
 
-def _footer(image: Image.Image, view: ConsequenceView, who, labels: ConsequenceLabels) -> None:
-    y = HEIGHT - 86
+def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabels,
+            result: str | None, mover: int | None) -> None:
+    y = canvas.image.height - 120
+    room = WIDTH - 48
     outcome = view.outcome
-    if outcome is None:
-        assert view.to_move is not None
+    if result is not None:
+        status, colour = result, TEXT
+    elif outcome is None:
+        assert mover is not None
         template = labels.final_placements if view.phase == "final" else labels.to_move
-        status, colour = template.format(name=who[view.to_move]), SEAT_LINE[view.to_move]
+        status, colour = template.format(name=who[mover]), SEAT_LINE[mover]
     elif outcome.reason.value == "repetition":
         status, colour = labels.draw_repetition, TEXT
     else:
@@ -213,7 +287,10 @@ def _footer(image: Image.Image, view: ConsequenceView, who, labels: ConsequenceL
             w = outcome.winners[0]
             status = labels.wins.format(name=who[w], a=max(a, b), b=min(a, b))
         colour = SEAT_LINE[outcome.winners[0]] if not outcome.draw else TEXT
-    paste_text(image, (24, y), status, size=30, fill=colour, bold=True)
+    big = SMALL_BOLD + 4
+    canvas.text((24, y), fit_width(canvas, status, big, True, room), size=big,
+                fg=readable(colour, BACKGROUND),
+                bg=BACKGROUND, bold=True)
     last = view.last
     if last is not None:
         text = labels.last.format(name=who[last["seat"]], move=last["notation"])
@@ -221,9 +298,7 @@ def _footer(image: Image.Image, view: ConsequenceView, who, labels: ConsequenceL
             colour_name = labels.colour_names[0 if last["ejected"][0] == "B" else 1]
             text += " · " + labels.ejected.format(colour=colour_name,
                                                   name=who[last["ejected_to"]])
-        for row, line in enumerate(wrap(text, 60)[:2]):
-            paste_text(image, (24, y + 42 + 28 * row), line, size=21, fill=MUTED)
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
+        for row, line in enumerate(wrap_to(text, fits)[:2]):
+            canvas.text((24, y + 46 + 36 * row), fit_width(canvas, line, SMALL, False, room),
+                        size=SMALL, fg=MUTED, bg=BACKGROUND)

@@ -1,30 +1,55 @@
 """The Ghostone cave as a PNG: 4x4 plates, rocks with their counts, pawns in seat colours with
-their seat number, flipped plates as dark holes, the ghost, the last pawn move and rock push as
-arrows, the last die roll and the ghost's path, and a score table under the board."""
+their seat number, flipped plates as dark holes, the ghost. A compass beside the cave gives
+N/E/S/W (rocks and the die use them) and shows the last die roll; the ghost's path for that roll
+is drawn as it went, round the board's edges where it wrapped. The last pawn move and rock push
+are arrows. Under the cave, a score table: each seat's escapes (rocks scored + bonus) and total.
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
-from PIL import Image, ImageDraw
+from games.ghostone import (
+    DIRECTIONS,
+    FILES,
+    NO_PAWN,
+    SIZE,
+    GhostoneView,
+    GhostPlacement,
+    PawnMove,
+    Roll,
+    step,
+    wrap_step,
+)
 
-from games.ghostone import (DIRECTIONS, FILES, NO_PAWN, SIZE, GhostoneView, PawnMove,
-                            GhostPlacement, step)
-
-from .common import (BACKGROUND, MUTED, SEAT_COLOURS, TEXT, font, mix, paste_centred,
-                     paste_text, text_stamp, to_png)
+from .common import (
+    BACKGROUND,
+    DARK_INK,
+    MUTED,
+    SEAT_COLOURS,
+    TEXT,
+    Canvas,
+    Rgb,
+    TextBox,
+    fit_width,
+    min_size,
+    mix,
+    readable,
+)
 
 WIDTH = 760
-CELL = 146
-GRID_LEFT = 88
-GRID_TOP = 92
+SMALL = min_size(WIDTH)
+SMALL_BOLD = min_size(WIDTH, True)
+CELL = 136
+GRID_LEFT = 70
+GRID_TOP = 128
 GRID_SIZE = SIZE * CELL
-TABLE_TOP = GRID_TOP + GRID_SIZE + 58
-ROW = 46
-HEIGHT = TABLE_TOP + 4 * ROW + 96
+COMPASS_X, COMPASS_Y, COMPASS_R = WIDTH - 62, GRID_TOP + 90, 28
+TABLE_TOP = GRID_TOP + GRID_SIZE + 104
+ROW = 50
 CAVE = (46, 40, 36)
 PLATE = (150, 142, 128)
 PLATE_EDGE = (96, 88, 78)
@@ -32,6 +57,7 @@ HOLE = (24, 20, 18)
 ROCK = (112, 98, 84)
 ROCK_LIGHT = (150, 134, 116)
 GHOST = (240, 244, 255)
+OUTLINE = (16, 14, 12)
 ARROW_ROCK = (230, 230, 230)
 
 
@@ -42,37 +68,57 @@ class GhostoneLabels:
     setup: str = "Set-up: {name} places a pawn and 3 rocks"
     ghost_place: str = "{name} places the ghost"
     roll_due: str = "The host rolls the die"
-    wins: str = "{names} win{s}"
+    wins: str = "{names} wins"
+    wins_many: str = "{names} win"  # several winners (a grammar of its own in translations)
     roll: str = "Die: {direction}"
+    die: str = "Die"
     removed: str = "{n} rocks gone"
+    escapes: str = "Escapes: rocks+bonus"
+    score: str = "Score"
+    compass: tuple[str, str, str, str] = ("N", "E", "S", "W")
+
+
+def _height(seats: int) -> int:
+    return TABLE_TOP + 40 + seats * ROW + 60
 
 
 def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
-                    labels: GhostoneLabels = GhostoneLabels()) -> bytes:
-    image = _static_layer().copy()
-    draw = ImageDraw.Draw(image)
+                    labels: GhostoneLabels = GhostoneLabels(), result: str | None = None,
+                    layout: list[TextBox] | None = None) -> bytes:
+    canvas = _static_layer(view.seats, labels.compass).clone()
     who = [(names[i] if names and i < len(names) else labels.seat.format(n=i + 1))
            for i in range(view.seats)]
+    over = result is not None or view.outcome is not None
+    mover = None if over else view.to_move
+    if view.last is not None and isinstance(view.last.move, GhostPlacement):
+        x0, y0, x1, y1 = _box(view.last.move.plate, 3)
+        canvas.rounded_rectangle((x0, y0, x1, y1), radius=14, outline=GHOST, width=5)
     for plate in range(SIZE * SIZE):
         x, y = _centre(plate)
         if plate in view.flipped:
-            draw.rounded_rectangle(_box(plate, 8), radius=14, fill=HOLE)
+            canvas.rounded_rectangle(_box(plate, 8), radius=14, fill=HOLE)
             continue
-        _rocks(image, draw, x, y, view.rocks[plate])
-        if view.pawns[plate] != NO_PAWN:
-            _pawn(image, draw, x + CELL * 0.2, y + CELL * 0.2, view.pawns[plate])
+        _rocks(canvas, x, y, view.rocks[plate])
     if view.last_roll is not None and view.ghost is not None:
-        origin = view.last_roll.ghost_from
-        if origin is not None and origin != view.ghost:
-            _arrow(draw, _centre(origin), _centre(view.ghost), GHOST, width=3, dash=True)
+        _ghost_path(canvas, view)
     if view.ghost is not None:  # lower left of its plate: the pawn stands lower right
         gx, gy = _centre(view.ghost)
-        _ghost(draw, gx - CELL * 0.2, gy + CELL * 0.14)
+        _ghost(canvas, gx - CELL * 0.2, gy + CELL * 0.14)
     if view.last is not None:
-        _last(draw, view)
-    _header(image, draw, view, who, labels)
-    _table(image, draw, view, who, labels)
-    return to_png(image)
+        _last(canvas, view)
+    for plate in range(SIZE * SIZE):  # pawns over the arrows
+        if plate not in view.flipped and view.pawns[plate] != NO_PAWN:
+            x, y = _centre(plate)
+            _pawn(canvas, x + CELL * 0.2, y + CELL * 0.2, view.pawns[plate])
+    for plate in range(SIZE * SIZE):  # counts last, on a patch of plate over any arrow
+        if plate not in view.flipped and view.rocks[plate]:
+            x, y = _centre(plate)
+            canvas.text((x - CELL / 2 + 16, y - CELL / 2 + 28), str(view.rocks[plate]),
+                        size=SMALL_BOLD + 2, fg=DARK_INK, bg=PLATE, bold=True, halo=True)
+    _die(canvas, view, labels)
+    _header(canvas, view, who, labels, result, mover)
+    _table(canvas, view, who, labels, mover)
+    return canvas.png(layout)
 
 
 def _centre(plate: int) -> tuple[float, float]:
@@ -86,140 +132,209 @@ def _box(plate: int, inset: float) -> tuple[float, float, float, float]:
     return x - half, y - half, x + half, y + half
 
 
-@lru_cache(maxsize=1)
-def _static_layer() -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((GRID_LEFT - 14, GRID_TOP - 14, GRID_LEFT + GRID_SIZE + 14,
-                            GRID_TOP + GRID_SIZE + 14), radius=22, fill=CAVE)
+@lru_cache(maxsize=4)
+def _static_layer(seats: int, compass: tuple[str, ...]) -> Canvas:
+    canvas = Canvas((WIDTH, _height(seats)), BACKGROUND)
+    canvas.rounded_rectangle((GRID_LEFT - 12, GRID_TOP - 12, GRID_LEFT + GRID_SIZE + 12,
+                              GRID_TOP + GRID_SIZE + 12), radius=20, fill=CAVE)
     for plate in range(SIZE * SIZE):
-        draw.rounded_rectangle(_box(plate, 6), radius=14, fill=PLATE, outline=PLATE_EDGE,
-                               width=3)
-    coord = font(26, bold=True)
+        canvas.rounded_rectangle(_box(plate, 5), radius=14, fill=PLATE, outline=PLATE_EDGE,
+                                 width=3)
     for i in range(SIZE):
         x = GRID_LEFT + i * CELL + CELL / 2
-        draw.text((x, GRID_TOP + GRID_SIZE + 32), FILES[i], font=coord, fill=MUTED, anchor="mm")
+        canvas.text((x, GRID_TOP + GRID_SIZE + 38), FILES[i], size=SMALL_BOLD, fg=MUTED,
+                    bg=BACKGROUND, bold=True, align="centre")
         y = GRID_TOP + (SIZE - 1 - i) * CELL + CELL / 2
-        draw.text((GRID_LEFT - 42, y), str(i + 1), font=coord, fill=MUTED, anchor="mm")
-    return image
+        canvas.text((GRID_LEFT - 38, y), str(i + 1), size=SMALL_BOLD, fg=MUTED, bg=BACKGROUND,
+                    bold=True, align="centre")
+    # the compass: N up, as the board's ranks
+    cx, cy, r = COMPASS_X, COMPASS_Y, COMPASS_R
+    canvas.circle(cx, cy, r, outline=MUTED, width=2)
+    for (dx, dy), letter in zip(((0, -1), (1, 0), (0, 1), (-1, 0)), compass, strict=True):
+        canvas.line((cx, cy, cx + dx * r, cy + dy * r), fill=MUTED, width=3)
+        w, h = canvas.measure(letter, SMALL_BOLD, True)
+        canvas.text((cx + dx * (r + w / 2 + 7), cy + dy * (r + h / 2 + 9)), letter, size=SMALL_BOLD,
+                    fg=TEXT, bg=BACKGROUND, bold=True, align="centre")
+    return canvas
 
 
-def _rocks(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, n: int) -> None:
-    """Up to six rocks drawn as lumpy stones, the count beside them."""
-    spots = ((-0.22, -0.18), (0.05, -0.24), (-0.05, 0.0), (0.24, -0.04), (-0.28, 0.08),
-             (0.12, 0.12))
+def _rocks(canvas: Canvas, x: float, y: float, n: int) -> None:
+    """Up to six rocks drawn as lumpy stones, the count in the plate's corner."""
+    spots = ((0.02, -0.22), (0.26, -0.2), (-0.05, 0.02), (0.24, 0.04), (-0.3, 0.1),
+             (0.08, 0.22))
     for i, (fx, fy) in enumerate(spots[:min(n, 6)]):
         cx, cy = x + fx * CELL, y + fy * CELL
         r = CELL * 0.1
         points = [(cx + r * (1 + 0.18 * math.sin(3 * a + i)) * math.cos(a),
                    cy + r * 0.8 * (1 + 0.18 * math.cos(2 * a + i)) * math.sin(a))
                   for a in (k * math.pi / 5 for k in range(10))]
-        draw.polygon(points, fill=ROCK, outline=(70, 60, 50))
-        draw.ellipse((cx - r * 0.45, cy - r * 0.5, cx - r * 0.05, cy - r * 0.15), fill=ROCK_LIGHT)
-    if n:
-        paste_text(image, (x - CELL / 2 + 14, y - CELL / 2 + 22), str(n), size=26,
-                   fill=(40, 34, 28), bold=True)
+        canvas.polygon(points, fill=ROCK, outline=(70, 60, 50))
+        canvas.ellipse((cx - r * 0.45, cy - r * 0.5, cx - r * 0.05, cy - r * 0.15),
+                       fill=ROCK_LIGHT)
 
 
-def _pawn(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> None:
+
+def _pawn(canvas: Canvas, x: float, y: float, seat: int) -> None:
     colour = SEAT_COLOURS[seat]
-    r = CELL * 0.17
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=(20, 20, 20), width=3)
-    paste_centred(image, text_stamp(str(seat + 1), 28, True, (20, 20, 20)), x, y)
+    canvas.circle(x, y, CELL * 0.18, fill=colour, outline=OUTLINE, width=3)
+    canvas.text((x, y), str(seat + 1), size=SMALL_BOLD, fg=DARK_INK, bg=colour, bold=True,
+                align="centre")
 
 
-def _ghost(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+def _ghost(canvas: Canvas, x: float, y: float) -> None:
     w, h = CELL * 0.22, CELL * 0.3
     top = y - h * 0.6
-    draw.pieslice((x - w, top - w * 0.2, x + w, top + w * 1.8), 180, 360, fill=GHOST)
-    draw.rectangle((x - w, top + w * 0.8, x + w, y + h * 0.4), fill=GHOST)
+    canvas.pieslice((x - w, top - w * 0.2, x + w, top + w * 1.8), 180, 360, fill=GHOST)
+    canvas.rectangle((x - w, top + w * 0.8, x + w, y + h * 0.4), fill=GHOST)
     for i in range(3):  # the wavy hem
         cx = x - w + w * (2 * i + 1) / 3
-        draw.ellipse((cx - w / 3, y + h * 0.25, cx + w / 3, y + h * 0.55), fill=GHOST)
+        canvas.ellipse((cx - w / 3, y + h * 0.25, cx + w / 3, y + h * 0.55), fill=GHOST)
     for dx in (-0.35, 0.35):
         ex = x + dx * w
-        draw.ellipse((ex - 5, top + w * 0.55, ex + 5, top + w * 0.55 + 12), fill=(30, 30, 40))
+        canvas.ellipse((ex - 5, top + w * 0.55, ex + 5, top + w * 0.55 + 12), fill=(30, 30, 40))
 
 
-def _arrow(draw: ImageDraw.ImageDraw, start, end, colour, *, width: int = 6,
-           dash: bool = False) -> None:
+def _head(canvas: Canvas, x1: float, y1: float, angle: float, colour: Rgb, size: float) -> None:
+    left = (x1 - size * math.cos(angle - 0.5), y1 - size * math.sin(angle - 0.5))
+    right = (x1 - size * math.cos(angle + 0.5), y1 - size * math.sin(angle + 0.5))
+    canvas.polygon(((x1, y1), left, right), fill=colour)
+
+
+def _arrow(canvas: Canvas, start, end, colour: Rgb, *, width: int = 6) -> None:
+    """An arrow with a dark rim, so it reads on plates and holes alike."""
     (x0, y0), (x1, y1) = start, end
-    if dash:
-        length = math.hypot(x1 - x0, y1 - y0)
-        steps = max(1, int(length // 18))
-        for i in range(0, steps, 2):
-            a, b = i / steps, min(1.0, (i + 1) / steps)
-            draw.line((x0 + (x1 - x0) * a, y0 + (y1 - y0) * a, x0 + (x1 - x0) * b,
-                       y0 + (y1 - y0) * b), fill=colour, width=width)
-    else:
-        draw.line((x0, y0, x1, y1), fill=colour, width=width)
     angle = math.atan2(y1 - y0, x1 - x0)
-    size = 18
-    draw.polygon(((x1, y1), (x1 - size * math.cos(angle - 0.5), y1 - size * math.sin(angle - 0.5)),
-                  (x1 - size * math.cos(angle + 0.5), y1 - size * math.sin(angle + 0.5))),
-                 fill=colour)
+    bx, by = x1 - 14 * math.cos(angle), y1 - 14 * math.sin(angle)
+    canvas.line((x0, y0, bx, by), fill=OUTLINE, width=width + 6)
+    _head(canvas, x1 + 4 * math.cos(angle), y1 + 4 * math.sin(angle), angle, OUTLINE, 28)
+    canvas.line((x0, y0, bx, by), fill=colour, width=width)
+    _head(canvas, x1, y1, angle, colour, 22)
 
 
-def _last(draw: ImageDraw.ImageDraw, view: GhostoneView) -> None:
+def _ghost_path(canvas: Canvas, view: GhostoneView) -> None:
+    """The ghost's last roll as it went: one plate at a time in the rolled direction, over
+    flipped plates, wrapping round the edges (a dashed line, cut where it wraps)."""
+    roll = view.last_roll
+    assert roll is not None and view.ghost is not None
+    origin = roll.ghost_from
+    if origin is None or not isinstance(roll.move, Roll):
+        return
+    direction = roll.move.direction
+    steps, here = 0, origin
+    while True:
+        here = wrap_step(here, direction)
+        steps += 1
+        if here == view.ghost or steps >= SIZE:
+            break
+    df, dr = DIRECTIONS[direction]
+    u0, v0 = origin % SIZE + 0.5, origin // SIZE + 0.5
+    length = steps * math.hypot(df, dr)
+    total = length - 0.3  # stop short of the landing plate's centre
+
+    def screen(u: float, v: float) -> tuple[float, float]:
+        return GRID_LEFT + (u % SIZE) * CELL, GRID_TOP + (SIZE - v % SIZE) * CELL
+
+    dash, gap = 0.13, 0.09
+    t = 0.12
+    norm = math.hypot(df, dr)
+    while t < total - 0.02:
+        t1 = min(t + dash, total)
+        ua, va = u0 + df * t / norm, v0 + dr * t / norm
+        ub, vb = u0 + df * t1 / norm, v0 + dr * t1 / norm
+        if math.floor(ua / SIZE) == math.floor(ub / SIZE) and \
+                math.floor(va / SIZE) == math.floor(vb / SIZE):
+            canvas.line((*screen(ua, va), *screen(ub, vb)), fill=OUTLINE, width=9)
+            canvas.line((*screen(ua, va), *screen(ub, vb)), fill=GHOST, width=4)
+        t = t1 + gap
+    ue, ve = u0 + df * total / norm, v0 + dr * total / norm
+    angle = math.atan2(-dr, df)
+    x1, y1 = screen(ue, ve)
+    _head(canvas, x1 + 3 * math.cos(angle), y1 + 3 * math.sin(angle), angle, OUTLINE, 26)
+    _head(canvas, x1, y1, angle, GHOST, 20)
+
+
+def _last(canvas: Canvas, view: GhostoneView) -> None:
     last = view.last
     assert last is not None
     move = last.move
-    if isinstance(move, GhostPlacement):
-        x0, y0, x1, y1 = _box(move.plate, 4)
-        draw.rounded_rectangle((x0, y0, x1, y1), radius=14, outline=GHOST, width=5)
-        return
     if not isinstance(move, PawnMove) or last.seat is None:
         return
     colour = SEAT_COLOURS[last.seat]
-    _arrow(draw, _centre(move.origin), _centre(move.target), colour, width=8)
+    (x0, y0), (x1, y1) = _centre(move.origin), _centre(move.target)
+    _arrow(canvas, (x0 + CELL * 0.2, y0 + CELL * 0.2),
+           (x0 + CELL * 0.2 + (x1 - x0) * 0.8, y0 + CELL * 0.2 + (y1 - y0) * 0.8), colour,
+           width=7)
     if move.rock is not None:
-        ox, oy = _centre(move.origin)
         df, dr = DIRECTIONS[move.rock]
         target = step(move.origin, move.rock)
-        reach = 0.5 if target is None else 0.8
-        _arrow(draw, (ox + df * CELL * 0.1, oy - dr * CELL * 0.1),
-               (ox + df * CELL * reach, oy - dr * CELL * reach), ARROW_ROCK, width=4)
+        reach = 0.55 if target is None else 0.85
+        _arrow(canvas, (x0 - CELL * 0.05 + df * CELL * 0.12, y0 - dr * CELL * 0.12),
+               (x0 - CELL * 0.05 + df * CELL * reach, y0 - dr * CELL * reach), ARROW_ROCK,
+               width=4)
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: GhostoneView, who,
-            labels: GhostoneLabels) -> None:
-    if view.outcome is not None:
+def _die(canvas: Canvas, view: GhostoneView, labels: GhostoneLabels) -> None:
+    """The last roll: an arrow on the compass, and its letters beneath."""
+    roll = view.last_roll
+    if roll is None or not isinstance(roll.move, Roll):
+        return
+    df, dr = DIRECTIONS[roll.move.direction]
+    norm = math.hypot(df, dr)
+    tip = (COMPASS_X + df / norm * (COMPASS_R - 2), COMPASS_Y - dr / norm * (COMPASS_R - 2))
+    _arrow(canvas, (COMPASS_X - df / norm * 16, COMPASS_Y + dr / norm * 16), tip, GHOST, width=5)
+    y = COMPASS_Y + COMPASS_R + 72
+    canvas.text((COMPASS_X, y), labels.die, size=SMALL, fg=MUTED, bg=BACKGROUND, align="centre")
+    canvas.text((COMPASS_X, y + 40), roll.move.direction, size=SMALL_BOLD + 8, fg=GHOST,
+                bg=BACKGROUND, bold=True, align="centre")
+
+
+def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
+            result: str | None, mover: int | None) -> None:
+    if result is not None:
+        text, colour = result, TEXT
+    elif view.outcome is not None:
         names = " & ".join(who[w] for w in view.outcome.winners)
-        text = labels.wins.format(names=names, s="" if len(view.outcome.winners) > 1 else "s")
+        template = labels.wins_many if len(view.outcome.winners) > 1 else labels.wins
+        text = template.format(names=names)
         colour = TEXT
     elif view.phase == "roll":
         text, colour = labels.roll_due, GHOST
     else:
-        seat = view.to_move
-        assert seat is not None
+        assert mover is not None
         template = {"setup": labels.setup, "ghost": labels.ghost_place}.get(view.phase,
                                                                              labels.to_move)
-        text, colour = template.format(name=who[seat]), SEAT_COLOURS[seat]
-    paste_text(image, (24, 40), text, size=30, fill=colour, bold=True)
-    if view.last_roll is not None:
-        roll = labels.roll.format(direction=view.last_roll.move.direction)  # type: ignore[union-attr]
-        paste_text(image, (WIDTH - 24, 40), roll, size=24, fill=GHOST, bold=True, align="right")
+        text, colour = template.format(name=who[mover]), SEAT_COLOURS[mover]
+    big = SMALL_BOLD + 4
+    canvas.text((24, 40), fit_width(canvas, text, big, True, WIDTH - 48), size=big,
+                fg=readable(colour, BACKGROUND),
+                bg=BACKGROUND, bold=True)
+    canvas.text((24, 86), labels.removed.format(n=view.removed), size=SMALL, fg=MUTED,
+                bg=BACKGROUND)
 
 
-def _table(image: Image.Image, draw: ImageDraw.ImageDraw, view: GhostoneView, who,
-           labels: GhostoneLabels) -> None:
-    winners = set(view.outcome.winners) if view.outcome else set()
+def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
+           mover: int | None) -> None:
+    winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
+    column = 270
+    canvas.text((column, TABLE_TOP), fit_width(canvas, labels.escapes, SMALL, False, 300),
+                size=SMALL, fg=MUTED, bg=BACKGROUND)
+    canvas.text((WIDTH - 24, TABLE_TOP), labels.score, size=SMALL, fg=MUTED, bg=BACKGROUND,
+                align="right")
     for seat in range(view.seats):
-        y = TABLE_TOP + seat * ROW
+        y = TABLE_TOP + 50 + seat * ROW
         colour = SEAT_COLOURS[seat]
-        if view.to_move == seat or seat in winners:
-            draw.rounded_rectangle((16, y - ROW / 2 + 3, WIDTH - 16, y + ROW / 2 - 3),
-                                   radius=12, fill=mix(BACKGROUND, colour, 0.18))
-        draw.ellipse((30, y - 14, 58, y + 14), fill=colour)
-        paste_centred(image, text_stamp(str(seat + 1), 20, True, (20, 20, 20)), 44, y)
-        paste_text(image, (72, y), _fit(who[seat], 16), size=24, fill=TEXT, bold=True)
-        escapes = "  ".join(f"{p}+{b}" if b else str(p) for p, b in view.escaped[seat]) or "–"
-        paste_text(image, (340, y), escapes, size=22, fill=MUTED)
-        paste_text(image, (WIDTH - 30, y), str(view.scores[seat]), size=28, fill=TEXT,
-                   bold=True, align="right")
-    y = TABLE_TOP + view.seats * ROW + 8
-    paste_text(image, (72, y), labels.removed.format(n=view.removed), size=20, fill=MUTED)
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        back = BACKGROUND
+        if mover == seat or seat in winners:
+            back = mix(BACKGROUND, colour, 0.2)
+            canvas.rounded_rectangle((12, y - ROW / 2 + 2, WIDTH - 12, y + ROW / 2 - 2),
+                                     radius=12, fill=back)
+        canvas.circle(44, y, 18, fill=colour)
+        canvas.text((44, y), str(seat + 1), size=SMALL_BOLD, fg=DARK_INK, bg=colour, bold=True,
+                    align="centre")
+        name = fit_width(canvas, who[seat], SMALL_BOLD, True, column - 90)
+        canvas.text((74, y), name, size=SMALL_BOLD, fg=TEXT, bg=back, bold=True)
+        escapes = ", ".join(f"{p}+{b}" if b else str(p) for p, b in view.escaped[seat]) or "–"
+        escapes = fit_width(canvas, escapes, SMALL, False, WIDTH - 24 - 80 - column)
+        canvas.text((column, y), escapes, size=SMALL, fg=TEXT, bg=back)
+        canvas.text((WIDTH - 24, y), str(view.scores[seat]), size=SMALL_BOLD + 4, fg=TEXT,
+                    bg=back, bold=True, align="right")

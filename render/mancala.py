@@ -1,43 +1,57 @@
 """The Progressive Mancala board: a wooden row of pits with the goal beneath, as a PNG.
 
-Drawn at 1000 px wide so that Discord's ~400 px phone preview still shows every count at a
-readable size. The last move is traced on the board: its starting pit ringed thickly in the
-mover's colour, each relay pit ringed thinly, the final landing ringed in white.
+Every count sits on a light chip under its pit, every pit letter above it, both sized to read on
+a phone (the picture shown 360 px wide). The last move is traced on the board: its starting pit
+ringed thickly in the mover's colour, each relay pit ringed thinly, the final landing ringed in
+white, and its trail written under the board.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
-
-from PIL import Image, ImageDraw
 
 from games.mancala import MancalaView, pit_letter
 
-from .common import (BACKGROUND, MUTED, SEAT_COLOURS, TEXT, font, mix, paste_centred,
-                     paste_text, text_stamp, to_png, wrap)
+from .common import (
+    BACKGROUND,
+    DARK_INK,
+    MUTED,
+    SEAT_COLOURS,
+    TEXT,
+    Canvas,
+    TextBox,
+    fit_width,
+    min_size,
+    mix,
+    readable,
+    wrap_to,
+)
 
 WIDTH = 1000
-HEIGHT = 610
-MARGIN = 24
-BOARD_TOP, BOARD_BOTTOM = 128, 448
-BOARD_PAD = 22
-ROW_Y = 238  # centre line of the pits
-LETTER_Y = 168
-COUNT_Y = 296
-ARROW_TOP_Y = 143
-ARROW_BOTTOM_Y = 326
-GOAL_Y = 392
-GOAL_HALF_W, GOAL_HALF_H = 130, 40
-FOOTER_Y = 470
+MARGIN = 20
+SMALL = min_size(WIDTH)  # the smallest text: 9 px digits at phone width
+SMALL_BOLD = min_size(WIDTH, True)
+HEADER_H = 150
+BOARD_TOP, BOARD_BOTTOM = 166, 590
+BOARD_PAD = 20
+ARROW_TOP_Y = 186
+LETTER_Y = 222
+ROW_Y = 300  # centre line of the pits
+ARROW_BOTTOM_Y = 418
+GOAL_Y = 510
+GOAL_HALF_W, GOAL_HALF_H = 150, 56
+FOOTER_Y = 630
+HEIGHT = 800
 SEED_CAP = 24  # seeds drawn per pit; the number beneath always gives the true count
 
 WOOD = (181, 126, 76)
 WOOD_EDGE = (112, 72, 40)
 PIT = (96, 60, 34)
 PIT_EDGE = (70, 42, 22)
+CHIP = (246, 236, 214)
 SEED_TONES = ((236, 228, 208), (206, 170, 120), (150, 176, 160), (200, 150, 160), (170, 170, 205))
 HIGHLIGHT_END = (255, 255, 255)
 
@@ -60,31 +74,33 @@ class MancalaLabels:
     draw: str = "Draw ({reason})"
     last: str = "Last: {name}"
     empty_end: str = "empty pit"
+    repetition: str = "repetition"
 
 
 def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
-                   labels: MancalaLabels = MancalaLabels()) -> bytes:
-    """The board as PNG bytes."""
+                   labels: MancalaLabels = MancalaLabels(), result: str | None = None,
+                   layout: list[TextBox] | None = None) -> bytes:
+    """The board as PNG bytes; `layout`, when given, receives every label drawn."""
     size = len(view.pits)
-    image = _static_layer(size, view.target, labels.goal, labels.target).copy()
-    draw = ImageDraw.Draw(image)
-    who = list(names or ()) + [labels.first, labels.second][len(names or ()):]
-    who = who[:2]
+    canvas = _static_layer(size, labels.goal).clone()
+    who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
+    over = result is not None or view.outcome is not None
+    mover = None if over else view.to_move
 
-    _header(image, draw, view, who, labels, size)
+    _header(canvas, view, who, labels, size, mover)
     centres, radius = _geometry(size)
-    count_size = 28 if size <= 11 else 22
+    count_size = SMALL_BOLD + (6 if size <= 11 else 0)
     for index, (cx, cy) in enumerate(centres):
-        _seeds(draw, cx, cy, radius * 0.86, view.pits[index], radius * 0.2, salt=index)
-        stamp = text_stamp(str(view.pits[index]), count_size, True, TEXT, 2, PIT_EDGE)
-        paste_centred(image, stamp, cx, COUNT_Y)
-    _goal_seeds(draw, view.goal)
-    draw.text((WIDTH / 2 + GOAL_HALF_W + 16, GOAL_Y), f"{labels.goal} {view.goal}",
-              font=font(26, bold=True), fill=(60, 36, 18), anchor="lm")
+        _seeds(canvas, cx, cy, radius * 0.86, view.pits[index], radius * 0.2, salt=index)
+        stagger = 0 if size <= 11 or index % 2 == 0 else 40  # 17 pits: two rows of counts
+        _chip(canvas, cx, cy + radius + 30 + stagger, str(view.pits[index]), count_size)
+    _goal_seeds(canvas, view.goal)
+    canvas.text((WIDTH / 2 + GOAL_HALF_W + 20, GOAL_Y), f"{labels.goal} {view.goal}",
+                size=SMALL_BOLD + 4, fg=DARK_INK, bg=WOOD, bold=True)
     if view.last is not None:
-        _trace(draw, view, centres, radius, GOAL_BOX)
-    _footer(draw, view, who, labels, size)
-    return to_png(image)
+        _trace(canvas, view, centres, radius)
+    _footer(canvas, view, who, labels, size, result, mover)
+    return canvas.png(layout)
 
 
 GOAL_BOX = (WIDTH / 2 - GOAL_HALF_W, GOAL_Y - GOAL_HALF_H,
@@ -94,69 +110,83 @@ GOAL_BOX = (WIDTH / 2 - GOAL_HALF_W, GOAL_Y - GOAL_HALF_H,
 def _geometry(size: int) -> tuple[list[tuple[float, float]], float]:
     pitch = (WIDTH - 2 * (MARGIN + BOARD_PAD)) / size
     centres = [(MARGIN + BOARD_PAD + pitch * (i + 0.5), float(ROW_Y)) for i in range(size)]
-    return centres, pitch * 0.42
+    return centres, min(40.0, pitch * 0.44)
+
+
+def _chip(canvas: Canvas, x: float, y: float, text: str, size: int) -> None:
+    w, h = canvas.measure(text, size, True)
+    half = max(w / 2 + 6, h / 2 + 6)
+    canvas.rounded_rectangle((x - half, y - h / 2 - 7, x + half, y + h / 2 + 7), radius=8,
+                             fill=CHIP, outline=PIT_EDGE, width=2)
+    canvas.text((x, y), text, size=size, fg=DARK_INK, bg=CHIP, bold=True, align="centre")
 
 
 @lru_cache(maxsize=8)
-def _static_layer(size: int, target: int, goal_word: str, target_text: str) -> Image.Image:
+def _static_layer(size: int, goal_word: str) -> Canvas:
     """Everything that never changes during a match, drawn once per board size."""
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle((MARGIN, BOARD_TOP, WIDTH - MARGIN, BOARD_BOTTOM), radius=40,
-                           fill=WOOD, outline=WOOD_EDGE, width=4)
+    canvas = Canvas((WIDTH, HEIGHT), BACKGROUND)
+    canvas.rounded_rectangle((MARGIN, BOARD_TOP, WIDTH - MARGIN, BOARD_BOTTOM), radius=40,
+                             fill=WOOD, outline=WOOD_EDGE, width=4)
     centres, radius = _geometry(size)
-    _arrows(draw, centres, radius)
-    letter_font = font(26 if size <= 11 else 20, bold=True)
+    _arrows(canvas, centres, radius)
+    letter_size = SMALL_BOLD + (6 if size <= 11 else 0)
     for index, (cx, cy) in enumerate(centres):
-        draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=PIT,
-                     outline=PIT_EDGE, width=2)
-        draw.text((cx, LETTER_Y), pit_letter(index), font=letter_font, fill=(60, 36, 18),
-                  anchor="mm")
-    draw.ellipse(GOAL_BOX, fill=PIT, outline=PIT_EDGE, width=3)
-    draw.text((WIDTH / 2, 52), "–", font=font(40, bold=True), fill=MUTED, anchor="mm")
-    draw.text((WIDTH / 2, 96), target_text.format(target=target), font=font(17),
-              fill=MUTED, anchor="mm")
-    return image
+        canvas.circle(cx, cy, radius, fill=PIT, outline=PIT_EDGE, width=2)
+        canvas.text((cx, LETTER_Y), pit_letter(index), size=letter_size, fg=DARK_INK, bg=WOOD,
+                    bold=True, align="centre")
+    canvas.ellipse(GOAL_BOX, fill=PIT, outline=PIT_EDGE, width=3)
+    return canvas
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
-            labels: MancalaLabels, size: int) -> None:
+def _header(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLabels,
+            size: int, mover: int | None) -> None:
     last = pit_letter(size - 1)
     winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
     for seat in (0, 1):
         colour = SEAT_COLOURS[seat]
         left = seat == 0
-        x_edge = MARGIN if left else WIDTH - MARGIN
-        box = (MARGIN, 10, WIDTH / 2 - 64, 112) if left else (WIDTH / 2 + 64, 10,
-                                                              WIDTH - MARGIN, 112)
-        if view.to_move == seat or seat in winners:
-            draw.rounded_rectangle(box, radius=18, outline=colour, width=4,
-                                   fill=mix(BACKGROUND, colour, 0.12))
-        disc_x = x_edge + 30 if left else x_edge - 30
-        draw.ellipse((disc_x - 14, 46 - 14, disc_x + 14, 46 + 14), fill=colour)
-        name_x = disc_x + 26 if left else disc_x - 26
+        box = (MARGIN, 8, WIDTH / 2 - 8, HEADER_H) if left else (WIDTH / 2 + 8, 8,
+                                                                 WIDTH - MARGIN, HEADER_H)
+        back = BACKGROUND
+        if mover == seat or seat in winners:
+            back = mix(BACKGROUND, colour, 0.12)
+            canvas.rounded_rectangle(box, radius=18, outline=colour, width=4, fill=back)
+        x_edge = box[0] + 16 if left else box[2] - 16
+        disc_x = x_edge + 16 if left else x_edge - 16
+        canvas.circle(disc_x, 50, 16, fill=colour)
+        name_x = disc_x + 28 if left else disc_x - 28
         align = "left" if left else "right"
-        paste_text(image, (name_x, 46), _fit(who[seat], 14), size=30, fill=TEXT, bold=True,
-                   align=align)
+        score = str(view.scores[seat])
+        score_x = box[2] - 18 if left else box[0] + 18
+        score_w = canvas.measure(score, 64, True)[0]
+        room = abs(score_x - name_x) - score_w - 20
+        name = fit_width(canvas, who[seat], SMALL_BOLD + 6, True, room)
+        canvas.text((name_x, 50), name, size=SMALL_BOLD + 6, fg=TEXT, bg=back, bold=True,
+                    align=align)
         sows = (labels.sows_first if left else labels.sows_second).format(last=last)
-        paste_text(image, (name_x, 84), sows, size=20, fill=colour, align=align)
-        score_x = WIDTH / 2 - 84 if left else WIDTH / 2 + 84
-        paste_text(image, (score_x, 60), str(view.scores[seat]), size=58, fill=TEXT, bold=True,
-                   align="right" if left else "left")
+        sows = fit_width(canvas, sows, SMALL, False, room + 20)
+        canvas.text((x_edge, 112), sows, size=SMALL, fg=mix(colour, TEXT, 0.3), bg=back,
+                    align=align)
+        canvas.text((score_x, 62), score, size=64, fg=TEXT, bg=back, bold=True,
+                    align="right" if left else "left")
+    target = labels.target.format(target=view.target)
+    canvas.text((WIDTH / 2 - GOAL_HALF_W - 20, GOAL_Y), target, size=SMALL_BOLD, fg=DARK_INK,
+                bg=WOOD, bold=True, align="right")
 
 
-def _arrows(draw: ImageDraw.ImageDraw, centres, radius: float) -> None:
+def _arrows(canvas: Canvas, centres, radius: float) -> None:
     """Sowing directions: seat 1 leftwards above the pits, seat 2 rightwards beneath."""
     left, right = centres[0][0] - radius, centres[-1][0] + radius
     for y, colour, towards_left in ((ARROW_TOP_Y, SEAT_COLOURS[0], True),
                                     (ARROW_BOTTOM_Y, SEAT_COLOURS[1], False)):
-        draw.line((left, y, right, y), fill=colour, width=4)
+        ink = mix(colour, (0, 0, 0), 0.25)
+        canvas.line((left, y, right, y), fill=ink, width=5)
         tip = left if towards_left else right
-        back = 14 if towards_left else -14
-        draw.polygon(((tip, y), (tip + back, y - 9), (tip + back, y + 9)), fill=colour)
+        back = 16 if towards_left else -16
+        canvas.polygon(((tip, y), (tip + back, y - 10), (tip + back, y + 10)), fill=ink)
 
 
-def _seeds(draw: ImageDraw.ImageDraw, cx: float, cy: float, reach: float, count: int,
+def _seeds(canvas: Canvas, cx: float, cy: float, reach: float, count: int,
            seed_r: float, salt: int) -> None:
     """Seeds on a sunflower spiral, so any count packs evenly inside the pit."""
     shown = min(count, SEED_CAP)
@@ -173,14 +203,12 @@ def _seeds(draw: ImageDraw.ImageDraw, cx: float, cy: float, reach: float, count:
         angle = i * 2.39996 + salt
         x, y = cx + dist * math.cos(angle), cy + dist * math.sin(angle)
         tone = SEED_TONES[(i * 7 + salt * 3) % len(SEED_TONES)]
-        draw.ellipse((x - seed_r, y - seed_r, x + seed_r, y + seed_r), fill=tone,
-                     outline=mix(tone, (0, 0, 0), 0.45))
+        canvas.circle(x, y, seed_r, fill=tone, outline=mix(tone, (0, 0, 0), 0.45))
         hr = seed_r * 0.35
-        hx, hy = x - seed_r * 0.3, y - seed_r * 0.3
-        draw.ellipse((hx - hr, hy - hr, hx + hr, hy + hr), fill=mix(tone, (255, 255, 255), 0.6))
+        canvas.circle(x - seed_r * 0.3, y - seed_r * 0.3, hr, fill=mix(tone, (255, 255, 255), 0.6))
 
 
-def _goal_seeds(draw: ImageDraw.ImageDraw, count: int) -> None:
+def _goal_seeds(canvas: Canvas, count: int) -> None:
     shown = min(count, 40)
     seed_r = 9
     per_row = 10
@@ -191,12 +219,10 @@ def _goal_seeds(draw: ImageDraw.ImageDraw, count: int) -> None:
         x = WIDTH / 2 + (col - (in_row - 1) / 2) * (seed_r * 2.2)
         y = GOAL_Y + (row - (rows - 1) / 2) * (seed_r * 2.1)
         tone = SEED_TONES[i % len(SEED_TONES)]
-        draw.ellipse((x - seed_r, y - seed_r, x + seed_r, y + seed_r), fill=tone,
-                     outline=mix(tone, (0, 0, 0), 0.45))
+        canvas.circle(x, y, seed_r, fill=tone, outline=mix(tone, (0, 0, 0), 0.45))
 
 
-def _trace(draw: ImageDraw.ImageDraw, view: MancalaView, centres, radius: float,
-           goal_box) -> None:
+def _trace(canvas: Canvas, view: MancalaView, centres, radius: float) -> None:
     last = view.last
     assert last is not None
     size = len(view.pits)
@@ -204,25 +230,26 @@ def _trace(draw: ImageDraw.ImageDraw, view: MancalaView, centres, radius: float,
 
     def ring(pos: int, width: int, fill) -> None:
         if pos == size:
-            x0, y0, x1, y1 = goal_box
-            draw.ellipse((x0 - 5, y0 - 5, x1 + 5, y1 + 5), outline=fill, width=width)
+            x0, y0, x1, y1 = GOAL_BOX
+            canvas.ellipse((x0 - 6, y0 - 6, x1 + 6, y1 + 6), outline=fill, width=width)
         else:
             cx, cy = centres[pos]
-            r = radius + 5
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=fill, width=width)
+            canvas.circle(cx, cy, radius + 6, outline=fill, width=width)
 
-    for pos in set(last.path[1:-1]) - {last.path[0], last.path[-1]}:
+    for pos in sorted(set(last.path[1:-1]) - {last.path[0], last.path[-1]}):
         ring(pos, 3, colour)
     ring(last.path[-1], 5, HIGHLIGHT_END)
     ring(last.path[0], 7, colour)
 
 
-def _footer(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
-            labels: MancalaLabels, size: int) -> None:
-    big, small = font(30, bold=True), font(22)
-    if view.outcome is not None:
+def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLabels,
+            size: int, result: str | None, mover: int | None) -> None:
+    big = SMALL_BOLD + 6
+    if result is not None:
+        status, colour = result, TEXT
+    elif view.outcome is not None:
         if view.outcome.draw:
-            status = labels.draw.format(reason=view.outcome.reason.value)
+            status = labels.draw.format(reason=labels.repetition)
             colour = TEXT
         else:
             winner = view.outcome.winners[0]
@@ -230,19 +257,17 @@ def _footer(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
                                         b=view.scores[1 - winner])
             colour = SEAT_COLOURS[winner]
     else:
-        seat = view.to_move
-        assert seat is not None
-        status = labels.to_move.format(name=who[seat])
+        assert mover is not None
+        status = labels.to_move.format(name=who[mover])
         if view.extra_moves:
             status += "  " + (labels.extra if view.extra_moves == 1 else labels.extras).format(
                 n=view.extra_moves)
-        colour = SEAT_COLOURS[seat]
-        if view.owed:
-            draw.text((WIDTH - MARGIN, FOOTER_Y + 20),
-                      labels.owes.format(name=who[1 - seat], n=view.owed), font=small,
-                      fill=MUTED, anchor="rm")
-    draw.text((MARGIN, FOOTER_Y + 20), status, font=big, fill=colour, anchor="lm")
+        colour = SEAT_COLOURS[mover]
+    room = WIDTH - 2 * MARGIN
+    canvas.text((MARGIN, FOOTER_Y), fit_width(canvas, status, big, True, room), size=big,
+                fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
 
+    rows: list[tuple[str, tuple[int, int, int]]] = []
     last = view.last
     if last is not None:
         trail = " → ".join(labels.goal if p == size else pit_letter(p) for p in last.path)
@@ -252,11 +277,11 @@ def _footer(draw: ImageDraw.ImageDraw, view: MancalaView, who: list[str],
             trail += f"  ({labels.empty_end})"
         text = f"{labels.last.format(name=who[last.seat])}:  {trail}"
         colour = mix(SEAT_COLOURS[last.seat], TEXT, 0.35)
-        for row, line in enumerate(wrap(text, 78)[:2]):
-            draw.text((MARGIN, FOOTER_Y + 68 + 32 * row), line, font=small, fill=colour,
-                      anchor="lm")
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
+        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
+        rows += [(line, colour) for line in wrap_to(text, fits)[:2]]
+    if mover is not None and view.owed:
+        rows.append((labels.owes.format(name=who[1 - mover], n=view.owed), MUTED))
+    for row, (line, colour) in enumerate(rows[:3]):
+        canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row), fit_width(canvas, line, SMALL, False,
+                                                                   room),
+                    size=SMALL, fg=colour, bg=BACKGROUND)

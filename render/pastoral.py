@@ -1,40 +1,56 @@
 """The Pastoral Square board: an 8x8 pasture with the corral in its middle, as a PNG.
 
-Regions read at a glance: the corral in light grass with each cell's value, the cattle area in
-deeper green, the four holding areas in sand. The first player's holding areas are the two on
-rank 1-2 (held stones on the left, the stock on the right), the second player's those on rank
-7-8. Stacks are drawn as piles of stones with their count. The last action is ringed; a
-mutilation is drawn as its square A-B-C-D with ghosts of what was removed.
+Regions read at a glance: the corral in light grass with each cell's value in its top-left
+corner (stacks stand clear of it, lower right), the cattle area in deeper green, the four
+holding areas in sand. The first player's holding areas are the two on ranks 1-2 (held stones
+on the left, the stock on the right), the second player's those on ranks 7-8; each stock is a
+counter in its owner's stone colour. Stacks are drawn as piles of stones with their count. The
+last action is framed; a mutilation is drawn as its square A-B-C-D with ghosts of what was
+removed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
-
-from PIL import Image, ImageDraw
 
 from games.pastoral import CORRAL, EMPTY, FILES, HOLDING, VALUE, PastoralView, cell_name
 
-from .common import (BACKGROUND, MUTED, TEXT, font, mix, paste_centred, paste_text, text_stamp,
-                     to_png, wrap)
+from .common import (
+    BACKGROUND,
+    MUTED,
+    TEXT,
+    Canvas,
+    Rgb,
+    TextBox,
+    fit_width,
+    ink_on,
+    min_size,
+    mix,
+    wrap_to,
+)
 
-WIDTH = 790
-CELL = 86
-BOARD_LEFT = 60
-BOARD_TOP = 124
+WIDTH = 800
+SMALL = min_size(WIDTH)
+SMALL_BOLD = min_size(WIDTH, True)
+CELL = 92
+BOARD_LEFT = 44
+BOARD_TOP = 150
 BOARD_SIZE = 8 * CELL
-HEIGHT = BOARD_TOP + BOARD_SIZE + 170
+FOOTER_Y = BOARD_TOP + BOARD_SIZE + 70
+HEIGHT = FOOTER_Y + 130
 CORRAL_FILL = (150, 196, 110)
 CATTLE_FILL = (88, 140, 72)
 HOLDING_FILL = (214, 190, 140)
-GRID = (52, 82, 44)
+GRID_INK = (52, 82, 44)
+VALUE_INK = (28, 58, 22)
 BLACK_STONE = (34, 34, 38)
 WHITE_STONE = (240, 238, 230)
 ACCENT = (240, 180, 40)  # whose turn, the last action
 MUTILATION = (230, 60, 60)
-STONE_R = 27
+BLOCKED = (200, 80, 70)
+STONE_R = 26
 
 
 @dataclass(frozen=True)
@@ -43,42 +59,56 @@ class PastoralLabels:
     second: str = "Second player"
     held: str = "held {n}"
     stock: str = "stock {n}"
+    stock_word: str = "stock"
     to_move: str = "{name} to move"
     picked: str = "(picked up {n})"
     wins_bingo: str = "{name} wins with a bingo"
     wins_pickup: str = "{name} wins: {loser} cannot pick up"
     draw: str = "Draw ({reason})"
+    repetition: str = "repetition"
     last: str = "Last: {name} {move}"
+    save: str = "save"
     removed: str = "mutilation removed {cells}"
     no_place: str = "no place"
 
 
 def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
-                    labels: PastoralLabels = PastoralLabels()) -> bytes:
-    image = _static_layer().copy()
-    draw = ImageDraw.Draw(image)
+                    labels: PastoralLabels = PastoralLabels(), result: str | None = None,
+                    layout: list[TextBox] | None = None) -> bytes:
+    canvas = _static_layer().clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     colours = _stone_colours(view.first_colour)
+    over = result is not None or view.outcome is not None
+    mover = None if over else view.to_move
 
-    _header(image, draw, view, who, colours, labels)
-    for seat, (held_corner, stock_corner) in enumerate((((0, 0), (6, 0)), ((6, 6), (0, 6)))):
-        _held(draw, held_corner, view.held[seat], colours[seat])
-        _stock(image, stock_corner, view.stock[seat], colours[seat], labels)
-    for cell in range(64):
-        if view.owner[cell] != EMPTY:
-            _pile(image, draw, cell, view.count[cell], colours[view.owner[cell]])
-    for cell in view.blocked:
-        _blocked(image, draw, cell, labels)
-    if view.last is not None:
-        _last(image, draw, view, colours)
+    _header(canvas, view, who, colours, labels, mover)
+    if view.last is not None and view.last.cell is not None:
+        x0, y0, x1, y1 = _box(view.last.cell)
+        canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ACCENT, width=6)
+    if view.last is not None and view.last.mutilation is not None:
+        _mutilation_square(canvas, view)
     if view.bingo is not None:
         start, end = _centre(view.bingo[0]), _centre(view.bingo[-1])
-        draw.line((*start, *end), fill=ACCENT, width=12)
-    _footer(image, view, who, labels)
-    return to_png(image)
+        canvas.line((*start, *end), fill=ACCENT, width=10)
+        for cell in view.bingo:
+            x0, y0, x1, y1 = _box(cell)
+            canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ACCENT, width=6)
+    for seat, (held_corner, stock_corner) in enumerate((((0, 0), (6, 0)), ((6, 6), (0, 6)))):
+        _held(canvas, held_corner, view.held[seat], colours[seat])
+        _stock(canvas, stock_corner, view.stock[seat], colours[seat], labels)
+    for cell in range(64):
+        if view.owner[cell] != EMPTY:
+            _pile(canvas, cell, view.count[cell], colours[view.owner[cell]])
+    if mover is not None:
+        for cell in view.blocked:
+            _blocked(canvas, cell)
+    if view.last is not None and view.last.mutilation is not None:
+        _mutilation(canvas, view, colours)
+    _footer(canvas, view, who, labels, result, mover)
+    return canvas.png(layout)
 
 
-def _stone_colours(first_colour: str) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+def _stone_colours(first_colour: str) -> tuple[Rgb, Rgb]:
     return (BLACK_STONE, WHITE_STONE) if first_colour == "black" else (WHITE_STONE, BLACK_STONE)
 
 
@@ -94,143 +124,181 @@ def _centre(cell: int) -> tuple[float, float]:
     return (x0 + x1) / 2, (y0 + y1) / 2
 
 
+def _fill(cell: int) -> Rgb:
+    return CORRAL_FILL if cell in CORRAL else HOLDING_FILL if cell in HOLDING else CATTLE_FILL
+
+
 @lru_cache(maxsize=1)
-def _static_layer() -> Image.Image:
-    image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+def _static_layer() -> Canvas:
+    canvas = Canvas((WIDTH, HEIGHT), BACKGROUND)
     for cell in range(64):
-        fill = CORRAL_FILL if cell in CORRAL else HOLDING_FILL if cell in HOLDING else CATTLE_FILL
-        draw.rectangle(_box(cell), fill=fill, outline=GRID, width=2)
-        if cell in CORRAL:
-            x0, y0, _, _ = _box(cell)
-            draw.text((x0 + 8, y0 + 4), str(VALUE[cell]), font=font(22, bold=True),
-                      fill=mix(CORRAL_FILL, (20, 60, 20), 0.55))
-    draw.rectangle((BOARD_LEFT + 2 * CELL, BOARD_TOP + 2 * CELL, BOARD_LEFT + 6 * CELL,
-                    BOARD_TOP + 6 * CELL), outline=(40, 70, 30), width=5)
-    draw.rectangle((BOARD_LEFT, BOARD_TOP, BOARD_LEFT + BOARD_SIZE, BOARD_TOP + BOARD_SIZE),
-                   outline=(30, 50, 25), width=4)
-    coord = font(24, bold=True)
+        canvas.rectangle(_box(cell), fill=_fill(cell), outline=GRID_INK, width=2)
+    for cell in sorted(CORRAL):
+        x0, y0, _, _ = _box(cell)
+        canvas.text((x0 + 12, y0 + 25), str(VALUE[cell]), size=SMALL_BOLD, fg=VALUE_INK,
+                    bg=CORRAL_FILL, bold=True)
+    canvas.rectangle((BOARD_LEFT + 2 * CELL, BOARD_TOP + 2 * CELL, BOARD_LEFT + 6 * CELL,
+                      BOARD_TOP + 6 * CELL), outline=(40, 70, 30), width=5)
+    canvas.rectangle((BOARD_LEFT, BOARD_TOP, BOARD_LEFT + BOARD_SIZE, BOARD_TOP + BOARD_SIZE),
+                     outline=(30, 50, 25), width=4)
     for i in range(8):
         x = BOARD_LEFT + i * CELL + CELL / 2
-        draw.text((x, BOARD_TOP + BOARD_SIZE + 18), FILES[i], font=coord, fill=MUTED, anchor="mm")
+        canvas.text((x, BOARD_TOP + BOARD_SIZE + 22), FILES[i], size=SMALL_BOLD, fg=MUTED,
+                    bg=BACKGROUND, bold=True, align="centre")
         y = BOARD_TOP + (7 - i) * CELL + CELL / 2
-        draw.text((BOARD_LEFT - 22, y), str(i + 1), font=coord, fill=MUTED, anchor="mm")
-    return image
+        canvas.text((BOARD_LEFT - 22, y), str(i + 1), size=SMALL_BOLD, fg=MUTED, bg=BACKGROUND,
+                    bold=True, align="centre")
+    return canvas
 
 
-def _disc(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour) -> None:
+def _disc(canvas: Canvas, x: float, y: float, r: float, colour: Rgb) -> None:
     edge = mix(colour, (0, 0, 0), 0.5) if colour == WHITE_STONE else (150, 150, 160)
-    draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=edge, width=2)
+    canvas.circle(x, y, r, fill=colour, outline=edge, width=2)
 
 
-def _pile(image: Image.Image, draw: ImageDraw.ImageDraw, cell: int, count: int, colour) -> None:
-    """A stack seen slightly from the side: one disc per stone, the count on top."""
-    cx, cy = _centre(cell)
-    base = cy + (count - 1) * 4
+def _pile(canvas: Canvas, cell: int, count: int, colour: Rgb) -> None:
+    """A stack seen slightly from the side: one disc per stone, the count on top. In the
+    corral it stands lower right, clear of the cell's value."""
+    x0, y0, x1, y1 = _box(cell)
+    cx = x0 + CELL - STONE_R - 6 if cell in CORRAL else x0 + CELL / 2
+    base = y1 - STONE_R - 8
     for i in range(count):
-        _disc(draw, cx, base - i * 8, STONE_R, colour)
-    ink = TEXT if colour == BLACK_STONE else (30, 30, 30)
-    paste_centred(image, text_stamp(str(count), 30, True, ink), cx, base - (count - 1) * 8)
+        _disc(canvas, cx, base - i * 6, STONE_R, colour)
+    top = base - (count - 1) * 6
+    canvas.text((cx, top), str(count), size=SMALL_BOLD + 2, fg=ink_on(colour), bg=colour,
+                bold=True, align="centre")
 
 
-def _held(draw: ImageDraw.ImageDraw, corner: tuple[int, int], n: int, colour) -> None:
+def _held(canvas: Canvas, corner: tuple[int, int], n: int, colour: Rgb) -> None:
     """Held stones inside a 2x2 holding area, in a small cluster."""
     file, rank = corner
     x0 = BOARD_LEFT + file * CELL
     y0 = BOARD_TOP + (6 - rank) * CELL
     spots = ((0.55, 0.6), (1.45, 0.6), (1.0, 1.0), (0.55, 1.4), (1.45, 1.4))
     for fx, fy in spots[:n]:
-        _disc(draw, x0 + fx * CELL, y0 + fy * CELL, 26, colour)
+        _disc(canvas, x0 + fx * CELL, y0 + fy * CELL, 26, colour)
 
 
-def _stock(image: Image.Image, corner: tuple[int, int], n: int, colour,
+def _stock(canvas: Canvas, corner: tuple[int, int], n: int, colour: Rgb,
            labels: PastoralLabels) -> None:
+    """The stock: a counter in the owner's stone colour, its word beneath."""
     file, rank = corner
     x = BOARD_LEFT + (file + 1) * CELL
     y = BOARD_TOP + (7 - rank) * CELL
-    paste_text(image, (x, y - 18), str(n), size=46, fill=(60, 45, 20), bold=True, align="centre")
-    paste_text(image, (x, y + 28), labels.stock.format(n="").strip(), size=20,
-               fill=(90, 70, 40), align="centre")
+    ink = ink_on(colour)
+    canvas.rounded_rectangle((x - 62, y - 58, x + 62, y + 58), radius=16, fill=colour,
+                             outline=mix(colour, ink, 0.5), width=3)
+    canvas.text((x, y - 14), str(n), size=50, fg=ink, bg=colour, bold=True, align="centre")
+    word = fit_width(canvas, labels.stock_word, SMALL, False, 116)
+    canvas.text((x, y + 34), word, size=SMALL, fg=ink, bg=colour, align="centre")
 
 
-def _blocked(image: Image.Image, draw: ImageDraw.ImageDraw, cell: int,
-             labels: PastoralLabels) -> None:
+def _blocked(canvas: Canvas, cell: int) -> None:
+    """A corral cell the player to move may not place on: hatched (explained beneath)."""
     x0, y0, x1, y1 = _box(cell)
-    for offset in range(-CELL, CELL, 16):
-        draw.line((x0 + max(0, offset), y0 + max(0, -offset), x0 + min(CELL, CELL + offset),
-                   y0 + min(CELL, CELL - offset)), fill=(200, 80, 70), width=2)
-    paste_text(image, ((x0 + x1) / 2, y1 - 14), labels.no_place, size=16, fill=(120, 20, 20),
-               bold=True, align="centre")
+    x0, y0 = x0 + 38, y0 + 2  # clear of the value in the corner
+    x1, y1 = x1 - 2, y1 - 2
+    w, h = x1 - x0, y1 - y0
+    for c in range(10, w + h, 16):  # lines x + y = c across the rectangle
+        ax, bx = min(c, w), c - min(c, h)
+        canvas.line((x0 + ax, y0 + c - ax, x0 + bx, y0 + min(c, h)), fill=BLOCKED, width=3)
 
 
-def _last(image: Image.Image, draw: ImageDraw.ImageDraw, view: PastoralView, colours) -> None:
+def _mutilation_square(canvas: Canvas, view: PastoralView) -> None:
+    """The fired squares A-B-D-C, under the stones and counters; the corral values they
+    cross are drawn again on a patch."""
+    assert view.last is not None and view.last.mutilation is not None
+    for square in view.last.mutilation.squares:
+        corners = [_centre(c) for c in (square.a, square.b, square.d, square.c)]
+        canvas.line(corners + [corners[0]], fill=MUTILATION, width=5)
+        dx, dy = _centre(square.d)
+        canvas.circle(dx, dy, 9, fill=MUTILATION)
+    for cell in sorted(CORRAL):
+        x0, y0, _, _ = _box(cell)
+        canvas.text((x0 + 12, y0 + 25), str(VALUE[cell]), size=SMALL_BOLD, fg=VALUE_INK,
+                    bg=CORRAL_FILL, bold=True, halo=True, record=False)
+
+
+def _mutilation(canvas: Canvas, view: PastoralView, colours) -> None:
     last = view.last
-    assert last is not None
+    assert last is not None and last.mutilation is not None
     mut = last.mutilation
-    if mut is not None:
-        for square in mut.squares:
-            corners = [_centre(c) for c in (square.a, square.b, square.d, square.c)]
-            draw.line(corners + [corners[0]], fill=MUTILATION, width=5)
-            dx, dy = _centre(square.d)
-            draw.ellipse((dx - 9, dy - 9, dx + 9, dy + 9), fill=MUTILATION)
-        for cell, owner, n in mut.removed:
-            cx, cy = _centre(cell)
-            ghost = mix(colours[owner], CORRAL_FILL if cell in CORRAL else CATTLE_FILL, 0.6)
-            _disc(draw, cx, cy, STONE_R - 4, ghost)
-            draw.line((cx - 20, cy - 20, cx + 20, cy + 20), fill=MUTILATION, width=5)
-            draw.line((cx - 20, cy + 20, cx + 20, cy - 20), fill=MUTILATION, width=5)
-            x1, y0 = _box(cell)[2], _box(cell)[1]
-            paste_text(image, (x1 - 8, y0 + 16), f"−{n}", size=20, fill=(150, 10, 10), bold=True,
-                       align="right")
-    if last.cell is not None:
-        x0, y0, x1, y1 = _box(last.cell)
-        draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=ACCENT, width=6)
+    for cell, owner, n in mut.removed:
+        x0, y0, x1, y1 = _box(cell)
+        cx = x0 + CELL - STONE_R - 6 if cell in CORRAL else x0 + CELL / 2
+        cy = y1 - STONE_R - 8
+        ghost = mix(colours[owner], _fill(cell), 0.6)
+        _disc(canvas, cx, cy, STONE_R - 4, ghost)
+        canvas.line((cx - 18, cy - 18, cx + 18, cy + 18), fill=MUTILATION, width=5)
+        canvas.line((cx - 18, cy + 18, cx + 18, cy - 18), fill=MUTILATION, width=5)
+        back = (252, 236, 232)
+        label = f"−{n}"
+        w, h = canvas.measure(label, SMALL_BOLD, True)
+        canvas.rounded_rectangle((x1 - w - 12, y0 + 4, x1 - 4, y0 + h + 14), radius=6,
+                                 fill=back)
+        canvas.text((x1 - 8, y0 + 9 + h / 2), label, size=SMALL_BOLD, fg=(150, 10, 10), bg=back,
+                    bold=True, align="right")
 
 
-def _header(image: Image.Image, draw: ImageDraw.ImageDraw, view: PastoralView, who, colours,
-            labels: PastoralLabels) -> None:
+def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLabels,
+            mover: int | None) -> None:
     winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
     for seat in (0, 1):
         left = seat == 0
-        box = (16, 10, WIDTH / 2 - 8, 104) if left else (WIDTH / 2 + 8, 10, WIDTH - 16, 104)
-        if view.to_move == seat or seat in winners:
-            draw.rounded_rectangle(box, radius=16, outline=ACCENT, width=4,
-                                   fill=mix(BACKGROUND, ACCENT, 0.12))
-        disc_x = box[0] + 38
-        _disc(draw, disc_x, 57, 22, colours[seat])
-        paste_text(image, (disc_x + 34, 40), _fit(who[seat], 16), size=28, fill=TEXT, bold=True)
-        counts = f"{labels.held.format(n=view.held[seat])} · {labels.stock.format(n=view.stock[seat])}"
-        paste_text(image, (disc_x + 34, 78), counts, size=22, fill=MUTED)
+        box = (12, 8, WIDTH / 2 - 6, 132) if left else (WIDTH / 2 + 6, 8, WIDTH - 12, 132)
+        back = BACKGROUND
+        if mover == seat or seat in winners:
+            back = mix(BACKGROUND, ACCENT, 0.12)
+            canvas.rounded_rectangle(box, radius=16, outline=ACCENT, width=4, fill=back)
+        disc_x = box[0] + 34
+        _disc(canvas, disc_x, 46, 20, colours[seat])
+        room = box[2] - disc_x - 30 - 12
+        name = fit_width(canvas, who[seat], SMALL_BOLD + 4, True, room)
+        canvas.text((disc_x + 30, 46), name, size=SMALL_BOLD + 4, fg=TEXT, bg=back, bold=True)
+        counts = (f"{labels.held.format(n=view.held[seat])} · "
+                  f"{labels.stock.format(n=view.stock[seat])}")
+        counts = fit_width(canvas, counts, SMALL, False, box[2] - box[0] - 28)
+        canvas.text((box[0] + 16, 100), counts, size=SMALL, fg=MUTED if back == BACKGROUND
+                    else TEXT, bg=back)
 
 
-def _footer(image: Image.Image, view: PastoralView, who, labels: PastoralLabels) -> None:
-    y = BOARD_TOP + BOARD_SIZE + 62
-    if view.outcome is not None:
+def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
+            result: str | None, mover: int | None) -> None:
+    y = FOOTER_Y
+    room = WIDTH - 48
+    if result is not None:
+        status, colour = result, TEXT
+    elif view.outcome is not None:
         outcome = view.outcome
         if outcome.draw:
-            status = labels.draw.format(reason=outcome.reason.value)
+            status = labels.draw.format(reason=labels.repetition)
         elif outcome.reason.value == "pickup-failure":
             winner = outcome.winners[0]
             status = labels.wins_pickup.format(name=who[winner], loser=who[1 - winner])
         else:
             status = labels.wins_bingo.format(name=who[outcome.winners[0]])
+        colour = TEXT
     else:
-        assert view.to_move is not None
-        status = f"{labels.to_move.format(name=who[view.to_move])} {labels.picked.format(n=view.picked)}"
-    paste_text(image, (24, y), status, size=30, fill=ACCENT if view.outcome is None else TEXT,
-               bold=True)
+        assert mover is not None
+        status = f"{labels.to_move.format(name=who[mover])} " \
+                 f"{labels.picked.format(n=view.picked)}"
+        colour = ACCENT
+    big = SMALL_BOLD + 4
+    canvas.text((24, y), fit_width(canvas, status, big, True, room), size=big, fg=colour,
+                bg=BACKGROUND, bold=True)
+    lines: list[str] = []
     last = view.last
     if last is not None:
-        move = "save" if last.cell is None else f"{cell_name(last.cell)}:{last.stones}"
+        move = labels.save if last.cell is None else f"{cell_name(last.cell)}:{last.stones}"
         text = labels.last.format(name=who[last.seat], move=move)
         if last.mutilation is not None:
             cells = ", ".join(f"{cell_name(c)} ({n})" for c, _, n in last.mutilation.removed)
             text += " · " + labels.removed.format(cells=cells)
-        for row, line in enumerate(wrap(text, 72)[:2]):
-            paste_text(image, (24, y + 44 + 30 * row), line, size=21, fill=MUTED)
-
-
-def _fit(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
+        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
+        lines += wrap_to(text, fits)
+    if mover is not None and view.blocked:
+        cells = ", ".join(cell_name(c) for c in sorted(view.blocked))
+        lines.append(f"{labels.no_place}: {cells}")
+    for row, line in enumerate(lines[:2]):
+        canvas.text((24, y + 44 + 36 * row), fit_width(canvas, line, SMALL, False, room),
+                    size=SMALL, fg=MUTED, bg=BACKGROUND)

@@ -7,9 +7,9 @@ from PIL import Image
 from games.mancala import GAME
 from render import render_observation
 from render.common import SEAT_COLOURS, to_png
-from render.mancala import COUNT_Y, HEIGHT, WIDTH, _geometry
+from render.mancala import FOOTER_Y, HEIGHT, WIDTH, _geometry
 
-GAME2 = "k c h k d j g c a i f e i a f".split()
+GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 
 
 def decode(png: bytes) -> Image.Image:
@@ -31,7 +31,7 @@ def pixels(image):
 
 
 def near(pixel, colour, tolerance=30):
-    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour))
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=False))
 
 
 def test_the_png_encoder_round_trips_pixels_exactly():
@@ -77,17 +77,19 @@ def test_the_last_move_is_ringed_in_the_movers_colour_and_changes_the_picture():
 def test_the_player_to_move_is_framed_and_the_result_is_shown():
     running = decode(render_observation(GAME.id, GAME.observe(play(["k"]), None)))
     # seat 2 (right) to move: its header frame is drawn in its colour
-    assert near(running.getpixel((WIDTH - 26, 60)), SEAT_COLOURS[1])
-    assert not near(running.getpixel((26, 60)), SEAT_COLOURS[0])
+    assert near(running.getpixel((WIDTH - 22, 60)), SEAT_COLOURS[1])
+    assert not near(running.getpixel((22, 60)), SEAT_COLOURS[0])
     finished = decode(render_observation(GAME.id, GAME.observe(play(GAME2), None)))
-    assert near(finished.getpixel((WIDTH - 26, 60)), SEAT_COLOURS[1])  # the winner framed
-    assert finished.crop((0, COUNT_Y + 150, WIDTH, HEIGHT)).getextrema() != ((43, 43),) * 3
+    assert near(finished.getpixel((WIDTH - 22, 60)), SEAT_COLOURS[1])  # the winner framed
+    assert finished.crop((0, FOOTER_Y - 20, WIDTH, HEIGHT)).getextrema() != ((43, 43),) * 3
 
 
 def test_pastoral_board_shows_stacks_and_a_mutilation_square():
-    from games.pastoral import GAME as PASTORAL, PastoralState, parse_cell
-    from render.pastoral import ACCENT, MUTILATION, _box, _centre
     from dataclasses import replace
+
+    from games.pastoral import GAME as PASTORAL
+    from games.pastoral import PastoralState, parse_cell
+    from render.pastoral import ACCENT, MUTILATION, STONE_R, _box, _centre
 
     owner, count = [-1] * 64, [0] * 64
     for name, who, n in (("d4", 1, 4), ("d1", 0, 2), ("e5", 0, 3)):
@@ -98,8 +100,8 @@ def test_pastoral_board_shows_stacks_and_a_mutilation_square():
     before = decode(render_observation(PASTORAL.id, PASTORAL.observe(state, None)))
     after_state = PASTORAL.play(state, "a4:2")  # 2 x 2 = 4: d4, a4, d1 are removed
     after = decode(render_observation(PASTORAL.id, PASTORAL.observe(after_state, None)))
-    cx, cy = _centre(parse_cell("e5"))
-    assert sum(before.getpixel((int(cx) - 22, int(cy) + 10))) < 200  # the black pile on e5
+    x0, y0, x1, y1 = _box(parse_cell("e5"))  # the black pile on e5, lower right of the cell
+    assert sum(before.getpixel((x1 - STONE_R - 6 - 16, y1 - STONE_R - 8))) < 200
     x0, y0, x1, y1 = _box(parse_cell("a4"))
     assert near(after.getpixel((x0 + 5, (y0 + y1) // 2)), ACCENT)  # the last action's frame
     # the square's side from a4 to d4 is drawn in red between the two cells
@@ -147,7 +149,7 @@ def test_ghostone_picture_shows_pawns_holes_and_the_ghost():
 
     from games.ghostone import GAME as GHOSTONE
     from render.common import SEAT_COLOURS as COLOURS
-    from render.ghostone import GHOST, HOLE, _centre
+    from render.ghostone import CELL, GHOST, HOLE, _centre
 
     rng = random.Random(5)
     state = GHOSTONE.new(4)
@@ -159,17 +161,24 @@ def test_ghostone_picture_shows_pawns_holes_and_the_ghost():
     assert near(image.getpixel(tuple(int(v) for v in _centre(hole))), HOLE, 10)
     pawn_plate = next(p for p, s in enumerate(view.pawns) if s != -1)
     x, y = _centre(pawn_plate)
-    ring = image.getpixel((int(x + 146 * 0.2), int(y + 146 * 0.2 - 20)))
+    ring = image.getpixel((int(x + CELL * 0.2), int(y + CELL * 0.2 - 20)))
     assert near(ring, COLOURS[view.pawns[pawn_plate]], 40)
     gx, gy = _centre(view.ghost)
-    assert near(image.getpixel((int(gx - 146 * 0.2), int(gy + 146 * 0.14))), GHOST, 20)
+    assert near(image.getpixel((int(gx - CELL * 0.2), int(gy + CELL * 0.14))), GHOST, 20)
 
 
 def test_ico_map_shows_the_active_face_black_and_markers_in_seat_colours():
-    from games.ico import GAME as ICO
     from games.ico import FACES
-    from render.ico import ACTIVE, EDGE_PATHS, ICO_COLOURS, VERTICES, _face_centre, _point_on
-    from render.ico import _project
+    from games.ico import GAME as ICO
+    from render.ico import (
+        ACTIVE,
+        EDGE_PATHS,
+        ICO_COLOURS,
+        VERTICES,
+        _face_centre,
+        _point_on,
+        _project,
+    )
 
     state = ICO.play(ICO.new(2, {"start": "f0"}), "e5")  # red on e5; f5 active
     image = decode(render_observation(ICO.id, ICO.observe(state, None)))
@@ -178,3 +187,224 @@ def test_ico_map_shows_the_active_face_black_and_markers_in_seat_colours():
     assert near(image.getpixel((int(0.6 * cx + 0.4 * vx), int(0.6 * cy + 0.4 * vy))), ACTIVE, 20)
     mx, my = _point_on(EDGE_PATHS[5], 0.5)
     assert near(image.getpixel((int(mx), int(my))), ICO_COLOURS[0], 40)
+
+
+# -- legibility at phone width, and no label over another label or a marker -------------------
+import gettext  # noqa: E402
+import random  # noqa: E402
+
+import pytest  # noqa: E402
+
+from games import REGISTRY  # noqa: E402
+from render import LABELS, cjk_font_available  # noqa: E402
+from render.common import SHADES, Canvas, TextBox, contrast, mix, overlaps  # noqa: E402
+
+PHONE = 360
+
+
+def layout_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
+    """Every way the drawn labels fail a phone reader: a digit under 9 px once the picture is
+    360 px wide, contrast under 4.5:1 against the declared background, anything but the label
+    and its background within 2 px of its ink (a marker, a line or another label drawn over or
+    under it, or a background that is not the declared one), and two labels overlapping."""
+    image = decode(png)
+    width, height = image.size
+    problems = []
+    for b in boxes:
+        if b.height * PHONE / width < 9:
+            problems.append(f"{b.text!r}: digits {b.height * PHONE / width:.1f} px at phone width")
+        if contrast(b.fg, b.bg) < 4.5:
+            problems.append(f"{b.text!r}: contrast {contrast(b.fg, b.bg):.2f}")
+        x0, y0, x1, y1 = b.box
+        if x0 < 2 or y0 < 2 or x1 > width - 2 or y1 > height - 2:
+            problems.append(f"{b.text!r}: outside the picture")
+            continue
+        allowed = {b.fg, b.bg} | {mix(b.bg, b.fg, t) for t in SHADES}
+        found = {colour for _, colour in image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2))
+                 .getcolors(1 << 20)}
+        if found - allowed:
+            problems.append(f"{b.text!r} at {b.box}: something else is drawn there "
+                            f"{sorted(found - allowed)[:3]}")
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if overlaps(a.box, b.box, 2):
+                problems.append(f"{a.text!r} overlaps {b.text!r}")
+    return problems
+
+
+CONFIGS = (("progressive-mancala", 2, {"pits": "11"}), ("progressive-mancala", 2, {"pits": "17"}),
+           ("pastoral-square", 2, {}), ("consequence", 2, {}), ("ghostone", 3, {}),
+           ("ghostone", 4, {}), ("ico", 2, {"level": "1"}), ("ico", 3, {"level": "1+"}),
+           ("ico", 2, {"level": "2"}), ("ico", 4, {"level": "2+"}))
+NAMES = ["Alice", "Bartholomew-Longname", "Carol", "Dave"]
+
+
+def positions(game_id, seats, options, seed):
+    """A seeded random playout: positions across the whole game, the final one included."""
+    game = REGISTRY[game_id]
+    rng = random.Random(seed)
+    state = game.new(seats, game.draw_options(options, rng))
+    states = [state]
+    while game.outcome(state) is None and len(states) < 600:
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        states.append(state)
+    picks = sorted({0, 1, 3, len(states) // 3, len(states) // 2, 2 * len(states) // 3,
+                    len(states) - 2, len(states) - 1})
+    return game, [states[i] for i in picks if 0 <= i < len(states)]
+
+
+@pytest.mark.parametrize("game_id,seats,options", CONFIGS)
+def test_every_label_reads_at_phone_width_and_overlaps_nothing(game_id, seats, options):
+    found = []
+    for seed in range(2):  # two whole games per set-up keep the suite within CI's time
+        game, states = positions(game_id, seats, options, seed)
+        for state in states:
+            viewers = [None, 0] if game_id == "consequence" else [None]
+            for viewer in viewers:
+                for result in (None, "Alice resigned"):
+                    boxes: list[TextBox] = []
+                    png = render_observation(game_id, game.observe(state, viewer),
+                                             names=NAMES[:seats], result=result, layout=boxes)
+                    assert boxes
+                    found += [f"seed {seed} ply {game.ply(state)}: {p}"
+                              for p in layout_problems(png, boxes)]
+    assert not found, "\n".join(found[:20])
+
+
+def test_the_layout_check_catches_overlaps_small_text_low_contrast_and_markers():
+    canvas = Canvas((720, 200), (40, 40, 40))
+    canvas.text((20, 40), "12", size=40, fg=(250, 250, 250), bg=(40, 40, 40))
+    canvas.text((30, 50), "34", size=40, fg=(250, 250, 250), bg=(40, 40, 40))  # overlaps 12
+    canvas.text((300, 40), "5", size=12, fg=(250, 250, 250), bg=(40, 40, 40))  # too small
+    canvas.text((400, 40), "6", size=40, fg=(70, 70, 70), bg=(40, 40, 40))  # too faint
+    canvas.text((500, 40), "7", size=40, fg=(250, 250, 250), bg=(40, 40, 40))
+    canvas.circle(520, 40, 8, fill=(200, 0, 0))  # a marker over the 7
+    canvas.text((600, 140), "8", size=40, fg=(250, 250, 250), bg=(40, 40, 40))
+    boxes: list[TextBox] = []
+    problems = "\n".join(layout_problems(canvas.png(boxes), boxes))
+    assert "'12' overlaps '34'" in problems
+    assert "'5': digits" in problems
+    assert "'6': contrast" in problems
+    assert "'7' at" in problems
+    assert "'8'" not in problems
+
+
+def test_the_layout_check_fails_a_board_drawn_with_a_label_over_the_cave(monkeypatch):
+    import render.ghostone as ghostone
+
+    ghostone._static_layer.cache_clear()
+    monkeypatch.setattr(ghostone, "COMPASS_X", ghostone.GRID_LEFT + ghostone.GRID_SIZE)
+    try:
+        game, states = positions("ghostone", 3, {}, 0)
+        boxes: list[TextBox] = []
+        png = render_observation("ghostone", game.observe(states[-1], None), layout=boxes)
+        assert any("something else is drawn" in p or "overlaps" in p
+                   for p in layout_problems(png, boxes))
+    finally:
+        ghostone._static_layer.cache_clear()
+
+
+@pytest.mark.parametrize("game_id,seats,options", CONFIGS[::2])
+def test_a_result_replaces_the_to_move_line(game_id, seats, options):
+    game, states = positions(game_id, seats, options, 1)
+    view = game.observe(states[len(states) // 2], None)
+    boxes: list[TextBox] = []
+    render_observation(game_id, view, names=NAMES[:seats], result="Time ran out for Bob",
+                       layout=boxes)
+    texts = [b.text for b in boxes]
+    assert "Time ran out for Bob" in texts
+    assert not any("to move" in t or "places" in t for t in texts)
+    if game_id == "ico":
+        assert not any(t.startswith("e") and t[1:].isdigit() for t in texts)  # no legal edges
+
+
+class Shout(gettext.NullTranslations):
+    def gettext(self, message):
+        return message.upper() if "{" not in message else message.replace("to move", "TO MOVE")
+
+
+@pytest.mark.parametrize("game_id", sorted(LABELS))
+def test_every_word_comes_through_the_translation(game_id):
+    labels = LABELS[game_id]
+    from render.common import translated
+
+    shouted = translated(labels, Shout())
+    for field in labels.__dataclass_fields__:
+        default = getattr(labels(), field)
+        if isinstance(default, str) and "{" not in default:
+            assert getattr(shouted, field) == default.upper()
+    game, states = positions(game_id, REGISTRY[game_id].info.min_seats, {}, 2)
+    boxes: list[TextBox] = []
+    render_observation(game_id, game.observe(states[len(states) // 2], None), tr=Shout(),
+                       layout=boxes)
+    status = [b.text for b in boxes if "TO MOVE" in b.text or b.text.isupper()]
+    assert status
+
+
+def test_japanese_labels_use_the_cjk_font():
+    from render.common import _face_for
+
+    assert cjk_font_available()  # fonts-ipafont-gothic is installed on the project's machines
+    face, _ = _face_for("アリスの手番", 30, True)
+    assert "ipa" in str(getattr(face, "path", "")).lower() or "cjk" in str(
+        getattr(face, "path", "")).lower() or "japanese" in str(getattr(face, "path", ""))
+
+    class Japanese(gettext.NullTranslations):
+        def gettext(self, message):
+            return "{name}の手番" if message == "{name} to move" else message
+
+    game, states = positions("ico", 2, {}, 0)
+    boxes: list[TextBox] = []
+    png = render_observation("ico", game.observe(states[1], None), names=["アリス", "ボブ"],
+                             tr=Japanese(), layout=boxes)
+    status = next(b for b in boxes if b.text.endswith("の手番"))
+    assert status.box[2] - status.box[0] > 100  # drawn glyphs, not empty boxes
+    assert not layout_problems(png, boxes)
+
+
+def test_pictures_are_palette_pngs_and_deterministic():
+    for game_id, seats, options in CONFIGS:
+        game, states = positions(game_id, seats, options, 5)
+        view = game.observe(states[-1], None)
+        one = render_observation(game_id, view, names=NAMES[:seats])
+        assert one == render_observation(game_id, view, names=NAMES[:seats])
+        assert Image.open(io.BytesIO(one)).mode == "P"
+
+
+def test_the_palette_encoder_round_trips_pixels_exactly():
+    from render.common import encode_png
+
+    image = Image.new("P", (9, 4))
+    image.putdata([(x * 3 + y) % 5 for y in range(4) for x in range(9)])
+    palette = [(10, 20, 30), (200, 0, 0), (0, 200, 0), (0, 0, 200), (255, 255, 255)]
+    decoded = Image.open(io.BytesIO(encode_png(image, palette))).convert("RGB")
+    assert pixels(decoded) == [palette[i] for i in image.tobytes()]
+
+
+def test_every_character_of_the_japanese_labels_has_a_glyph():
+    """Each character the Japanese pictures may draw (every label's translation, and a
+    Japanese name) exists in the font chosen for it: none comes out as the font's empty box."""
+    from babel.messages.pofile import read_po
+
+    from bot.catalogs import po_path
+    from render.common import _face_for
+
+    assert cjk_font_available()  # CI installs fonts-ipafont-gothic; never skipped
+    with po_path("ja").open("rb") as source:
+        catalog = read_po(source)
+    labels = [m.string for m in catalog
+              if m.string and any(path.startswith("render/") for path, _ in m.locations)]
+    assert len(labels) > 40
+    texts = [t if isinstance(t, str) else "".join(t) for t in labels] + ["アリスとボブ"]
+    missing = []
+    for text in texts:
+        face, _ = _face_for(text, 30, False)
+        def ink(char, face=face):
+            mask = face.getmask(char)
+            return mask.size, bytes(mask)
+
+        notdef = ink("\U0010fffd")  # a code point no font draws: the font's empty box
+        for char in set(text) - set(" {}"):
+            if ink(char) == notdef:
+                missing.append((text, char))
+    assert not missing, missing
