@@ -1,9 +1,12 @@
-"""`python -m bot`: run Corral. Exits with status 1 and a clear message on bad settings."""
+"""`python -m bot`: run Corral. Exits with status 1 and a clear message on bad settings, and
+with status 0 after a clean stop on SIGTERM or SIGINT."""
 
 from __future__ import annotations
 
 import asyncio
+import faulthandler
 import logging
+import signal
 import sys
 
 import discord
@@ -25,7 +28,21 @@ async def run(settings: Settings) -> None:
 
     apply_endpoints(settings)
     async with CorralBot(settings) as client:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(client.close()))
         await client.start(settings.token)
+    await client.close()  # the gateway closing ends start(): wait for the rest of the stop
+
+
+def setup_logging(level: str) -> None:
+    from .interactions import ContextFilter
+
+    handler = logging.StreamHandler()
+    handler.addFilter(ContextFilter())
+    handler.setFormatter(logging.Formatter(
+        "%(asctime)s %(levelname)s %(name)s [%(ctx)s]: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def main() -> int:
@@ -34,8 +51,8 @@ def main() -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 1
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(settings.log_level)
+    faulthandler.register(signal.SIGUSR1, all_threads=True)  # `kill -USR1`: where is it stuck?
     try:
         asyncio.run(run(settings))
     except discord.LoginFailure:

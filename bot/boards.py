@@ -1,276 +1,136 @@
-"""Turn a match into what Discord shows: the text, the picture and the move buttons.
+"""What a board message says and which components it carries, from an outbox row.
 
-Rendering runs in a worker thread (`asyncio.to_thread`), never on the event loop.
+The text is composed when the row is delivered, in the reader's language, from the phrases the
+service stored; the components only on the newest board (an older one still being delivered
+after a restart gets none, and pings nobody).
 """
 
 from __future__ import annotations
 
-import asyncio
-import io
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Sequence
+from typing import Any
 
 import discord
 
-from games.ghostone import plate_name
-from games.pastoral import cell_name
-from render import render_observation
+from games import Game, Phrase, phrase
 
 from . import strings
-from .clocks import format_duration
-from .components import (CellSelect, MoveButton, PickSelect, RematchButton, StepButton,
-                         TileStart, ViewButton)
-from .service import Match, MoveResult
+from .clocks import absolute_time, relative_time
+from .i18n import Texts, phrase_from_json
+from .ui import StaticView, add_step, button, first_step
 
-MAX_MOVE_BUTTONS = 25  # Discord's limit: 5 rows of 5
-MAX_OPTIONS = 25  # options in one select menu
+MAX_CONTENT = 2000
 
 
-@dataclass
-class BoardMessage:
-    match_id: int
-    ply: int
-    content: str
-    png: bytes
-    move_buttons: list[str] = field(default_factory=list)
-    mention: int | None = None  # the one user this message may ping
-    # two-step moves: select menus of cells, each option (cell, description)
-    cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)
-    private_flow: bool = False  # hidden information: "My view" and a private "Play…" flow
-    running: bool = True
-    steps: list[tuple[str, str]] = field(default_factory=list)  # (prefix, label) two-part moves
-    pick: tuple[str, list[str], str] | None = None  # (mode, plates, placeholder) plate menu
-    finished: bool = False  # a result: offer a rematch
-
-    def kwargs(self, *, with_buttons: bool = True) -> dict[str, Any]:
-        """Arguments for `send_message` / `channel.send` / `followup.send`."""
-        view = discord.ui.View(timeout=None)
-        if self.finished:
-            view.add_item(RematchButton(self.match_id, strings.REMATCH))
-        if self.private_flow:
-            view.add_item(ViewButton(self.match_id, strings.MY_VIEW))
-            if with_buttons and self.running:
-                view.add_item(TileStart(self.match_id, self.ply, strings.PLAY_TILE))
-        elif with_buttons:
-            for notation in self.move_buttons:
-                view.add_item(MoveButton(self.match_id, self.ply, notation))
-            for prefix, label in self.steps:
-                view.add_item(StepButton(self.match_id, self.ply, prefix, label))
-            if self.pick is not None:
-                mode, plates, placeholder = self.pick
-                view.add_item(PickSelect(self.match_id, self.ply, mode,
-                                         [discord.SelectOption(label=p, value=p) for p in plates],
-                                         placeholder))
-            for index, group in enumerate(self.cell_groups):
-                first, last = group[0][0], group[-1][0]
-                view.add_item(CellSelect(
-                    self.match_id, self.ply, index,
-                    [discord.SelectOption(label=cell, value=cell, description=text)
-                     for cell, text in group],
-                    strings.PICK_CELL.format(first=first, last=last)))
-        return {
-            "content": self.content,
-            "file": discord.File(io.BytesIO(self.png), filename="board.png"),
-            "view": view,
-            "allowed_mentions": mention_only(self.mention),
-        }
+def names_of(payload: dict[str, Any]) -> list[str]:
+    return [name for _, name in payload["seats"]]
 
 
-def mention_only(user_id: int | None) -> discord.AllowedMentions:
-    """Ping at most one user: the one whose turn it is."""
+def allowed(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Ping exactly these users and nobody else."""
     return discord.AllowedMentions(
         everyone=False, roles=False, replied_user=False,
-        users=[discord.Object(user_id)] if user_id else False)
+        users=[discord.Object(u) for u in user_ids] if user_ids else False)
 
 
-def scores_text(match: Match) -> str:
-    scores = match.game.scores(match.state) if match.state is not None else None
-    if scores is None:
-        return ""
-    parts = [f"{seat.name} {scores[seat.seat]}" for seat in match.seats]
-    return strings.SCORES.format(scores=" · ".join(parts))
+def fit(text: str, limit: int = MAX_CONTENT) -> str:
+    """Discord refuses longer messages: cut at a line end where possible."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 1)
+    return (text[:cut] if cut > limit // 2 else text[:limit - 1]) + "…"
 
 
-def extra_moves(view: Any) -> int:
-    """Extra moves the player to move still owes after this one (Progressive Mancala)."""
-    return int(getattr(view, "extra_moves", 0) or 0)
-
-
-def move_detail(view: Any) -> str:
-    """What the last move achieved, for games whose view tells (captures, empty endings)."""
-    last = getattr(view, "last", None)
-    if last is None:
-        return ""
-    if getattr(last, "captured", 0):
-        return f" (+{last.captured})"
-    if getattr(last, "ended_empty", False):
-        return " (ends in an empty pit)"
-    return ""
-
-
-def roll_text(view: Any) -> str:
-    """The host's last die roll in words (Ghostone)."""
-    roll = getattr(view, "last_roll", None)
-    if roll is None or view.ghost is None:
-        return ""
-    origin, target = plate_name(roll.ghost_from), plate_name(view.ghost)
-    took = strings.ROLL_TOOK.format(origin=origin) if roll.ghost_took else ""
-    return strings.ROLL_ANNOUNCE.format(direction=roll.move.direction, origin=origin,
-                                        target=target, took=took)
-
-
-def result_text(match: Match) -> str:
-    outcome = match.outcome()
-    if outcome is None:
-        return ""
-    reason = strings.REASONS.get(outcome.reason.value, outcome.reason.value)
-    if outcome.draw:
-        return strings.GAME_DRAWN.format(match_id=match.id, reason=reason)
-    names = " & ".join(match.row.user_at(w).name for w in outcome.winners)
-    return strings.GAME_WON.format(names=names, match_id=match.id, reason=reason)
-
-
-def turn_text(match: Match, view: Any) -> tuple[str, int | None]:
-    mover = match.to_move()
-    if mover is None:
-        return result_text(match), None
-    n = extra_moves(view)
-    extra = strings.EXTRA_MOVES.format(n=n, s="" if n == 1 else "s") if n else ""
-    return strings.YOUR_TURN.format(mention=f"<@{mover.user_id}>", extra=extra), mover.user_id
-
-
-async def render_view(match: Match, view: Any) -> bytes:
-    return await asyncio.to_thread(render_observation, match.game.id, view, names=match.names())
-
-
-async def board_message(match: Match, *, result: MoveResult | None = None,
-                        lead: str | None = None, clock: Any = None) -> BoardMessage:
-    """The message posted after a move (or at the start, or for /board)."""
-    view = match.observe(None)
-    lines = []
+def board_text(payload: dict[str, Any], texts: Texts, *, current: bool) -> tuple[str, list[int]]:
+    """The board's content and whom it pings (nobody on a stale board)."""
+    names = names_of(payload)
+    lines: list[str] = []
+    lead = phrase_from_json(payload.get("lead"))
     if lead:
-        lines.append(lead)
-    if result is not None:
-        lines.append(strings.MOVE_PLAYED.format(name=result.mover.name, notation=result.public,
-                                                detail=move_detail(view)))
-    if result is not None and result.rolls:
-        lines.append(roll_text(view))
-    score = scores_text(match)
-    if score:
-        lines.append(score)
-    turn, mention = turn_text(match, view)
-    if turn:
-        lines.append(turn)
-    if clock is not None and match.to_move() is not None:
-        lines.append(strings.TIME_LEFT.format(left=format_duration(clock.remaining)))
-    png = await render_view(match, view)
-    hidden = match.game.info.hidden_information
-    layout = Layout() if hidden else move_components(match)
-    return BoardMessage(match.id, match.ply(), "\n".join(lines), png, layout.plain, mention,
-                        layout.cell_groups, private_flow=hidden,
-                        running=match.to_move() is not None, steps=layout.steps,
-                        pick=layout.pick, finished=match.status == "finished")
+        lines.append(texts(lead, names))
+    if payload.get("reposted") and not lead:
+        lines.append(texts(strings.REPOSTED))
+    for line in payload.get("lines") or ():
+        lines.append(texts(phrase_from_json(line) or "", names))
+    scores = payload.get("scores") or []
+    if scores:
+        lines.append(texts(phrase(strings.SCORES, scores=" · ".join(
+            f"{name} {score}" for name, score in zip(names, scores, strict=False)))))
+    mentions = list(payload.get("mention") or []) if current else []
+    if payload.get("final"):
+        result = phrase_from_json(payload.get("result")) or phrase(strings.RESULT_DRAW)
+        lines.append(texts(phrase(strings.RESULT_LINE, match_id=payload["match_id"],
+                                  result=result), names))
+        lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=", ".join(
+            f"<@{uid}>" if uid > 0 else name for uid, name in payload["seats"]))))
+    elif payload.get("turn") is not None and payload["turn"] < 0:  # an AI seat: no mention
+        name = next((n for uid, n in payload["seats"] if uid == payload["turn"]), "?")
+        lines.append(texts(phrase(strings.AI_THINKING, name=name)))
+    elif payload.get("turn") is not None:
+        mention = f"<@{payload['turn']}>"
+        note = phrase_from_json(payload.get("turn_note"))
+        lines.append(texts(phrase(strings.YOUR_TURN_NOTE, mention=mention, note=note)
+                           if note else phrase(strings.YOUR_TURN, mention=mention), names))
+        if payload.get("vacation_until"):
+            who = next((n for uid, n in payload["seats"] if uid == payload["turn"]), "?")
+            lines.append(texts(phrase(strings.ON_VACATION, name=who,
+                                      until=absolute_time(payload["vacation_until"]))))
+        if payload.get("due_at"):
+            lines.append(texts(phrase(strings.DUE, relative=relative_time(payload["due_at"]),
+                                      absolute=absolute_time(payload["due_at"]))))
+    return fit("\n".join(lines)), mentions
 
 
-async def private_message(match: Match, seat: int) -> tuple[str, bytes]:
-    """A player's private view: the picture with what they know, and their hand in words."""
-    view = match.observe(seat)
-    hand = getattr(view, "hand", None) or ()
-    words = ", ".join(strings.TILE_KINDS.get(k, k) for k in hand) or strings.PRIVATE_EMPTY_HAND
-    content = strings.PRIVATE_VIEW.format(match_id=match.id, game=match.game.name,
-                                          link=f"<#{match.row.channel_id}>", hand=words)
-    return content, await render_view(match, view)
-
-
-def private_changes(before: Any, after: Any) -> list[int]:
-    """Seats whose private knowledge changed with a move (their hand, or tiles they track)."""
-    seats = []
-    for seat in (0, 1):
-        if (getattr(before, "hands", None) is not None
-                and (before.hands[seat] != after.hands[seat]
-                     or before.known[seat] != after.known[seat])):
-            seats.append(seat)
-    return seats
-
-
-def _pastoral_card(match: Match, seat: int) -> str:
-    view = match.observe(seat)
-    other = 1 - seat
-    opponent = match.row.user_at(other)
-    details = strings.PASTORAL_CARD.format(
-        picked=view.picked, held=view.held[seat], s="" if view.held[seat] == 1 else "s",
-        stock=view.stock[seat], opponent=opponent.name if opponent else "?",
-        opp_held=view.held[other], opp_stock=view.stock[other])
-    if view.blocked:
-        details += "\n" + strings.PASTORAL_BLOCKED.format(
-            cells=", ".join(sorted(cell_name(c) for c in view.blocked)))
-    return details
-
-
-# games whose player to move gets a private turn card by DM: game id -> details of the card
-TURN_CARDS: dict[str, Callable[[Match, int], str]] = {"pastoral-square": _pastoral_card}
-
-
-def turn_card(match: Match) -> str | None:
-    """The private card DMed to the player whose turn it now is, for games that have one."""
-    mover = match.to_move()
-    card = TURN_CARDS.get(match.game.id)
-    if mover is None or card is None:
+def result_text(payload: dict[str, Any], texts: Texts) -> str | None:
+    """The final board's result in words, for the picture."""
+    if not payload.get("final"):
         return None
-    return strings.TURN_CARD.format(match_id=match.id, game=match.game.name,
-                                    link=f"<#{match.row.channel_id}>",
-                                    details=card(match, mover.seat))
+    result = phrase_from_json(payload.get("result")) or phrase(strings.RESULT_DRAW)
+    return texts(result, names_of(payload))
 
 
-def split_two_step(legal: list[str]) -> tuple[list[str], dict[str, list[int]]]:
-    """Plain moves (`save`, `k`) and two-step ones (`d4:2`) grouped by cell -> counts."""
-    plain: list[str] = []
-    cells: dict[str, list[int]] = {}
-    for notation in legal:
-        cell, sep, amount = notation.partition(":")
-        if sep and amount.isdigit():
-            cells.setdefault(cell, []).append(int(amount))
+def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
+               finished: bool, texts: Texts, playable: bool = True) -> StaticView:
+    """The newest board's components: the first question of the move (or Play… when it is
+    private), My view for games with hidden information, Moves, and Rematch at the end."""
+    view = StaticView()
+    rows = 0
+    if running and playable:  # not while an AI seat is to move
+        step, answers = first_step(game, state)
+        if isinstance(step, str):  # a forced move: one button plays it
+            view.add_item(button(step, _forced_id(match_id, ply, answers)))
+            rows = 1
+        elif step.private:
+            view.add_item(button(texts(strings.BUTTON_PLAY), f"c1:p:{match_id}:{ply}", row=0))
+            rows = 1
         else:
-            plain.append(notation)
-    return plain, cells
+            rows = add_step(view, step, match_id, ply, answers, texts)
+    last = min(rows, 4)
+    if game.info.hidden_information and (running or finished):
+        view.add_item(button(texts(strings.BUTTON_MY_VIEW), f"c1:v:{match_id}",
+                             style=discord.ButtonStyle.secondary, row=last))
+    if finished:
+        view.add_item(button(texts(strings.BUTTON_REMATCH), f"c1:m:{match_id}",
+                             style=discord.ButtonStyle.success, row=last))
+    view.add_item(button(texts(strings.BUTTON_MOVES), f"c1:h:{match_id}",
+                         style=discord.ButtonStyle.secondary, row=last))
+    return view
 
 
-@dataclass
-class Layout:
-    """The components under a board, derived from the shapes of the legal notations."""
+def _forced_id(match_id: int, ply: int, answers: tuple[tuple[str, ...], ...]) -> str:
+    from .ui import step_id
 
-    plain: list[str] = field(default_factory=list)  # one button each
-    cell_groups: list[list[tuple[str, str]]] = field(default_factory=list)  # cell:n moves
-    steps: list[tuple[str, str]] = field(default_factory=list)  # "b2-b3 W": first half
-    pick: tuple[str, list[str], str] | None = None  # "ghost c3" / "b2:a1,a3,c2": plate menu
+    return step_id(match_id, ply, answers)
 
 
-def move_components(match: Match) -> Layout:
-    """Buttons for plain moves, menus and two-part buttons for the rest; the private second
-    step (count, rock direction, rock plates) is answered ephemerally."""
-    if match.to_move() is None:
-        return Layout()
-    legal = match.game.legal_notations(match.state)
-    if legal and all(n.startswith("ghost ") for n in legal):
-        return Layout(pick=("ghost", [n.split(" ", 1)[1] for n in legal], strings.PICK_GHOST))
-    if legal and all("," in n for n in legal):  # set-up: <plate>:<plate>,<plate>,<plate>
-        plates = sorted({n.split(":", 1)[0] for n in legal}, key=lambda p: (p[1], p[0]))
-        return Layout(pick=("setup", plates, strings.PICK_SETUP))
-    if any(" " in n for n in legal):  # <step> <ending>, e.g. b2-b3 W
-        heads: dict[str, list[str]] = {}
-        for notation in legal:
-            heads.setdefault(notation.split(" ", 1)[0], []).append(notation)
-        plain = [moves[0] for moves in heads.values() if moves == [moves[0].split(" ")[0]]]
-        steps = [(head, head.replace("-", "→")) for head, moves in heads.items()
-                 if moves != [head]]
-        if len(plain) + len(steps) <= MAX_MOVE_BUTTONS:
-            return Layout(plain=plain, steps=steps)
-        return Layout()
-    plain, cells = split_two_step(legal)
-    if len(plain) > MAX_MOVE_BUTTONS:
-        return Layout()
-    options = [(cell, strings.CELL_CHOICES.format(counts=", ".join(map(str, counts))))
-               for cell, counts in sorted(cells.items(), key=lambda kv: (kv[0][1:], kv[0][0]))]
-    groups = [options[i:i + MAX_OPTIONS] for i in range(0, len(options), MAX_OPTIONS)]
-    rows_for_buttons = -(-len(plain) // 5)
-    return Layout(plain=plain, cell_groups=groups[:max(0, 5 - rows_for_buttons)])
+
+
+
+
+
+
+def phrase_text(value: Any, texts: Texts, names: Sequence[str] | None = None) -> str:
+    text = phrase_from_json(value)
+    if text is None:
+        return ""
+    return texts(text, names) if isinstance(text, Phrase) else text

@@ -1,35 +1,57 @@
-"""The discord.py client: opens the store, registers commands and persistent buttons."""
+"""The discord.py client: the store, the service, the delivery worker, the picture workers and
+the clock, started in `setup_hook` and stopped in `close`."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import hashlib
+import json
 import logging
+import os
+import time
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from . import strings
-from .commands import register
-from .components import DYNAMIC_ITEMS
+from games import phrase
+
+from . import cogs, strings
 from .config import Settings, make_clock
-from .flows import Flows
-from .service import MatchService
+from .delivery import Delivery
+from .interactions import Interaction, context, reply, texts_for
+from .pool import Workers
+from .service import Service
 from .store import Store
+from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
 
-class CorralTree(app_commands.CommandTree):
-    async def on_error(self, interaction: discord.Interaction,
+class CorralTree(app_commands.CommandTree["CorralBot"]):
+    async def on_error(self, interaction: Interaction,
                        error: app_commands.AppCommandError) -> None:
-        log.exception("command failed", exc_info=error)
-        try:
-            await Flows.tell(interaction, strings.INTERNAL_ERROR)
-        except discord.HTTPException:
-            pass
+        """Errors the command handlers did not answer: a bad argument Discord let through,
+        or a bug. Logged with the command and user; the user gets the bot's own words."""
+        with context(interaction):
+            if isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):
+                log.info("refused a command: %s", error)
+                text = texts_for(interaction)(phrase(strings.INTERNAL_ERROR))
+            else:
+                log.exception("command failed", exc_info=error)
+                text = texts_for(interaction)(phrase(strings.INTERNAL_ERROR))
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, text)
 
 
 class CorralBot(discord.Client):
+    store: Store
+    service: Service
+    delivery: Delivery
+    workers: Workers
+    ai_workers: Workers
+
     def __init__(self, settings: Settings):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads
@@ -37,42 +59,81 @@ class CorralBot(discord.Client):
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
         self.settings = settings
         self.tree = CorralTree(self)
-        self.store: Store | None = None
-        self.flows: Flows | None = None
-        self._ticker: asyncio.Task | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+        self._warming: asyncio.Task[None] | None = None
+        self._close_task: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
-        self.flows = Flows(self, MatchService(self.store, clock=make_clock(self.settings)))
-        register(self.tree, self)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        if self.settings.guild_id:
-            guild = discord.Object(self.settings.guild_id)
+        clock = make_clock(self.settings)
+        self.workers = Workers(self.settings.workers, self.settings.worker_mode)
+        # AI searches get workers of their own, so a long search never delays a board
+        self.ai_workers = Workers(max(1, (os.cpu_count() or 2) // 2), self.settings.worker_mode)
+        self.delivery = Delivery(self, self.store, retry_seconds=self.settings.retry_seconds)
+        self.service = Service(self.store, clock=clock, on_commit=self.delivery.wake)
+        cogs.register_all(self.tree, self)
+        await self.tree.set_translator(CatalogTranslator())
+        await self.sync_commands()
+        await self.workers.warm()
+        # the AI's workers start in the background: their first search need not pay for it
+        self._warming = asyncio.create_task(self.ai_workers.warm(), name="corral-ai-warm")
+        fixed = await self.service.recover()
+        if fixed:
+            log.info("recovered %s matches at start", fixed)
+        self._tasks = [asyncio.create_task(self.delivery.run(), name="corral-delivery"),
+                       asyncio.create_task(self._tick_forever(), name="corral-clock")]
+        log.info("ready to serve; database %s", self.settings.database)
+
+    async def sync_commands(self) -> None:
+        """Register the commands with Discord only when they changed (a stored hash), since
+        a start that re-syncs everything costs time and Discord's rate limits."""
+        guild = discord.Object(self.settings.guild_id) if self.settings.guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
-        log.info("commands synced; database %s", self.settings.database)
-        self._ticker = asyncio.create_task(self._tick_forever(), name="corral-clock")
+        payload = [await self._command_payload(c) for c in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        scope = f"commands:{guild.id if guild else 'global'}:{self.settings.api_base}"
+        if await self.store.meta(scope) == digest:
+            log.info("commands unchanged; not syncing")
+            return
+        await self.tree.sync(guild=guild)
+        async with self.store.transaction() as tx:
+            await tx.set_meta(scope, digest)
+        log.info("commands synced (%s)", "guild" if guild else "global")
+
+    async def _command_payload(self, command: Any) -> Any:
+        translator = self.tree.translator
+        if translator is not None:
+            return await command.get_translated_payload(self.tree, translator)
+        return command.to_dict(self.tree)
 
     async def _tick_forever(self) -> None:
         """Deadlines, reminders and digests: checked at start (what came due while the bot was
         down) and then every CORRAL_TICK_SECONDS."""
-        await self.wait_until_ready()
-        while not self.is_closed():
+        while not self._closing:
+            started = time.perf_counter()
             try:
-                await self.flows.deliver(await self.flows.service.tick())
+                report = await self.service.tick()
+                if report.reminders or report.expiries or report.digests:
+                    log.info("clock: %s due, %s reminders, %s expiries, %s digests "
+                             "(%.1f ms)", report.checked, report.reminders, report.expiries,
+                             report.digests, (time.perf_counter() - started) * 1000)
             except Exception:  # keep the clock running whatever one round does
                 log.exception("clock tick failed")
             await asyncio.sleep(self.settings.tick_seconds)
+
+    async def on_interaction(self, interaction: Interaction) -> None:
+        if interaction.type == discord.InteractionType.component:
+            await cogs.on_component(self, interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """Spectators' messages in match threads are removed when the server asks for it."""
         if message.guild is None or message.author.bot or not isinstance(message.channel,
                                                                           discord.Thread):
             return
-        if not await self.flows.service.may_talk(message.channel.id, message.author.id,
-                                                 message.guild.id):
+        if not await self.service.may_talk(message.channel.id, message.author.id,
+                                           message.guild.id):
             try:
                 await message.delete()
             except discord.HTTPException as exc:
@@ -82,9 +143,28 @@ class CorralBot(discord.Client):
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
 
     async def close(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
+        """A clean stop: no new work, deliveries in flight finish or stay pending, the
+        workers stop, the gateway closes, and SQLite is checkpointed and closed. Every caller
+        (the signal handler, `async with`) waits for the same stop to finish."""
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
+        self._closing = True
+        log.info("stopping")
+        if hasattr(self, "delivery"):
+            await self.delivery.stop()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if hasattr(self, "workers"):
+            await asyncio.to_thread(self.workers.shutdown)
+        if hasattr(self, "ai_workers"):
+            await asyncio.to_thread(self.ai_workers.shutdown)
         await super().close()
-        if self.store is not None:
+        if hasattr(self, "store"):
             await self.store.close()
-            self.store = None
+        log.info("stopped")

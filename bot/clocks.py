@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-UNITS = {"d": 86400, "h": 3600, "m": 60}
 MIN_SECONDS, MAX_SECONDS = 60, 30 * 86400
-_DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?$")
+# ASCII digits only (`\d` would take other scripts' digits), at most 4 of them per unit: a
+# number is bounded before it is converted
+_DURATION = re.compile(r"^(?:([0-9]{1,4})d)?(?:([0-9]{1,4})h)?(?:([0-9]{1,5})m)?$")
+HALF, LAST = 0.5, 0.1  # reminders: half the time gone, and the last tenth
 
 
 class DurationError(ValueError):
@@ -19,7 +21,7 @@ def parse_duration(text: str) -> int | None:
     token = text.strip().lower().replace(" ", "")
     if token in ("none", "off", "no"):
         return None
-    found = _DURATION.match(token)
+    found = _DURATION.match(token) if len(token) <= 20 else None
     if not token or not found:
         raise DurationError(text)
     days, hours, minutes = (int(g) if g else 0 for g in found.groups())
@@ -27,7 +29,8 @@ def parse_duration(text: str) -> int | None:
 
 
 def format_duration(seconds: float) -> str:
-    """A short human reading: '2d 3h', '5h 20m', '45m', 'less than a minute'."""
+    """A short reading: '2d 3h', '5h 20m', '45m', '<1m' (for settings, not for deadlines:
+    those are Discord timestamps that every reader sees in their own time zone)."""
     seconds = max(0, int(seconds))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
@@ -36,7 +39,17 @@ def format_duration(seconds: float) -> str:
         return f"{days}d {hours}h" if hours else f"{days}d"
     if hours:
         return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m" if minutes else "less than a minute"
+    return f"{minutes}m" if minutes else "<1m"
+
+
+def relative_time(at: float) -> str:
+    """A Discord timestamp shown relative to the reader's now ("in 3 hours")."""
+    return f"<t:{int(at)}:R>"
+
+
+def absolute_time(at: float) -> str:
+    """A Discord timestamp shown in the reader's own time zone."""
+    return f"<t:{int(at)}:f>"
 
 
 def overlap(periods: list[tuple[float, float]], start: float, end: float) -> float:
@@ -57,20 +70,40 @@ class Clock:
     move_seconds: int
     remaining: float  # may be negative once expired
     on_vacation_until: float | None
+    now: float
 
     @property
     def expired(self) -> bool:
         return self.remaining <= 0
 
+    @property
+    def due_at(self) -> float:
+        """When the time runs out if the clock keeps running from now."""
+        start = self.on_vacation_until if self.on_vacation_until is not None else self.now
+        return start + max(0.0, self.remaining)
+
     def stage(self) -> str | None:
         """Which reminder is due: 'last' in the last tenth, 'half' past half, else None."""
         if self.expired or self.on_vacation_until is not None:
             return None
-        if self.remaining <= self.move_seconds * 0.1:
+        if self.remaining <= self.move_seconds * LAST:
             return "last"
-        if self.remaining <= self.move_seconds * 0.5:
+        if self.remaining <= self.move_seconds * HALF:
             return "half"
         return None
+
+    def next_check(self) -> float | None:
+        """When something may next come due (a reminder, then the expiry); None once expired.
+        A vacation pauses the clock: look again when it ends."""
+        if self.expired:
+            return None
+        if self.on_vacation_until is not None:
+            return self.on_vacation_until
+        for fraction in (HALF, LAST, 0.0):
+            mark = self.move_seconds * fraction
+            if self.remaining > mark:
+                return self.now + (self.remaining - mark)
+        return self.now
 
 
 def clock_for(move_seconds: int, turn_started_at: float, now: float,
@@ -79,4 +112,4 @@ def clock_for(move_seconds: int, turn_started_at: float, now: float,
     paused = overlap(vacations, turn_started_at, now)
     remaining = move_seconds - (now - turn_started_at - paused)
     current = [b for a, b in vacations if a <= now < b]
-    return Clock(move_seconds, remaining, max(current) if current else None)
+    return Clock(move_seconds, remaining, max(current) if current else None, now)

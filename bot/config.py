@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 from dotenv import dotenv_values
 
@@ -22,6 +22,9 @@ Reset Token, then put it in the environment or in a .env file in this folder:
 (.env.example lists every setting.)"""
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
 class ConfigError(Exception):
     """A setting is missing or invalid; the message says which and how to fix it."""
 
@@ -36,6 +39,10 @@ class Settings:
     log_level: str = "INFO"
     tick_seconds: float = 60.0  # how often deadlines and reminders are checked
     clock_file: str | None = None  # tests only: read the current time from this file
+    retry_seconds: float = 1.0  # first wait before a failed delivery is retried (doubles)
+    workers: int | None = None  # picture worker processes (default: up to 4, one per core)
+    worker_mode: str = "process"  # or "thread" (for comparisons)
+    ai_pause: float = 1.0  # seconds an AI seat waits before it moves
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -48,17 +55,35 @@ def load_settings(environ: Mapping[str, str] | None = None,
     if not token:
         raise ConfigError(MISSING_TOKEN)
     guild = values.get("DISCORD_GUILD_ID", "").strip()
-    if guild and not guild.isdigit():
-        raise ConfigError(f"DISCORD_GUILD_ID={guild!r}: expected a server id (digits only)")
+    if guild and not (guild.isascii() and guild.isdigit() and len(guild) <= 20):
+        raise ConfigError(f"DISCORD_GUILD_ID={guild[:30]!r}: expected a server id (digits only)")
+    level = values.get("CORRAL_LOG_LEVEL", "").strip().upper() or "INFO"
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"CORRAL_LOG_LEVEL={values.get('CORRAL_LOG_LEVEL', '')!r}: expected "
+                          f"one of {', '.join(LOG_LEVELS)}")
+    workers_text = values.get("CORRAL_WORKERS", "").strip().lower()
+    workers, mode = None, "process"
+    if workers_text.startswith("thread"):
+        mode = "thread"
+    elif workers_text:
+        if not (workers_text.isascii() and workers_text.isdigit() and 1 <= len(workers_text) <= 2
+                and 1 <= int(workers_text) <= 32):
+            raise ConfigError(f"CORRAL_WORKERS={workers_text!r}: expected a number of worker "
+                              "processes (1-32), or 'threads'")
+        workers = int(workers_text)
     return Settings(
         token=token,
         database=values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE,
         guild_id=int(guild) if guild else None,
         api_base=(values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/"),
         gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
-        log_level=values.get("CORRAL_LOG_LEVEL", "").strip().upper() or "INFO",
+        log_level=level,
         tick_seconds=_positive(values.get("CORRAL_TICK_SECONDS", ""), "CORRAL_TICK_SECONDS", 60.0),
         clock_file=values.get("CORRAL_CLOCK_FILE", "").strip() or None,
+        workers=workers, worker_mode=mode,
+        retry_seconds=_positive(values.get("CORRAL_RETRY_SECONDS", ""), "CORRAL_RETRY_SECONDS",
+                                1.0),
+        ai_pause=_positive(values.get("CORRAL_AI_PAUSE", ""), "CORRAL_AI_PAUSE", 1.0),
     )
 
 
@@ -66,15 +91,16 @@ def _positive(text: str, name: str, default: float) -> float:
     if not text.strip():
         return default
     try:
-        value = float(text)
+        # ASCII only: float() also reads other scripts' digits ("٣"), which no admin means
+        value = float(text) if len(text) <= 20 and text.isascii() else -1.0
     except ValueError:
         value = -1.0
-    if value <= 0:
+    if not 0 < value < 1e7:
         raise ConfigError(f"{name}={text!r}: expected a positive number of seconds")
     return value
 
 
-def make_clock(settings: Settings):
+def make_clock(settings: Settings) -> Callable[[], float]:
     """The wall clock, or (for end-to-end tests) the time written in CORRAL_CLOCK_FILE."""
     if settings.clock_file is None:
         import time

@@ -1,130 +1,24 @@
-"""All of Corral's SQL: one SQLite file, numbered migrations, versioned saves.
+"""All of Corral's SQL: matches, the append-only move log, the outbox, clocks and settings.
 
-Every change to a match goes through `save`, which only succeeds if the caller saw the
-current `version`; a double click or a race therefore loses cleanly with `StaleVersion`
-instead of applying a move twice. Moves are also appended to an append-only log (one row per
-ply, primary key (match, ply)) from which a match can be rebuilt.
+Reads go through `Store` (committed data only); every change goes through one transaction
+(`async with store.transaction() as tx:`), in which the service writes the match, its log entry
+and the outbox rows that tell players about it, so that a crash can never keep one without the
+other. A match changes only if the caller saw its current `version` (`StaleVersion` otherwise):
+a double click or a race loses cleanly instead of applying a move twice.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import sqlite3
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterable
+from typing import Any
 
-import aiosqlite
+from .db import Conflict, Conn, Database, Row, SqliteDatabase, open_database
 
-LIVE_STATUSES = ("open", "invited", "active")
-UNSET = object()  # "leave this column alone" (None is a value: no deadline)
-STATUSES = LIVE_STATUSES + ("finished", "aborted")
-
-MIGRATIONS: tuple[tuple[int, str], ...] = (
-    (1, """
-    CREATE TABLE matches (
-        id INTEGER PRIMARY KEY,
-        game TEXT NOT NULL,
-        options TEXT NOT NULL DEFAULT '{}',
-        seat_count INTEGER NOT NULL,
-        guild_id INTEGER,
-        channel_id INTEGER NOT NULL,
-        in_thread INTEGER NOT NULL DEFAULT 0,
-        host_id INTEGER NOT NULL,
-        invited_id INTEGER,
-        first_seat TEXT NOT NULL DEFAULT 'random',
-        status TEXT NOT NULL CHECK (status IN ('open', 'invited', 'active', 'finished', 'aborted')),
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        result TEXT,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE UNIQUE INDEX matches_one_live_per_channel
-        ON matches (channel_id) WHERE status IN ('open', 'invited', 'active');
-    CREATE TABLE seats (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        seat INTEGER NOT NULL,
-        user_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        joined_at REAL NOT NULL,
-        PRIMARY KEY (match_id, user_id)
-    );
-    CREATE INDEX seats_by_user ON seats (user_id);
-    CREATE TABLE moves (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        ply INTEGER NOT NULL,
-        notation TEXT NOT NULL,
-        actor_id INTEGER,
-        played_at REAL NOT NULL,
-        PRIMARY KEY (match_id, ply)
-    );
-    CREATE TRIGGER moves_are_never_changed BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TABLE guild_settings (
-        guild_id INTEGER PRIMARY KEY,
-        use_threads INTEGER NOT NULL DEFAULT 0
-    );
-    """),
-    (2, """
-    ALTER TABLE matches ADD COLUMN move_seconds INTEGER;
-    ALTER TABLE matches ADD COLUMN turn_started_at REAL;
-    CREATE TABLE moves_v2 (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        seq INTEGER NOT NULL,
-        ply INTEGER NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'move' CHECK (kind IN ('move', 'takeback', 'skip')),
-        notation TEXT NOT NULL,
-        actor_id INTEGER,
-        played_at REAL NOT NULL,
-        PRIMARY KEY (match_id, seq)
-    );
-    INSERT INTO moves_v2 (match_id, seq, ply, kind, notation, actor_id, played_at)
-        SELECT match_id, ply, ply, 'move', notation, actor_id, played_at FROM moves;
-    DROP TABLE moves;
-    ALTER TABLE moves_v2 RENAME TO moves;
-    CREATE TRIGGER moves_are_never_changed BEFORE UPDATE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TRIGGER moves_are_never_deleted BEFORE DELETE ON moves
-        BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
-    CREATE TABLE notices (
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        ply INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        sent_at REAL NOT NULL,
-        PRIMARY KEY (match_id, ply, kind)
-    );
-    CREATE TABLE offers (
-        id INTEGER PRIMARY KEY,
-        match_id INTEGER NOT NULL REFERENCES matches (id),
-        kind TEXT NOT NULL CHECK (kind IN ('draw', 'takeback')),
-        from_user INTEGER NOT NULL,
-        version INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        status TEXT NOT NULL DEFAULT 'open'
-            CHECK (status IN ('open', 'accepted', 'declined', 'void'))
-    );
-    CREATE TABLE users (
-        user_id INTEGER PRIMARY KEY,
-        reminders TEXT NOT NULL DEFAULT 'on' CHECK (reminders IN ('on', 'off', 'digest')),
-        last_digest_at REAL
-    );
-    CREATE TABLE vacations (
-        id INTEGER PRIMARY KEY,
-        user_id INTEGER NOT NULL,
-        starts_at REAL NOT NULL,
-        ends_at REAL NOT NULL
-    );
-    CREATE INDEX vacations_by_user ON vacations (user_id);
-    ALTER TABLE guild_settings ADD COLUMN move_seconds INTEGER;
-    ALTER TABLE guild_settings ADD COLUMN channels TEXT;
-    ALTER TABLE guild_settings ADD COLUMN spectators_talk INTEGER NOT NULL DEFAULT 1;
-    """),
-)
+UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 
 
 class StoreError(Exception):
@@ -154,6 +48,7 @@ class MoveRow:
     notation: str
     actor_id: int | None
     played_at: float
+    interaction_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -177,6 +72,11 @@ class MatchRow:
     seats: tuple[SeatRow, ...] = field(default=())
     move_seconds: int | None = None  # time per move; None: no deadline
     turn_started_at: float | None = None
+    parent_channel_id: int | None = None  # the channel a match thread was opened from
+    waiting_on: int | None = None  # the user to move (None: nobody, or a die roll is due)
+    next_check_at: float | None = None  # when a reminder or expiry may next be due
+    board_version: int | None = None  # the version whose board was last sent to the outbox
+    finished_at: float | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -190,150 +90,330 @@ class MatchRow:
                 return row
         return None
 
+    @property
+    def channels(self) -> tuple[int, ...]:
+        """Where this match's messages may be: its channel, and a thread's parent."""
+        return (self.channel_id,) + ((self.parent_channel_id,) if self.parent_channel_id else ())
+
 
 @dataclass(frozen=True)
-class NewMove:
-    ply: int
-    notation: str
-    actor_id: int | None
-    kind: str = "move"
+class OutboxRow:
+    id: int
+    lane: str
+    kind: str
+    payload: dict[str, Any]
+    attempts: int
+    created_at: float
 
 
-class Store:
-    """One aiosqlite connection; writes are serialised by a lock so that transactions from
-    concurrent tasks never interleave on the shared connection."""
+@dataclass(frozen=True)
+class LiveMessage:
+    message_id: int
+    channel_id: int
+    match_id: int
+    kind: str
+    version: int
+    offer_id: int | None
 
-    def __init__(self, db: aiosqlite.Connection, path: str):
-        self._db = db
-        self.path = path
-        self._write = asyncio.Lock()
 
-    @classmethod
-    async def open(cls, path: str | Path) -> "Store":
-        path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = sqlite3.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = cls(db, path)
-        await store._migrate()
-        return store
+@dataclass(frozen=True)
+class OfferRow:
+    id: int
+    match_id: int
+    kind: str
+    from_user: int
+    version: int
+    status: str
+    created_at: float
 
-    async def close(self) -> None:
-        await self._db.close()
 
-    @contextlib.asynccontextmanager
-    async def _transaction(self, conflict: Callable[[], Exception] | None = None
-                           ) -> AsyncIterator[None]:
-        """One write transaction at a time; a constraint violation becomes `conflict()`."""
-        async with self._write:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield
-            except sqlite3.IntegrityError:
-                await self._db.execute("ROLLBACK")
-                if conflict is None:
-                    raise
-                raise conflict() from None
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-            await self._db.execute("COMMIT")
+@dataclass(frozen=True)
+class UserRow:
+    user_id: int
+    reminders: str = "on"
+    notify: str = "channel"
+    last_digest_at: float | None = None
+    dm_channel_id: int | None = None
+    dm_closed_at: float | None = None  # when a DM last failed because DMs are closed
+    language: str | None = None  # the language the user last used (DMs, digests)
 
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in MIGRATIONS:
-            if number <= current:
-                continue
-            async with self._transaction():
-                for statement in _statements(script):
-                    await self._db.execute(statement)
-                await self._db.execute(f"PRAGMA user_version={number}")
 
-    async def schema_version(self) -> int:
-        (version,) = await (await self._db.execute("PRAGMA user_version")).fetchone()
-        return version
+DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
+    "use_threads": False, "move_seconds": None, "channels": None, "spectators_talk": True,
+    "language": None, "preferred_language": None}
 
-    async def pragma(self, name: str) -> Any:
-        (value,) = await (await self._db.execute(f"PRAGMA {name}")).fetchone()
-        return value
 
-    # -- matches -----------------------------------------------------------------------
-    async def create_match(self, *, game: str, options: dict[str, str], seat_count: int,
-                           guild_id: int | None, channel_id: int, in_thread: bool,
-                           host_id: int, host_name: str, invited_id: int | None,
-                           first_seat: str, status: str, now: float) -> MatchRow:
-        async with self._transaction(conflict=lambda: ChannelBusy(channel_id)):
-            cursor = await self._db.execute(
-                "INSERT INTO matches (game, options, seat_count, guild_id, channel_id,"
-                " in_thread, host_id, invited_id, first_seat, status, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
-                 host_id, invited_id, first_seat, status, now, now))
-            match_id = cursor.lastrowid
-            await self._db.execute(
-                "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
-                " VALUES (?, 0, ?, ?, ?)", (match_id, host_id, host_name, now))
-        return await self._fetch(match_id)
+class Queries:
+    """Reads, on whichever connection `conn` is (the reader, or a transaction)."""
 
-    async def _fetch(self, match_id: int) -> MatchRow:
-        match = await self.get_match(match_id)
-        assert match is not None
-        return match
+    conn: Conn
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        cursor = await self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
-        row = await cursor.fetchone()
+        row = await self.conn.fetchrow("SELECT * FROM matches WHERE id = ?", match_id)
         return None if row is None else await self._with_seats(row)
 
     async def live_match_in(self, channel_id: int) -> MatchRow | None:
-        cursor = await self._db.execute(
-            "SELECT * FROM matches WHERE channel_id = ? AND status IN ('open', 'invited', 'active')",
-            (channel_id,))
-        row = await cursor.fetchone()
+        row = await self.conn.fetchrow(
+            "SELECT * FROM matches WHERE channel_id = ?"
+            " AND status IN ('open', 'invited', 'active')",
+            channel_id)
         return None if row is None else await self._with_seats(row)
 
     async def live_matches_of(self, user_id: int) -> list[MatchRow]:
-        cursor = await self._db.execute(
+        rows = await self.conn.fetch(
             "SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id"
             " WHERE s.user_id = ? AND m.status IN ('open', 'invited', 'active')"
-            " ORDER BY m.updated_at", (user_id,))
-        return [await self._with_seats(row) for row in await cursor.fetchall()]
+            " ORDER BY m.updated_at", user_id)
+        return [await self._with_seats(row) for row in rows]
 
-    async def _with_seats(self, row: sqlite3.Row) -> MatchRow:
-        cursor = await self._db.execute(
-            "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", (row["id"],))
-        seats = tuple(SeatRow(r["seat"], r["user_id"], r["name"]) for r in await cursor.fetchall())
-        return MatchRow(
-            id=row["id"], game=row["game"], options=json.loads(row["options"]),
-            seat_count=row["seat_count"], guild_id=row["guild_id"], channel_id=row["channel_id"],
-            in_thread=bool(row["in_thread"]), host_id=row["host_id"],
-            invited_id=row["invited_id"], first_seat=row["first_seat"], status=row["status"],
-            state=None if row["state"] is None else json.loads(row["state"]),
-            version=row["version"],
-            result=None if row["result"] is None else json.loads(row["result"]),
-            created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
-            move_seconds=row["move_seconds"], turn_started_at=row["turn_started_at"])
+    async def finished_matches_of(self, user_id: int, limit: int = 10) -> list[MatchRow]:
+        rows = await self.conn.fetch(
+            "SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id"
+            " WHERE s.user_id = ? AND m.status = 'finished'"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", user_id, limit)
+        return [await self._with_seats(row) for row in rows]
 
-    async def save(self, match_id: int, expected_version: int, *, now: float,
-                   status: str | None = None, state: dict[str, Any] | None = None,
-                   result: dict[str, Any] | None = None,
-                   seats: Iterable[SeatRow] | None = None,
-                   move: NewMove | None = None, turn_started_at: float | None = None,
-                   move_seconds: Any = UNSET) -> MatchRow:
-        """Apply a change if the match is still at `expected_version`; returns the new row."""
+    async def recent_opening(self, host_id: int, parent_channel_id: int, game: str,
+                             invited_id: int | None, since: float) -> MatchRow | None:
+        """A lobby or invitation this host opened from this channel a moment ago (a retried
+        `/play` finds it instead of opening a second match)."""
+        row = await self.conn.fetchrow(
+            "SELECT * FROM matches WHERE host_id = ? AND status IN ('open', 'invited')"
+            " AND game = ? AND created_at >= ?"
+            " AND (parent_channel_id = ? OR channel_id = ?)"
+            " AND COALESCE(invited_id, 0) = ? ORDER BY id DESC LIMIT 1",
+            host_id, game, since, parent_channel_id, parent_channel_id, invited_id or 0)
+        return None if row is None else await self._with_seats(row)
+
+    async def placeholder_matches(self, older_than: float) -> list[int]:
+        rows = await self.conn.fetch(
+            "SELECT id FROM matches WHERE channel_id < 0 AND status IN ('open', 'invited')"
+            " AND created_at < ?", older_than)
+        return [row["id"] for row in rows]
+
+    async def _with_seats(self, row: Row) -> MatchRow:
+        seat_rows = await self.conn.fetch(
+            "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", row["id"])
+        return _match_row(row, tuple(SeatRow(r["seat"], r["user_id"], r["name"])
+                                     for r in seat_rows))
+
+    async def moves(self, match_id: int) -> list[MoveRow]:
+        rows = await self.conn.fetch(
+            "SELECT seq, ply, kind, notation, actor_id, played_at, interaction_id FROM moves"
+            " WHERE match_id = ? ORDER BY seq", match_id)
+        return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
+                        r["played_at"], r["interaction_id"]) for r in rows]
+
+    async def move_by_interaction(self, interaction_id: int) -> tuple[int, MoveRow] | None:
+        row = await self.conn.fetchrow(
+            "SELECT match_id, seq, ply, kind, notation, actor_id, played_at, interaction_id"
+            " FROM moves WHERE interaction_id = ?", interaction_id)
+        if row is None:
+            return None
+        return row["match_id"], MoveRow(row["seq"], row["ply"], row["kind"], row["notation"],
+                                        row["actor_id"], row["played_at"],
+                                        row["interaction_id"])
+
+    # -- clocks ----------------------------------------------------------------------------
+    async def due_matches(self, now: float, limit: int) -> list[MatchRow]:
+        """Active matches whose clock may have something due, found by an index; no state is
+        read or decoded (`state` is None in these rows), and seats come in one query."""
+        rows = await self.conn.fetch(
+            "SELECT id, game, options, seat_count, guild_id, channel_id, in_thread, host_id,"
+            " invited_id, first_seat, status, NULL AS state, version, result, created_at,"
+            " updated_at, move_seconds, turn_started_at, parent_channel_id, waiting_on,"
+            " next_check_at, board_version, finished_at FROM matches"
+            " WHERE status = 'active' AND next_check_at <= ? ORDER BY next_check_at LIMIT ?",
+            now, limit)
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        seat_rows = await self.conn.fetch(
+            "SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN"
+            f" ({', '.join('?' * len(ids))}) ORDER BY match_id, seat", *ids)
+        seats: dict[int, list[SeatRow]] = {}
+        for r in seat_rows:
+            seats.setdefault(r["match_id"], []).append(SeatRow(r["seat"], r["user_id"], r["name"]))
+        return [_match_row(row, tuple(seats.get(row["id"], ()))) for row in rows]
+
+    async def vacations_of(self, user_ids: Iterable[int]) -> dict[int, list[tuple[float, float]]]:
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self.conn.fetch(
+            "SELECT user_id, starts_at, ends_at FROM vacations WHERE user_id IN"
+            f" ({', '.join('?' * len(ids))}) ORDER BY starts_at", *ids)
+        found: dict[int, list[tuple[float, float]]] = {uid: [] for uid in ids}
+        for r in rows:
+            found[r["user_id"]].append((r["starts_at"], r["ends_at"]))
+        return found
+
+    async def users(self, user_ids: Iterable[int]) -> dict[int, UserRow]:
+        ids = sorted(set(user_ids))
+        found = {uid: UserRow(uid) for uid in ids}
+        if ids:
+            rows = await self.conn.fetch(
+                "SELECT user_id, reminders, notify, last_digest_at, dm_channel_id, dm_closed_at,"
+                " language"
+                f" FROM users WHERE user_id IN ({', '.join('?' * len(ids))})", *ids)
+            for r in rows:
+                found[r["user_id"]] = UserRow(r["user_id"], r["reminders"], r["notify"],
+                                              r["last_digest_at"], r["dm_channel_id"],
+                                              r["dm_closed_at"], r["language"])
+        return found
+
+    async def matches_waiting_on(self, user_id: int) -> list[int]:
+        rows = await self.conn.fetch(
+            "SELECT id FROM matches WHERE status = 'active' AND waiting_on = ?", user_id)
+        return [row["id"] for row in rows]
+
+    async def unsettled_matches(self, finished_since: float) -> list[int]:
+        """Active matches with nobody to move recorded (a die roll left pending, or rows
+        from before the waiting_on column), and matches whose last state never had a board
+        sent (from before the outbox existed)."""
+        rows = await self.conn.fetch(
+            "SELECT id FROM matches WHERE status = 'active'"
+            " AND (waiting_on IS NULL OR board_version IS NULL OR board_version <> version)"
+            " UNION SELECT id FROM matches WHERE status = 'finished' AND state IS NOT NULL"
+            " AND (board_version IS NULL OR board_version <> version) AND updated_at >= ?"
+            " ORDER BY id", finished_since)
+        return [row["id"] for row in rows]
+
+    # -- offers ----------------------------------------------------------------------------
+    async def get_offer(self, offer_id: int) -> OfferRow | None:
+        row = await self.conn.fetchrow("SELECT * FROM offers WHERE id = ?", offer_id)
+        if row is None:
+            return None
+        return OfferRow(row["id"], row["match_id"], row["kind"], row["from_user"],
+                        row["version"], row["status"], row["created_at"])
+
+    # -- users -----------------------------------------------------------------------------
+    async def language_chosen(self, user_id: int) -> bool:
+        return bool(await self.conn.fetchval(
+            "SELECT language_chosen FROM users WHERE user_id = ?", user_id))
+
+    async def user(self, user_id: int) -> UserRow:
+        row = await self.conn.fetchrow(
+            "SELECT user_id, reminders, notify, last_digest_at, dm_channel_id, dm_closed_at,"
+            " language FROM users WHERE user_id = ?", user_id)
+        if row is None:
+            return UserRow(user_id)
+        return UserRow(row["user_id"], row["reminders"], row["notify"], row["last_digest_at"],
+                       row["dm_channel_id"], row["dm_closed_at"], row["language"])
+
+    async def digests_due(self, now: float, limit: int) -> list[int]:
+        rows = await self.conn.fetch(
+            "SELECT user_id FROM users WHERE reminders = 'digest' AND next_digest_at <= ?"
+            " ORDER BY next_digest_at LIMIT ?", now, limit)
+        return [row["user_id"] for row in rows]
+
+    async def vacations(self, user_id: int) -> list[tuple[float, float]]:
+        rows = await self.conn.fetch(
+            "SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at",
+            user_id)
+        return [(row["starts_at"], row["ends_at"]) for row in rows]
+
+    # -- servers ---------------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        if guild_id is None:
+            return dict(DEFAULT_GUILD_SETTINGS)
+        row = await self.conn.fetchrow("SELECT * FROM guild_settings WHERE guild_id = ?",
+                                       guild_id)
+        if row is None:
+            return dict(DEFAULT_GUILD_SETTINGS)
+        return {"use_threads": bool(row["use_threads"]), "move_seconds": row["move_seconds"],
+                "channels": None if row["channels"] is None else json.loads(row["channels"]),
+                "spectators_talk": bool(row["spectators_talk"]), "language": row["language"],
+                "preferred_language": row["preferred_language"]}
+
+    # -- delivery --------------------------------------------------------------------------
+    async def live_messages(self, match_id: int, below_version: int | None = None,
+                            kind: str | None = None) -> list[LiveMessage]:
+        sql = "SELECT * FROM live_messages WHERE match_id = ?"
+        args: list[Any] = [match_id]
+        if below_version is not None:
+            sql += " AND version < ?"
+            args.append(below_version)
+        if kind is not None:
+            sql += " AND kind = ?"
+            args.append(kind)
+        rows = await self.conn.fetch(sql + " ORDER BY message_id", *args)
+        return [LiveMessage(r["message_id"], r["channel_id"], r["match_id"], r["kind"],
+                            r["version"], r["offer_id"]) for r in rows]
+
+    async def pending_outbox(self, now: float, limit: int) -> list[OutboxRow]:
+        """The head of every lane that is due: rows of one lane go out strictly in order."""
+        rows = await self.conn.fetch(
+            "SELECT * FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= ?"
+            " AND (o.claimed_until IS NULL OR o.claimed_until < ?)"
+            " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane"
+            " AND p.status = 'pending' AND p.id < o.id)"
+            " ORDER BY o.id LIMIT ?", now, now, limit)
+        return [_outbox_row(row) for row in rows]
+
+    async def next_outbox_due(self) -> float | None:
+        return await self.conn.fetchval(
+            "SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'pending'")
+
+    async def meta(self, key: str) -> str | None:
+        return await self.conn.fetchval("SELECT value FROM meta WHERE key = ?", key)
+
+
+class Tx(Queries):
+    """Reads and writes inside one transaction."""
+
+    def __init__(self, conn: Conn):
+        self.conn = conn
+
+    # -- matches -------------------------------------------------------------------------
+    async def create_match(self, *, game: str, options: dict[str, str], seat_count: int,
+                           guild_id: int | None, channel_id: int, in_thread: bool,
+                           parent_channel_id: int | None, host_id: int,
+                           invited_id: int | None, first_seat: str, status: str,
+                           move_seconds: int | None, seats: Iterable[SeatRow],
+                           now: float) -> int:
+        try:
+            match_id = await self.conn.fetchval(
+                "INSERT INTO matches (game, options, seat_count, guild_id, channel_id, in_thread,"
+                " parent_channel_id, host_id, invited_id, first_seat, status, move_seconds,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
+                game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
+                parent_channel_id, host_id, invited_id, first_seat, status, move_seconds, now,
+                now)
+        except Conflict:
+            raise ChannelBusy(channel_id) from None
+        await self._insert_seats(match_id, seats, now)
+        return int(match_id)
+
+    async def _insert_seats(self, match_id: int, seats: Iterable[SeatRow], now: float) -> None:
+        await self.conn.executemany(
+            "INSERT INTO seats (match_id, seat, user_id, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+            [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
+
+    async def lock_match(self, match_id: int) -> MatchRow | None:
+        """The match as this transaction sees it (PostgreSQL also locks the row)."""
+        suffix = " FOR UPDATE" if self.conn.dialect == "postgresql" else ""
+        row = await self.conn.fetchrow(f"SELECT * FROM matches WHERE id = ?{suffix}", match_id)
+        return None if row is None else await self._with_seats(row)
+
+    async def update_match(self, match_id: int, expected_version: int, *, now: float,
+                           status: str | None = None, state: dict[str, Any] | None = None,
+                           result: dict[str, Any] | None = None,
+                           seats: Iterable[SeatRow] | None = None,
+                           turn_started_at: Any = UNSET, move_seconds: Any = UNSET,
+                           waiting_on: Any = UNSET, next_check_at: Any = UNSET,
+                           board_version: Any = UNSET, finished_at: Any = UNSET) -> int:
+        """Change a match still at `expected_version`; returns the new version."""
         sets = ["version = version + 1", "updated_at = ?"]
         args: list[Any] = [now]
-        if turn_started_at is not None:
-            sets.append("turn_started_at = ?")
-            args.append(turn_started_at)
-        if move_seconds is not UNSET:
-            sets.append("move_seconds = ?")
-            args.append(move_seconds)
+        columns = {"turn_started_at": turn_started_at, "move_seconds": move_seconds,
+                   "waiting_on": waiting_on, "next_check_at": next_check_at,
+                   "board_version": board_version, "finished_at": finished_at}
+        for name, value in columns.items():
+            if value is not UNSET:
+                sets.append(f"{name} = ?")
+                args.append(value)
         if status is not None:
             sets.append("status = ?")
             args.append(status)
@@ -343,163 +423,271 @@ class Store:
         if result is not None:
             sets.append("result = ?")
             args.append(json.dumps(result))
-        async with self._transaction(conflict=lambda: StaleVersion(match_id)):
-            cursor = await self._db.execute(
+        try:
+            changed = await self.conn.execute(
                 f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                (*args, match_id, expected_version))
-            if cursor.rowcount != 1:
-                raise StaleVersion(match_id)
-            if seats is not None:
-                await self._db.execute("DELETE FROM seats WHERE match_id = ?", (match_id,))
-                await self._db.executemany(
-                    "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
-            if move is not None:  # the log's sequence is the version being replaced: unique
-                await self._db.execute(
-                    "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (match_id, expected_version, move.ply, move.kind, move.notation,
-                     move.actor_id, now))
-        return await self._fetch(match_id)
+                *args, match_id, expected_version)
+        except Conflict:
+            raise ChannelBusy(match_id) from None
+        if changed != 1:
+            raise StaleVersion(match_id)
+        if seats is not None:
+            await self.conn.execute("DELETE FROM seats WHERE match_id = ?", match_id)
+            await self._insert_seats(match_id, seats, now)
+        return expected_version + 1
 
-    async def moves(self, match_id: int) -> list[MoveRow]:
-        cursor = await self._db.execute(
-            "SELECT seq, ply, kind, notation, actor_id, played_at FROM moves WHERE match_id = ?"
-            " ORDER BY seq", (match_id,))
-        return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
-                        r["played_at"]) for r in await cursor.fetchall()]
+    async def move_match(self, match_id: int, channel_id: int, in_thread: bool) -> None:
+        """A match opened with a placeholder channel gets its real one."""
+        try:
+            await self.conn.execute(
+                "UPDATE matches SET channel_id = ?, in_thread = ?,"
+                " parent_channel_id = CASE WHEN ? THEN parent_channel_id ELSE NULL END"
+                " WHERE id = ?", channel_id, int(in_thread), int(in_thread), match_id)
+        except Conflict:
+            raise ChannelBusy(channel_id) from None
 
-    async def active_matches(self) -> list[MatchRow]:
-        cursor = await self._db.execute("SELECT * FROM matches WHERE status = 'active'")
-        return [await self._with_seats(row) for row in await cursor.fetchall()]
+    async def set_clock_check(self, match_id: int, next_check_at: float | None) -> None:
+        """Move a match's next clock check (not a change of the match: no new version)."""
+        await self.conn.execute("UPDATE matches SET next_check_at = ? WHERE id = ?",
+                                next_check_at, match_id)
 
-    # -- notices: each reminder or expiry is sent at most once per match and ply --------
-    async def claim_notice(self, match_id: int, ply: int, kind: str, now: float) -> bool:
+    async def set_board_version(self, match_id: int, version: int) -> None:
+        await self.conn.execute("UPDATE matches SET board_version = ? WHERE id = ?",
+                                version, match_id)
+
+    async def set_waiting_on(self, match_id: int, user_id: int | None) -> None:
+        await self.conn.execute("UPDATE matches SET waiting_on = ? WHERE id = ?",
+                                user_id, match_id)
+
+    async def append_log(self, match_id: int, seq: int, *, ply: int, kind: str, notation: str,
+                         actor_id: int | None, now: float,
+                         interaction_id: int | None = None) -> None:
+        """One log entry; its sequence is the match version it replaces (unique)."""
+        await self.conn.execute(
+            "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at,"
+            " interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            match_id, seq, ply, kind, notation, actor_id, now, interaction_id)
+
+    # -- notices: each reminder or expiry is sent at most once per match and turn ----------
+    async def claimed_notices(self, match_ids: Sequence[int]) -> set[tuple[int, int, str]]:
+        """(match, turn, kind) of the notices already sent for these matches."""
+        if not match_ids:
+            return set()
+        rows = await self.conn.fetch(
+            "SELECT match_id, ply, kind FROM notices WHERE match_id IN"
+            f" ({', '.join('?' * len(match_ids))})", *match_ids)
+        return {(r["match_id"], r["ply"], r["kind"]) for r in rows}
+
+    async def add_notices(self, notices: Sequence[tuple[int, int, str]], now: float) -> None:
+        await self.conn.executemany(
+            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING", [(m, t, k, now) for m, t, k in notices])
+
+    async def set_clock_checks(self, checks: Sequence[tuple[int, float | None]]) -> None:
+        await self.conn.executemany("UPDATE matches SET next_check_at = ? WHERE id = ?",
+                                    [(when, match_id) for match_id, when in checks])
+
+    async def claim_notice(self, match_id: int, turn: int, kind: str, now: float) -> bool:
         """Record that a notice is being sent; False if it already was."""
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT OR IGNORE INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)",
-                (match_id, ply, kind, now))
-            return cursor.rowcount == 1
+        changed = await self.conn.execute(
+            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING", match_id, turn, kind, now)
+        return changed == 1
 
-    # -- offers ------------------------------------------------------------------------
+    # -- offers ----------------------------------------------------------------------------
     async def add_offer(self, match_id: int, kind: str, from_user: int, version: int,
-                        now: float) -> int:
-        async with self._transaction():
-            await self._db.execute(
-                "UPDATE offers SET status = 'void' WHERE match_id = ? AND kind = ? AND status = 'open'",
-                (match_id, kind))
-            cursor = await self._db.execute(
-                "INSERT INTO offers (match_id, kind, from_user, version, created_at)"
-                " VALUES (?, ?, ?, ?, ?)", (match_id, kind, from_user, version, now))
-            return cursor.lastrowid
+                        now: float) -> tuple[int, list[int]]:
+        """A new offer; an open offer of the same kind is withdrawn. Returns (id, withdrawn)."""
+        withdrawn = await self.conn.fetch(
+            "SELECT id FROM offers WHERE match_id = ? AND kind = ? AND status = 'open'",
+            match_id, kind)
+        await self.conn.execute(
+            "UPDATE offers SET status = 'void' WHERE match_id = ? AND kind = ? AND status = 'open'",
+            match_id, kind)
+        offer_id = await self.conn.fetchval(
+            "INSERT INTO offers (match_id, kind, from_user, version, created_at)"
+            " VALUES (?, ?, ?, ?, ?) RETURNING id", match_id, kind, from_user, version, now)
+        return int(offer_id), [row["id"] for row in withdrawn]
 
-    async def get_offer(self, offer_id: int) -> dict[str, Any] | None:
-        cursor = await self._db.execute("SELECT * FROM offers WHERE id = ?", (offer_id,))
-        row = await cursor.fetchone()
-        return None if row is None else dict(row)
-
-    async def close_offer(self, offer_id: int, status: str) -> bool:
+    async def close_offer(self, offer_id: int, status: str, by: int | None = None) -> bool:
         """Close an open offer; False if it was no longer open (answered twice, or void)."""
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "UPDATE offers SET status = ? WHERE id = ? AND status = 'open'", (status, offer_id))
-            return cursor.rowcount == 1
+        changed = await self.conn.execute(
+            "UPDATE offers SET status = ?, answered_by = ? WHERE id = ? AND status = 'open'",
+            status, by, offer_id)
+        return changed == 1
 
-    # -- users -------------------------------------------------------------------------
-    async def reminder_mode(self, user_id: int) -> str:
-        cursor = await self._db.execute("SELECT reminders FROM users WHERE user_id = ?",
-                                        (user_id,))
-        row = await cursor.fetchone()
-        return row["reminders"] if row else "on"
+    async def void_offers(self, match_id: int) -> None:
+        await self.conn.execute(
+            "UPDATE offers SET status = 'void' WHERE match_id = ? AND status = 'open'", match_id)
 
-    async def set_reminder_mode(self, user_id: int, mode: str) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "INSERT INTO users (user_id, reminders) VALUES (?, ?) ON CONFLICT (user_id)"
-                " DO UPDATE SET reminders = excluded.reminders", (user_id, mode))
-
-    async def last_digest(self, user_id: int) -> float | None:
-        cursor = await self._db.execute("SELECT last_digest_at FROM users WHERE user_id = ?",
-                                        (user_id,))
-        row = await cursor.fetchone()
-        return row["last_digest_at"] if row else None
-
-    async def mark_digest(self, user_id: int, now: float) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "INSERT INTO users (user_id, last_digest_at) VALUES (?, ?) ON CONFLICT (user_id)"
-                " DO UPDATE SET last_digest_at = excluded.last_digest_at", (user_id, now))
-
-    async def users_with_mode(self, mode: str) -> list[int]:
-        cursor = await self._db.execute("SELECT user_id FROM users WHERE reminders = ?", (mode,))
-        return [row["user_id"] for row in await cursor.fetchall()]
-
-    async def vacations(self, user_id: int) -> list[tuple[float, float]]:
-        cursor = await self._db.execute(
-            "SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at",
-            (user_id,))
-        return [(row["starts_at"], row["ends_at"]) for row in await cursor.fetchall()]
+    # -- users -----------------------------------------------------------------------------
+    async def set_user(self, user_id: int, **values: Any) -> None:
+        """Upsert user columns: reminders, notify, last_digest_at, next_digest_at,
+        dm_channel_id."""
+        allowed = {"reminders", "notify", "last_digest_at", "next_digest_at", "dm_channel_id",
+                   "dm_closed_at", "language", "language_chosen"}
+        assert set(values) <= allowed, values
+        names = list(values)
+        await self.conn.execute(
+            f"INSERT INTO users (user_id, {', '.join(names)}) VALUES (?{', ?' * len(names)})"
+            f" ON CONFLICT (user_id) DO UPDATE SET "
+            + ", ".join(f"{n} = excluded.{n}" for n in names),
+            user_id, *values.values())
 
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
-        async with self._transaction():
-            await self._db.execute(
-                "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
-                (user_id, starts_at, ends_at))
+        await self.conn.execute(
+            "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+            user_id, starts_at, ends_at)
 
     async def end_vacations(self, user_id: int, now: float) -> int:
         """Cut short every vacation still running; returns how many were."""
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND ends_at > ? AND starts_at <= ?",
-                (now, user_id, now, now))
-            return cursor.rowcount
+        return await self.conn.execute(
+            "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND ends_at > ? AND starts_at <= ?",
+            now, user_id, now, now)
 
-    # -- server settings ---------------------------------------------------------------
-    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
-        defaults = {"use_threads": False, "move_seconds": None, "channels": None,
-                    "spectators_talk": True}
-        if guild_id is None:
-            return defaults
-        cursor = await self._db.execute("SELECT * FROM guild_settings WHERE guild_id = ?",
-                                        (guild_id,))
-        row = await cursor.fetchone()
-        if row is None:
-            return defaults
-        return {"use_threads": bool(row["use_threads"]), "move_seconds": row["move_seconds"],
-                "channels": None if row["channels"] is None else json.loads(row["channels"]),
-                "spectators_talk": bool(row["spectators_talk"])}
+    async def check_clocks_of(self, user_id: int, now: float) -> None:
+        """The user's clocks changed (a vacation ended): look at their matches again now."""
+        await self.conn.execute(
+            "UPDATE matches SET next_check_at = ? WHERE status = 'active' AND waiting_on = ?"
+            " AND move_seconds IS NOT NULL", now, user_id)
 
+    # -- servers ---------------------------------------------------------------------------
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> None:
         """Change some settings: use_threads, move_seconds, channels (list or None),
         spectators_talk."""
-        columns = {"use_threads": int, "move_seconds": lambda v: v,
-                   "channels": lambda v: None if v is None else json.dumps(sorted(v)),
-                   "spectators_talk": int}
-        async with self._transaction():
-            await self._db.execute("INSERT OR IGNORE INTO guild_settings (guild_id) VALUES (?)",
-                                   (guild_id,))
-            for name, value in changes.items():
-                await self._db.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?",
-                                       (columns[name](value), guild_id))
+        columns: dict[str, Callable[[Any], Any]] = {
+            "use_threads": int, "move_seconds": lambda v: v,
+            "channels": lambda v: None if v is None else json.dumps(sorted(v)),
+            "spectators_talk": int, "language": str, "preferred_language": str}
+        await self.conn.execute(
+            "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
+        for name, value in changes.items():
+            await self.conn.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?",
+                                    columns[name](value), guild_id)
+
+    # -- outbox ----------------------------------------------------------------------------
+    async def enqueue_many(self, rows: Sequence[tuple[str, str, dict[str, Any]]],
+                           now: float) -> None:
+        await self.conn.executemany(
+            "INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
+            " VALUES (?, ?, ?, 0, ?)",
+            [(lane, kind, json.dumps(payload, separators=(",", ":")), now)
+             for lane, kind, payload in rows])
+
+    async def enqueue(self, lane: str, kind: str, payload: dict[str, Any], now: float) -> int:
+        """Something players must see, delivered after this transaction commits (due at once:
+        retries are scheduled by the delivery worker on its own wall clock)."""
+        outbox_id = await self.conn.fetchval(
+            "INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
+            " VALUES (?, ?, ?, 0, ?) RETURNING id",
+            lane, kind, json.dumps(payload, separators=(",", ":")), now)
+        return int(outbox_id)
+
+    async def claim_outbox(self, outbox_id: int, worker: str, until: float, now: float) -> bool:
+        changed = await self.conn.execute(
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?"
+            " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)",
+            worker, until, outbox_id, now)
+        return changed == 1
+
+    async def finish_outbox(self, outbox_id: int, now: float, result: Any = None,
+                            status: str = "done", error: str | None = None) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET status = ?, done_at = ?, result = ?, error = ?,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            status, now, None if result is None else json.dumps(result), error, outbox_id)
+
+    async def retry_outbox(self, outbox_id: int, next_attempt_at: float, error: str,
+                           payload: dict[str, Any] | None = None) -> None:
+        if payload is not None:
+            await self.conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                                    json.dumps(payload, separators=(",", ":")), outbox_id)
+        await self.conn.execute(
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            next_attempt_at, error[:500], outbox_id)
+
+    async def save_progress(self, outbox_id: int, payload: dict[str, Any]) -> None:
+        """Remember what part of a row is done (a message already posted)."""
+        await self.conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                                json.dumps(payload, separators=(",", ":")), outbox_id)
+
+    async def release_claims(self) -> None:
+        await self.conn.execute(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'")
+
+    async def prune_outbox(self, before: float) -> int:
+        return await self.conn.execute(
+            "DELETE FROM outbox WHERE status <> 'pending' AND done_at < ?", before)
+
+    async def add_live_message(self, message: LiveMessage, now: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO live_messages (message_id, channel_id, match_id, kind, version,"
+            " offer_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            message.message_id, message.channel_id, message.match_id, message.kind,
+            message.version, message.offer_id, now)
+
+    async def drop_live_message(self, message_id: int) -> None:
+        await self.conn.execute("DELETE FROM live_messages WHERE message_id = ?", message_id)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key)"
+            " DO UPDATE SET value = excluded.value", key, value)
 
 
-    async def uses_threads(self, guild_id: int | None) -> bool:
-        return (await self.guild_settings(guild_id))["use_threads"]
+class Store(Queries):
+    """Reads of committed data, and `transaction()` for changes."""
 
-    async def set_uses_threads(self, guild_id: int, value: bool) -> None:
-        await self.update_guild_settings(guild_id, use_threads=value)
+    def __init__(self, db: Database):
+        self.db = db
+        self.conn = db.reader
+
+    @classmethod
+    async def open(cls, url: str | Path) -> Store:
+        db = await open_database(str(url))
+        await db.migrate()
+        return cls(db)
+
+    @property
+    def path(self) -> str:
+        return self.db.url
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self.db.transaction() as conn:
+            yield Tx(conn)
+
+    async def schema_version(self) -> int:
+        if isinstance(self.db, SqliteDatabase):
+            return await self.db.schema_version()
+        return int(await self.conn.fetchval("SELECT MAX(version) FROM schema_migrations"))
+
+    async def pragma(self, name: str) -> Any:
+        assert isinstance(self.db, SqliteDatabase)
+        return await self.db.pragma(name)
+
+    async def close(self) -> None:
+        await self.db.close()
 
 
-def _statements(script: str) -> list[str]:
-    """Split a migration into statements, keeping trigger bodies whole."""
-    statements, buffer = [], ""
-    for line in script.strip().splitlines():
-        buffer += line + "\n"
-        if sqlite3.complete_statement(buffer):
-            statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements
+def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
+    return MatchRow(
+        id=row["id"], game=row["game"], options=json.loads(row["options"]),
+        seat_count=row["seat_count"], guild_id=row["guild_id"], channel_id=row["channel_id"],
+        in_thread=bool(row["in_thread"]), host_id=row["host_id"],
+        invited_id=row["invited_id"], first_seat=row["first_seat"], status=row["status"],
+        state=None if row["state"] is None else json.loads(row["state"]),
+        version=row["version"],
+        result=None if row["result"] is None else json.loads(row["result"]),
+        created_at=row["created_at"], updated_at=row["updated_at"], seats=seats,
+        move_seconds=row["move_seconds"], turn_started_at=row["turn_started_at"],
+        parent_channel_id=row["parent_channel_id"], waiting_on=row["waiting_on"],
+        next_check_at=row["next_check_at"], board_version=row["board_version"],
+        finished_at=row["finished_at"])
+
+
+def _outbox_row(row: Row) -> OutboxRow:
+    return OutboxRow(row["id"], row["lane"], row["kind"], json.loads(row["payload"]),
+                     row["attempts"], row["created_at"])
+

@@ -1,8 +1,8 @@
 import pytest
+from support import FakeClock, FirstFixed
 
 from bot.service import MatchService
 from bot.store import Store
-from support import FakeClock, FirstFixed
 
 
 @pytest.fixture

@@ -1,5 +1,11 @@
-"""Shared test doubles: an injectable clock, a deterministic seat order, named players."""
+"""Shared test doubles: an injectable clock, a deterministic seat order, named players, and a
+look at what the service asked to be delivered (the outbox)."""
 
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import ENGLISH, phrase_from_json
 from bot.service import Player
 
 
@@ -19,10 +25,34 @@ class FakeClock:
 class FirstFixed:
     """A stand-in for the seat shuffle that keeps the join order (deterministic tests)."""
 
-    def shuffle(self, seq):
+    def shuffle(self, seq: list[Any]) -> None:
         return None
 
 
 ALICE = Player(101, "Alice")
 BOB = Player(202, "Bob")
 CAROL = Player(303, "Carol")
+
+
+async def take(store, kind: str | None = None) -> list[dict[str, Any]]:
+    """The pending outbox rows (payloads, with `kind` and `lane`), marked delivered."""
+    rows = await store.conn.fetch("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")
+    import json
+
+    taken = []
+    async with store.transaction() as tx:
+        for row in rows:
+            await tx.finish_outbox(row["id"], 0.0)
+            taken.append({**json.loads(row["payload"]), "kind": row["kind"], "lane": row["lane"]})
+    return [t for t in taken if kind is None or t["kind"] == kind]
+
+
+def text(payload_phrase: Any, names: list[str] | None = None) -> str:
+    """A stored phrase in English."""
+    value = phrase_from_json(payload_phrase)
+    return ENGLISH(value, names) if value is not None else ""
+
+
+def board_lines(board: dict[str, Any]) -> list[str]:
+    names = [name for _, name in board["seats"]]
+    return [text(line, names) for line in board["lines"]]

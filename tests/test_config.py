@@ -35,3 +35,19 @@ def test_dotenv_file_is_read_and_the_environment_wins(tmp_path):
 def test_bad_guild_id_is_named():
     with pytest.raises(ConfigError, match="DISCORD_GUILD_ID='abc'"):
         load_settings({"DISCORD_TOKEN": "t", "DISCORD_GUILD_ID": "abc"}, "/nonexistent/.env")
+
+
+@pytest.mark.parametrize(("name", "value"), [("CORRAL_LOG_LEVEL", "loud"),
+                                             ("CORRAL_WORKERS", "many"),
+                                             ("CORRAL_TICK_SECONDS", "٣")])
+def test_a_bad_setting_exits_2_with_one_line_and_no_traceback(tmp_path, name, value):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+    # a closed local port: if the setting were accepted, the bot must not reach Discord itself
+    env.update({"DISCORD_TOKEN": "t", name: value, "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10",
+                "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9"})
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and name in lines[0], result.stderr
+    assert "Traceback" not in result.stderr

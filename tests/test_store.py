@@ -1,31 +1,59 @@
-"""The store on real SQLite files: migrations, restart, version conflicts, the append-only log."""
+"""The store on real SQLite files: migrations, restart, version conflicts, the append-only log,
+the outbox's lanes, file permissions, and reads that never see another task's open write."""
 
+import asyncio
+import os
 import sqlite3
+import stat
 
 import pytest
 
-from bot.store import MIGRATIONS, ChannelBusy, NewMove, StaleVersion, Store
+from bot.db import _sqlite_statements, migration_scripts
+from bot.store import ChannelBusy, SeatRow, StaleVersion, Store
 
 
 async def new_match(store, channel=500, now=1.0):
-    return await store.create_match(
-        game="progressive-mancala", options={"pits": "11"}, seat_count=2, guild_id=1,
-        channel_id=channel, in_thread=False, host_id=101, host_name="Alice", invited_id=None,
-        first_seat="me", status="open", now=now)
+    async with store.transaction() as tx:
+        match_id = await tx.create_match(
+            game="progressive-mancala", options={"pits": "11"}, seat_count=2, guild_id=1,
+            channel_id=channel, in_thread=False, parent_channel_id=None, host_id=101,
+            invited_id=None, first_seat="me", status="open", move_seconds=None,
+            seats=[SeatRow(0, 101, "Alice")], now=now)
+    return await store.get_match(match_id)
+
+
+async def save(store, match, now, **changes):
+    move = changes.pop("move", None)
+    async with store.transaction() as tx:
+        version = await tx.update_match(match.id, match.version, now=now, **changes)
+        if move is not None:
+            await tx.append_log(match.id, match.version, ply=0, kind="move", notation=move,
+                                actor_id=101, now=now)
+    return await store.get_match(match.id), version
 
 
 async def test_opening_applies_migrations_with_wal_and_foreign_keys(store):
-    assert await store.schema_version() == MIGRATIONS[-1][0]
+    assert await store.schema_version() == migration_scripts("sqlite")[-1][0]
     assert (await store.pragma("journal_mode")).lower() == "wal"
     assert await store.pragma("foreign_keys") == 1
+
+
+async def test_the_database_is_readable_by_its_owner_only(tmp_path):
+    store = await Store.open(tmp_path / "data" / "corral.sqlite3")
+    assert stat.S_IMODE(os.stat(tmp_path / "data").st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(tmp_path / "data" / "corral.sqlite3").st_mode) == 0o600
+    await new_match(store)
+    wal = tmp_path / "data" / "corral.sqlite3-wal"
+    assert wal.exists() and stat.S_IMODE(os.stat(wal).st_mode) == 0o600
+    await store.close()
+    assert not wal.exists()  # a clean close checkpoints and removes the log
 
 
 async def test_a_match_survives_closing_and_reopening_the_file(tmp_path):
     path = tmp_path / "corral.sqlite3"
     store = await Store.open(path)
     match = await new_match(store)
-    match = await store.save(match.id, match.version, now=2.0, status="active",
-                             state={"x": 1}, move=NewMove(0, "k", 101))
+    match, _ = await save(store, match, 2.0, status="active", state={"x": 1}, move="k")
     await store.close()
     again = await Store.open(path)  # migrations are not re-run on an up-to-date file
     row = await again.get_match(match.id)
@@ -36,32 +64,74 @@ async def test_a_match_survives_closing_and_reopening_the_file(tmp_path):
 
 async def test_a_save_with_an_old_version_changes_nothing(store):
     match = await new_match(store)
-    first = await store.save(match.id, match.version, now=2.0, state={"n": 1},
-                             move=NewMove(0, "k", 101))
+    first, _ = await save(store, match, 2.0, state={"n": 1}, move="k")
     with pytest.raises(StaleVersion):
-        await store.save(match.id, match.version, now=3.0, state={"n": 2},
-                         move=NewMove(0, "c", 202))
+        await save(store, match, 3.0, state={"n": 2}, move="c")
     row = await store.get_match(match.id)
     assert row.state == {"n": 1} and row.version == first.version
     assert [m.notation for m in await store.moves(match.id)] == ["k"]
 
 
-async def test_the_same_version_cannot_be_logged_twice(store):
+async def test_a_failed_transaction_leaves_no_outbox_row_behind(store):
     match = await new_match(store)
-    match = await store.save(match.id, match.version, now=2.0, move=NewMove(0, "k", 101))
-    with pytest.raises(StaleVersion):
-        await store.save(match.id, match.version - 1, now=3.0, move=NewMove(0, "c", 202))
-    assert len(await store.moves(match.id)) == 1
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.enqueue(f"m:{match.id}", "board", {"x": 1}, 1.0)
+            await tx.update_match(match.id, match.version, now=2.0, status="active")
+            raise RuntimeError("a crash between the change and the commit")
+    assert await store.pending_outbox(10.0, 10) == []
+    assert (await store.get_match(match.id)).version == match.version
 
 
-async def test_migration_2_keeps_a_version_1_log(tmp_path):
-    import sqlite3
+async def test_reads_never_see_another_tasks_uncommitted_write(store):
+    """The reader is a second connection: a read that runs while another task is inside a
+    transaction sees the committed state only."""
+    match = await new_match(store)
+    inside, release = asyncio.Event(), asyncio.Event()
 
-    from bot.store import MIGRATIONS, _statements
+    async def writer():
+        async with store.transaction() as tx:
+            await tx.update_match(match.id, match.version, now=2.0, status="active")
+            inside.set()
+            await release.wait()
 
+    task = asyncio.create_task(writer())
+    await inside.wait()
+    assert (await store.get_match(match.id)).status == "open"
+    release.set()
+    await task
+    assert (await store.get_match(match.id)).status == "active"
+
+
+async def test_outbox_lanes_go_out_in_order(store):
+    async with store.transaction() as tx:
+        a1 = await tx.enqueue("m:1", "board", {"n": 1}, 1.0)
+        a2 = await tx.enqueue("m:1", "board", {"n": 2}, 1.0)
+        b1 = await tx.enqueue("m:2", "board", {"n": 3}, 1.0)
+    heads = await store.pending_outbox(5.0, 10)
+    assert [row.id for row in heads] == [a1, b1]  # one head per lane
+    async with store.transaction() as tx:
+        await tx.retry_outbox(a1, 100.0, "502")
+    assert [row.id for row in await store.pending_outbox(5.0, 10)] == [b1]  # a2 waits for a1
+    assert [row.id for row in await store.pending_outbox(101.0, 10)] == [a1, b1]
+    async with store.transaction() as tx:
+        await tx.finish_outbox(a1, 101.0, {"message_id": 5})
+    assert [row.id for row in await store.pending_outbox(101.0, 10)] == [a2, b1]
+
+
+async def test_a_claimed_row_is_not_handed_out_again_until_its_lease_ends(store):
+    async with store.transaction() as tx:
+        row = await tx.enqueue("m:1", "board", {}, 1.0)
+        assert await tx.claim_outbox(row, "a", 50.0, 1.0)
+        assert not await tx.claim_outbox(row, "b", 50.0, 2.0)
+    assert await store.pending_outbox(10.0, 10) == []
+    assert [r.id for r in await store.pending_outbox(51.0, 10)] == [row]
+
+
+async def test_migrations_keep_a_version_1_log(tmp_path):
     path = tmp_path / "old.sqlite3"
     raw = sqlite3.connect(path)
-    for statement in _statements(MIGRATIONS[0][1]):
+    for statement in _sqlite_statements(migration_scripts("sqlite")[0][2]):
         raw.execute(statement)
     raw.execute("PRAGMA user_version=1")
     raw.execute("INSERT INTO matches (id, game, seat_count, channel_id, host_id, status,"
@@ -70,15 +140,15 @@ async def test_migration_2_keeps_a_version_1_log(tmp_path):
     raw.commit()
     raw.close()
     store = await Store.open(path)
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == migration_scripts("sqlite")[-1][0]
     [row] = await store.moves(1)
     assert (row.seq, row.ply, row.kind, row.notation, row.actor_id) == (0, 0, "move", "k", 9)
     await store.close()
 
 
-async def test_the_move_log_is_append_only(store, tmp_path):
+async def test_the_move_log_is_append_only(store):
     match = await new_match(store)
-    await store.save(match.id, match.version, now=2.0, move=NewMove(0, "k", 101))
+    await save(store, match, 2.0, move="k")
     raw = sqlite3.connect(store.path)
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         raw.execute("UPDATE moves SET notation = 'c'")
@@ -91,13 +161,28 @@ async def test_one_live_match_per_channel(store):
     match = await new_match(store, channel=900)
     with pytest.raises(ChannelBusy):
         await new_match(store, channel=900)
-    await store.save(match.id, match.version, now=2.0, status="finished")
+    await save(store, match, 2.0, status="finished")
     assert (await new_match(store, channel=900)).status == "open"
 
 
-async def test_guild_thread_setting_defaults_off(store):
-    assert await store.uses_threads(7) is False
-    await store.set_uses_threads(7, True)
-    assert await store.uses_threads(7) is True
-    await store.set_uses_threads(7, False)
-    assert await store.uses_threads(7) is False
+async def test_an_interaction_is_logged_once(store):
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
+                            now=1.0, interaction_id=77)
+    from bot.db import Conflict
+
+    with pytest.raises(Conflict):
+        async with store.transaction() as tx:
+            await tx.append_log(match.id, 1, ply=1, kind="move", notation="c", actor_id=101,
+                                now=1.0, interaction_id=77)
+    found = await store.move_by_interaction(77)
+    assert found is not None and found[0] == match.id and found[1].notation == "k"
+
+
+async def test_guild_settings_default_and_change(store):
+    assert (await store.guild_settings(7))["use_threads"] is False
+    async with store.transaction() as tx:
+        await tx.update_guild_settings(7, use_threads=True, channels=[3, 1])
+    settings = await store.guild_settings(7)
+    assert settings["use_threads"] is True and settings["channels"] == [1, 3]

@@ -1,5 +1,18 @@
 """A loopback imitation of the Discord API for end-to-end tests (not part of the product)."""
 
-from .server import APP_ID, EPHEMERAL, FakeDiscord, InteractionRecord, UserRef
+from .errors import ApiError
+from .limits import LOCALES
+from .model import (
+                    APP_ID,
+                    BOT_USER_ID,
+                    EPHEMERAL,
+                    AddedGuild,
+                    ChannelRef,
+                    InteractionRecord,
+                    Session,
+                    UserRef,
+)
+from .server import FakeDiscord
 
-__all__ = ["APP_ID", "EPHEMERAL", "FakeDiscord", "InteractionRecord", "UserRef"]
+__all__ = ["APP_ID", "BOT_USER_ID", "EPHEMERAL", "LOCALES", "AddedGuild", "ApiError",
+           "ChannelRef", "FakeDiscord", "InteractionRecord", "Session", "UserRef"]

@@ -1,42 +1,157 @@
 """A small imitation of the Discord API on 127.0.0.1, for end-to-end tests of the real bot.
 
-Gateway (websocket, JSON text frames): HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeat ACK,
-RESUME (replays what was missed, then RESUMED), and dispatches the tests send
-(INTERACTION_CREATE). REST: the routes discord.py uses for users, command sync, interaction
-callbacks and webhooks, channel messages (JSON or multipart with files), threads and DMs.
+It is strict where real Discord is: what Discord would refuse, it refuses with Discord's status,
+code and message, so that a bot passing here does not fail there. Sources are named where a rule
+is implemented (discord-api-docs pages, and issues for behaviour the docs leave out).
 
-Test controls: users whose DMs are closed (50007), a 429 with `retry_after` on the next N
-calls of a route, dropping the gateway connection. Everything the bot sends is recorded.
+Gateway (websocket, JSON text frames): HELLO; IDENTIFY (with or without `shard: [id, count]`)
+-> READY listing that shard's guilds, then GUILD_CREATE for each; heartbeat ACK; RESUME of a
+session (replays what it missed, then RESUMED; an unknown session gets INVALID_SESSION). Each
+event goes to the sessions of the shard Discord would pick, `(guild_id >> 22) % shard_count`,
+events without a guild (DMs) to shard 0 (events/gateway#sharding), and only to sessions whose
+intents ask for it: MESSAGE_* needs GUILD_MESSAGES (DIRECT_MESSAGES in DMs), THREAD_* needs
+GUILDS; without MESSAGE_CONTENT, other people's guild messages arrive without content, embeds,
+attachments or components unless they mention the bot (events/gateway#message-content-intent).
+Events: INTERACTION_CREATE, MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE (not for ephemeral
+messages), THREAD_CREATE, GUILD_CREATE.
+
+REST: users, gateway info, command sync (validated), interaction callbacks and their webhooks
+(followups, @original), channel messages (JSON or multipart with files: create, edit, get,
+delete), threads, DMs. Every request is recorded in `requests` with the status answered.
+
+Rules enforced (see errors.py and limits.py for the 50035 details):
+  - the first answer to an interaction within `response_deadline` seconds (3) of its creation,
+    else 404 10062 Unknown interaction; a second answer: 400 40060
+    (interactions/receiving-and-responding);
+  - the interaction token for followups and @original: 404 10015 Unknown Webhook until the
+    interaction is answered, 401 50027 Invalid Webhook Token after `token_lifetime` (15 min)
+    (discord-api-docs issue #6851, and PR #2461 documenting 50027);
+  - message, component, embed, autocomplete, modal, thread and command limits -> 400 50035
+    Invalid Form Body with an `errors` tree; an empty message -> 400 50006; a file over
+    `attachment_size_limit` (10 MiB) or a request over 25 MiB -> 413 40005 (discord-api-docs
+    issue #8572);
+  - message nonces: with `enforce_nonce`, the same author, channel and nonce within
+    `nonce_window` seconds returns the message already created (resources/message);
+  - a channel message is sent to a closed DM -> 403 50007; an action the test denied in a
+    channel -> 403 50013 Missing Permissions; editing someone else's message -> 403 50005;
+    deleting someone else's DM -> 403 50003; a thread on a thread -> 400 50024; an edit that
+    leaves a message empty -> 50006; ephemeral messages are not reachable by channel routes;
+    a thread started from a message takes the message's id (topics/threads);
+  - requests other than webhooks and interaction callbacks need `Authorization: Bot ...`;
+  - tests cannot do what a Discord client cannot: options not declared, wrong option types,
+    values outside the declared choices or bounds, missing required options, a guild-only
+    command in DMs, clicking a disabled or absent button, another user's ephemeral message,
+    or a deleted message all raise AssertionError in the test. (default_member_permissions
+    is not enforced: server admins can open a command to everyone.)
+
+Test controls (everything below is a method or attribute of FakeDiscord):
+  add_user(name, bot=False) -> user id
+  add_guild(name, locale="en-US", channel="games", shard=None) -> AddedGuild(guild_id,
+      channel_id); shard=(i, n) draws an id that shard i of n receives. The default guild is
+      `guild_id` with channels `channel_id` ("games") and `other_channel_id` ("general").
+  add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE
+  set_locale(user_id, locale), set_guild_locale(guild_id, locale): interactions carry
+      `locale` and `guild_locale`; guilds carry `preferred_locale`
+  close_dms(user_id): DMs to that user answer 50007
+  deny(channel_id, *actions) / allow(channel_id, *actions): actions are "send",
+      "send_in_threads" (on the parent of a thread), "create_thread", "manage_messages";
+      denied actions answer 50013 and are missing from the interactions' `app_permissions`
+  rate_limit(method, path_regex, times=1, retry_after=0.3): 429 with Discord's headers
+  fail(method, path_regex, status=500, times=1, processed=False): 5xx answers; with
+      processed=True the request takes effect (the message is created) and the answer is lost
+  slow(method, path_regex, seconds, times=1): the request is handled after a delay
+  drop_gateway(shard_id=None): close the bot's websocket(s) abruptly (code 4000)
+  advance(seconds): move the imitation's clock (answer deadline, token lifetime, nonce
+      window; the bot's own clock is separate); `now()`
+  response_deadline, token_lifetime, nonce_window, attachment_size_limit,
+      recommended_shards (GET /gateway/bot): plain attributes
+  dispatch(name, data): send any gateway event (routed by its guild)
+Acting as users:
+  slash(user, name, channel_id=None, manager=False, subcommand=None, dm=False, **options),
+  autocomplete(user, name, focused, ...), click(user, message, custom_id),
+  select(user, message, custom_id, values), submit_modal(user, record, {custom_id: value}),
+  user_message(user, channel_id, content) (MESSAGE_CREATE), dm_channel(user)
+  Option values: str, int, float, bool, UserRef(user_id), ChannelRef(channel_id) (or plain
+  ids for user and channel options); the command's declared types decide what is sent.
+Reading what the bot did:
+  requests, messages, channels, commands, interactions, sessions, identified, resumed,
+  ready, commands_synced; answered(record), settle(seconds), wait_for(condition),
+  channel_messages(channel_id), dm_messages(user), attachment_bytes(message),
+  pinged(message), custom_ids(message); InteractionRecord.kind (the answer's type) /
+  original / followups / messages() / choices / modal / payload (the INTERACTION_CREATE
+  data) / answered_after (seconds); Session.events / names() (what a gateway session got).
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import itertools
 import json
+import mimetypes
 import re
-from dataclasses import dataclass, field
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
-APP_ID = 900_000_000_000_000_001
-BOT_USER_ID = APP_ID
-EPHEMERAL = 1 << 6
-MANAGE_GUILD = 1 << 5
-ALL_PERMISSIONS = str((1 << 41) - 1)
-MEMBER_PERMISSIONS = str((1 << 0) | (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
-                         | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 38))
+from . import limits
+from .errors import (
+    ALREADY_ACKNOWLEDGED,
+    CANNOT_DM,
+    CANNOT_EDIT_OTHERS,
+    EMPTY_MESSAGE,
+    ENTITY_TOO_LARGE,
+    INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
+    SERVER_ERRORS,
+    UNAUTHORIZED,
+    UNKNOWN_CHANNEL,
+    UNKNOWN_INTERACTION,
+    UNKNOWN_MESSAGE,
+    UNKNOWN_USER,
+    UNKNOWN_WEBHOOK,
+    ApiError,
+    Form,
+)
+from .model import (
+    ACTIONS,
+    ALL_PERMISSIONS,
+    ANNOUNCEMENT,
+    APP_ID,
+    AUTOCOMPLETE,
+    BOT_USER,
+    BOT_USER_ID,
+    COMMAND,
+    COMPONENT,
+    DISCORD_EPOCH_MS,
+    DM,
+    EPHEMERAL,
+    GUILD_TEXT,
+    LOADING,
+    MAX_REQUEST,
+    MEMBER_PERMISSIONS,
+    MESSAGE_CONTENT,
+    MODAL_SUBMIT,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    RESPONSES,
+    SUPPRESS_EMBEDS,
+    THREADS,
+    AddedGuild,
+    Call,
+    ChannelRef,
+    Fault,
+    Guild,
+    InteractionRecord,
+    Json,
+    Request,
+    Session,
+    UserRef,
+    user_payload,
+)
 
-
-def now_iso() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat()
-
-
-def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
-            "avatar": None, "bot": bot, "public_flags": 0}
+GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")  # the guild is `id`, not `guild_id`
 
 
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -46,102 +161,109 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
-@dataclass
-class Request:
-    method: str
-    path: str
-    json: Any
-    files: dict[str, bytes]
-    status: int = 200
-
-
-@dataclass
-class InteractionRecord:
-    """One interaction the test sent, and everything the bot answered to it."""
-
-    id: int
-    token: str
-    user_id: int
-    channel_id: int
-    callbacks: list[dict[str, Any]] = field(default_factory=list)
-    original: dict[str, Any] | None = None  # the message created by the response, if any
-    followups: list[dict[str, Any]] = field(default_factory=list)
-    answered: asyncio.Event = field(default_factory=asyncio.Event)
-    source_message_id: int | None = None  # for component clicks: the message clicked on
-
-    @property
-    def kind(self) -> int | None:
-        return self.callbacks[0]["type"] if self.callbacks else None
-
-    @property
-    def choices(self) -> list[dict[str, Any]]:
-        for cb in self.callbacks:
-            if cb["type"] == 8:
-                return cb["data"]["choices"]
-        raise AssertionError(f"no autocomplete answer in {self.callbacks}")
-
-    def messages(self) -> list[dict[str, Any]]:
-        """Messages this interaction produced: the response then the follow-ups."""
-        return ([self.original] if self.original else []) + self.followups
-
-    def ephemeral_texts(self) -> list[str]:
-        return [m["content"] for m in self.messages() if m["flags"] & EPHEMERAL]
+Handler = Callable[..., Awaitable[Any]]
 
 
 class FakeDiscord:
     def __init__(self) -> None:
-        self._ids = itertools.count(1_100_000_000_000_000_000)
-        self.guild_id = self.new_id()
-        self.channel_id = self.new_id()
-        self.other_channel_id = self.new_id()
-        self.users: dict[int, dict[str, Any]] = {}
-        self.channels: dict[int, dict[str, Any]] = {
-            self.channel_id: self._text_channel(self.channel_id, "games"),
-            self.other_channel_id: self._text_channel(self.other_channel_id, "general"),
-        }
-        self.messages: dict[int, dict[str, Any]] = {}
+        self._last_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS  # snowflake timestamps
+        self._offset = 0.0
+        # knobs
+        self.response_deadline = 3.0
+        self.token_lifetime = 15 * 60.0
+        self.nonce_window = 5 * 60.0  # "the past few minutes"
+        self.attachment_size_limit = 10 * 1024 * 1024
+        self.recommended_shards = 1
+        # the world
+        self.users: dict[int, Json] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Json] = {}
+        self.messages: dict[int, Json] = {}
         self.files: dict[int, bytes] = {}  # attachment id -> bytes
         self.notified: dict[int, set[int]] = {}  # message id -> users pinged when posted
-        self.requests: list[Request] = []
-        self.commands: dict[str, list[dict[str, Any]]] = {}  # scope -> commands
-        self.commands_synced = asyncio.Event()
-        self.interactions: dict[str, InteractionRecord] = {}
         self.dms: dict[int, int] = {}  # user id -> DM channel id
         self.closed_dms: set[int] = set()
-        self.rate_limits: dict[str, list[float]] = {}  # route pattern -> retry_after per call
+        self.denied: dict[int, set[str]] = {}  # channel id -> actions denied to the bot
+        self.locales: dict[int, str] = {}  # user id -> locale
+        # what the bot did
+        self.requests: list[Request] = []
+        self.commands: dict[str, list[Json]] = {}  # "global" or "guild:<id>" -> commands
+        self.commands_synced = asyncio.Event()
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
+        self.faults: list[Fault] = []
+        # gateway
+        self.sessions: list[Session] = []
         self._sockets: list[web.WebSocketResponse] = []
-        self._events: list[dict[str, Any]] = []  # every dispatch, for RESUME
-        self._seq = 0
-        self.session_id = "fake-session"
         self.identified = 0
         self.resumed = 0
         self.ready = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.guild_id, self.channel_id = self.add_guild("Test Server")
+        self.other_channel_id = self.add_channel(self.guild_id, "general")
 
     # -- set-up ---------------------------------------------------------------------------
     def new_id(self) -> int:
-        return next(self._ids)
+        """A snowflake; each one a millisecond after the last, so shards differ."""
+        self._last_ms += 1
+        return self._last_ms << 22
 
-    def _text_channel(self, channel_id: int, name: str) -> dict[str, Any]:
-        return {"id": str(channel_id), "type": 0, "guild_id": str(self.guild_id), "name": name,
-                "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
-                "topic": None, "last_message_id": None, "rate_limit_per_user": 0}
+    def now(self) -> float:
+        return time.monotonic() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the imitation's clock forward (nothing sleeps)."""
+        self._offset += seconds
+
+    def timestamp(self) -> str:
+        return (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=self._offset)).isoformat()
 
     def add_user(self, name: str, *, bot: bool = False) -> int:
         user_id = self.new_id()
         self.users[user_id] = user_payload(user_id, name, bot=bot)
         return user_id
 
+    def add_guild(self, name: str = "Other Server", *, locale: str = "en-US",
+                  channel: str = "games", shard: tuple[int, int] | None = None) -> AddedGuild:
+        """A guild with one text channel. Add it before the bot connects (it is then in READY),
+        or call `announce_guild` afterwards."""
+        assert locale in limits.LOCALES, locale
+        guild_id = self.new_id()
+        while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
+            guild_id = self.new_id()
+        self.guilds[guild_id] = Guild(guild_id, name, locale, self.new_id())
+        return AddedGuild(guild_id, self.add_channel(guild_id, channel))
+
+    def add_channel(self, guild_id: int, name: str) -> int:
+        channel_id = self.new_id()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": GUILD_TEXT, "guild_id": str(guild_id), "name": name,
+            "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
+            "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
+        return channel_id
+
+    async def announce_guild(self, guild_id: int) -> None:
+        await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id))
+
     async def start(self) -> None:
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app = web.Application(client_max_size=2 * MAX_REQUEST)
         app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{aid}/{filename}", self._cdn)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        """Attachment downloads, as from Discord's CDN."""
+        data = self.files.get(int(request.match_info["aid"]))
+        if data is None:
+            return web.Response(status=404)
+        kind = mimetypes.guess_type(request.match_info["filename"])[0]
+        return web.Response(body=data, content_type=kind or "application/octet-stream")
 
     async def stop(self) -> None:
         for ws in list(self._sockets):
@@ -161,16 +283,55 @@ class FakeDiscord:
     def close_dms(self, user_id: int) -> None:
         self.closed_dms.add(user_id)
 
+    def set_locale(self, user_id: int, locale: str) -> None:
+        assert locale in limits.LOCALES, f"{locale!r} is not a Discord locale"
+        self.locales[user_id] = locale
+
+    def set_guild_locale(self, guild_id: int, locale: str) -> None:
+        assert locale in limits.LOCALES, f"{locale!r} is not a Discord locale"
+        self.guilds[guild_id].locale = locale
+
+    def deny(self, channel_id: int, *actions: str) -> None:
+        """Take permissions from the bot in one channel (not inherited by its threads: a thread
+        checks "send" on itself and "send_in_threads" on its parent)."""
+        assert set(actions) <= set(ACTIONS), f"actions are {sorted(ACTIONS)}"
+        self.denied.setdefault(channel_id, set()).update(actions)
+
+    def allow(self, channel_id: int, *actions: str) -> None:
+        self.denied.get(channel_id, set()).difference_update(actions)
+
     def rate_limit(self, method: str, path_regex: str, times: int = 1,
                    retry_after: float = 0.3) -> None:
         """The next `times` calls matching METHOD + path answer 429 with `retry_after`."""
-        self.rate_limits[f"{method} {path_regex}"] = [retry_after] * times
+        self.faults.append(Fault(method, path_regex, times, status=429, retry_after=retry_after))
 
-    async def drop_gateway(self) -> None:
-        """Close the bot's websocket abruptly, as a network failure would."""
+    def fail(self, method: str, path_regex: str, status: int = 500, times: int = 1, *,
+             processed: bool = False) -> None:
+        """The next `times` calls answer `status` (500, 502, 503, 504); with `processed` the
+        request takes effect first, as when Discord did the work but the answer was lost."""
+        assert status in SERVER_ERRORS, status
+        self.faults.append(Fault(method, path_regex, times, status=status, processed=processed))
+
+    def slow(self, method: str, path_regex: str, seconds: float, times: int = 1) -> None:
+        """The next `times` calls are handled after `seconds` (deadlines count from then)."""
+        self.faults.append(Fault(method, path_regex, times, delay=seconds))
+
+    async def drop_gateway(self, shard_id: int | None = None) -> None:
+        """Close the bot's websocket(s) abruptly, as a network failure would."""
         self.ready.clear()
-        for ws in list(self._sockets):
-            await ws.close(code=4000, message=b"dropped by test")
+        for session in self.sessions:
+            if session.ws is not None and shard_id in (None, session.shard_id):
+                await session.ws.close(code=4000, message=b"dropped by test")
+
+    def app_permissions(self, channel_id: int) -> int:
+        permissions = ALL_PERMISSIONS
+        for action in self.denied.get(channel_id, ()):
+            permissions &= ~ACTIONS[action]
+        return permissions
+
+    def _require(self, channel_id: int, action: str) -> None:
+        if action in self.denied.get(channel_id, ()):
+            raise ApiError(*MISSING_PERMISSIONS)
 
     # -- gateway ------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -178,6 +339,7 @@ class FakeDiscord:
         await ws.prepare(request)
         self._sockets.append(ws)
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        session: Session | None = None
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:
@@ -187,174 +349,364 @@ class FakeDiscord:
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
-                    self.identified += 1
-                    await self._identify(ws)
+                    session = await self._identify(ws, payload["d"])
                 elif op == 6:
-                    self.resumed += 1
-                    seq = payload["d"].get("seq") or 0
-                    for event in self._events:
-                        if event["s"] > seq:
-                            await ws.send_str(json.dumps(event))
-                    await self._send_event(ws, "RESUMED", {})
-                    self.ready.set()
+                    session = await self._resume(ws, payload["d"])
         finally:
-            if ws in self._sockets:
-                self._sockets.remove(ws)
+            self._sockets.remove(ws)
+            if session is not None and session.ws is ws:
+                session.ws = None
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse) -> None:
-        ready = {
-            "v": 10, "user": {**user_payload(BOT_USER_ID, "Corral", bot=True), "verified": True,
-                              "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-            "session_id": self.session_id, "resume_gateway_url": self.gateway_url,
+    async def _identify(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
+        shard_id, shard_count = data.get("shard") or (0, 1)
+        if not 0 <= shard_id < shard_count:
+            await ws.close(code=4010, message=b"Invalid shard")
+            return None
+        self.identified += 1
+        session = Session(f"fake-session-{len(self.sessions) + 1}", shard_id, shard_count,
+                          int(data.get("intents") or 0), ws)
+        self.sessions.append(session)
+        guilds = [g for g in self.guilds if session.receives(g)]
+        await self._send(session, "READY", {
+            "v": 10, "user": {**BOT_USER, "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
+            "session_id": session.session_id, "resume_gateway_url": self.gateway_url,
             "application": {"id": str(APP_ID), "flags": 0}, "private_channels": [],
-            "relationships": [], "shard": [0, 1],
-        }
-        await self._send_event(ws, "READY", ready)
-        await self._send_event(ws, "GUILD_CREATE", self.guild_payload())
+            "relationships": [], "shard": [shard_id, shard_count]})
+        for guild_id in guilds:
+            await self._send(session, "GUILD_CREATE", self.guild_payload(guild_id))
         self.ready.set()
+        return session
 
-    def guild_payload(self) -> dict[str, Any]:
+    async def _resume(self, ws: web.WebSocketResponse, data: Json) -> Session | None:
+        session = next((s for s in self.sessions if s.session_id == data.get("session_id")),
+                       None)
+        if session is None:
+            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            return None
+        self.resumed += 1
+        seq, index = data.get("seq") or 0, 0
+        while index < len(session.events):  # events dispatched meanwhile are replayed too
+            if session.events[index]["s"] > seq:
+                await ws.send_str(json.dumps(session.events[index]))
+            index += 1
+        session.ws = ws
+        await self._send(session, "RESUMED", {})
+        self.ready.set()
+        return session
+
+    def guild_payload(self, guild_id: int) -> Json:
+        guild = self.guilds[guild_id]
+        mine = [c for c in self.channels.values() if c.get("guild_id") == str(guild_id)]
         return {
-            "id": str(self.guild_id), "name": "Test Server", "owner_id": str(self.new_id()),
+            "id": str(guild_id), "name": guild.name, "owner_id": str(guild.owner_id),
             "unavailable": False, "member_count": len(self.users) + 1, "large": False,
-            "channels": [c for c in self.channels.values() if c["type"] == 0],
-            "threads": [c for c in self.channels.values() if c["type"] == 11],
-            "roles": [{"id": str(self.guild_id), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
-                       "position": 0, "color": 0, "hoist": False, "managed": False,
-                       "mentionable": False, "flags": 0}],
+            "channels": [c for c in mine if c["type"] in (GUILD_TEXT, ANNOUNCEMENT)],
+            "threads": [c for c in mine if c["type"] in THREADS],
+            "roles": [{"id": str(guild_id), "name": "@everyone",
+                       "permissions": MEMBER_PERMISSIONS, "position": 0, "color": 0,
+                       "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
             "members": [], "voice_states": [], "presences": [], "emojis": [], "stickers": [],
-            "features": [], "joined_at": now_iso(), "verification_level": 0,
+            "features": [], "joined_at": self.timestamp(), "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
-            "nsfw_level": 0, "premium_tier": 0, "preferred_locale": "en-US",
+            "nsfw_level": 0, "premium_tier": 0, "preferred_locale": guild.locale,
             "system_channel_flags": 0, "afk_timeout": 300, "stage_instances": [],
             "guild_scheduled_events": [], "soundboard_sounds": [],
         }
 
-    async def _send_event(self, ws: web.WebSocketResponse | None, name: str,
-                          data: dict[str, Any]) -> None:
-        self._seq += 1
-        event = {"op": 0, "t": name, "s": self._seq, "d": data}
-        self._events.append(event)
-        targets = [ws] if ws is not None else list(self._sockets)
-        for sock in targets:
-            if not sock.closed:
-                await sock.send_str(json.dumps(event))
+    async def _send(self, session: Session, name: str, data: Json) -> None:
+        session.seq += 1
+        event = {"op": 0, "t": name, "s": session.seq, "d": data}
+        session.events.append(event)
+        if session.ws is not None and not session.ws.closed:
+            try:
+                await session.ws.send_str(json.dumps(event))
+            except ConnectionResetError:  # closing under us: RESUME will replay it
+                pass
 
-    async def dispatch(self, name: str, data: dict[str, Any]) -> None:
-        await self._send_event(None, name, data)
+    async def dispatch(self, name: str, data: Json) -> None:
+        """Send an event to every session of the shard its guild belongs to."""
+        guild = data.get("id") if name in GUILD_EVENTS else data.get("guild_id")
+        guild_id = int(guild) if guild else None
+        for session in list(self.sessions):
+            if session.receives(guild_id) and session.wants(name, guild_id):
+                await self._send(session, name, self._shaped(session, name, data))
+
+    @staticmethod
+    def _shaped(session: Session, name: str, data: Json) -> Json:
+        """Without the message content intent, others' guild messages lose their content."""
+        if (name not in ("MESSAGE_CREATE", "MESSAGE_UPDATE") or session.intents & MESSAGE_CONTENT
+                or "guild_id" not in data or int(data["author"]["id"]) == BOT_USER_ID
+                or any(int(u["id"]) == BOT_USER_ID for u in data.get("mentions", []))):
+            return data
+        return {**data, "content": "", "embeds": [], "attachments": [], "components": []}
 
     # -- interactions the tests send ------------------------------------------------------
-    def member_payload(self, user_id: int, *, manager: bool = False) -> dict[str, Any]:
-        return {"user": self.users[user_id], "roles": [], "joined_at": now_iso(), "deaf": False,
-                "mute": False, "flags": 0, "nick": None, "avatar": None, "pending": False,
-                "permissions": ALL_PERMISSIONS if manager else MEMBER_PERMISSIONS}
+    def member_payload(self, user_id: int, *, manager: bool = False) -> Json:
+        return {"user": self.users[user_id], "roles": [], "joined_at": self.timestamp(),
+                "deaf": False, "mute": False, "flags": 0, "nick": None, "avatar": None,
+                "pending": False,
+                "permissions": str(ALL_PERMISSIONS) if manager else MEMBER_PERMISSIONS}
 
-    def _interaction(self, kind: int, user_id: int, channel_id: int, data: dict[str, Any], *,
-                     message: dict[str, Any] | None = None,
-                     manager: bool = False) -> tuple[dict[str, Any], InteractionRecord]:
+    def _guild_of(self, channel_id: int) -> int | None:
+        guild = self.channels[channel_id].get("guild_id")
+        return int(guild) if guild else None
+
+    def dm_channel(self, user_id: int) -> int:
+        """The DM channel between a user and the bot (opened if needed)."""
+        if user_id not in self.dms:
+            channel_id = self.new_id()
+            self.dms[user_id] = channel_id
+            self.channels[channel_id] = {"id": str(channel_id), "type": DM, "flags": 0,
+                                         "recipients": [self.users[user_id]],
+                                         "last_message_id": None}
+        return self.dms[user_id]
+
+    def _interaction(self, kind: int, user_id: int, channel_id: int, data: Json, *,
+                     message: Json | None = None,
+                     manager: bool = False) -> tuple[Json, InteractionRecord]:
         interaction_id = self.new_id()
         token = f"itoken-{interaction_id}"
-        record = InteractionRecord(interaction_id, token, user_id, channel_id)
+        guild_id = self._guild_of(channel_id)
+        record = InteractionRecord(interaction_id, token, user_id, channel_id, guild_id=guild_id,
+                                   interaction_type=kind, created=self.now())
         self.interactions[token] = record
-        channel = self.channels[channel_id]
-        payload = {
+        payload: Json = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
-            "token": token, "version": 1, "guild_id": str(self.guild_id),
-            "channel_id": str(channel_id), "channel": channel,
-            "member": self.member_payload(user_id, manager=manager),
-            "app_permissions": ALL_PERMISSIONS, "locale": "en-US", "guild_locale": "en-US",
-            "entitlements": [], "authorizing_integration_owners": {"0": str(self.guild_id)},
-            "context": 0, "data": data, "attachment_size_limit": 10 * 1024 * 1024,
+            "token": token, "version": 1, "channel_id": str(channel_id),
+            "channel": self.channels[channel_id],
+            "app_permissions": str(self.app_permissions(channel_id)),
+            "locale": self.locales.get(user_id, "en-US"), "entitlements": [], "data": data,
+            "attachment_size_limit": self.attachment_size_limit,
         }
+        if guild_id is not None:
+            payload.update({"guild_id": str(guild_id), "guild_locale": self.guilds[guild_id].locale,
+                            "member": self.member_payload(user_id, manager=manager),
+                            "authorizing_integration_owners": {"0": str(guild_id)},
+                            "context": 0})
+        else:
+            payload.update({"user": self.users[user_id], "context": 1,
+                            "authorizing_integration_owners": {"0": "0"}})
         if message is not None:
             payload["message"] = message
+        record.payload = payload
         return payload, record
 
-    def _command_id(self, name: str) -> str:
-        for commands in self.commands.values():
-            for command in commands:
-                if command["name"] == name:
-                    return command["id"]
+    def _command(self, name: str, guild_id: int | None) -> Json:
+        scopes = [f"guild:{guild_id}", "global"] if guild_id else ["global"]
+        for scope in scopes:
+            for command in self.commands.get(scope, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command
         raise AssertionError(f"command /{name} was never registered")
 
-    def _options(self, options: dict[str, Any], focused: str | None = None):
-        out, resolved = [], {"users": {}, "members": {}}
-        for name, value in options.items():
+    @staticmethod
+    def _check_context(command: Json, guild_id: int | None) -> None:
+        contexts = command.get("contexts")
+        context = 0 if guild_id else 1
+        if contexts is not None and context not in contexts:
+            where = "in a server" if guild_id else "in DMs"
+            raise AssertionError(f"/{command['name']} cannot be used {where}")
+
+    def _options(self, command: Json, values: dict[str, Any], *, subcommand: str | None,
+                 focused: str | None, guild_id: int | None) -> tuple[list[Json], Json]:
+        """The options Discord sends for these values, typed by the command's declaration."""
+        schema: list[Json] = command.get("options") or []
+        nested: list[tuple[str, int]] = []
+        for part in (subcommand or "").split():
+            option = next((o for o in schema if o["name"] == part and o["type"] in (1, 2)), None)
+            assert option is not None, f"/{command['name']} has no sub-command {part!r}"
+            nested.append((part, option["type"]))
+            schema = option.get("options") or []
+        assert not any(o["type"] in (1, 2) for o in schema), \
+            f"/{command['name']} needs a sub-command ({[o['name'] for o in schema]})"
+        resolved: Json = {}
+        out = []
+        for name, value in values.items():
             if value is None:
                 continue
-            if isinstance(value, bool):
-                out.append({"name": name, "type": 5, "value": value})
-            elif isinstance(value, UserRef):
-                out.append({"name": name, "type": 6, "value": str(value.user_id)})
-                resolved["users"][str(value.user_id)] = self.users[value.user_id]
-                member = self.member_payload(value.user_id)
-                member.pop("user")
-                resolved["members"][str(value.user_id)] = member
-            else:
-                option = {"name": name, "type": 3, "value": str(value)}
-                if name == focused:
-                    option["focused"] = True
-                out.append(option)
+            option = next((o for o in schema if o["name"] == name), None)
+            assert option is not None, f"/{command['name']} has no option {name!r}"
+            out.append(self._option(option, value, name == focused, resolved, guild_id))
+        if focused is None:
+            missing = [o["name"] for o in schema if o.get("required") and values.get(o["name"])
+                       is None]
+            assert not missing, f"/{command['name']} requires {missing}"
+        for name, kind in reversed(nested):
+            out = [{"name": name, "type": kind, "options": out}]
         return out, resolved
 
+    def _option(self, option: Json, value: Any, focused: bool, resolved: Json,
+                guild_id: int | None) -> Json:
+        kind, name = option["type"], option["name"]
+        if focused:  # what the user has typed so far, as text
+            return {"name": name, "type": kind, "value": str(value), "focused": True}
+        if kind == 3:
+            value = str(value)
+            assert option.get("min_length", 0) <= len(value) <= option.get("max_length", 6000), \
+                f"{name}: {value!r} has a length out of bounds"
+        elif kind in (4, 10):
+            assert isinstance(value, int | float) and not isinstance(value, bool), \
+                f"{name} takes a number, not {value!r}"
+            assert kind == 10 or isinstance(value, int), f"{name} takes an integer"
+            low, high = option.get("min_value"), option.get("max_value")
+            assert (low is None or value >= low) and (high is None or value <= high), \
+                f"{name}: {value} is out of [{low}, {high}]"
+        elif kind == 5:
+            assert isinstance(value, bool), f"{name} takes a boolean, not {value!r}"
+        elif kind == 6:
+            user_id = value.user_id if isinstance(value, UserRef) else int(value)
+            resolved.setdefault("users", {})[str(user_id)] = self.users[user_id]
+            if guild_id is not None:
+                member = self.member_payload(user_id)
+                member.pop("user")
+                resolved.setdefault("members", {})[str(user_id)] = member
+            value = str(user_id)
+        elif kind == 7:
+            channel_id = value.channel_id if isinstance(value, ChannelRef) else int(value)
+            channel = self.channels[channel_id]
+            allowed = option.get("channel_types")
+            assert not allowed or channel["type"] in allowed, \
+                f"{name} takes channels of types {allowed}"
+            keys = ("id", "name", "type", "parent_id", "thread_metadata", "guild_id")
+            partial: Json = {k: channel[k] for k in keys if k in channel}
+            partial["permissions"] = str(self.app_permissions(channel_id))
+            resolved.setdefault("channels", {})[str(channel_id)] = partial
+            value = str(channel_id)
+        else:
+            raise AssertionError(f"option type {kind} ({name}) is not imitated")
+        choices = option.get("choices")
+        assert not choices or value in [c["value"] for c in choices], \
+            f"{name}: {value!r} is not one of the choices {[c['value'] for c in choices]}"
+        return {"name": name, "type": kind, "value": value}
+
     async def slash(self, user_id: int, name: str, *, channel_id: int | None = None,
-                    manager: bool = False, subcommand: str | None = None,
+                    manager: bool = False, subcommand: str | None = None, dm: bool = False,
                     **options: Any) -> InteractionRecord:
-        channel_id = channel_id or self.channel_id
-        opts, resolved = self._options(options)
-        if subcommand:
-            opts = [{"name": subcommand, "type": 1, "options": opts}]
-        data = {"id": self._command_id(name), "name": name, "type": 1, "options": opts,
-                "resolved": resolved, "guild_id": str(self.guild_id)}
-        payload, record = self._interaction(2, user_id, channel_id, data, manager=manager)
+        """Run /name (a sub-command as "sub" or "group sub") in a channel or in the user's DM
+        with the bot."""
+        channel_id = self.dm_channel(user_id) if dm else channel_id or self.channel_id
+        guild_id = self._guild_of(channel_id)
+        command = self._command(name, guild_id)
+        self._check_context(command, guild_id)
+        opts, resolved = self._options(command, options, subcommand=subcommand, focused=None,
+                                       guild_id=guild_id)
+        data: Json = {"id": command["id"], "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        if command.get("guild_id"):
+            data["guild_id"] = command["guild_id"]
+        payload, record = self._interaction(COMMAND, user_id, channel_id, data, manager=manager)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
     async def autocomplete(self, user_id: int, name: str, focused: str, *,
-                           channel_id: int | None = None, **options: Any) -> InteractionRecord:
-        channel_id = channel_id or self.channel_id
-        opts, resolved = self._options(options, focused=focused)
-        data = {"id": self._command_id(name), "name": name, "type": 1, "options": opts,
-                "resolved": resolved}
-        payload, record = self._interaction(4, user_id, channel_id, data)
+                           channel_id: int | None = None, subcommand: str | None = None,
+                           dm: bool = False, **options: Any) -> InteractionRecord:
+        channel_id = self.dm_channel(user_id) if dm else channel_id or self.channel_id
+        guild_id = self._guild_of(channel_id)
+        command = self._command(name, guild_id)
+        self._check_context(command, guild_id)
+        opts, resolved = self._options(command, options, subcommand=subcommand, focused=focused,
+                                       guild_id=guild_id)
+        data: Json = {"id": command["id"], "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        payload, record = self._interaction(AUTOCOMPLETE, user_id, channel_id, data)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
-    async def click(self, user_id: int, message: dict[str, Any], custom_id: str, *,
+    def _clickable(self, user_id: int, message: Json, custom_id: str) -> tuple[Json, Json]:
+        """The current message and its component: what a user can actually use."""
+        current = self.messages.get(int(message["id"]))
+        assert current is not None, f"message {message['id']} is gone"
+        if current["flags"] & EPHEMERAL:
+            viewer = int(current["interaction_metadata"]["user"]["id"])
+            assert viewer == user_id, "only the user an ephemeral message was sent to sees it"
+        component = next((c for _, c in limits.walk_components(current.get("components", []))
+                          if c.get("custom_id") == custom_id), None)
+        assert component is not None, f"no component {custom_id!r} on that message"
+        assert not component.get("disabled"), f"{custom_id!r} is disabled"
+        return current, component
+
+    async def click(self, user_id: int, message: Json, custom_id: str, *,
                     manager: bool = False) -> InteractionRecord:
-        channel_id = int(message["channel_id"])
-        current = self.messages.get(int(message["id"]), message)
-        assert custom_id in self.custom_ids(current), f"no button {custom_id!r} on that message"
-        data = {"custom_id": custom_id, "component_type": 2}
-        payload, record = self._interaction(3, user_id, channel_id, data, message=current,
-                                            manager=manager)
-        record.source_message_id = int(current["id"])
-        await self.dispatch("INTERACTION_CREATE", payload)
-        return record
+        current, button = self._clickable(user_id, message, custom_id)
+        assert button["type"] == limits.BUTTON, f"{custom_id!r} is not a button"
+        data = {"custom_id": custom_id, "component_type": limits.BUTTON}
+        return await self._component_interaction(user_id, current, data, manager)
 
-    async def select(self, user_id: int, message: dict[str, Any], custom_id: str,
-                     values: list[str]) -> InteractionRecord:
+    async def select(self, user_id: int, message: Json, custom_id: str, values: list[str], *,
+                     manager: bool = False) -> InteractionRecord:
         """Choose `values` in a select menu of `message`."""
-        current = self.messages.get(int(message["id"]), message)
-        assert custom_id in self.custom_ids(current), f"no select {custom_id!r} on that message"
-        data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        payload, record = self._interaction(3, user_id, int(current["channel_id"]), data,
-                                            message=current)
-        record.source_message_id = int(current["id"])
+        current, menu = self._clickable(user_id, message, custom_id)
+        assert menu["type"] == limits.STRING_SELECT, f"{custom_id!r} is not a string select"
+        offered = [o["value"] for o in menu.get("options", [])]
+        assert set(values) <= set(offered), f"{values} not among {offered}"
+        low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+        assert low <= len(values) <= high, f"choose {low} to {high} values"
+        data = {"custom_id": custom_id, "component_type": limits.STRING_SELECT,
+                "values": values}
+        return await self._component_interaction(user_id, current, data, manager)
+
+    async def _component_interaction(self, user_id: int, message: Json, data: Json,
+                                     manager: bool) -> InteractionRecord:
+        payload, record = self._interaction(COMPONENT, user_id, int(message["channel_id"]),
+                                            data, message=message, manager=manager)
+        record.source_message_id = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
-    async def answered(self, record: InteractionRecord, timeout: float = 10.0) -> InteractionRecord:
-        await asyncio.wait_for(record.answered.wait(), timeout)
+    async def submit_modal(self, user_id: int, shown: InteractionRecord,
+                           values: dict[str, str]) -> InteractionRecord:
+        """Fill in and submit the modal the bot answered `shown` with."""
+        modal = shown.modal
+        assert modal is not None, "the bot did not answer with a modal"
+        assert shown.user_id == user_id, "a modal is shown to the user who acted only"
+        rows = []
+        for row in modal["components"]:
+            if row.get("type") == limits.LABEL:
+                item = row["component"]
+                rows.append({"type": limits.LABEL, "component": {
+                    "type": item["type"], "custom_id": item["custom_id"],
+                    "value": values.get(item["custom_id"], "")}})
+            else:
+                rows.append({"type": 1, "components": [
+                    {"type": item["type"], "custom_id": item["custom_id"],
+                     "value": values.get(item["custom_id"], "")} for item in row["components"]]})
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        source = self.messages.get(shown.source_message_id or 0)
+        payload, record = self._interaction(MODAL_SUBMIT, user_id, shown.channel_id, data,
+                                            message=source)
+        record.source_message_id = shown.source_message_id
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def user_message(self, user_id: int, channel_id: int | None = None,
+                           content: str = "") -> Json:
+        """A user posts in a channel (or their DM with the bot: `dm_channel(user)`)."""
+        channel_id = channel_id or self.channel_id
+        message = self._new_message(channel_id, {"content": content}, {}, author_id=user_id)
+        await self._dispatch_message("MESSAGE_CREATE", message)
+        return message
+
+    async def answered(self, record: InteractionRecord, timeout: float = 10.0
+                       ) -> InteractionRecord:
+        try:
+            await asyncio.wait_for(record.answered.wait(), timeout)
+        except TimeoutError:
+            tried = [(r.method, r.path, r.status) for r in self.requests if record.token in r.path]
+            raise AssertionError(f"interaction {record.id} was not answered within {timeout}s; "
+                                 f"requests with its token: {tried}") from None
         return record
 
     async def settle(self, seconds: float = 0.3) -> None:
         """Let the bot finish follow-ups after its first answer."""
         await asyncio.sleep(seconds)
 
-    async def wait_for(self, condition, timeout: float = 10.0, what: str = "condition"):
+    async def wait_for(self, condition: Callable[[], Any], timeout: float = 10.0,
+                       what: str = "condition") -> Any:
         """Poll until `condition()` is truthy; returns its value."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
@@ -366,25 +718,25 @@ class FakeDiscord:
             await asyncio.sleep(0.02)
 
     # -- what was received ----------------------------------------------------------------
-    def channel_messages(self, channel_id: int | None = None) -> list[dict[str, Any]]:
+    def channel_messages(self, channel_id: int | None = None) -> list[Json]:
         channel_id = channel_id or self.channel_id
         return [m for m in self.messages.values()
                 if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL]
 
-    def dm_messages(self, user_id: int) -> list[dict[str, Any]]:
+    def dm_messages(self, user_id: int) -> list[Json]:
         channel = self.dms.get(user_id)
         return [] if channel is None else [m for m in self.messages.values()
                                            if int(m["channel_id"]) == channel]
 
-    def attachment_bytes(self, message: dict[str, Any]) -> list[bytes]:
+    def attachment_bytes(self, message: Json) -> list[bytes]:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
 
-    def pinged(self, message: dict[str, Any]) -> set[int]:
+    def pinged(self, message: Json) -> set[int]:
         """Users notified when the message was posted (edits notify nobody, as on Discord)."""
         return self.notified.get(int(message["id"]), set())
 
     @staticmethod
-    def _notified(message: dict[str, Any]) -> set[int]:
+    def _notified(message: Json) -> set[int]:
         """Mentioned in the text and allowed by allowed_mentions."""
         mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", message.get("content") or "")}
         allowed = message.get("allowed_mentions")
@@ -392,42 +744,60 @@ class FakeDiscord:
             return mentioned
         return mentioned & {int(u) for u in allowed.get("users") or []}
 
-    def custom_ids(self, message: dict[str, Any]) -> list[str]:
-        return [c["custom_id"] for row in message.get("components", [])
-                for c in row.get("components", []) if "custom_id" in c]
+    @staticmethod
+    def custom_ids(message: Json) -> list[str]:
+        return [c["custom_id"] for _, c in limits.walk_components(message.get("components", []))
+                if "custom_id" in c]
 
     # -- REST -----------------------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
-        body, files = await self._read_body(request)
-        record = Request(request.method, path, body, files)
+        record = Request(request.method, path, None, {})
         self.requests.append(record)
-        for key, waits in self.rate_limits.items():
-            method, pattern = key.split(" ", 1)
-            if waits and method == request.method and re.fullmatch(pattern, path):
-                retry = waits.pop(0)
-                record.status = 429
-                return _json(
-                    {"message": "You are being rate limited.", "retry_after": retry,
-                     "global": False, "code": 0}, status=429,
-                    headers={"Retry-After": str(retry), "X-RateLimit-Scope": "user",
-                             "X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "5",
-                             "X-RateLimit-Reset-After": str(retry),
-                             "X-RateLimit-Bucket": "fake", "Via": "1.1 google"})
-        for method, pattern, handler in self._routes():
-            match = re.fullmatch(pattern, path)
-            if method == request.method and match:
-                result = await handler(body, files, request, **match.groupdict())
-                if isinstance(result, web.StreamResponse):
-                    record.status = result.status
-                    return result
-                if result is None:
-                    record.status = 204
-                    return web.Response(status=204)
-                return _json(result)
-        record.status = 404
-        return _json({"message": f"Unknown route {request.method} {path}",
-                                  "code": 0}, status=404)
+        try:
+            response = await self._handle(request, path, record)
+        except ApiError as exc:
+            response = _json(exc.body(), exc.status)
+        record.status = response.status
+        return response
+
+    async def _handle(self, request: web.Request, path: str,
+                      record: Request) -> web.StreamResponse:
+        if not path.startswith(("/webhooks/", "/interactions/")) and not request.headers.get(
+                "Authorization", "").startswith("Bot "):
+            raise ApiError(*UNAUTHORIZED)
+        record.json, record.files = await self._read_body(request)
+        fault = next((f for f in self.faults if f.matches(request.method, path)), None)
+        if fault is not None:
+            fault.times -= 1
+            await asyncio.sleep(fault.delay)
+            if fault.status == 429:
+                return self._too_many_requests(fault.retry_after)
+            if fault.status and not fault.processed:
+                return self._server_error(fault.status)
+        handler, params = self._route(request.method, path)
+        try:
+            result = await handler(Call(record.json, record.files, request.query), **params)
+        except ApiError:
+            if fault is None or not fault.processed:
+                raise
+            result = None
+        if fault is not None and fault.processed:
+            return self._server_error(fault.status)
+        return web.Response(status=204) if result is None else _json(result)
+
+    @staticmethod
+    def _too_many_requests(retry: float) -> web.Response:
+        return _json({"message": "You are being rate limited.", "retry_after": retry,
+                      "global": False, "code": 0}, status=429,
+                     headers={"Retry-After": str(retry), "X-RateLimit-Scope": "user",
+                              "X-RateLimit-Remaining": "0", "X-RateLimit-Limit": "5",
+                              "X-RateLimit-Reset-After": str(retry),
+                              "X-RateLimit-Bucket": "fake", "Via": "1.1 google"})
+
+    @staticmethod
+    def _server_error(status: int) -> web.Response:
+        return _json({"message": SERVER_ERRORS[status], "code": 0}, status=status)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, dict[str, bytes]]:
         files: dict[str, bytes] = {}
@@ -435,258 +805,402 @@ class FakeDiscord:
             payload = None
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
                 data = await part.read()
                 if part.name == "payload_json":
                     payload = json.loads(data)
                 else:
                     files[part.name or ""] = bytes(data)
+            if (any(len(d) > self.attachment_size_limit for d in files.values())
+                    or sum(map(len, files.values())) > MAX_REQUEST):
+                raise ApiError(*ENTITY_TOO_LARGE)
             return payload, files
         text = await request.text()
         return (json.loads(text) if text else None), files
 
-    def _routes(self):
+    def _route(self, method: str, path: str) -> tuple[Handler, dict[str, str]]:
+        for verb, pattern, handler in self._routes():
+            match = re.fullmatch(pattern, path)
+            if verb == method and match:
+                return handler, match.groupdict()
+        raise ApiError(404, 0, "404: Not Found")
+
+    def _routes(self) -> list[tuple[str, str, Handler]]:
+        app = r"/applications/(?P<app>\d+)"
+        hook = r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)"
+        message = r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)"
         return [
             ("GET", r"/users/@me", self._me),
             ("GET", r"/gateway(/bot)?", self._gateway_info),
             ("GET", r"(/oauth2)?/applications/@me", self._application),
-            ("PUT", r"/applications/(?P<app>\d+)/commands", self._sync_global),
-            ("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._sync_guild),
-            ("GET", r"/applications/(?P<app>\d+)/commands", self._list_commands),
+            ("PUT", app + r"/commands", self._sync_commands),
+            ("PUT", app + r"/guilds/(?P<guild>\d+)/commands", self._sync_commands),
+            ("GET", app + r"/commands", self._list_commands),
+            ("GET", app + r"/guilds/(?P<guild>\d+)/commands", self._list_commands),
             ("POST", r"/interactions/(?P<iid>\d+)/(?P<token>[^/]+)/callback", self._callback),
-            ("GET", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._get_webhook_message),
-            ("PATCH", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._edit_webhook_message),
-            ("DELETE", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)", self._delete_webhook_message),
-            ("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup),
-            ("POST", r"/channels/(?P<cid>\d+)/messages", self._channel_message),
-            ("PATCH", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._edit_channel_message),
-            ("GET", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)", self._get_channel_message),
+            ("GET", hook + r"/messages/(?P<mid>@original|\d+)", self._get_webhook_message),
+            ("PATCH", hook + r"/messages/(?P<mid>@original|\d+)", self._edit_webhook_message),
+            ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_webhook_message),
+            ("POST", hook, self._followup),
+            ("POST", r"/channels/(?P<cid>\d+)/messages", self._create_message),
+            ("PATCH", message, self._edit_channel_message),
+            ("GET", message, self._get_channel_message),
+            ("DELETE", message, self._delete_channel_message),
             ("POST", r"/channels/(?P<cid>\d+)/threads", self._create_thread),
-            ("POST", r"/channels/(?P<cid>\d+)/messages/(?P<mid>\d+)/threads", self._create_thread),
+            ("POST", message + r"/threads", self._create_thread),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel),
             ("POST", r"/users/@me/channels", self._open_dm),
             ("GET", r"/users/(?P<uid>\d+)", self._get_user),
         ]
 
-    async def _me(self, body, files, request):
-        return {**user_payload(BOT_USER_ID, "Corral", bot=True), "verified": True,
-                "mfa_enabled": False, "flags": 0}
+    async def _me(self, call: Call) -> Json:
+        return {**BOT_USER, "verified": True, "mfa_enabled": False, "flags": 0}
 
-    async def _gateway_info(self, body, files, request):
-        return {"url": self.gateway_url, "shards": 1,
+    async def _gateway_info(self, call: Call) -> Json:
+        return {"url": self.gateway_url, "shards": self.recommended_shards,
                 "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0,
                                         "max_concurrency": 1}}
 
-    async def _application(self, body, files, request):
+    async def _application(self, call: Call) -> Json:
         return {"id": str(APP_ID), "name": "Corral", "icon": None, "description": "",
                 "bot_public": True, "bot_require_code_grant": False, "verify_key": "0",
-                "flags": 0, "owner": user_payload(self.new_id(), "owner")}
+                "flags": 0, "owner": user_payload(APP_ID + 1, "owner")}
 
-    def _store_commands(self, scope: str, body: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        stored = [{**cmd, "id": str(self.new_id()), "application_id": str(APP_ID),
-                   "version": str(self.new_id()), "default_member_permissions":
-                       cmd.get("default_member_permissions")} for cmd in body]
-        self.commands[scope] = stored
+    # -- application commands ---------------------------------------------------------------
+    async def _sync_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        form = Form()
+        limits.check_commands(form, call.body)
+        form.raise_if_any()
+        stored = []
+        for command in call.body:
+            entry = {**command, "id": str(self.new_id()), "application_id": app,
+                     "version": str(self.new_id()), "type": command.get("type", 1),
+                     "default_member_permissions": command.get("default_member_permissions")}
+            if guild is not None:
+                entry["guild_id"] = guild
+            stored.append(entry)
+        self.commands["global" if guild is None else f"guild:{guild}"] = stored
         self.commands_synced.set()
         return stored
 
-    async def _sync_global(self, body, files, request, app):
-        return self._store_commands("global", body)
+    async def _list_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        return self.commands.get("global" if guild is None else f"guild:{guild}", [])
 
-    async def _sync_guild(self, body, files, request, app, guild):
-        result = self._store_commands(f"guild:{guild}", body)
-        for cmd in result:
-            cmd["guild_id"] = guild
-        return result
+    # -- messages -------------------------------------------------------------------------
+    def _attachment(self, filename: str, data: bytes, description: str | None = None) -> Json:
+        attachment_id = self.new_id()
+        self.files[attachment_id] = data
+        url = f"http://127.0.0.1:{self.port}/attachments/{attachment_id}/{filename}"
+        attachment = {"id": str(attachment_id), "filename": filename, "size": len(data),
+                      "content_type": mimetypes.guess_type(filename)[0]
+                      or "application/octet-stream", "url": url, "proxy_url": url}
+        if description:
+            attachment["description"] = description
+        return attachment
 
-    async def _list_commands(self, body, files, request, app):
-        return self.commands.get("global", [])
+    def _uploads(self, body: Json, files: dict[str, bytes]) -> list[Json]:
+        """Attachments for the uploaded files (`files[n]`, described by `attachments`)."""
+        metas = {str(m.get("id")): m for m in body.get("attachments") or []}
+        out = []
+        for name, data in files.items():
+            index = name.removeprefix("files[").removesuffix("]")
+            meta = metas.get(index, {})
+            out.append(self._attachment(meta.get("filename", f"file{index}"), data,
+                                        meta.get("description")))
+        return out
 
-    def _make_message(self, channel_id: int, body: dict[str, Any], files: dict[str, bytes], *,
-                      author_id: int = BOT_USER_ID, webhook: bool = False,
-                      interaction: InteractionRecord | None = None) -> dict[str, Any]:
+    def _new_message(self, channel_id: int, body: Json, files: dict[str, bytes], *,
+                     author_id: int = BOT_USER_ID,
+                     interaction: InteractionRecord | None = None) -> Json:
         message_id = self.new_id()
-        attachments = []
-        for index, meta in enumerate(body.get("attachments") or []):
-            data = files.get(f"files[{meta.get('id', index)}]", b"")
-            attachment_id = self.new_id()
-            self.files[attachment_id] = data
-            attachments.append({
-                "id": str(attachment_id), "filename": meta.get("filename", "file"),
-                "size": len(data), "content_type": "image/png",
-                "url": f"http://127.0.0.1:{self.port}/attachments/{attachment_id}",
-                "proxy_url": f"http://127.0.0.1:{self.port}/attachments/{attachment_id}"})
-        message = {
-            "id": str(message_id), "channel_id": str(channel_id), "type": 0 if not interaction else 20,
-            "content": body.get("content") or "", "author": user_payload(author_id, "Corral", bot=True),
-            "attachments": attachments, "embeds": body.get("embeds") or [], "mentions": [],
-            "mention_roles": [], "mention_everyone": False, "pinned": False, "tts": False,
-            "timestamp": now_iso(), "edited_timestamp": None, "flags": int(body.get("flags") or 0),
+        content = body.get("content") or ""
+        people = {**self.users, BOT_USER_ID: BOT_USER}
+        mentioned = [people[int(u)] for u in dict.fromkeys(re.findall(r"<@!?(\d+)>", content))
+                     if int(u) in people]
+        message: Json = {
+            "id": str(message_id), "channel_id": str(channel_id),
+            "type": 20 if interaction and interaction.interaction_type == COMMAND else 0,
+            "content": content,
+            "author": BOT_USER if author_id == BOT_USER_ID else self.users[author_id],
+            "attachments": self._uploads(body, files), "embeds": body.get("embeds") or [],
+            "mentions": mentioned, "mention_roles": [], "mention_everyone": False,
+            "pinned": False, "tts": False, "timestamp": self.timestamp(),
+            "edited_timestamp": None, "flags": int(body.get("flags") or 0),
             "components": body.get("components") or [],
             "allowed_mentions": body.get("allowed_mentions"),
         }
-        if channel_id in self.channels and self.channels[channel_id].get("guild_id"):
-            message["guild_id"] = str(self.guild_id)
-        if webhook:
+        if body.get("nonce") is not None:
+            message["nonce"] = body["nonce"]
+        guild_id = self._guild_of(channel_id)
+        if guild_id is not None and not message["flags"] & EPHEMERAL:
+            message["guild_id"] = str(guild_id)
+        if interaction is not None:
             message["webhook_id"] = str(APP_ID)
             message["application_id"] = str(APP_ID)
-        if interaction is not None:
-            message["interaction_metadata"] = {"id": str(interaction.id), "type": 2,
-                                               "user": self.users[interaction.user_id]}
+            message["interaction_metadata"] = {
+                "id": str(interaction.id), "type": interaction.interaction_type,
+                "user": self.users[interaction.user_id],
+                "authorizing_integration_owners": {"0": str(interaction.guild_id or 0)}}
         self.messages[message_id] = message
         self.notified[message_id] = self._notified(message)
+        self.channels[channel_id]["last_message_id"] = str(message_id)
         return message
 
-    def _edit(self, message: dict[str, Any], body: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
-        for key in ("content", "embeds", "components", "flags", "allowed_mentions"):
-            if key in body and body[key] is not None:
-                message[key] = body[key]
-        if "components" in body and body["components"] is None:
-            message["components"] = []
+    async def _dispatch_message(self, name: str, message: Json) -> None:
+        if message["flags"] & EPHEMERAL:
+            return
+        data = dict(message)
+        author = int(data["author"]["id"])
+        if "guild_id" in data and "webhook_id" not in data:  # members: not for webhooks
+            # the bot's own member object is as complete as a user's (discord.py reads flags)
+            member = (self.member_payload(author) if author in self.users
+                      else {"roles": [], "joined_at": self.timestamp(), "deaf": False,
+                            "mute": False, "flags": 0, "nick": None, "avatar": None,
+                            "pending": False})
+            member.pop("user", None)
+            data["member"] = member
+        await self.dispatch(name, data)
+
+    async def _post(self, channel_id: int, body: Json, files: dict[str, bytes], *,
+                    interaction: InteractionRecord | None = None, at: tuple[str, ...] = (),
+                    allow_empty: bool = False) -> Json:
+        """A new message from the bot, checked as Discord checks it."""
+        form = Form()
+        limits.check_message(form, body, at)
+        form.raise_if_any()
+        if not allow_empty and limits.is_empty(body, files=bool(files)):
+            raise ApiError(*EMPTY_MESSAGE)
+        message = self._new_message(channel_id, body, files, interaction=interaction)
+        await self._dispatch_message("MESSAGE_CREATE", message)
+        return message
+
+    async def _update(self, message: Json, body: Json, files: dict[str, bytes],
+                      at: tuple[str, ...] = ()) -> Json:
+        """Edit a message in place, checked as Discord checks it (the result must not be
+        empty)."""
+        form = Form()
+        limits.check_message(form, body, at)
+        form.raise_if_any()
+        edited = dict(message)
+        for key in ("content", "embeds", "components", "allowed_mentions"):
+            if key in body:
+                edited[key] = body[key] if body[key] is not None else (
+                    "" if key == "content" else None if key == "allowed_mentions" else [])
+        if body.get("flags") is not None:  # only SUPPRESS_EMBEDS can change
+            edited["flags"] = (message["flags"] & ~SUPPRESS_EMBEDS) | (int(body["flags"])
+                                                                      & SUPPRESS_EMBEDS)
+        edited["flags"] &= ~LOADING
         if body.get("attachments") is not None:
             kept = {str(a.get("id")) for a in body["attachments"]}
-            message["attachments"] = [a for a in message["attachments"] if a["id"] in kept]
-            for index, meta in enumerate(body["attachments"]):
-                if f"files[{meta.get('id', index)}]" in files:
-                    data = files[f"files[{meta.get('id', index)}]"]
-                    attachment_id = self.new_id()
-                    self.files[attachment_id] = data
-                    message["attachments"].append({"id": str(attachment_id),
-                                                   "filename": meta.get("filename", "file"),
-                                                   "size": len(data), "url": "", "proxy_url": "",
-                                                   "content_type": "image/png"})
-        message["edited_timestamp"] = now_iso()
+            edited["attachments"] = [a for a in message["attachments"] if a["id"] in kept]
+        if files:
+            edited["attachments"] = list(edited["attachments"]) + self._uploads(body, files)
+        if limits.is_empty(edited):
+            raise ApiError(*EMPTY_MESSAGE)
+        edited["edited_timestamp"] = self.timestamp()
+        message.clear()
+        message.update(edited)
+        await self._dispatch_message("MESSAGE_UPDATE", message)
         return message
 
-    async def _callback(self, body, files, request, iid, token):
-        record = self.interactions.get(token)
-        if record is None:
-            return _json({"message": "Unknown interaction", "code": 10062}, status=404)
-        if record.callbacks and body["type"] != 8:
-            return _json({"message": "Interaction has already been acknowledged.",
-                                      "code": 40060}, status=400)
-        record.callbacks.append(body)
-        kind = body["type"]
-        data = body.get("data") or {}
-        message = None
-        if kind == 4:  # channel message with source
-            message = self._make_message(record.channel_id, data, files, webhook=True,
-                                         interaction=record)
-            record.original = message
-        elif kind == 5:  # deferred: a loading message
-            message = self._make_message(record.channel_id, {"flags": data.get("flags", 0)},
-                                         files, webhook=True, interaction=record)
-            record.original = message
-        elif kind == 7:  # update the message the component was on
-            source = self._component_message(record)
-            if source is not None:
-                message = self._edit(source, data, files)
-        record.answered.set()
-        response: dict[str, Any] = {"interaction": {
-            "id": str(record.id), "type": 2,
-            "response_message_id": message["id"] if message else None,
-            "response_message_loading": kind == 5,
-            "response_message_ephemeral": bool(message and message["flags"] & EPHEMERAL)}}
-        if message is not None and kind in (4, 5, 7):
-            response["resource"] = {"type": kind, "message": message}
-        return response
+    async def _delete(self, message: Json) -> None:
+        del self.messages[int(message["id"])]
+        if not message["flags"] & EPHEMERAL:
+            event = {"id": message["id"], "channel_id": message["channel_id"]}
+            if "guild_id" in message:
+                event["guild_id"] = message["guild_id"]
+            await self.dispatch("MESSAGE_DELETE", event)
 
-    def _component_message(self, record: InteractionRecord) -> dict[str, Any] | None:
+    def _channel(self, cid: str | int) -> Json:
+        channel = self.channels.get(int(cid))
+        if channel is None:
+            raise ApiError(*UNKNOWN_CHANNEL)
+        return channel
+
+    def _channel_message(self, cid: str, mid: str) -> Json:
+        """A message as the channel routes see it (ephemeral ones are not there)."""
+        self._channel(cid)
+        message = self.messages.get(int(mid))
+        if message is None or message["channel_id"] != cid or message["flags"] & EPHEMERAL:
+            raise ApiError(*UNKNOWN_MESSAGE)
+        return message
+
+    async def _create_message(self, call: Call, cid: str) -> Json:
+        channel = self._channel(cid)
+        channel_id = int(cid)
+        if channel["type"] == DM:
+            owner = int(channel["recipients"][0]["id"])
+            if owner in self.closed_dms:
+                raise ApiError(*CANNOT_DM)
+        elif channel["type"] in THREADS:
+            self._require(channel_id, "send")
+            self._require(int(channel["parent_id"]), "send_in_threads")
+        else:
+            self._require(channel_id, "send")
+        body = call.body or {}
+        key = (BOT_USER_ID, channel_id, str(body.get("nonce")))
+        if body.get("enforce_nonce") and body.get("nonce") is not None and key in self.nonces:
+            message_id, when = self.nonces[key]
+            if self.now() - when <= self.nonce_window and message_id in self.messages:
+                return self.messages[message_id]
+        message = await self._post(channel_id, body, call.files)
+        if body.get("nonce") is not None:
+            self.nonces[key] = (int(message["id"]), self.now())
+        return message
+
+    async def _edit_channel_message(self, call: Call, cid: str, mid: str) -> Json:
+        message = self._channel_message(cid, mid)
+        if int(message["author"]["id"]) != BOT_USER_ID:
+            raise ApiError(*CANNOT_EDIT_OTHERS)
+        return await self._update(message, call.body or {}, call.files)
+
+    async def _get_channel_message(self, call: Call, cid: str, mid: str) -> Json:
+        return self._channel_message(cid, mid)
+
+    async def _delete_channel_message(self, call: Call, cid: str, mid: str) -> None:
+        message = self._channel_message(cid, mid)
+        if int(message["author"]["id"]) != BOT_USER_ID:
+            if self.channels[int(cid)]["type"] == DM:
+                raise ApiError(403, 50003, "Cannot execute action on a DM channel")
+            self._require(int(cid), "manage_messages")
+        await self._delete(message)
+
+    # -- interaction answers ----------------------------------------------------------------
+    def _component_message(self, record: InteractionRecord) -> Json | None:
         if record.source_message_id is None:
             return None
         return self.messages.get(record.source_message_id)
 
-    async def _get_webhook_message(self, body, files, request, app, token, mid):
-        message = self._webhook_message(token, mid)
-        return message or _json({"message": "Unknown Message", "code": 10008}, status=404)
-
-    async def _edit_webhook_message(self, body, files, request, app, token, mid):
-        message = self._webhook_message(token, mid)
-        if message is None:
-            return _json({"message": "Unknown Message", "code": 10008}, status=404)
-        return self._edit(message, body or {}, files)
-
-    async def _delete_webhook_message(self, body, files, request, app, token, mid):
-        message = self._webhook_message(token, mid)
-        if message is not None:
-            self.messages.pop(int(message["id"]), None)
-        return None
-
-    def _webhook_message(self, token: str, mid: str) -> dict[str, Any] | None:
+    async def _callback(self, call: Call, iid: str, token: str) -> Json | None:
         record = self.interactions.get(token)
-        if record is None:
+        if record is None or str(record.id) != iid:
+            raise ApiError(*UNKNOWN_INTERACTION)
+        if record.callbacks:
+            raise ApiError(*ALREADY_ACKNOWLEDGED)
+        if self.now() - record.created > self.response_deadline:
+            raise ApiError(*UNKNOWN_INTERACTION)
+        body = call.body or {}
+        kind, data = body.get("type"), body.get("data") or {}
+        allowed = RESPONSES[record.interaction_type]
+        source = self._component_message(record)
+        if source is None:  # nothing to update
+            allowed = tuple(k for k in allowed if k not in (6, 7))
+        form = Form()
+        if kind not in allowed:
+            form.choices(("type",), allowed)
+        elif kind == 8:
+            limits.check_choices(form, data.get("choices"), ("data", "choices"))
+        elif kind == 9:
+            limits.check_modal(form, data, ("data",))
+        form.raise_if_any()
+        message = None
+        if kind == 4:
+            message = await self._post(record.channel_id, data, call.files, interaction=record,
+                                       at=("data",))
+            record.original = message
+        elif kind == 5:
+            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            message = await self._post(record.channel_id, {"flags": flags}, {},
+                                       interaction=record, allow_empty=True)
+            record.original = message
+        elif kind == 7 and source is not None:
+            message = await self._update(source, data, call.files, at=("data",))
+        elif kind == 9:
+            record.modal = data
+        record.callbacks.append(body)
+        record.answered_after = self.now() - record.created
+        record.answered.set()
+        if call.query.get("with_response") not in ("1", "true", "True"):
             return None
-        if mid == "@original":
-            return record.original or self._component_message(record)
-        return self.messages.get(int(mid))
+        response: Json = {"interaction": {
+            "id": str(record.id), "type": record.interaction_type,
+            "response_message_id": message["id"] if message else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(message and message["flags"] & EPHEMERAL)}}
+        if message is not None:
+            response["resource"] = {"type": kind, "message": message}
+        return response
 
-    async def _followup(self, body, files, request, app, token):
+    def _webhook_record(self, app: str, token: str) -> InteractionRecord:
+        """The interaction behind a webhook token, while the token is valid."""
         record = self.interactions.get(token)
-        if record is None:
-            return _json({"message": "Unknown Webhook", "code": 10015}, status=404)
-        if not record.callbacks:
-            return _json({"message": "Interaction not acknowledged",
-                                      "code": 10015}, status=400)
-        message = self._make_message(record.channel_id, body or {}, files, webhook=True,
-                                     interaction=record)
+        if record is None or app != str(APP_ID):
+            raise ApiError(*UNKNOWN_WEBHOOK)
+        if self.now() - record.created > self.token_lifetime:
+            raise ApiError(*INVALID_WEBHOOK_TOKEN)
+        if not record.callbacks or record.kind == 8:
+            raise ApiError(*UNKNOWN_WEBHOOK)
+        return record
+
+    def _webhook_message(self, record: InteractionRecord, mid: str) -> Json:
+        if mid == "@original":
+            message = record.original
+            if message is None and record.kind in (6, 7):
+                message = self._component_message(record)
+        else:
+            message = next((m for m in record.messages() if m["id"] == mid), None)
+        if message is None or int(message["id"]) not in self.messages:
+            raise ApiError(*UNKNOWN_MESSAGE)
+        return message
+
+    async def _get_webhook_message(self, call: Call, app: str, token: str, mid: str) -> Json:
+        return self._webhook_message(self._webhook_record(app, token), mid)
+
+    async def _edit_webhook_message(self, call: Call, app: str, token: str, mid: str) -> Json:
+        message = self._webhook_message(self._webhook_record(app, token), mid)
+        return await self._update(message, call.body or {}, call.files)
+
+    async def _delete_webhook_message(self, call: Call, app: str, token: str, mid: str) -> None:
+        await self._delete(self._webhook_message(self._webhook_record(app, token), mid))
+
+    async def _followup(self, call: Call, app: str, token: str) -> Json:
+        record = self._webhook_record(app, token)
+        message = await self._post(record.channel_id, call.body or {}, call.files,
+                                   interaction=record)
         record.followups.append(message)
         return message
 
-    async def _channel_message(self, body, files, request, cid):
-        channel_id = int(cid)
-        dm_owner = next((u for u, c in self.dms.items() if c == channel_id), None)
-        if dm_owner is not None and dm_owner in self.closed_dms:
-            return _json({"message": "Cannot send messages to this user",
-                                      "code": 50007}, status=403)
-        if channel_id not in self.channels:
-            return _json({"message": "Unknown Channel", "code": 10003}, status=404)
-        return self._make_message(channel_id, body or {}, files)
-
-    async def _edit_channel_message(self, body, files, request, cid, mid):
-        message = self.messages.get(int(mid))
-        if message is None:
-            return _json({"message": "Unknown Message", "code": 10008}, status=404)
-        return self._edit(message, body or {}, files)
-
-    async def _get_channel_message(self, body, files, request, cid, mid):
-        message = self.messages.get(int(mid))
-        return message or _json({"message": "Unknown Message", "code": 10008}, status=404)
-
-    async def _create_thread(self, body, files, request, cid, mid=None):
-        thread_id = self.new_id()
+    # -- channels, threads, users -----------------------------------------------------------
+    async def _create_thread(self, call: Call, cid: str, mid: str | None = None) -> Json:
+        parent = self._channel(cid)
+        if parent["type"] not in (GUILD_TEXT, ANNOUNCEMENT):
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(int(cid), "create_thread")
+        body = call.body or {}
+        form = Form()
+        limits.check_thread(form, body)
+        form.raise_if_any()
+        if mid is not None:  # the thread shares the message's id (topics/threads)
+            self._channel_message(cid, mid)
+            thread_id, kind = int(mid), PUBLIC_THREAD if parent["type"] == GUILD_TEXT else 10
+        else:  # without a message, the type defaults to a private thread
+            thread_id, kind = self.new_id(), body.get("type", PRIVATE_THREAD)
         thread = {
-            "id": str(thread_id), "type": body.get("type", 11), "guild_id": str(self.guild_id),
-            "parent_id": cid, "name": body.get("name", "thread"), "owner_id": str(BOT_USER_ID),
+            "id": str(thread_id), "type": kind, "guild_id": parent["guild_id"],
+            "parent_id": cid, "name": body["name"], "owner_id": str(BOT_USER_ID),
             "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
             "member_count": 1, "flags": 0, "total_message_sent": 0,
-            "thread_metadata": {"archived": False, "auto_archive_duration":
-                                body.get("auto_archive_duration", 1440),
-                                "archive_timestamp": now_iso(), "locked": False},
+            "thread_metadata": {"archived": False, "locked": False,
+                                "auto_archive_duration": body.get("auto_archive_duration",
+                                                                  1440),
+                                "archive_timestamp": self.timestamp()},
         }
         self.channels[thread_id] = thread
         await self.dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return thread
 
-    async def _get_channel(self, body, files, request, cid):
-        channel = self.channels.get(int(cid))
-        return channel or _json({"message": "Unknown Channel", "code": 10003}, status=404)
+    async def _get_channel(self, call: Call, cid: str) -> Json:
+        return self._channel(cid)
 
-    async def _open_dm(self, body, files, request):
-        user_id = int(body["recipient_id"])
-        if user_id not in self.dms:
-            channel_id = self.new_id()
-            self.dms[user_id] = channel_id
-            self.channels[channel_id] = {"id": str(channel_id), "type": 1,
-                                         "recipients": [self.users[user_id]],
-                                         "last_message_id": None}
-        return self.channels[self.dms[user_id]]
+    async def _open_dm(self, call: Call) -> Json:
+        user_id = int((call.body or {}).get("recipient_id") or 0)
+        if user_id not in self.users:
+            raise ApiError(*UNKNOWN_USER)
+        return self.channels[self.dm_channel(user_id)]
 
-    async def _get_user(self, body, files, request, uid):
+    async def _get_user(self, call: Call, uid: str) -> Json:
         user = self.users.get(int(uid))
-        return user or _json({"message": "Unknown User", "code": 10013}, status=404)
-
-
-@dataclass(frozen=True)
-class UserRef:
-    """A user-typed slash-command option."""
-
-    user_id: int
+        if user is None:
+            raise ApiError(*UNKNOWN_USER)
+        return user

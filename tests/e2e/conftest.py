@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from discord_fake import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,9 +25,15 @@ class BotProcess:
     def advance(self, seconds: float) -> None:
         """Move the bot's clock forward (nothing sleeps)."""
         self.now += seconds
-        self.clock_file.write_text(str(self.now))
+        # atomically: the bot may read the file at any moment, never half-written
+        spare = self.clock_file.with_suffix(".new")
+        spare.write_text(str(self.now))
+        os.replace(spare, self.clock_file)
 
     async def start(self) -> None:
+        """Start the bot and wait until it is connected (the commands are synced on the first
+        start only: later starts find them unchanged)."""
+        first = not self.database.exists()
         self.fake.commands_synced.clear()
         self.fake.ready.clear()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
@@ -37,13 +42,14 @@ class BotProcess:
             "DISCORD_API_BASE": self.fake.api_base, "DISCORD_GATEWAY_URL": self.fake.gateway_url,
             "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
             "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
+            "CORRAL_RETRY_SECONDS": "0.1", "CORRAL_WORKERS": "1", "CORRAL_AI_PAUSE": "0.05",
         })
-        out = open(self.log, "ab")
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=str(self.database.parent), env=env,
-            stdout=out, stderr=out)
-        out.close()
-        started = asyncio.gather(self.fake.commands_synced.wait(), self.fake.ready.wait())
+        with open(self.log, "ab") as out:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=str(self.database.parent), env=env,
+                stdout=out, stderr=out)
+        waits = [self.fake.ready.wait()] + ([self.fake.commands_synced.wait()] if first else [])
+        started = asyncio.gather(*waits)
         exited = asyncio.ensure_future(self.proc.wait())
         done, _ = await asyncio.wait({started, exited}, timeout=30,
                                      return_when=asyncio.FIRST_COMPLETED)
@@ -65,7 +71,7 @@ class BotProcess:
             self.proc.terminate()
             try:
                 await asyncio.wait_for(self.proc.wait(), 10)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 await self.kill()
 
 

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
+from e2e_helpers import (
+    board_buttons,
+    boards,
+    challenge_and_accept,
+    decode_png,
+    labels,
+    mover,
+    only_live,
+    play_button,
+    slash_move,
+)
 
-from discord_fake import UserRef
-from e2e_helpers import (board_buttons, boards, challenge_and_accept, decode_png,
-                         is_ephemeral, play_button, play_slash)
+from games.mancala import GAME
+from render import render_observation
 
-GAME2 = "k c h k d j g c a i f e i a f".split()
+GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 
 
 async def test_commands_register_with_names_descriptions_and_options(fake, bot):
     commands = {c["name"]: c for c in fake.commands["global"]}
     assert set(commands) >= {"play", "move", "board", "hand", "resign", "abort", "matches",
-                             "rules", "help", "corral"}
+                             "rules", "help", "corral", "notify", "record"}
     for command in commands.values():
         assert command["description"]
     play = {o["name"]: o for o in commands["play"]["options"]}
@@ -25,6 +34,14 @@ async def test_commands_register_with_names_descriptions_and_options(fake, bot):
     assert play["options"]["autocomplete"] is True
     move = commands["move"]["options"][0]
     assert move["name"] == "notation" and move["autocomplete"] is True
+    # Japanese clients see Japanese names and descriptions; every other locale sees English
+    assert commands["play"]["name_localizations"] == {"ja": "対局"}
+    assert commands["play"]["description_localizations"]["ja"].startswith("ここで対局を始める")
+    assert play["opponent"]["name_localizations"] == {"ja": "相手"}
+    assert {c["name_localizations"]["ja"] for c in play["ai"]["choices"]} == {
+        "やさしい", "ふつう", "つよい"}
+    for command in commands.values():
+        assert set(command.get("description_localizations") or {}) <= {"ja"}
 
 
 async def test_a_full_match_from_challenge_to_result(fake, bot):
@@ -33,22 +50,27 @@ async def test_a_full_match_from_challenge_to_result(fake, bot):
     assert f"<@{alice}>, your turn" in board["content"]
     assert fake.pinged(board) == {alice}
     assert set(board_buttons(fake, board)) == set("abcdefghijk")
+    assert "Moves" in labels(board)
     image = decode_png(fake.attachment_bytes(board)[0])
-    assert image.format == "PNG" and image.width >= 800
+    assert image.format == "PNG" and image.width >= 600
+    state = GAME.new(2)
     for ply, notation in enumerate(GAME2):
-        mover = alice if f"<@{alice}>, your turn" in board["content"] else bob
+        user = mover(board, [alice, bob])
+        assert user == (alice if state.to_move == 0 else bob)
         if ply % 2 == 0:
-            board = await play_button(fake, mover, board, notation)
+            board = await play_button(fake, user, board, notation)
         else:
-            record = await play_slash(fake, mover, notation)
-            assert record.kind == 4 and not is_ephemeral(record.original), record.callbacks
-            board = record.original
+            _, board = await slash_move(fake, user, notation)
+        state = GAME.play(state, notation)
         assert f"played `{notation}`" in board["content"]
-        nxt = [u for u in (alice, bob) if f"<@{u}>, your turn" in board["content"]]
-        assert fake.pinged(board) == set(nxt)  # only the next player, never anyone else
-    assert "Bob** won match" in board["content"]
+        await only_live(fake, board)
+    assert "Bob reached 28 seeds" in board["content"]
     assert "your turn" not in board["content"]
-    assert fake.pinged(board) == set()
-    assert board_buttons(fake, board) == {}
+    assert fake.pinged(board) == {alice, bob}  # the end: every player, once
+    assert set(board_buttons(fake, board)) == set()
+    assert "Rematch" in labels(board)
     assert "Alice 5 · Bob 28" in board["content"]
     assert len(boards(fake)) == 1 + len(GAME2)
+    final = render_observation(GAME.id, GAME.observe(state, None), names=["Alice", "Bob"],
+                               result="Bob reached 28 seeds (first to 28)")
+    assert fake.attachment_bytes(board)[0] == final

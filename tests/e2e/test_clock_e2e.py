@@ -3,23 +3,31 @@ the bot's clock file (nothing sleeps for real)."""
 
 from __future__ import annotations
 
-from discord_fake import UserRef
-from e2e_helpers import board_buttons, boards, challenge_and_accept, is_ephemeral, play_button
+import re
+
+from e2e_helpers import (
+    board_buttons,
+    boards,
+    challenge_and_accept,
+    components,
+    is_ephemeral,
+    next_board,
+    only_live,
+    play_button,
+    posted,
+)
 
 HOUR = 3600
 
 
 async def test_reminders_then_a_claim_after_the_time_runs_out(fake, bot):
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
-    record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
-                                                  opponent=UserRef(bob), first="me", time="1h"))
-    accept = next(c for c in fake.custom_ids(record.original) if ":accept:" in c)
-    await fake.answered(await fake.click(bob, record.original, accept))
-    board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    assert "1h left for this move" in board["content"]
+    board = await challenge_and_accept(fake, alice, bob, first="me", time="1h")
+    due = re.search(r"runs out <t:(\d+):R> \(<t:\1:f>\)", board["content"])
+    assert due and int(due.group(1)) == int(bot.now) + HOUR  # a live Discord timestamp
 
     def reminders():
-        return [m["content"] for m in fake.dm_messages(alice) if "left for your move" in m["content"]]
+        return [m["content"] for m in fake.dm_messages(alice) if "runs out <t:" in m["content"]]
 
     bot.advance(31 * 60)
     await fake.wait_for(lambda: len(reminders()) == 1, what="the half-time reminder")
@@ -30,29 +38,27 @@ async def test_reminders_then_a_claim_after_the_time_runs_out(fake, bot):
     await fake.settle(0.4)
     assert len(reminders()) == 2  # never twice
     bot.advance(5 * 60)
-    expiry = (await fake.wait_for(
-        lambda: [m for m in fake.channel_messages() if "time is up" in m["content"]],
-        what="the expiry notice"))[0]
+    expiry = await posted(fake, lambda m: "time is up" in m["content"], "the expiry notice")
     assert fake.pinged(expiry) == {bob}
     await fake.settle(0.4)
     assert len([m for m in fake.channel_messages() if "time is up" in m["content"]]) == 1
     claim = fake.custom_ids(expiry)[0]
     own = await fake.answered(await fake.click(alice, expiry, claim))
-    assert is_ephemeral(own.original) and "Only Alice's opponents can claim" in own.original["content"]
+    assert is_ephemeral(own.original)
+    assert own.original["content"] == ("It is your own turn: the claim is for your opponents. "
+                                       "Play a move instead.")
     stranger = await fake.answered(await fake.click(carol, expiry, claim))
     assert "not playing" in stranger.original["content"]
+    before = len(boards(fake))
     done = await fake.answered(await fake.click(bob, expiry, claim))
-    final = await fake.wait_for(lambda: done.followups and done.followups[-1], what="the result")
-    assert "Bob** claimed match" in final["content"] and "won match" in final["content"]
-    assert "on time" in final["content"]
-    assert any("rematch" in c for c in fake.custom_ids(final))
-    late = await play_button_refused(fake, alice, board)
-    assert "is over" in late
-
-
-async def play_button_refused(fake, user, board):
-    record = await fake.answered(await fake.click(user, board, board_buttons(fake, board)["k"]))
-    return record.original["content"]
+    assert done.kind == 7
+    final = await next_board(fake, before, what="the result")
+    assert "Time ran out for Alice; Bob claimed the win" in final["content"]
+    assert fake.pinged(final) == {alice, bob}
+    assert any(c.startswith("c1:m:") for c in fake.custom_ids(final))
+    await only_live(fake, final)
+    late = await fake.answered(await fake.click(alice, final, fake.custom_ids(final)[0]))
+    assert late.kind in (4, 7)
 
 
 async def test_a_takeback_accepted_by_the_opponent(fake, bot):
@@ -62,18 +68,21 @@ async def test_a_takeback_accepted_by_the_opponent(fake, bot):
     early = await fake.answered(await fake.slash(bob, "takeback"))
     assert is_ephemeral(early.original) and "only your own last move" in early.original["content"]
     ask = await fake.answered(await fake.slash(alice, "takeback"))
-    offer = ask.original
-    assert not is_ephemeral(offer) and "take back `h`" in offer["content"]
+    assert is_ephemeral(ask.original) and "offer is posted" in ask.original["content"]
+    offer = await posted(fake, lambda m: "take back `h`" in m["content"], "the offer")
     assert fake.pinged(offer) == {bob}
-    accept = next(c for c in fake.custom_ids(offer) if c.endswith(":accept"))
+    accept = next(c for c in fake.custom_ids(offer) if c.endswith(":a"))
     own = await fake.answered(await fake.click(alice, offer, accept))
     assert "your own offer" in own.original["content"]
     stranger = await fake.answered(await fake.click(carol, offer, accept))
     assert "not playing" in stranger.original["content"]
+    before = len(boards(fake))
     yes = await fake.answered(await fake.click(bob, offer, accept))
     assert yes.kind == 7
-    after = await fake.wait_for(lambda: yes.followups and yes.followups[-1], what="the board")
+    after = await next_board(fake, before, what="the board after the takeback")
+    assert "`h` is taken back" in after["content"]
     assert f"<@{alice}>, your turn" in after["content"] and "Alice 0 · Bob 0" in after["content"]
-    assert fake.custom_ids(fake.messages[int(offer["id"])]) == []  # the offer is closed
+    assert components(fake.messages[int(offer["id"])]) == []  # the offer is closed
     board = await play_button(fake, alice, after, "k")
     assert "played `k`" in board["content"]
+    assert set(board_buttons(fake, board))

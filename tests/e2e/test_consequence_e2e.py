@@ -7,8 +7,14 @@ from __future__ import annotations
 import random
 import re
 
-from discord_fake import UserRef
-from e2e_helpers import boards, is_ephemeral
+from e2e_helpers import (
+    button_with,
+    challenge_and_accept,
+    components,
+    enter_move,
+    is_ephemeral,
+    mover,
+)
 
 from games.consequence import GAME
 from render import render_observation
@@ -17,101 +23,64 @@ FULL_NOTATION = re.compile(r"[BR][MSD]@")
 SYMBOL_WORDS = re.compile(r"\b(moon|sun|dot)s?\b", re.IGNORECASE)
 
 
-def components(message, kind):
-    return [c for row in message.get("components", []) for c in row.get("components", [])
-            if c.get("type") == kind]
-
-
-def select_with(message, prefix):
-    return next(s for s in components(message, 3) if s["custom_id"].startswith(prefix))
-
-
-async def play_privately(fake, user, board, notation):
-    """Play one move through the private flow only; returns the new channel board."""
-    before = len(boards(fake))
-    start = next(c["custom_id"] for c in components(board, 2) if c["custom_id"].endswith(":start"))
-    step = (await fake.answered(await fake.click(user, board, start))).original
-    assert is_ephemeral(step)
-    act = select_with(step, "corral:tile:")
-    if "@" in notation:
-        kind, _, rest = notation.partition("@")
-        square = rest.partition(">")[0]
-        await fake.answered(await fake.select(user, step, act["custom_id"], [kind]))
-        step = fake.messages[int(step["id"])]
-        await fake.answered(await fake.select(user, step, select_with(step, "corral:tile:")["custom_id"],
-                                              [square]))
-    else:
-        origin = notation.partition("-")[0]
-        await fake.answered(await fake.select(user, step, act["custom_id"], ["move"]))
-        step = fake.messages[int(step["id"])]
-        await fake.answered(await fake.select(user, step, select_with(step, "corral:tile:")["custom_id"],
-                                              [origin]))
-    step = fake.messages[int(step["id"])]
-    button = next(c for c in fake.custom_ids(step) if c.endswith(f":{notation}"))
-    done = await fake.answered(await fake.click(user, step, button))
-    assert done.kind == 7
-    assert f"You played `{notation}`" in fake.messages[int(step["id"])]["content"]
-    return await fake.wait_for(lambda: len(boards(fake)) > before and boards(fake)[-1],
-                               what=f"the board after {notation}")
-
-
 async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
-    record = await fake.answered(await fake.slash(alice, "play", game="consequence",
-                                                  opponent=UserRef(bob), first="me"))
-    invitation = record.original
-    accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
-    await fake.answered(await fake.click(bob, invitation, accept))
-    board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    for user, hand in ((alice, "blue moon"), (bob, "red sun")):
+    board = await challenge_and_accept(fake, alice, bob, game="consequence", first="me")
+    for user in (alice, bob):
         views = await fake.wait_for(lambda u=user: [m for m in fake.dm_messages(u)
-                                                    if "Your view" in m["content"]],
+                                                    if "has started" in m["content"]],
                                     what="the private view at the start")
-        assert hand in views[0]["content"] and fake.attachment_bytes(views[0])
+        assert fake.attachment_bytes(views[0])
+    # the board offers only a private entry: Play…, My view, Moves
+    assert [c.get("label") for c in components(board, 2)] == ["Play…", "My view", "Moves"]
 
     # someone else's "My view" is refused; a player's is private
     carol = fake.add_user("Carol")
-    my_view = next(c for c in fake.custom_ids(board) if c.startswith("corral:view:"))
-    refused = await fake.answered(await fake.click(carol, board, my_view))
+    refused = await fake.answered(await fake.click(carol, board, button_with(board, "c1:v:")))
     assert is_ephemeral(refused.original) and "not playing" in refused.original["content"]
     mine = await fake.answered(await fake.slash(bob, "hand"))
-    assert is_ephemeral(mine.original) and "red sun" in mine.original["content"]
+    shown = await fake.wait_for(lambda: mine.original["attachments"] and mine.original,
+                                what="/hand")
+    assert is_ephemeral(shown) and "red sun" in shown["content"] and shown["attachments"]
+    step = await fake.answered(await fake.click(bob, board, button_with(board, "c1:p:")))
+    assert is_ephemeral(step.original) and "not your turn" in step.original["content"]
 
     rng = random.Random(11)
     state = GAME.new()
     played = [board]
-    dms_before = {u: len(fake.dm_messages(u)) for u in (alice, bob)}
+    expected = [state]
+    news = {alice: 0, bob: 0}
     while GAME.outcome(state) is None:
         notation = rng.choice(GAME.legal_notations(state))
-        user = alice if GAME.to_move(state) == 0 else bob
-        board = await play_privately(fake, user, board, notation)
+        user = mover(board, [alice, bob])
+        assert user == (alice if GAME.to_move(state) == 0 else bob)
+        before = state
+        board = await enter_move(fake, user, board, GAME, state, notation)
         state = GAME.play(state, notation)
-        assert f"played `{GAME.public_notation(state, GAME.parse_move(state, notation))}`" \
-            in board["content"]
+        for seat in GAME.private_news(before, state):
+            news[(alice, bob)[seat]] += 1
+        public = GAME.public_notation(before, GAME.parse_move(before, notation))
+        assert f"played `{public}`" in board["content"]
         played.append(board)
-    outcome = GAME.outcome(state)
-    assert "won match" in board["content"] or "drawn" in board["content"]
-    assert outcome is not None
+        expected.append(state)
+    assert "moons" in board["content"] or "Drawn" in board["content"]
 
     # the leak scan: every public message, every public picture
-    replay = GAME.new()
-    expected = [replay]
+    finished_at = len(played) - 1
     for message in fake.channel_messages():
-        if not (message["flags"] & 64):
-            assert not FULL_NOTATION.search(message["content"]), message["content"]
-            assert not SYMBOL_WORDS.search(message["content"]), message["content"]
-    rng = random.Random(11)
-    while GAME.outcome(replay) is None:
-        replay = GAME.play(replay, rng.choice(GAME.legal_notations(replay)))
-        expected.append(replay)
-    assert replay == state and len(expected) == len(played)
-    for message, position in zip(played, expected):
+        if message["id"] == played[finished_at]["id"]:
+            continue  # the final count reveals every tile, as the rules do
+        assert not FULL_NOTATION.search(message["content"]), message["content"]
+        assert not SYMBOL_WORDS.search(message["content"]), message["content"]
+    for message, position in zip(played[:-1], expected[:-1], strict=True):
         png = fake.attachment_bytes(message)[0]
         public = render_observation(GAME.id, GAME.observe(position, None), names=["Alice", "Bob"])
         assert png == public  # exactly the public picture: nothing else was drawn
 
-    # each player got a new private view whenever their hand or knowledge changed
+    # a private view went to a player exactly when a tile was pushed into their hand
     for user in (alice, bob):
-        assert len(fake.dm_messages(user)) > dms_before[user]
-        for message in fake.dm_messages(user):
-            assert "Your view" in message["content"] or "has started" in message["content"]
+        views = [m for m in fake.dm_messages(user) if "Your view" in m["content"]]
+        await fake.wait_for(lambda u=user: len([m for m in fake.dm_messages(u)
+                                                if "Your view" in m["content"]]) == news[u],
+                            what="the private views")
+        assert all(fake.attachment_bytes(m) for m in views)

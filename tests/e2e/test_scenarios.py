@@ -5,8 +5,21 @@ from __future__ import annotations
 import asyncio
 
 from discord_fake import UserRef
-from e2e_helpers import (board_buttons, boards, challenge_and_accept, is_ephemeral,
-                         play_button, play_slash)
+from e2e_helpers import (
+    board_buttons,
+    boards,
+    button_with,
+    challenge_and_accept,
+    components,
+    is_ephemeral,
+    live_boards,
+    next_board,
+    only_live,
+    play_button,
+    play_slash,
+    posted,
+    slash_move,
+)
 
 
 def texts(record) -> list[str]:
@@ -18,10 +31,11 @@ async def test_autocomplete_offers_exactly_the_callers_legal_moves(fake, bot):
     board = await challenge_and_accept(fake, alice, bob, first="me")
     board = await play_button(fake, alice, board, "k")  # k emptied: Bob to move
     record = await fake.answered(await fake.autocomplete(bob, "move", "notation", notation=""))
-    # after k -> f -> goal: pits f and k are empty
-    assert [c["value"] for c in record.choices] == list("abcdeghij")
+    # after k -> f -> goal: pits f and k are empty; each choice carries the ply it was made at
+    assert [c["name"] for c in record.choices] == list("abcdeghij")
+    assert [c["value"] for c in record.choices] == [f"{n} #1" for n in "abcdeghij"]
     record = await fake.answered(await fake.autocomplete(bob, "move", "notation", notation="C"))
-    assert [c["value"] for c in record.choices] == ["c"]
+    assert [c["value"] for c in record.choices] == ["c #1"]
     record = await fake.answered(await fake.autocomplete(alice, "move", "notation", notation=""))
     assert record.choices == []  # not Alice's turn
     stranger = fake.add_user("Stranger")
@@ -33,28 +47,28 @@ async def test_autocomplete_offers_exactly_the_callers_legal_moves(fake, bot):
 async def test_strangers_out_of_turn_clicks_and_illegal_moves_change_nothing(fake, bot):
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
     board = await challenge_and_accept(fake, alice, bob, first="me")
-    posted = len(fake.channel_messages())
+    posted_count = len(fake.channel_messages())
     stranger = await fake.answered(await fake.click(carol, board, board_buttons(fake, board)["k"]))
     assert stranger.kind == 4 and is_ephemeral(stranger.original)
     assert "You are not playing in match" in stranger.original["content"]
     early = await fake.answered(await fake.click(bob, board, board_buttons(fake, board)["k"]))
     assert is_ephemeral(early.original)
-    assert "It is not your turn: match" in early.original["content"] and "Alice" in early.original["content"]
+    assert early.original["content"] == "It is not your turn: match #1 is waiting for Alice."
     illegal = await play_slash(fake, alice, "z")
     assert is_ephemeral(illegal.original)
-    assert "`z` can't be played: 'z' is not a pit: expected a letter a-k" in illegal.original["content"]
+    assert illegal.original["content"] == "`z` is not a move: write the letter of a pit, a to k."
     await fake.settle()
-    assert len(fake.channel_messages()) == posted  # nothing public was posted
+    assert len(fake.channel_messages()) == posted_count  # nothing public was posted
     assert set(board_buttons(fake, fake.messages[int(board["id"])])) == set("abcdefghijk")
-    moved = await play_slash(fake, alice, "k")  # the match goes on from the same place
-    assert "played `k`" in moved.original["content"]
+    _, after = await slash_move(fake, alice, "k")  # the match goes on from the same place
+    assert "played `k`" in after["content"]
     empty = await play_slash(fake, bob, "k")
-    assert "`k` can't be played: that pit is empty." in empty.original["content"]
-    await play_slash(fake, bob, "c")
-    # the first board still carries its buttons (moves were made with /move): now stale
-    stale = await fake.answered(await fake.click(alice, board, board_buttons(fake, board)["a"]))
-    assert is_ephemeral(stale.original) and "out of date" in stale.original["content"]
+    assert empty.original["content"] == "`k` can't be played: pit k is empty."
+    await slash_move(fake, bob, "c")
+    # the first board lost its components when the next one was posted
+    assert components(fake.messages[int(board["id"])]) == []
     assert len(boards(fake)) == 3  # first board, after k, after c
+    await only_live(fake, boards(fake)[-1])
 
 
 async def test_a_double_click_applies_exactly_one_move(fake, bot):
@@ -69,11 +83,28 @@ async def test_a_double_click_applies_exactly_one_move(fake, bot):
     await fake.settle(0.5)
     assert len(boards(fake)) == before + 1
     answers = sorted([first.kind, second.kind])
-    assert answers == [4, 7]  # one move, one ephemeral refusal
-    refusal = first if first.kind == 4 else second
-    assert is_ephemeral(refusal.original)
-    assert "out of date" in refusal.original["content"] or "changed while" in refusal.original["content"]
+    assert answers == [4, 7]  # one move, one ephemeral answer
+    other = first if first.kind == 4 else second
+    assert is_ephemeral(other.original)
+    assert "Already played: `k`" in other.original["content"] \
+        or "changed while" in other.original["content"]
     assert "played `k`" in boards(fake)[-1]["content"]
+
+
+async def test_a_repeated_move_whose_answer_was_lost_plays_once(fake, bot):
+    """Progressive Mancala's extra moves keep the same player to move: a /move sent again
+    for the same ply (as autocomplete fills it in) is recognised, not played twice."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    await challenge_and_accept(fake, alice, bob, first="me")
+    await slash_move(fake, alice, "a #0")  # ends in an empty pit: Bob owes an extra move
+    record, board = await slash_move(fake, bob, "a #1")
+    assert f"<@{bob}>, your turn" in board["content"]  # Bob is still to move
+    assert fake.pinged(board) == set()  # ... and is not pinged again for his extra move
+    again = await play_slash(fake, bob, "a #1")  # the same /move, its answer lost
+    assert again.original["content"] == "Already played: `a` (move 2). The match has moved " \
+        "on; see the newest board."
+    await fake.settle(0.3)
+    assert len(boards(fake)) == 3
 
 
 async def test_the_bot_is_killed_mid_match_and_old_buttons_still_work(fake, bot):
@@ -86,34 +117,31 @@ async def test_the_bot_is_killed_mid_match_and_old_buttons_still_work(fake, bot)
     assert fake.identified == 2
     board = await play_button(fake, alice, board, "h")  # the button from before the kill
     assert "played `h`" in board["content"] and f"<@{bob}>, your turn" in board["content"]
-    record = await play_slash(fake, bob, "k")
-    assert "played `k`" in record.original["content"]
-    assert "Alice 2 · Bob 6" in record.original["content"]
+    _, board = await slash_move(fake, bob, "k")
+    assert "played `k`" in board["content"]
+    assert "Alice 2 · Bob 6" in board["content"]
 
 
 async def test_a_player_with_closed_dms_is_told_where_to_look(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     fake.close_dms(bob)
-    record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
-                                                  opponent=UserRef(bob), first="me"))
-    invitation = record.original
-    accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
-    click = await fake.answered(await fake.click(bob, invitation, accept))
-    notes = await fake.wait_for(lambda: [m for m in click.followups if is_ephemeral(m)],
-                                what="the closed-DM note")
-    assert "couldn't send you a direct message" in notes[0]["content"]
-    assert f"<#{fake.channel_id}>" in notes[0]["content"]
+    await fake.answered(await fake.slash(bob, "notify", mode="both"))
+    await fake.answered(await fake.slash(alice, "notify", mode="both"))
+    board = await challenge_and_accept(fake, alice, bob, first="opponent")
     assert fake.dm_messages(bob) == []
-    assert "has started" in fake.dm_messages(alice)[0]["content"]
-    board = boards(fake)[-1]
-    board = await play_button(fake, alice, board, "k")  # the match carries on
-    assert f"<@{bob}>, your turn" in board["content"]
+    await fake.wait_for(lambda: [m for m in fake.dm_messages(alice) if "has started" in m["content"]],
+                        what="Alice's start DM")
+    board = await play_button(fake, bob, board, "k")  # the match carries on
+    assert f"<@{alice}>, your turn" in board["content"]
+    await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
+                                 if "Your turn in match #1" in m["content"]],
+                        what="Alice's turn DM")
 
 
 async def test_a_429_on_posting_the_board_delays_it_but_never_loses_or_doubles_it(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, first="me")
-    fake.rate_limit("POST", r"/webhooks/\d+/[^/]+", times=1, retry_after=0.4)
+    fake.rate_limit("POST", r"/channels/\d+/messages", times=1, retry_after=0.4)
     before = len(boards(fake))
     board = await play_button(fake, alice, board, "k")
     await fake.settle(0.6)
@@ -121,8 +149,8 @@ async def test_a_429_on_posting_the_board_delays_it_but_never_loses_or_doubles_i
     assert "played `k`" in board["content"]
     limited = [r for r in fake.requests if r.status == 429]
     assert len(limited) == 1
-    record = await play_slash(fake, bob, "c")
-    assert "played `c`" in record.original["content"]
+    _, board = await slash_move(fake, bob, "c")
+    assert "played `c`" in board["content"]
 
 
 async def test_the_gateway_drops_and_the_bot_resumes(fake, bot):
@@ -136,33 +164,40 @@ async def test_the_gateway_drops_and_the_bot_resumes(fake, bot):
     assert fake.identified == 1  # resumed, not re-identified
 
 
-async def test_lobby_join_and_start_then_resign(fake, bot):
+async def test_lobby_join_starts_when_full_then_resign(fake, bot):
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
     record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                   options="pits=17", first="opponent"))
-    lobby = record.original
-    assert "opened a lobby" in lobby["content"] and "pits=17" in lobby["content"]
+    assert is_ephemeral(record.original)
+    lobby = await posted(fake, lambda m: "opened a lobby" in m["content"], "the lobby")
+    assert "pits=17" in lobby["content"]
     ids = {c.split(":")[2]: c for c in fake.custom_ids(lobby)}
     early = await fake.answered(await fake.click(alice, lobby, ids["start"]))
     assert "needs at least 2 players" in early.original["content"]
-    joined = await fake.answered(await fake.click(bob, lobby, ids["join"]))
-    assert joined.kind == 7 and "Bob" in fake.messages[int(lobby["id"])]["content"]
-    full = await fake.answered(await fake.click(carol, lobby, ids["join"]))
-    assert "is full" in full.original["content"]
-    not_host = await fake.answered(await fake.click(bob, lobby, ids["start"]))
+    not_host = await fake.answered(await fake.click(carol, lobby, ids["start"]))
     assert "Only the host, Alice" in not_host.original["content"]
-    await fake.answered(await fake.click(alice, lobby, ids["start"]))
+    joined = await fake.answered(await fake.click(bob, lobby, ids["join"]))  # full: it starts
+    assert joined.kind == 7 and "has begun" in fake.messages[int(lobby["id"])]["content"]
+    assert fake.custom_ids(fake.messages[int(lobby["id"])]) == []
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
     assert f"<@{bob}>, your turn" in board["content"]  # first=opponent
     assert set(board_buttons(fake, board)) == set("abcdefghijklmnopq")
+    full = await fake.answered(await fake.click(carol, lobby, ids["join"])) \
+        if ids["join"] in fake.custom_ids(fake.messages[int(lobby["id"])]) else None
+    assert full is None
     matches = await fake.answered(await fake.slash(bob, "matches"))
     assert "**your turn**" in matches.original["content"] and is_ephemeral(matches.original)
     confirm = await fake.answered(await fake.slash(alice, "resign"))
     assert is_ephemeral(confirm.original) and "Resign match" in confirm.original["content"]
+    before = len(boards(fake))
     done = await fake.answered(await fake.click(alice, confirm.original,
                                                 fake.custom_ids(confirm.original)[0]))
-    final = await fake.wait_for(lambda: done.followups and done.followups[-1], what="result")
-    assert "Alice** resigned" in final["content"] and "Bob** won" in final["content"]
+    assert "You resigned" in fake.messages[int(confirm.original["id"])]["content"]
+    assert done.kind == 7
+    final = await next_board(fake, before, what="the final board")
+    assert "Alice resigned: Bob wins" in final["content"]
+    assert fake.pinged(final) == {alice, bob}
+    await only_live(fake, final)
     again = await play_slash(fake, bob, "a")
     assert "no match in this channel" in again.original["content"]
 
@@ -177,30 +212,53 @@ async def test_abort_board_rules_help_and_threads(fake, bot):
     assert "thread of their own" in ok.original["content"]
     record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                   opponent=UserRef(bob), first="me"))
-    thread_id = await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
-                                             if ch["type"] == 11], what="a thread")
-    thread_id = thread_id[0]
-    assert f"<#{thread_id}>" in record.original["content"]
-    invitation = fake.channel_messages(thread_id)[0]
+    thread_id = (await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
+                                              if ch["type"] == 11], what="a thread"))[0]
+    await fake.wait_for(lambda: record.messages() and f"<#{thread_id}>" in texts(record)[-1],
+                        what="the answer with the thread")
+    invitation = await posted(fake, lambda m: fake.custom_ids(m), "the invitation", thread_id)
     assert fake.pinged(invitation) == {bob}
     accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
     await fake.answered(await fake.click(bob, invitation, accept))
     await fake.wait_for(lambda: boards(fake, thread_id), what="the board in the thread")
     board = await fake.answered(await fake.slash(bob, "board", channel_id=thread_id))
-    assert is_ephemeral(board.original) and board.original["attachments"]
-    assert board_buttons(fake, board.original) == {}  # not Bob's turn: no buttons for him
+    shown = await fake.wait_for(lambda: board.original["attachments"] and board.original,
+                                what="the ephemeral board")
+    assert is_ephemeral(shown) and shown["attachments"]
+    assert board_buttons(fake, shown) == {}  # not Bob's turn: no move buttons for him
     abort = await fake.answered(await fake.slash(alice, "abort", channel_id=thread_id))
     assert "only a server manager" in abort.original["content"]
     aborted = await fake.answered(await fake.slash(mod, "abort", channel_id=thread_id,
                                                    manager=True))
-    assert "was aborted by **Mod**" in aborted.original["content"]
+    assert "is aborted" in aborted.original["content"]
+    notice = await posted(fake, lambda m: "was aborted by **Mod**" in m["content"],
+                          "the abort notice", thread_id)
+    assert notice
+    await fake.wait_for(lambda: not live_boards(fake, thread_id), what="the board retired")
     rules = await fake.answered(await fake.slash(alice, "rules", game="progressive-mancala"))
     assert "Progressive Mancala" in rules.original["content"] and is_ephemeral(rules.original)
     every = await fake.answered(await fake.slash(alice, "rules"))
-    texts = await fake.wait_for(lambda: len(every.messages()) == 5 and every.messages(),
-                                what="five rule summaries")
-    assert all(is_ephemeral(m) and len(m["content"]) <= 2000 for m in texts)
-    assert {m["content"].split("**")[1] for m in texts} == {
+    messages = await fake.wait_for(lambda: len(every.messages()) == 5 and every.messages(),
+                                   what="five rule summaries")
+    assert all(is_ephemeral(m) and len(m["content"]) <= 2000 for m in messages)
+    assert {m["content"].split("**")[1] for m in messages} == {
         "Progressive Mancala", "Pastoral Square", "Consequence", "Ghostone", "ICO"}
     helped = await fake.answered(await fake.slash(alice, "help"))
     assert "/play" in helped.original["content"]
+
+
+async def test_public_board_is_the_live_board_and_moves_lists_the_game(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, first="me")
+    board = await play_button(fake, alice, board, "k")
+    offered = set(board_buttons(fake, board))
+    before = len(boards(fake))
+    shown = await fake.answered(await fake.slash(alice, "board", public=True))
+    assert is_ephemeral(shown.original)
+    again = await next_board(fake, before, what="the public board")
+    assert set(board_buttons(fake, again)) == offered
+    assert fake.pinged(again) == set()
+    await only_live(fake, again)
+    moves = await fake.answered(await fake.click(alice, again, button_with(again, "c1:h:")))
+    assert is_ephemeral(moves.original)
+    assert "1. Alice: `k`" in moves.original["content"]

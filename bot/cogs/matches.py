@@ -1,0 +1,222 @@
+"""Opening matches and their lobbies: /play, Join/Start/Cancel/Accept/Decline, /abort, /resign,
+Rematch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from games import phrase, shorten
+
+from .. import strings
+from ..ai import LEVELS, ai_name, ai_user_id
+from ..catalogue import PLAYABLE
+from ..interactions import (
+    Interaction,
+    display_name,
+    handling,
+    is_manager,
+    note_match,
+    reply,
+    texts_for,
+)
+from ..lobby import lobby_message
+from ..service import AlreadyOpen, Match, Player, ServiceError, parse_options, parse_time
+from ..ui import Custom, StaticView, button
+
+if TYPE_CHECKING:
+    from ..client import CorralBot
+
+FIRST = [app_commands.Choice(name="random", value="random"),
+         app_commands.Choice(name="me", value="me"),
+         app_commands.Choice(name="my opponent", value="opponent")]
+AI_LEVELS = [app_commands.Choice(name=level, value=level) for level in LEVELS]
+
+
+def player(user: discord.abc.User) -> Player:
+    return Player(user.id, display_name(user))
+
+
+def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+    games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
+
+    @tree.command(name="play", description="Start a match here: challenge someone, or open a "
+                                            "lobby")
+    @app_commands.describe(game="Which game",
+                           opponent="Challenge this person (leave empty for an open lobby)",
+                           options="Match options as name=value, e.g. pits=17",
+                           first="Who moves first (default: random)",
+                           time="Time per move, e.g. 3d, 12h, or none (default: the server's)",
+                           ai="Play against Corral's AI at this level (two-player games)")
+    @app_commands.choices(game=games, first=FIRST, ai=AI_LEVELS)
+    @app_commands.guild_only()
+    async def play(interaction: Interaction, game: str, opponent: discord.User | None = None,
+                   options: str | None = None, first: str = "random",
+                   time: str | None = None, ai: str | None = None) -> None:
+        async with handling(interaction):
+            await open_match(bot, interaction, game, opponent, options, first, time, ai)
+
+    @play.autocomplete("options")
+    async def play_options(interaction: Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+        from .options import option_choices
+
+        game_id = getattr(interaction.namespace, "game", None) or ""
+        return option_choices(PLAYABLE.get(game_id), current, texts_for(interaction))
+
+    @tree.command(name="abort", description="Cancel this channel's match (host before it starts, "
+                                             "server managers any time)")
+    @app_commands.guild_only()
+    async def abort(interaction: Interaction) -> None:
+        async with handling(interaction):
+            match = await bot.service.in_channel(interaction.channel_id or 0)
+            note_match(match.id)
+            await bot.service.abort(match.id, interaction.user.id,
+                                    is_manager=is_manager(interaction),
+                                    name=display_name(interaction.user))
+            await reply(interaction, phrase(strings.ABORT_DONE, match_id=match.id))
+
+    @tree.command(name="resign", description="Give up this channel's match")
+    @app_commands.guild_only()
+    async def resign(interaction: Interaction) -> None:
+        async with handling(interaction):
+            match = await bot.service.in_channel(interaction.channel_id or 0)
+            note_match(match.id)
+            bot.service.check_active_player(match, interaction.user.id)
+            texts = texts_for(interaction)
+            view = StaticView()
+            view.add_item(button(texts(strings.BUTTON_RESIGN), f"c1:r:{match.id}",
+                                 style=discord.ButtonStyle.danger))
+            await reply(interaction, texts(phrase(
+                strings.RESIGN_CONFIRM,
+                match_id=match.id)), view=view)
+
+
+async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
+                     opponent: discord.abc.User | None, options: str | None, first: str,
+                     time_text: str | None, ai: str | None = None) -> None:
+    service = bot.service
+    channel = interaction.channel
+    if interaction.guild is None or channel is None:
+        raise ServiceError(strings.NOT_IN_GUILD)
+    if opponent is not None and bot.user is not None and opponent.id == bot.user.id:
+        ai, opponent = ai or "normal", None  # /play opponent:@Corral
+    if opponent is not None and opponent.bot:
+        raise ServiceError(strings.OPPONENT_IS_BOT, name=display_name(opponent))
+    if game_id not in PLAYABLE:
+        raise ServiceError(strings.UNKNOWN_GAME, reason=shorten(game_id))
+    if ai is not None and (ai not in LEVELS or opponent is not None
+                           or PLAYABLE[game_id].info.min_seats > 2):
+        raise ServiceError(strings.AI_NOT_HERE)
+    host = player(interaction.user)
+    guest = (Player(ai_user_id(ai, 0), ai_name(ai)) if ai is not None
+             else player(opponent) if opponent else None)
+    parsed = parse_options(options)
+    move_seconds = parse_time(time_text)
+    game, _ = service.check_opening(game_id=game_id, options=parsed, host=host,
+                                    opponent=guest, first=first)
+    parent = getattr(channel, "parent_id", None) or channel.id
+    await service.check_channel(interaction.guild.id, parent)
+    try:
+        await service.find_retry(game_id=game.id, host=host, opponent=guest, channel_id=parent)
+    except AlreadyOpen as exc:
+        await reply(interaction, exc.phrase)
+        return
+    settings = await service.guild_settings(interaction.guild.id)
+    target_id, in_thread, note = channel.id, False, None
+    if settings["use_threads"] and isinstance(channel, discord.TextChannel):
+        # a thread costs a REST call before the answer: answer first, then make it; the match
+        # exists from the start (its channel a placeholder), so a retried /play finds it
+        await interaction.response.defer(thinking=True)
+        match = await service.open_match(
+            game_id=game_id, options=parsed, host=host, opponent=guest,
+            guild_id=interaction.guild.id, channel_id=-interaction.id, in_thread=True,
+            first=first, move_seconds=move_seconds, parent_channel_id=parent, announce=False)
+        note_match(match.id)
+        names = host.name + (f" vs {guest.name}" if guest else "")
+        try:
+            thread = await channel.create_thread(
+                name=texts_for(interaction)(phrase(strings.THREAD_NAME, game=game.name,
+                                                   names=names))[:100],
+                type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+            target_id, in_thread = thread.id, True
+        except discord.Forbidden:
+            note = strings.THREAD_FORBIDDEN
+        except (discord.HTTPException, TimeoutError):
+            await service.abort(match.id, host.user_id, is_manager=True)
+            raise ServiceError(strings.THREAD_FAILED) from None
+        match = await service.place_match(match.id, target_id, in_thread=in_thread)
+    else:
+        match = await service.open_match(
+            game_id=game_id, options=parsed, host=host, opponent=guest,
+            guild_id=interaction.guild.id, channel_id=target_id, first=first,
+            move_seconds=move_seconds, parent_channel_id=parent)
+    note_match(match.id)
+    if in_thread:
+        await reply(interaction, phrase(strings.THREAD_OPENED, match_id=match.id,
+                                        link=f"<#{target_id}>"), ephemeral=False)
+    elif note is not None:
+        await reply(interaction, phrase(note, match_id=match.id), ephemeral=False)
+    else:
+        await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
+                                        link=f"<#{target_id}>"))
+
+
+# -- components ----------------------------------------------------------------------------
+async def on_lobby(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
+    service = bot.service
+    assert custom.match_id is not None
+    note_match(custom.match_id)
+    user = player(interaction.user)
+    texts = texts_for(interaction)
+    action = custom.action
+    match: Match
+    if action in ("join", "ai"):
+        match = await (service.join(custom.match_id, user) if action == "join"
+                       else service.add_ai(custom.match_id, user.user_id))
+        if match.status == "open":
+            content, view = lobby_message(match, texts)
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        await _started(interaction, match)
+    elif action in ("start", "accept"):
+        match = await (service.start(custom.match_id, user.user_id) if action == "start"
+                       else service.accept(custom.match_id, user.user_id))
+        await _started(interaction, match)
+    elif action == "decline":
+        match = await service.decline(custom.match_id, user.user_id)
+        template = strings.WITHDRAWN if user.user_id == match.row.host_id else strings.DECLINED
+        await interaction.response.edit_message(
+            content=texts(phrase(template, name=user.name, match_id=match.id)), view=None)
+    else:
+        match = await service.abort(custom.match_id, user.user_id,
+                                    is_manager=is_manager(interaction), name=user.name)
+        await interaction.response.edit_message(
+            content=texts(phrase(strings.ABORTED, match_id=match.id, name=user.name)),
+            view=None)
+
+
+async def _started(interaction: Interaction, match: Match) -> None:
+    seats = ", ".join(f"{s.seat + 1}. {s.name}" for s in match.seats)
+    await interaction.response.edit_message(
+        content=texts_for(interaction)(phrase(strings.MATCH_STARTED, match_id=match.id,
+                                              game=match.game.name, seats=seats)), view=None)
+
+
+async def on_resign(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
+    assert custom.match_id is not None
+    note_match(custom.match_id)
+    match = await bot.service.resign(custom.match_id, interaction.user.id)
+    await interaction.response.edit_message(
+        content=texts_for(interaction)(phrase(strings.RESIGNED_YOU,
+                                              match_id=match.id)), view=None)
+
+
+async def on_rematch(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
+    assert custom.match_id is not None
+    note_match(custom.match_id)
+    match = await bot.service.rematch(custom.match_id, player(interaction.user))
+    await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
+                                    link=f"<#{match.row.channel_id}>"))

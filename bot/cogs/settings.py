@@ -1,0 +1,68 @@
+"""Server settings: /corral settings (server managers)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from games import phrase
+
+from .. import strings
+from ..clocks import format_duration
+from ..i18n import LANGUAGES, Texts
+from ..interactions import Interaction, handling, is_manager, reply, texts_for
+from ..service import CHANNEL_ACTIONS, ServiceError
+
+if TYPE_CHECKING:
+    from ..client import CorralBot
+
+
+def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+    corral = app_commands.Group(name="corral", description="Corral server settings",
+                                guild_only=True,
+                                default_permissions=discord.Permissions(manage_guild=True))
+
+    @corral.command(name="settings", description="Show or change Corral's settings for this "
+                                                  "server")
+    @app_commands.describe(threads="Open each new match in a thread of its own",
+                           time="Default time per move, e.g. 3d, 12h, or none",
+                           spectators="May spectators talk in match threads?",
+                           channel="A channel to allow or disallow for matches",
+                           channels="allow or disallow the channel above; all: allow every "
+                                    "channel",
+                           language="The language of boards and notices in this server")
+    @app_commands.choices(channels=[app_commands.Choice(name=c, value=c)
+                                    for c in CHANNEL_ACTIONS],
+                          language=[app_commands.Choice(name=n, value=n) for n in LANGUAGES])
+    async def settings(interaction: Interaction, threads: bool | None = None,
+                       time: str | None = None, spectators: bool | None = None,
+                       channel: discord.TextChannel | None = None,
+                       channels: str | None = None, language: str | None = None) -> None:
+        async with handling(interaction):
+            if interaction.guild is None:
+                raise ServiceError(strings.NOT_IN_GUILD)
+            now = await bot.service.update_settings(
+                interaction.guild.id, is_manager=is_manager(interaction), threads=threads,
+                time_per_move=time, spectators_talk=spectators,
+                channel_id=channel.id if channel else None, channel_action=channels,
+                language=language)
+            await reply(interaction, settings_text(now, texts_for(interaction)))
+
+    tree.add_command(corral)
+
+
+def settings_text(now: dict[str, Any], texts: Texts) -> str:
+    return texts(phrase(
+        strings.SETTINGS_LINES,
+        threads=phrase(strings.SETTINGS_THREADS_ON if now["use_threads"]
+                       else strings.SETTINGS_THREADS_OFF),
+        time=format_duration(now["move_seconds"]) if now["move_seconds"]
+        else phrase(strings.NO_LIMIT),
+        channels=", ".join(f"<#{c}>" for c in now["channels"]) if now["channels"]
+        else phrase(strings.SETTINGS_ALL_CHANNELS),
+        spectators=phrase(strings.SPECTATORS_TALK if now["spectators_talk"]
+                          else strings.SPECTATORS_QUIET))) + "\n" + texts(phrase(
+        strings.SETTINGS_LANGUAGE, language=phrase(strings.LANGUAGE_NAMES[
+            now["language"] or now["preferred_language"] or "en"])))

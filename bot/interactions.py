@@ -1,0 +1,162 @@
+"""Answering interactions: one error handler for commands and components, replies that fit
+Discord's limits, and logs that say which command, user and match they are about.
+
+A refusal (`ServiceError`) becomes a short ephemeral answer in the user's language and changes
+nothing; an unexpected error is logged with its context and answered with the bot's own
+message, never Discord's "This interaction failed".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from games import Phrase
+
+from . import strings
+from .boards import fit
+from .i18n import Texts, language_of
+from .service import ServiceError
+
+if TYPE_CHECKING:
+    from .client import CorralBot
+
+    Interaction = discord.Interaction[CorralBot]
+else:
+    Interaction = discord.Interaction
+
+log = logging.getLogger("bot.interactions")
+CONTEXT: contextvars.ContextVar[str] = contextvars.ContextVar("corral_context", default="-")
+
+
+class ContextFilter(logging.Filter):
+    """Adds `ctx` (command, user, match) to every log record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.ctx = CONTEXT.get()
+        return True
+
+
+def texts_for(interaction: Interaction) -> Texts:
+    """The language of the user's Discord client."""
+    locale = getattr(interaction, "locale", None)
+    return Texts(language_of(getattr(locale, "value", None) or str(locale or "")))
+
+
+def describe(interaction: Interaction) -> str:
+    data: Mapping[str, Any] = interaction.data or {}
+    if interaction.type == discord.InteractionType.application_command:
+        return f"/{data.get('name', '?')}"
+    if interaction.type == discord.InteractionType.autocomplete:
+        return f"/{data.get('name', '?')} (autocomplete)"
+    return f"component {str(data.get('custom_id', '?'))[:100]}"
+
+
+@contextlib.contextmanager
+def context(interaction: Interaction, what: str | None = None,
+            match_id: int | None = None) -> Any:
+    token = CONTEXT.set(f"{what or describe(interaction)} user={interaction.user.id}"
+                        f" channel={interaction.channel_id} match={match_id or '-'}")
+    try:
+        yield
+    finally:
+        CONTEXT.reset(token)
+
+
+def note_match(match_id: int) -> None:
+    """Add the match to the log context once it is known."""
+    current = CONTEXT.get()
+    if "match=-" in current:
+        CONTEXT.set(current.replace("match=-", f"match={match_id}"))
+
+
+async def reply(interaction: Interaction, text: str | Phrase, *, ephemeral: bool = True,
+                **kwargs: Any) -> None:
+    """Answer (or follow up on) an interaction, within Discord's limits; mentions in a reply
+    never ping unless the caller says so."""
+    content = fit(texts_for(interaction)(text) if isinstance(text, Phrase) else text)
+    kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+    if not interaction.response.is_done():
+        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    elif (interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get("answered")):
+        # the answer to a deferred command replaces its "thinking…" message
+        interaction.extras["answered"] = True
+        file = kwargs.pop("file", None)
+        if file is not None:
+            kwargs["attachments"] = [file]
+        await interaction.edit_original_response(content=content, **kwargs)
+    else:
+        await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+
+
+@contextlib.asynccontextmanager
+async def handling(interaction: Interaction, what: str | None = None) -> AsyncIterator[None]:
+    """The one error handler: refusals answered in the user's terms, failures logged with
+    their context and answered with the bot's own message."""
+    with context(interaction, what):
+        # first, what the channel and the DMs will speak (a board may be posted before
+        # this interaction is answered); read once per user and server in this process
+        await _note_languages(interaction)
+        try:
+            yield
+        except ServiceError as exc:
+            log.info("refused: %s", exc)
+            await _safe_reply(interaction, texts_for(interaction)(exc.phrase))
+        except discord.NotFound as exc:
+            if exc.code in (10062, 10015):  # answered too late: Discord forgot the interaction
+                log.warning("interaction expired before it was answered (%s)", exc.code)
+            else:
+                log.exception("Discord refused a request")
+                await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
+        except Exception:
+            log.exception("interaction failed")
+            await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
+
+
+_SEEN_LANGUAGES: dict[tuple[int, int | None], tuple[str, str | None]] = {}
+
+
+async def _note_languages(interaction: Interaction) -> None:
+    """Remember the user's language (their DMs) and the server's preferred
+    locale (its channel messages). Written only when it changed since this process last
+    looked; a failure here costs nothing but a stale language."""
+    user_language = texts_for(interaction).language
+    guild_locale = getattr(interaction, "guild_locale", None)
+    guild_language = (language_of(getattr(guild_locale, "value", None) or str(guild_locale))
+                      if guild_locale is not None else None)
+    key = (interaction.user.id, interaction.guild_id)
+    if _SEEN_LANGUAGES.get(key) == (user_language, guild_language):
+        return
+    try:
+        await interaction.client.service.note_languages(
+            interaction.user.id, user_language, interaction.guild_id, guild_language)
+        if len(_SEEN_LANGUAGES) > 10_000:
+            _SEEN_LANGUAGES.clear()
+        _SEEN_LANGUAGES[key] = (user_language, guild_language)
+    except Exception:
+        log.warning("could not store the languages of user %s", interaction.user.id)
+
+
+async def _safe_reply(interaction: Interaction, text: str) -> None:
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException as exc:
+        log.warning("could not answer the interaction: %s", exc)
+
+
+def is_manager(interaction: Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def display_name(user: discord.abc.User) -> str:
+    """A name to show; control characters removed, at most 64 characters."""
+    name = getattr(user, "display_name", None) or user.name
+    clean = "".join(ch for ch in str(name) if ch.isprintable())
+    return (clean or str(user.id))[:64]

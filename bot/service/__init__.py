@@ -1,0 +1,44 @@
+"""What a match can do, with no Discord in sight.
+
+Commands and buttons resolve their arguments and call one of these; every refusal is a
+`ServiceError` carrying a translatable phrase, raised before anything changes. Every change is
+one transaction that also writes, in the outbox, what players must be told about it.
+"""
+
+from __future__ import annotations
+
+from .clocks import NOTIFY_MODES, REMINDER_MODES, TickReport, parse_time
+from .core import (
+    AlreadyOpen,
+    BadRequest,
+    Forbidden,
+    IllegalMove,
+    Match,
+    NotAPlayer,
+    NotFound,
+    NotYourTurn,
+    Player,
+    ServiceError,
+    StaleAction,
+    WrongPhase,
+    result_phrase,
+    wrap,
+)
+from .history import HistoryEntry, HistoryMixin
+from .matches import FIRST_CHOICES, parse_options
+from .moves import MoveResult
+from .offers import Offer, OffersMixin
+from .settings import CHANNEL_ACTIONS, SettingsMixin
+
+
+class Service(OffersMixin, HistoryMixin, SettingsMixin):
+    """Matches, moves, clocks, offers, settings and history."""
+
+
+MatchService = Service
+
+__all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "FIRST_CHOICES", "Forbidden",
+           "HistoryEntry", "IllegalMove", "Match", "MatchService", "MoveResult", "NOTIFY_MODES",
+           "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "REMINDER_MODES",
+           "Service", "ServiceError", "StaleAction", "TickReport", "WrongPhase", "parse_time",
+           "parse_options", "result_phrase", "wrap"]

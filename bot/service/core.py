@@ -1,0 +1,374 @@
+"""What every part of the service shares: refusals, the Match view of a stored row, and the
+effects a change writes to the outbox in its own transaction."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games import Game, GameError, Outcome, Phrase, Termination, get_game, nphrase, phrase, shorten
+
+from .. import strings
+from ..ai import is_ai
+from ..clocks import HALF
+from ..i18n import phrase_to_json
+from ..store import MatchRow, SeatRow, StaleVersion, Store, Tx
+
+DAY = 86400.0
+
+
+class ServiceError(Exception):
+    """A refusal with a user-facing message (a Phrase the bot translates)."""
+
+    def __init__(self, message: Phrase | str, /, **fields: Any):
+        self.phrase = message if isinstance(message, Phrase) else phrase(message, **fields)
+        super().__init__(str(self.phrase))
+
+
+class NotFound(ServiceError): ...
+class NotAPlayer(ServiceError): ...
+class NotYourTurn(ServiceError): ...
+class IllegalMove(ServiceError): ...
+class StaleAction(ServiceError): ...
+class Forbidden(ServiceError): ...
+class WrongPhase(ServiceError): ...
+class BadRequest(ServiceError): ...
+
+
+class AlreadyOpen(ServiceError):
+    """A retried /play found the match it already opened."""
+
+    def __init__(self, match: Match):
+        if match.row.channel_id < 0:  # its thread is still being made
+            super().__init__(strings.ALREADY_OPENING, match_id=match.id,
+                             link=f"<#{match.row.parent_channel_id}>")
+        else:
+            super().__init__(strings.ALREADY_OPEN, match_id=match.id,
+                             link=f"<#{match.row.channel_id}>")
+        self.match = match
+
+
+@dataclass(frozen=True)
+class Player:
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Match:
+    """A stored match with its game and decoded state."""
+
+    row: MatchRow
+    game: Game
+    state: Any | None  # None before the start
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def status(self) -> str:
+        return self.row.status
+
+    @property
+    def seats(self) -> tuple[SeatRow, ...]:
+        return self.row.seats
+
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.row.seats]
+
+    def to_move(self) -> SeatRow | None:
+        if self.state is None or self.row.status != "active":
+            return None
+        seat = self.game.to_move(self.state)
+        return None if seat is None else self.row.user_at(seat)
+
+    def waiting_on(self) -> int | None:
+        """The human the match waits on (an AI seat is never timed or reminded)."""
+        mover = self.to_move()
+        return None if mover is None or is_ai(mover.user_id) else mover.user_id
+
+    def outcome(self) -> Outcome | None:
+        if self.row.status == "finished" and self.row.result is not None:
+            return Outcome.from_json(self.row.result)
+        return None
+
+    def ply(self) -> int:
+        return 0 if self.state is None else self.game.ply(self.state)
+
+    def observe(self, viewer: int | None) -> Any:
+        return self.game.observe(self.state, viewer)
+
+
+def wrap(row: MatchRow) -> Match:
+    game = get_game(row.game)
+    state = None if row.state is None else game.from_json(row.state)
+    return Match(row, game, state)
+
+
+def result_phrase(match: Match) -> Phrase | None:
+    """How a finished match ended, in words: the platform's endings (resignation, a timeout
+    claim, an agreed draw) or the game's own."""
+    result = match.row.result
+    outcome = match.outcome()
+    if result is None or outcome is None:
+        return None
+    names = match.names()
+    if outcome.reason is Termination.RESIGNATION:
+        resigned = match.row.seat_of(int(result.get("resigned", 0)))
+        who = names[resigned] if resigned is not None else "?"
+        winners = " & ".join(names[w] for w in outcome.winners if w < len(names))
+        template = strings.RESIGNED_WIN if len(outcome.winners) == 1 else strings.RESIGNED_WIN_MANY
+        return phrase(template, name=who, winners=winners)
+    if outcome.reason is Termination.TIMEOUT:
+        claimer = outcome.winners[0]
+        absent = [n for i, n in enumerate(names) if i != claimer]
+        return phrase(strings.TIMEOUT_WIN, absent=" & ".join(absent), claimer=names[claimer])
+    if outcome.reason is Termination.AGREEMENT:
+        return phrase(strings.AGREED_DRAW)
+    if match.state is not None:
+        return match.game.describe_outcome(match.state)
+    return phrase(strings.RESULT_DRAW) if outcome.draw else None
+
+
+def refusal(error: GameError, text: str) -> Phrase:
+    """A game's refusal of `text`, quoting the input once and shortly."""
+    from games import InvalidMoveError
+
+    template = strings.NOT_A_MOVE if isinstance(error, InvalidMoveError) else strings.ILLEGAL_MOVE
+    return phrase(template, text=shorten(text, 40).replace("`", "'"), reason=error.phrase)
+
+
+def moves_count(n: int) -> Phrase:
+    return nphrase(*strings.MOVES_COUNT, n)
+
+
+class Effects:
+    """What players must see after a change: outbox rows written in the change's transaction.
+
+    Lanes keep order: a match's channel messages go out in commit order (`m:<id>`), its DMs in
+    theirs (`d:<id>`, so a slow DM never holds a board back), digests per user (`u:<id>`)."""
+
+    def __init__(self, tx: Tx, now: float, *, batched: bool = False):
+        self.tx = tx
+        self.now = now
+        self.count = 0
+        # batched: rows are kept and written in one statement by `flush` (the clock tick
+        # writes a hundred at a time; one round trip each would cost more than the work)
+        self.pending: list[tuple[str, str, dict[str, Any]]] | None = [] if batched else None
+
+    async def _put(self, lane: str, kind: str, payload: dict[str, Any]) -> None:
+        if self.pending is not None:
+            self.pending.append((lane, kind, payload))
+        else:
+            await self.tx.enqueue(lane, kind, payload, self.now)
+        self.count += 1
+
+    async def flush(self) -> None:
+        """Write the kept rows, in the order they were made (the outbox id keeps it)."""
+        if self.pending:
+            await self.tx.enqueue_many(self.pending, self.now)
+            self.pending.clear()
+
+    async def board(self, match: Match, *, lines: Sequence[Phrase] = (), lead: Phrase | None = None,
+                    mention: Iterable[int] = (), reposted: bool = False,
+                    ping_all_at_end: bool = True) -> None:
+        """The board of the match as it is now, posted in its channel; a final board
+        mentions every player (once: `ping_all_at_end` is off when it is shown again)."""
+        row = match.row
+        mover = match.to_move()
+        vacation_until = None
+        due_at = None
+        if mover is not None and row.move_seconds is not None and row.turn_started_at is not None:
+            from ..clocks import clock_for
+            clock = clock_for(row.move_seconds, row.turn_started_at, self.now,
+                              await self.tx.vacations(mover.user_id))
+            due_at = clock.due_at
+            vacation_until = clock.on_vacation_until
+        final = match.status == "finished"
+        players = [s.user_id for s in match.seats]
+        await self._put(f"m:{row.id}", "board", {
+            "match_id": row.id, "version": row.version, "ply": match.ply(),
+            "channel_id": row.channel_id, "parent_channel_id": row.parent_channel_id,
+            "game": match.game.id, "seats": [[s.user_id, s.name] for s in match.seats],
+            "state": row.state, "lead": phrase_to_json(lead),
+            "lines": [phrase_to_json(line) for line in lines],
+            "mention": sorted(set(players if final and ping_all_at_end else mention)),
+            "turn": mover.user_id if mover else None,
+            "turn_note": phrase_to_json(match.game.turn_note(match.state)
+                                        if mover is not None else None),
+            "due_at": due_at, "vacation_until": vacation_until,
+            "result": phrase_to_json(result_phrase(match)) if final else None,
+            "final": final, "reposted": reposted,
+            "scores": list(match.game.scores(match.state) or ()) if match.state else [],
+        })
+        await self.tx.set_board_version(row.id, row.version)
+
+    async def dm(self, user_id: int, match: Match, text: Phrase, *,
+                 picture_seat: int | None = None, kind: str = "info",
+                 fallback: str | None = None, board_version: int | None = None) -> None:
+        """A direct message about a match; `picture_seat`: attach that seat's private view.
+        `fallback` says what the channel gets when the DM can't be delivered: "note" (a
+        line without a ping) or "mention" (the turn notice as a mention). With
+        `board_version`, the field {board} links to that version's board, so the DM waits
+        in the channel's lane until that board is posted."""
+        lane = f"m:{match.id}" if board_version is not None else f"d:{match.id}"
+        await self._put(lane, "dm", {
+            "user_id": user_id, "match_id": match.id, "channel_id": match.row.channel_id,
+            "game": match.game.id, "seats": [[s.user_id, s.name] for s in match.seats],
+            "text": phrase_to_json(text), "kind": kind, "fallback": fallback,
+            "picture": None if picture_seat is None else {
+                "state": match.row.state, "seat": picture_seat, "version": match.row.version},
+            "board_version": board_version,
+        })
+
+    async def ai_turn(self, match: Match, user_id: int) -> None:
+        """The AI seat `user_id` is to move: its search and move follow from the outbox (in
+        a lane of its own, so boards never wait for it), after a restart too."""
+        await self._put(f"a:{match.id}", "ai", {
+            "match_id": match.id, "user_id": user_id, "ply": match.ply(),
+            "version": match.row.version})
+
+    async def notice(self, match: Match, text: Phrase, *, mention: Iterable[int] = (),
+                     buttons: Sequence[dict[str, Any]] = (), live: str | None = None,
+                     offer_id: int | None = None) -> None:
+        """A message in the match's channel (expiry, offers, answers); with buttons, it is a
+        live message retired once the match moves on."""
+        await self._put(f"m:{match.id}", "notice", {
+            "match_id": match.id, "channel_id": match.row.channel_id,
+            "parent_channel_id": match.row.parent_channel_id,
+            "seats": [[s.user_id, s.name] for s in match.seats], "text": phrase_to_json(text),
+            "mention": sorted(set(mention)), "buttons": list(buttons), "live": live,
+            "version": match.row.version, "offer_id": offer_id})
+
+    async def lobby(self, match: Match, mention: Iterable[int] = ()) -> None:
+        """The lobby or invitation message, with its buttons."""
+        await self._put(f"m:{match.id}", "lobby", {
+            "match_id": match.id, "channel_id": match.row.channel_id,
+            "parent_channel_id": match.row.parent_channel_id,
+            "version": match.row.version, "mention": sorted(set(mention))})
+
+    async def retire(self, match: Match, *, below_version: int | None = None,
+                     offer_ids: Sequence[int] = (), text: Phrase | None = None) -> None:
+        """Remove the components of a match's live messages (all older than `below_version`,
+        or those of these offers); `text` replaces their content."""
+        await self._put(f"m:{match.id}", "retire", {
+            "match_id": match.id, "below_version": below_version,
+            "offer_ids": list(offer_ids), "text": phrase_to_json(text)})
+
+    async def digest(self, user_id: int, lines: Sequence[Phrase], header: Phrase) -> None:
+        await self._put(f"u:{user_id}", "digest", {
+            "user_id": user_id, "header": phrase_to_json(header),
+            "lines": [phrase_to_json(line) for line in lines]})
+
+
+class ServiceBase:
+    """State and helpers every part of the service uses."""
+
+    def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
+                 rng: Any = None, dice: random.Random | None = None,
+                 on_commit: Callable[[], None] | None = None):
+        self.store = store
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()  # seat order
+        self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
+        self.on_commit = on_commit or (lambda: None)
+
+    # -- reading -----------------------------------------------------------------------
+    async def get(self, match_id: int) -> Match:
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise NotFound(strings.NO_SUCH_MATCH, match_id=match_id)
+        return wrap(row)
+
+    async def in_channel(self, channel_id: int) -> Match:
+        row = await self.store.live_match_in(channel_id)
+        if row is None:
+            raise NotFound(strings.NO_MATCH_HERE)
+        return wrap(row)
+
+    async def live_matches_of(self, user_id: int) -> list[Match]:
+        return [wrap(row) for row in await self.store.live_matches_of(user_id)]
+
+    async def finished_matches_of(self, user_id: int, limit: int = 10) -> list[Match]:
+        return [wrap(row) for row in await self.store.finished_matches_of(user_id, limit)]
+
+    @staticmethod
+    async def locked(tx: Tx, match_id: int) -> Match:
+        row = await tx.lock_match(match_id)
+        if row is None:
+            raise NotFound(strings.NO_SUCH_MATCH, match_id=match_id)
+        return wrap(row)
+
+    # -- checks ------------------------------------------------------------------------
+    @staticmethod
+    def check_live(match: Match) -> None:
+        if match.status == "finished":
+            raise WrongPhase(strings.MATCH_OVER, match_id=match.id)
+        if match.status == "aborted":
+            raise WrongPhase(strings.MATCH_ABORTED, match_id=match.id)
+
+    def check_active_player(self, match: Match, user_id: int) -> int:
+        self.check_live(match)
+        if match.status != "active":
+            raise WrongPhase(strings.NOT_STARTED, match_id=match.id)
+        seat = match.row.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(strings.NOT_A_PLAYER, match_id=match.id)
+        return seat
+
+    def check_turn(self, match: Match, user_id: int, *, expected_ply: int | None = None) -> SeatRow:
+        """The mover's seat, or the reason this user cannot move now."""
+        self.check_active_player(match, user_id)
+        if expected_ply is not None and expected_ply != match.ply():
+            raise StaleAction(strings.STALE_BOARD, ply=match.ply() + 1)
+        mover = match.to_move()
+        if mover is None:
+            raise NotYourTurn(strings.NOT_YOUR_TURN_ROLL, match_id=match.id)
+        if mover.user_id != user_id:
+            raise NotYourTurn(strings.NOT_YOUR_TURN, match_id=match.id, name=mover.name)
+        return mover
+
+    # -- writing -------------------------------------------------------------------------
+    def clock_columns(self, match: Match, now: float) -> dict[str, Any]:
+        """The indexed clock columns of a match in this state: who it waits on and when the
+        tick should first look at it."""
+        waiting = match.waiting_on() if match.status == "active" else None
+        check = None
+        if waiting is not None and match.row.move_seconds is not None:
+            check = now + match.row.move_seconds * HALF
+        return {"waiting_on": waiting, "next_check_at": check, "turn_started_at": now}
+
+    async def save(self, tx: Tx, match: Match, *, now: float, state: Any = None,
+                   clock: bool = False, **changes: Any) -> Match:
+        """Write a change of `match` (to `state` if given) and return the new Match. With
+        `clock`, the turn starts now: the clock columns are recomputed."""
+        game = match.game
+        new_state = match.state if state is None else state
+        status = changes.get("status") or match.status
+        if clock:
+            preview = Match(_with_status(match.row, status), game, new_state)
+            changes.update(self.clock_columns(preview, now))
+        if status == "finished" and match.status != "finished":
+            changes.setdefault("finished_at", now)
+            changes.setdefault("waiting_on", None)
+            changes.setdefault("next_check_at", None)
+        if status == "aborted":
+            changes.setdefault("waiting_on", None)
+            changes.setdefault("next_check_at", None)
+        try:
+            await tx.update_match(match.id, match.row.version, now=now,
+                                  state=None if state is None else game.to_json(state), **changes)
+        except StaleVersion:
+            raise StaleAction(strings.RACE_LOST) from None
+        return await self.locked(tx, match.id)
+
+
+def _with_status(row: MatchRow, status: str) -> MatchRow:
+    from dataclasses import replace
+
+    return replace(row, status=status)

@@ -1,0 +1,227 @@
+"""Playing: a move, the die rolls it makes due, and what players are told, in one transaction."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games import Answer, GameError, Phrase, Step, phrase
+
+from .. import strings
+from ..store import MoveRow, Tx
+from .core import DAY, Effects, IllegalMove, Match, StaleAction, WrongPhase, refusal
+from .matches import MatchesMixin
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    match: Match
+    notation: str  # full notation (the log, the mover)
+    public: str  # what the channel may see
+    ply: int  # the ply the move was played at
+    already: bool = False  # a retry of a move this player had already made
+
+
+def effective_log(entries: list[MoveRow]) -> list[MoveRow]:
+    """The log with taken-back entries removed (a takeback removes the entry before it)."""
+    effective: list[MoveRow] = []
+    for entry in entries:
+        if entry.kind == "takeback":
+            if effective:
+                effective.pop()
+        else:
+            effective.append(entry)
+    return effective
+
+
+class MovesMixin(MatchesMixin):
+    def legal_moves_for(self, match: Match, user_id: int) -> list[str]:
+        mover = match.to_move()
+        if mover is None or mover.user_id != user_id:
+            return []
+        return match.game.legal_notations(match.state)
+
+    def move_input(self, match: Match, user_id: int, answers: tuple[Answer, ...], *,
+                   expected_ply: int | None = None) -> tuple[Step | str, tuple[Answer, ...]]:
+        """The next question of the mover's step-by-step entry after `answers` (steps with a
+        single option are answered at once), or the finished notation; with the answers
+        actually used. Refusals are ServiceErrors."""
+        self.check_turn(match, user_id, expected_ply=expected_ply)
+        answers = tuple(answers)
+        while True:
+            try:
+                step = match.game.move_input(match.state, answers)
+            except GameError as exc:
+                raise IllegalMove(strings.ILLEGAL_CHOICE, reason=exc.phrase) from None
+            if isinstance(step, str) or len(step.options) > step.picks:
+                return step, answers
+            answers = answers + (tuple(o.value for o in step.options),)
+
+    async def play(self, match_id: int, user_id: int, text: str, *,
+                   expected_ply: int | None = None,
+                   interaction_id: int | None = None) -> MoveResult:
+        """Play `text` for `user_id`. A repeat of a move this player already made (the same
+        interaction delivered twice, or the same move sent again for the same ply because the
+        answer was lost) is reported as `already`, never played twice."""
+        if interaction_id is not None:
+            found = await self.store.move_by_interaction(interaction_id)
+            if found is not None:
+                return await self._already(found[0], found[1])
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            match = await self.locked(tx, match_id)
+            if expected_ply is not None and match.state is not None and expected_ply < match.ply():
+                entry = await self._played_before(tx, match, user_id, expected_ply, text)
+                if entry is not None:
+                    return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
+            effects = Effects(tx, now)
+            lines: list[Phrase] = []
+            news: set[int] = set()
+            if match.status == "active" and match.game.is_chance(match.state):
+                match = await self._roll(tx, match, now, lines, news)  # left pending by a crash
+            mover = self.check_turn(match, user_id, expected_ply=expected_ply)
+            game, before = match.game, match.state
+            try:
+                move = game.parse_move(before, text)
+                canonical = game.format_move(before, move)
+                public = game.public_notation(before, move)
+                after = game.apply(before, move)
+            except GameError as exc:
+                raise IllegalMove(refusal(exc, text)) from None
+            lines.append(self.move_line(mover.name, public, game.move_effects(before, move, after)))
+            news |= set(game.private_news(before, after))
+            outcome = game.outcome(after)
+            seq = match.row.version
+            match = await self.save(tx, match, now=now, state=after, clock=True,
+                                    status="finished" if outcome else None,
+                                    result=outcome.to_json() if outcome else None)
+            await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
+                                notation=canonical, actor_id=user_id, now=now,
+                                interaction_id=interaction_id)
+            await tx.void_offers(match.id)
+            match = await self._roll(tx, match, now, lines, news)
+            await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
+        self.on_commit()
+        return MoveResult(match, canonical, public, game.ply(before))
+
+    @staticmethod
+    def move_line(name: str, notation: str, effects: tuple[Phrase, ...]) -> Phrase:
+        if effects:
+            return phrase(strings.MOVE_PLAYED_EFFECTS, name=name, notation=notation,
+                          effects=effects)
+        return phrase(strings.MOVE_PLAYED, name=name, notation=notation)
+
+    async def _already(self, match_id: int, entry: MoveRow) -> MoveResult:
+        match = await self.get(match_id)
+        return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
+
+    async def _played_before(self, tx: Tx, match: Match, user_id: int, ply: int,
+                             text: str) -> MoveRow | None:
+        """The log entry of this user's move at `ply`, if `text` is that move."""
+        try:
+            canonical = match.game.format_move(match.state,
+                                               match.game.parse_move(match.state, text))
+        except GameError:
+            return None
+        for entry in effective_log(await tx.moves(match.id)):
+            if entry.ply == ply and entry.kind == "move":
+                if entry.actor_id == user_id and entry.notation == canonical:
+                    return entry
+                return None
+        return None
+
+    async def _roll(self, tx: Tx, match: Match, now: float, lines: list[Phrase],
+                    news: set[int]) -> Match:
+        """Make the chance moves that are due (die rolls), each logged with no actor, so that
+        replaying the log reproduces the match."""
+        game = match.game
+        while match.status == "active" and game.is_chance(match.state):
+            before = match.state
+            move = self.dice.choice(game.legal_moves(before))
+            notation = game.format_move(before, move)
+            after = game.apply(before, move)
+            outcome = game.outcome(after)
+            seq = match.row.version
+            match = await self.save(tx, match, now=now, state=after, clock=True,
+                                    status="finished" if outcome else None,
+                                    result=outcome.to_json() if outcome else None)
+            await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
+                                notation=notation, actor_id=None, now=now)
+            effects = game.move_effects(before, move, after)
+            lines.append(phrase(strings.ROLL_LINE, effects=effects or (notation,)))
+            news |= set(game.private_news(before, after))
+        return match
+
+    async def after_change(self, tx: Tx, effects: Effects, match: Match, lines: list[Phrase],
+                           *, previous: int | None, news: set[int] = frozenset(),  # type: ignore[assignment]
+                           lead: Phrase | None = None) -> None:
+        """The new board (its mention only for a player whose turn just began), the turn DM,
+        and private views for the seats that learnt something hidden."""
+        if match.status == "finished":
+            await self.announce_end(tx, effects, match, lines, lead=lead)
+            return
+        mention, _ = await self.announce_turn(tx, effects, match, previous)
+        await effects.board(match, lines=lines, lead=lead, mention=mention)
+        for seat in sorted(news):
+            row = match.row.user_at(seat)
+            if row is not None:
+                await effects.dm(row.user_id, match, self.private_text(match), picture_seat=seat,
+                                 kind="private", fallback="note")
+
+    @staticmethod
+    def private_text(match: Match) -> Phrase:
+        return phrase(strings.PRIVATE_VIEW, match_id=match.id, game=match.game.name,
+                      link=f"<#{match.row.channel_id}>")
+
+    async def repost_board(self, match_id: int) -> Match:
+        """Post the current board again for everyone (`/board public:True`); it becomes the
+        live board and the older ones lose their components."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            match = await self.locked(tx, match_id)
+            if match.state is None:
+                raise WrongPhase(strings.NOT_STARTED, match_id=match.id)
+            await Effects(tx, now).board(match, lead=phrase(
+                strings.BOARD_HEADER, match_id=match.id, game=match.game.name, ply=match.ply()),
+                ping_all_at_end=False)
+        self.on_commit()
+        return match
+
+    # -- recovery at start ---------------------------------------------------------------
+    async def recover(self) -> int:
+        """After a crash or an upgrade: a die roll left pending is rolled, the clock columns
+        of old rows are filled in, and a match whose latest state never had its board sent
+        gets one. Returns how many matches needed something."""
+        now = self.clock()
+        fixed = await self.abandon_placeholders(now - 300)
+        for match_id in await self.store.unsettled_matches(now - DAY):
+            try:
+                async with self.store.transaction() as tx:
+                    match = await self.locked(tx, match_id)
+                    fixed += await self._settle(tx, match, now)
+            except StaleAction:
+                continue
+        if fixed:
+            self.on_commit()
+        return fixed
+
+    async def _settle(self, tx: Tx, match: Match, now: float) -> int:
+        effects = Effects(tx, now)
+        if match.status == "active" and match.state is not None:
+            if match.game.is_chance(match.state):
+                lines: list[Phrase] = []
+                news: set[int] = set()
+                match = await self._roll(tx, match, now, lines, news)
+                await self.after_change(tx, effects, match, lines, previous=None, news=news)
+                return 1
+            if match.row.waiting_on != match.waiting_on():
+                await tx.set_waiting_on(match.id, match.waiting_on())
+                if match.row.move_seconds is not None:
+                    await tx.set_clock_check(match.id, now)
+        if match.row.board_version != match.row.version and match.state is not None:
+            mention: list[Any] = []
+            if match.status == "active":
+                mention, _ = await self.announce_turn(tx, effects, match, previous=None)
+            await effects.board(match, lead=phrase(strings.REPOSTED), mention=mention)
+            return 1
+        return 0

@@ -1,0 +1,87 @@
+"""Server settings: threads, default time per move, allowed channels, quiet spectators."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import strings
+from ..i18n import LANGUAGES
+from .clocks import parse_time
+from .core import BadRequest, Forbidden, ServiceBase
+
+CHANNEL_ACTIONS = ("allow", "disallow", "all")
+
+
+class SettingsMixin(ServiceBase):
+    async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
+        return await self.store.guild_settings(guild_id)
+
+    async def update_settings(self, guild_id: int, *, is_manager: bool,
+                              threads: bool | None = None, time_per_move: str | None = None,
+                              spectators_talk: bool | None = None,
+                              channel_id: int | None = None,
+                              channel_action: str | None = None,
+                              language: str | None = None) -> dict[str, Any]:
+        """Change what was given (managers only) and return the settings as they are now."""
+        if not is_manager:
+            raise Forbidden(strings.SETTINGS_FORBIDDEN)
+        changes: dict[str, Any] = {}
+        if threads is not None:
+            changes["use_threads"] = threads
+        if time_per_move is not None:
+            changes["move_seconds"] = parse_time(time_per_move)
+        if spectators_talk is not None:
+            changes["spectators_talk"] = spectators_talk
+        if language is not None:
+            if language not in LANGUAGES:
+                raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
+            changes["language"] = language
+        async with self.store.transaction() as tx:
+            if channel_action == "all":
+                changes["channels"] = None
+            elif channel_id is not None:
+                current = set((await tx.guild_settings(guild_id))["channels"] or [])
+                if channel_action == "disallow":
+                    current.discard(channel_id)
+                else:
+                    current.add(channel_id)
+                changes["channels"] = sorted(current) or None
+            if changes:
+                await tx.update_guild_settings(guild_id, **changes)
+            return await tx.guild_settings(guild_id)
+
+    async def note_languages(self, user_id: int, user_language: str, guild_id: int | None,
+                             guild_language: str | None) -> None:
+        """Remember the language a user last used (their DMs follow it) and the server's
+        preferred locale (its channel messages follow it unless a manager chose one)."""
+        async with self.store.transaction() as tx:
+            if (not await tx.language_chosen(user_id)
+                    and (await tx.user(user_id)).language != user_language):
+                await tx.set_user(user_id, language=user_language)
+            if guild_id is not None and guild_language is not None:
+                now = await tx.guild_settings(guild_id)
+                if now["preferred_language"] != guild_language:
+                    await tx.update_guild_settings(guild_id, preferred_language=guild_language)
+
+    async def set_user_language(self, user_id: int, language: str) -> None:
+        """A language chosen with /notify (it holds until the user's client says another)."""
+        if language not in LANGUAGES:
+            raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
+        async with self.store.transaction() as tx:
+            await tx.set_user(user_id, language=language, language_chosen=1)
+
+    async def channel_language(self, guild_id: int | None) -> str:
+        now = await self.store.guild_settings(guild_id)
+        return now["language"] or now["preferred_language"] or "en"
+
+    async def user_language(self, user_id: int) -> str:
+        return (await self.store.user(user_id)).language or "en"
+
+    async def may_talk(self, channel_id: int, user_id: int, guild_id: int | None) -> bool:
+        """In a match thread whose server keeps spectators quiet, only players may talk."""
+        row = await self.store.live_match_in(channel_id)
+        if row is None or not row.in_thread:
+            return True
+        if (await self.store.guild_settings(guild_id))["spectators_talk"]:
+            return True
+        return row.seat_of(user_id) is not None

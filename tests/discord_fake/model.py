@@ -1,0 +1,194 @@
+"""The imitation's vocabulary: Discord's constants, the records it keeps of what happened, and
+the handles tests pass in (UserRef, ChannelRef)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from aiohttp import web
+
+Json = dict[str, Any]
+
+APP_ID = 900_000_000_000_000_001
+BOT_USER_ID = APP_ID
+
+# message flags (resources/message#message-object-message-flags)
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+SUPPRESS_EMBEDS = 1 << 2
+
+# permissions (topics/permissions)
+MANAGE_GUILD = 1 << 5
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 41) - 1
+MEMBER_PERMISSIONS = str((1 << 0) | (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
+                         | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 38))
+ACTIONS = {"send": SEND_MESSAGES, "send_in_threads": SEND_MESSAGES_IN_THREADS,
+           "create_thread": CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS,
+           "manage_messages": MANAGE_MESSAGES}
+
+# gateway intents (events/gateway#gateway-intents)
+GUILDS = 1 << 0
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
+
+# channel types
+GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD, ANNOUNCEMENT = 0, 1, 11, 12, 5
+THREADS = (10, PUBLIC_THREAD, PRIVATE_THREAD)
+
+# interaction types -> the response types Discord accepts for them
+# (interactions/receiving-and-responding#interaction-response-object-interaction-callback-type)
+COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+RESPONSES = {COMMAND: (4, 5, 9), COMPONENT: (4, 5, 6, 7, 9), AUTOCOMPLETE: (8,),
+             MODAL_SUBMIT: (4, 5, 6, 7)}
+
+MAX_REQUEST = 25 * 1024 * 1024
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> Json:
+    return {"id": str(user_id), "username": name, "global_name": name, "discriminator": "0",
+            "avatar": None, "bot": bot, "public_flags": 0}
+
+
+BOT_USER = user_payload(BOT_USER_ID, "Corral", bot=True)
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    json: Any
+    files: dict[str, bytes]
+    status: int = 200
+
+
+@dataclass
+class Call:
+    """What a route handler gets: the JSON body (or payload_json), files and query."""
+
+    body: Any
+    files: dict[str, bytes]
+    query: Mapping[str, str]
+
+
+@dataclass
+class Fault:
+    """A misbehaviour the test asked for, on the next `times` matching requests."""
+
+    method: str
+    pattern: str
+    times: int
+    status: int = 0  # 429 or 5xx; 0: answer normally
+    retry_after: float = 0.0
+    delay: float = 0.0
+    processed: bool = False  # the request takes effect before the 5xx
+
+    def matches(self, method: str, path: str) -> bool:
+        return self.times > 0 and method == self.method and bool(re.fullmatch(self.pattern,
+                                                                              path))
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A user-typed slash-command option."""
+
+    user_id: int
+
+
+@dataclass(frozen=True)
+class ChannelRef:
+    """A channel-typed slash-command option."""
+
+    channel_id: int
+
+
+class AddedGuild(NamedTuple):
+    guild_id: int
+    channel_id: int
+
+
+@dataclass
+class Guild:
+    id: int
+    name: str
+    locale: str
+    owner_id: int
+
+
+@dataclass
+class Session:
+    """One IDENTIFYed gateway session: what it asked for, and every event sent to it."""
+
+    session_id: str
+    shard_id: int
+    shard_count: int
+    intents: int
+    ws: web.WebSocketResponse | None
+    seq: int = 0
+    events: list[Json] = field(default_factory=list)
+
+    def receives(self, guild_id: int | None) -> bool:
+        if guild_id is None:
+            return self.shard_id == 0
+        return (guild_id >> 22) % self.shard_count == self.shard_id
+
+    def wants(self, name: str, guild_id: int | None) -> bool:
+        if name.startswith("MESSAGE_"):
+            return bool(self.intents & (GUILD_MESSAGES if guild_id else DIRECT_MESSAGES))
+        if name.startswith(("THREAD_", "CHANNEL_")):
+            return bool(self.intents & GUILDS)
+        return True
+
+    def names(self) -> list[str]:
+        return [e["t"] for e in self.events]
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction the test sent, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    user_id: int
+    channel_id: int
+    guild_id: int | None = None
+    interaction_type: int = COMMAND
+    created: float = 0.0  # on the imitation's clock
+    answered_after: float | None = None  # seconds from creation to the first answer
+    callbacks: list[Json] = field(default_factory=list)
+    original: Json | None = None  # the message created by the response, if any
+    followups: list[Json] = field(default_factory=list)
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    source_message_id: int | None = None  # for component clicks: the message clicked on
+    modal: Json | None = None  # the modal the bot answered with
+    payload: Json = field(default_factory=dict)  # the INTERACTION_CREATE data
+
+    @property
+    def kind(self) -> int | None:
+        """The type of the bot's answer (4 message, 5 deferred, 6 deferred update, 7 update,
+        8 autocomplete, 9 modal)."""
+        return self.callbacks[0]["type"] if self.callbacks else None
+
+    @property
+    def choices(self) -> list[Json]:
+        for cb in self.callbacks:
+            if cb["type"] == 8:
+                return cb["data"]["choices"]
+        raise AssertionError(f"no autocomplete answer in {self.callbacks}")
+
+    def messages(self) -> list[Json]:
+        """Messages this interaction produced: the response then the follow-ups."""
+        return ([self.original] if self.original else []) + self.followups
+
+    def ephemeral_texts(self) -> list[str]:
+        return [m["content"] for m in self.messages() if m["flags"] & EPHEMERAL]

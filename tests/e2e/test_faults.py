@@ -1,0 +1,235 @@
+"""Faults as a real deployment meets them: Discord answering 5xx, processing a request and then
+answering 502, answering slowly, refusing with 50013, the gateway down past the answer
+deadline, slow thread creation with a retried /play. For each: every committed move's board is
+posted exactly once and in order, every turn's mention is sent once, nothing is stuck."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+
+from discord_fake import UserRef
+from e2e_helpers import (
+    board_buttons,
+    boards,
+    challenge_and_accept,
+    components,
+    is_ephemeral,
+    next_board,
+    only_live,
+    play_button,
+    play_slash,
+    posted,
+    slash_move,
+)
+
+MESSAGES = r"/channels/\d+/messages"
+CALLBACK = r"/interactions/\d+/[^/]+/callback"
+
+
+def logged_moves(bot) -> int:
+    db = sqlite3.connect(bot.database)
+    count = db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+    db.close()
+    return count
+
+
+def board_plies(fake, channel_id=None) -> list[int]:
+    """Which position each board shows, from its Moves... or simply its order of posting:
+    the number of `played` lines seen so far."""
+    return [int(m) for b in boards(fake, channel_id)
+            for m in re.findall(r"move (\d+)", b["content"])]
+
+
+async def test_five_500s_on_a_board_post_delay_it_but_it_is_posted_once(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.fail("POST", MESSAGES, status=500, times=5)  # discord.py retries 4, the outbox the 5th
+    before = len(boards(fake))
+    record = await fake.answered(await fake.click(alice, board, board_buttons(fake, board)["k"]))
+    assert record.kind == 7  # the move was acknowledged at once
+    after = await next_board(fake, before, what="the board after five 500s", timeout=40)
+    assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    await fake.settle(0.5)
+    assert len(boards(fake)) == before + 1 and logged_moves(bot) == 1
+
+
+async def test_a_post_processed_then_answered_502_is_not_posted_twice(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.fail("POST", MESSAGES, status=502, times=1, processed=True)
+    before = len(boards(fake))
+    after = await play_button(fake, alice, board, "k")
+    await fake.settle(2.5)  # discord.py's own retry comes after a second
+    assert len(boards(fake)) == before + 1  # the retry carried the same nonce
+    assert "played `k`" in after["content"]
+
+
+async def test_a_lost_answer_to_a_click_still_gets_the_board_posted(fake, bot):
+    """Five 500s on the interaction answer: the answer never gets through (Discord then says
+    10062), but the move is saved and the outbox posts its board and retires the old one."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.fail("POST", CALLBACK, status=500, times=5)
+    before = len(boards(fake))
+    await fake.click(alice, board, board_buttons(fake, board)["k"])
+    after = await next_board(fake, before, what="the board after a lost answer", timeout=30)
+    fake.faults.clear()  # the answer expired (10062) before all five were used
+    assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    await only_live(fake, after)  # the clicked board lost its buttons all the same
+    _, nxt = await slash_move(fake, bob, "c")
+    assert "played `c`" in nxt["content"]
+
+
+async def test_a_click_replayed_after_a_gateway_outage_past_the_deadline(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.response_deadline = 0.3  # the outage lasts longer than Discord waits for an answer
+    await fake.drop_gateway()
+    before = len(boards(fake))
+    record = await fake.click(alice, board, board_buttons(fake, board)["k"])
+    await fake.wait_for(lambda: fake.resumed >= 1, timeout=30, what="a RESUME")
+    after = await next_board(fake, before, what="the board of the replayed click", timeout=20)
+    assert record.kind is None or record.kind == 7  # the late answer was refused with 10062
+    assert "played `k`" in after["content"]
+    await only_live(fake, after)
+    assert logged_moves(bot) == 1
+
+
+async def test_a_slow_board_post_never_lets_a_newer_board_overtake_it(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    await challenge_and_accept(fake, alice, bob)
+    fake.slow("POST", MESSAGES, 4.0, times=1)
+    first = await play_slash(fake, alice, "k")  # its board is held up for 4 s
+    assert "You played" in first.original["content"]
+    second = await play_slash(fake, bob, "c")  # Bob moves before seeing it
+    assert "You played" in second.original["content"]
+    await fake.wait_for(lambda: len(boards(fake)) == 3, timeout=20, what="both boards")
+    first_board, second_board = boards(fake)[1], boards(fake)[2]
+    assert "played `k`" in first_board["content"] and "played `c`" in second_board["content"]
+    # Bob's mention goes out once, or not at all when his move was committed before the
+    # delayed board was built (he no longer needs telling); never to anyone else
+    assert fake.pinged(first_board) in ({bob}, set())
+    assert f"<@{alice}>, your turn" in second_board["content"]
+    assert fake.pinged(second_board) == {alice}
+    await only_live(fake, second_board)
+
+
+async def test_a_slow_thread_and_a_retried_play_make_one_match(fake, bot):
+    alice, bob, mod = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Mod")
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings", threads=True,
+                                         manager=True))
+    fake.slow("POST", r"/channels/\d+/threads", 3.5, times=1)
+    first = await fake.slash(alice, "play", game="progressive-mancala", opponent=UserRef(bob))
+    await fake.answered(first)
+    assert first.kind == 5  # deferred before the slow thread: no 10062
+    await asyncio.sleep(0.3)
+    retry = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
+                                                 opponent=UserRef(bob)))
+    assert is_ephemeral(retry.original)
+    assert "is being opened in a thread" in retry.original["content"]
+    threads = await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
+                                           if ch["type"] == 11], what="the thread", timeout=15)
+    assert len(threads) == 1
+    invitation = await posted(fake, lambda m: fake.custom_ids(m), "the invitation", threads[0])
+    again = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
+                                                 opponent=UserRef(bob)))
+    assert f"already open in <#{threads[0]}>" in again.original["content"]
+    assert fake.pinged(invitation) == {bob}
+    db = sqlite3.connect(bot.database)
+    assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
+    db.close()
+
+
+async def test_no_permission_in_the_thread_posts_the_lobby_in_its_parent(fake, bot):
+    alice, bob, mod = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Mod")
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings", threads=True,
+                                         manager=True))
+    fake.deny(fake.channel_id, "send_in_threads")
+    await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
+                                         opponent=UserRef(bob)))
+    invitation = await posted(fake, lambda m: any(":accept:" in c for c in fake.custom_ids(m)),
+                              "the invitation in the parent channel", timeout=15)
+    accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
+    before = len(boards(fake))
+    await fake.answered(await fake.click(bob, invitation, accept))
+    board = await next_board(fake, before, what="the first board, in the parent too")
+    assert board_buttons(fake, board)
+
+
+async def test_no_permission_to_make_threads_opens_the_match_in_the_channel(fake, bot):
+    alice, bob, mod = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Mod")
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings", threads=True,
+                                         manager=True))
+    fake.deny(fake.channel_id, "create_thread")
+    record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
+                                                  opponent=UserRef(bob)))
+    await fake.wait_for(lambda: any("I may not create threads here" in m["content"]
+                                    for m in record.messages()), what="the answer")
+    await posted(fake, lambda m: any(":accept:" in c for c in fake.custom_ids(m)),
+                 "the invitation")
+
+
+async def test_an_expiry_notice_refused_with_50013_is_retried_until_it_is_posted(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    await challenge_and_accept(fake, alice, bob, time="1h")
+    fake.deny(fake.channel_id, "send")
+    bot.advance(3601)
+    await fake.wait_for(lambda: any(r.status == 403 for r in fake.requests), what="a 50013")
+    assert not [m for m in fake.channel_messages() if "time is up" in m["content"]]
+    fake.allow(fake.channel_id, "send")
+    expiry = await posted(fake, lambda m: "time is up" in m["content"], "the expiry notice",
+                          timeout=20)
+    before = len(boards(fake))
+    await fake.answered(await fake.click(bob, expiry, fake.custom_ids(expiry)[0]))
+    final = await next_board(fake, before, what="the claimed result")
+    assert "Bob claimed the win" in final["content"]
+
+
+async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, game="consequence")
+    fake.deny(fake.channel_id, "send")
+    step = await fake.answered(await fake.click(alice, board, next(
+        c for c in fake.custom_ids(board) if c.startswith("c1:p:"))))
+    assert is_ephemeral(step.original)
+    await fake.answered(await fake.slash(alice, "move", notation="BM@b2"))
+    await fake.settle(0.5)
+    assert len(boards(fake)) == 1
+    fake.allow(fake.channel_id, "send")
+    after = await next_board(fake, 1, what="the board once allowed", timeout=20)
+    assert "played `B@b2`" in after["content"] and fake.pinged(after) == {bob}
+
+
+async def test_forged_buttons_and_oversized_input_get_short_answers(fake, bot):
+    alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
+    board = await challenge_and_accept(fake, alice, bob)
+    posted_before = len(fake.requests)
+    # the same button copied onto a message in another channel: refused, nothing played
+    forged = dict(board, id=str(fake.new_id()), channel_id=str(fake.other_channel_id))
+    fake.messages[int(forged["id"])] = forged
+    wrong = await fake.answered(await fake.click(alice, forged, board_buttons(fake, board)["k"]))
+    assert "not played in this channel" in wrong.original["content"]
+    for custom_id in ("c1:s:99999999999999999999:0:k", "c1:zz:1", "corral:lobby:join:1",
+                      "c1:s:1:0:k" + "/k" * 40):
+        fake_message = dict(board, id=str(fake.new_id()), attachments=[], components=[
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "x",
+                                        "custom_id": custom_id[:100]}]}])
+        fake.messages[int(fake_message["id"])] = fake_message
+        answer = await fake.answered(await fake.click(alice, fake_message, custom_id[:100]))
+        assert is_ephemeral(answer.original) and len(answer.original["content"]) < 300
+    long = await play_slash(fake, alice, "k" * 1000)
+    assert len(long.original["content"]) < 300 and "is not a move" in long.original["content"]
+    weird = await play_slash(fake, alice, "a²-b2\u0000\u202e")
+    assert "is not a move" in weird.original["content"] and "\u0000" not in \
+        weird.original["content"]
+    huge = await fake.answered(await fake.slash(carol, "play", game="progressive-mancala",
+                                                time="9" * 4400 + "d"))
+    assert "is not a time per move" in huge.original["content"]
+    assert len(huge.original["content"]) < 300
+    await fake.settle(0.3)
+    assert logged_moves(bot) == 0
+    assert not [r for r in fake.requests[posted_before:]
+                if r.method == "POST" and re.fullmatch(MESSAGES, r.path)]  # nothing posted
+    assert components(fake.messages[int(board["id"])])  # the real board is untouched

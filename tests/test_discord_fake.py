@@ -1,0 +1,722 @@
+"""The Discord imitation itself: each rule it enforces, driven with aiohttp (raw requests and
+websockets) and with discord.py's own HTTP client and sharded client, as the bot uses them."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+import warnings
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+from discord_fake import APP_ID, EPHEMERAL, ChannelRef, FakeDiscord, InteractionRecord, UserRef
+
+with warnings.catch_warnings():  # discord.player imports audioop, deprecated in 3.11
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import discord
+    from discord.http import HTTPClient, Route, handle_message_parameters
+
+Json = dict[str, Any]
+CHANNEL_MESSAGES = r"/channels/\d+/messages"
+GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 0, 1 << 9, 1 << 12, 1 << 15
+
+PLAY = {"name": "play", "description": "Start a match", "options": [
+    {"type": 4, "name": "size", "description": "Board size", "required": True,
+     "min_value": 3, "max_value": 9},
+    {"type": 10, "name": "komi", "description": "Komi"},
+    {"type": 5, "name": "public", "description": "Post it for everyone"},
+    {"type": 6, "name": "opponent", "description": "Who"},
+    {"type": 7, "name": "where", "description": "Where", "channel_types": [0]},
+    {"type": 3, "name": "colour", "description": "Your colour", "autocomplete": False,
+     "choices": [{"name": "black", "value": "b"}, {"name": "white", "value": "w"}]},
+    {"type": 3, "name": "note", "description": "Anything", "autocomplete": True},
+]}
+ADMIN = {"name": "admin", "description": "Server settings", "contexts": [0], "options": [
+    {"type": 2, "name": "clock", "description": "Clock settings", "options": [
+        {"type": 1, "name": "reset", "description": "Reset clocks", "options": [
+            {"type": 4, "name": "days", "description": "How many days"}]}]}]}
+
+
+# -- fixtures and helpers ---------------------------------------------------------------------
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+class Api:
+    """Raw REST calls, as the bot's library would make them."""
+
+    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
+        self.fake, self.session = fake, session
+
+    async def call(self, method: str, path: str, body: Any = None, *,
+                   form: aiohttp.FormData | None = None) -> tuple[int, Any]:
+        async with self.session.request(
+                method, self.fake.api_base + path, json=body if form is None else None,
+                data=form, headers={"Authorization": "Bot fake-token"}) as response:
+            data = await response.json() if response.status != 204 else None
+            return response.status, data
+
+    async def post(self, channel_id: int, body: Json) -> tuple[int, Any]:
+        return await self.call("POST", f"/channels/{channel_id}/messages", body)
+
+    async def answer(self, record: InteractionRecord, kind: int,
+                     data: Json | None = None) -> tuple[int, Any]:
+        body: Json = {"type": kind} if data is None else {"type": kind, "data": data}
+        return await self.call(
+            "POST", f"/interactions/{record.id}/{record.token}/callback?with_response=true", body)
+
+    async def followup(self, record: InteractionRecord, body: Json) -> tuple[int, Any]:
+        return await self.call("POST", f"/webhooks/{APP_ID}/{record.token}", body)
+
+    async def register(self, *commands: Json) -> tuple[int, Any]:
+        return await self.call("PUT", f"/applications/{APP_ID}/commands", list(commands))
+
+
+@pytest.fixture
+async def api(fake: FakeDiscord) -> AsyncIterator[Api]:
+    async with aiohttp.ClientSession() as session:
+        yield Api(fake, session)
+
+
+@pytest.fixture
+async def http(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[HTTPClient]:
+    """discord.py's HTTP client pointed at the imitation, as bot/__main__.py does."""
+    monkeypatch.setattr(Route, "BASE", fake.api_base)
+    client = HTTPClient(asyncio.get_running_loop())
+    await client.static_login("fake-token")
+    yield client
+    await client.close()
+
+
+class Gateway:
+    """A raw gateway connection: IDENTIFY or RESUME, then read events."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.seq = 0
+
+    @classmethod
+    async def connect(cls, session: aiohttp.ClientSession, fake: FakeDiscord,
+                      *, op: int = 2, data: Json) -> Gateway:
+        gateway = cls(await session.ws_connect(fake.gateway_url))
+        hello = await gateway.ws.receive_json(timeout=2)
+        assert hello["op"] == 10
+        await gateway.ws.send_json({"op": op, "d": data})
+        return gateway
+
+    async def event(self, name: str) -> Json:
+        """The next event called `name` (others are skipped)."""
+        while True:
+            payload = await self.ws.receive_json(timeout=2)
+            self.seq = payload.get("s") or self.seq
+            if payload.get("t") == name:
+                return payload["d"]
+
+
+def identify(intents: int = GUILDS | GUILD_MESSAGES, shard: list[int] | None = None) -> Json:
+    data: Json = {"token": "fake-token", "intents": intents, "properties": {}}
+    if shard is not None:
+        data["shard"] = shard
+    return data
+
+
+def inner(body: Json, *path: str | int) -> list[str]:
+    """The 50035 error codes at a path of the `errors` tree."""
+    assert body["code"] == 50035 and body["message"] == "Invalid Form Body", body
+    node = body["errors"]
+    for key in path:
+        node = node[str(key)]
+    return [e["code"] for e in node["_errors"]]
+
+
+def row(*items: Json) -> Json:
+    return {"type": 1, "components": list(items)}
+
+
+def button(custom_id: str, label: str = "go") -> Json:
+    return {"type": 2, "style": 1, "custom_id": custom_id, "label": label}
+
+
+def menu(custom_id: str, count: int = 3, **extra: Any) -> Json:
+    options = [{"label": f"o{i}", "value": f"v{i}"} for i in range(count)]
+    return {"type": 3, "custom_id": custom_id, "options": options, **extra}
+
+
+# -- interaction deadlines ----------------------------------------------------------------------
+async def test_an_answer_after_the_deadline_is_an_unknown_interaction(fake, api):
+    assert fake.response_deadline == 3.0  # seconds, on the imitation's clock (real time + advance)
+    await api.register(PLAY)
+    user = fake.add_user("Alice")
+    late = await fake.slash(user, "play", size=5)
+    fake.advance(3.1)
+    status, body = await api.answer(late, 4, {"content": "too late"})
+    assert (status, body) == (404, {"message": "Unknown interaction", "code": 10062})
+    assert fake.channel_messages() == [] and late.kind is None
+    status, _ = await api.followup(late, {"content": "and no followup either"})
+    assert status == 404  # the token died with the interaction
+
+    on_time = await fake.slash(user, "play", size=5)
+    status, body = await api.answer(on_time, 4, {"content": "in time"})
+    assert status == 200 and body["resource"]["message"]["content"] == "in time"
+    status, body = await api.answer(on_time, 4, {"content": "twice"})
+    assert (status, body["code"]) == (400, 40060)
+
+
+async def test_the_token_lives_fifteen_minutes(fake, api):
+    await api.register(PLAY)
+    record = await fake.slash(fake.add_user("Alice"), "play", size=5)
+    status, body = await api.followup(record, {"content": "before the answer"})
+    assert (status, body["code"]) == (404, 10015)  # nothing to follow up yet
+    assert (await api.answer(record, 5))[0] == 200  # deferred: "thinking..."
+    assert record.original["flags"] & 128  # LOADING
+    status, edited = await api.call("PATCH", f"/webhooks/{APP_ID}/{record.token}/messages/"
+                                    "@original", {"content": "done"})
+    assert status == 200 and edited["content"] == "done" and not edited["flags"] & 128
+    fake.advance(14 * 60)
+    assert (await api.followup(record, {"content": "still fine"}))[0] == 200
+    fake.advance(61)
+    expired = {"message": "Invalid Webhook Token", "code": 50027}
+    assert await api.followup(record, {"content": "too late"}) == (401, expired)
+    path = f"/webhooks/{APP_ID}/{record.token}/messages/@original"
+    assert await api.call("PATCH", path, {"content": "too late"}) == (401, expired)
+    assert await api.call("DELETE", path) == (401, expired)
+
+
+# -- limits -----------------------------------------------------------------------------------
+LIMITS = [  # (message body, path of the error, inner code)
+    ({"content": "x" * 2001}, ("content",), "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"title": "t"}] * 11}, ("embeds",), "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"title": "t" * 257}]}, ("embeds", 0, "title"), "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"description": "d" * 4097}]}, ("embeds", 0, "description"),
+     "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, ("embeds", 0, "fields"),
+     "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+     ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_BAD_LENGTH"),
+    ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, ("embeds",),
+     "MAX_EMBED_SIZE_EXCEEDED"),
+    ({"components": [row(button(f"b{i}")) for i in range(6)]}, ("components",),
+     "BASE_TYPE_MAX_LENGTH"),
+    ({"components": [row(*(button(f"b{i}") for i in range(6)))]},
+     ("components", 0, "components"), "BASE_TYPE_BAD_LENGTH"),
+    ({"components": [row(menu("m"), button("b"))]}, ("components", 0, "components", 1),
+     "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+    ({"components": [row(menu("m", 26))]}, ("components", 0, "components", 0, "options"),
+     "BASE_TYPE_BAD_LENGTH"),
+    ({"components": [row(menu("m", max_values=26))]},
+     ("components", 0, "components", 0, "max_values"), "NUMBER_TYPE_MAX"),
+    ({"components": [row(menu("m", min_values=-1))]},
+     ("components", 0, "components", 0, "min_values"), "NUMBER_TYPE_MIN"),
+    ({"components": [row(menu("m", 2, max_values=3))]},
+     ("components", 0, "components", 0, "options"), "BASE_TYPE_MIN_LENGTH"),
+    ({"components": [row(button("c" * 101))]},
+     ("components", 0, "components", 0, "custom_id"), "BASE_TYPE_BAD_LENGTH"),
+    ({"components": [row(button("same")), row(button("same"))]},
+     ("components", 1, "components", 0, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED"),
+    ({"components": [row(button("b", "l" * 81))]}, ("components", 0, "components", 0, "label"),
+     "BASE_TYPE_MAX_LENGTH"),
+    ({"components": [row(menu("m", placeholder="p" * 151))]},
+     ("components", 0, "components", 0, "placeholder"), "BASE_TYPE_MAX_LENGTH"),
+    ({"components": [row({**menu("m"), "options": [{"label": "l" * 101, "value": "v"}]})]},
+     ("components", 0, "components", 0, "options", 0, "label"), "BASE_TYPE_BAD_LENGTH"),
+    ({"components": [row({**menu("m"), "options": [{"label": "l", "value": "v" * 101}]})]},
+     ("components", 0, "components", 0, "options", 0, "value"), "BASE_TYPE_BAD_LENGTH"),
+    ({"components": [row({**menu("m"), "options": [{"label": "l", "value": "v",
+                                                    "description": "d" * 101}]})]},
+     ("components", 0, "components", 0, "options", 0, "description"), "BASE_TYPE_MAX_LENGTH"),
+    ({"content": "x", "nonce": "n" * 26}, ("nonce",), "NONCE_TYPE_TOO_LONG"),
+    ({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+     ("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"),
+    ({"content": "x", "allowed_mentions": {"users": [str(i) for i in range(101)]}},
+     ("allowed_mentions", "users"), "BASE_TYPE_MAX_LENGTH"),
+]
+
+
+@pytest.mark.parametrize(("body", "path", "code"), LIMITS,
+                         ids=[f"{'.'.join(map(str, p))}-{c}" for _, p, c in LIMITS])
+async def test_each_limit_is_an_invalid_form_body(fake, api, body, path, code):
+    status, answer = await api.post(fake.channel_id, body)
+    assert status == 400 and code in inner(answer, *path)
+    assert fake.channel_messages() == []
+
+
+@pytest.mark.parametrize("body", [{}, {"content": ""}, {"content": "   "},
+                                  {"content": None, "embeds": [], "components": []}])
+async def test_an_empty_message_is_refused(fake, api, body):
+    empty = {"message": "Cannot send an empty message", "code": 50006}
+    assert await api.post(fake.channel_id, body) == (400, empty)
+
+
+async def test_limits_apply_to_answers_followups_and_edits(fake, api):
+    await api.register(PLAY)
+    too_long = {"content": "x" * 2001}
+    record = await fake.slash(fake.add_user("Alice"), "play", size=5)
+    status, body = await api.answer(record, 4, too_long)
+    assert status == 400 and inner(body, "data", "content") == ["BASE_TYPE_MAX_LENGTH"]
+    assert (await api.answer(record, 4, {"content": "   "}))[1]["code"] == 50006
+    assert record.kind is None  # refused answers do not acknowledge
+    assert (await api.answer(record, 4, {"content": "ok", "components": [row(button("a"))]}))[0] \
+        == 200
+    status, body = await api.followup(record, too_long)
+    assert status == 400 and inner(body, "content") == ["BASE_TYPE_MAX_LENGTH"]
+    assert (await api.followup(record, {}))[1]["code"] == 50006
+    hook = f"/webhooks/{APP_ID}/{record.token}/messages/@original"
+    status, body = await api.call("PATCH", hook, too_long)
+    assert status == 400 and inner(body, "content") == ["BASE_TYPE_MAX_LENGTH"]
+    # an edit may drop fields, but not leave the message empty
+    assert (await api.call("PATCH", hook, {"components": []}))[0] == 200
+    assert (await api.call("PATCH", hook, {"content": ""}))[1]["code"] == 50006
+
+    status, posted = await api.post(fake.channel_id, {"content": "board",
+                                                      "components": [row(button("k"))]})
+    path = f"/channels/{fake.channel_id}/messages/{posted['id']}"
+    status, body = await api.call("PATCH", path, {"components": [row(button("k"), button("k"))]})
+    assert status == 400 and "COMPONENT_CUSTOM_ID_DUPLICATED" in inner(
+        body, "components", 0, "components", 1, "custom_id")
+    click = await fake.click(fake.add_user("Bob"), posted, "k")
+    status, body = await api.answer(click, 7, too_long)
+    assert status == 400 and inner(body, "data", "content") == ["BASE_TYPE_MAX_LENGTH"]
+    assert (await api.answer(click, 7, {"content": "", "components": []}))[1]["code"] == 50006
+    assert (await api.answer(click, 7, {"components": []}))[0] == 200
+    assert fake.messages[int(posted["id"])]["content"] == "board"
+
+
+async def test_autocomplete_choices_are_limited(fake, api):
+    await api.register(PLAY)
+    user = fake.add_user("Alice")
+    choices = [{"name": f"c{i}", "value": f"v{i}"} for i in range(26)]
+    record = await fake.autocomplete(user, "play", "note", note="")
+    status, body = await api.answer(record, 8, {"choices": choices})
+    assert status == 400 and inner(body, "data", "choices") == ["BASE_TYPE_MAX_LENGTH"]
+    status, body = await api.answer(record, 8, {"choices": [{"name": "n" * 101, "value": "v"}]})
+    assert inner(body, "data", "choices", 0, "name") == ["BASE_TYPE_BAD_LENGTH"]
+    status, body = await api.answer(record, 8, {"choices": [{"name": "n", "value": "v" * 101}]})
+    assert inner(body, "data", "choices", 0, "value") == ["BASE_TYPE_MAX_LENGTH"]
+    status, body = await api.answer(record, 4, {"content": "not an autocomplete answer"})
+    assert inner(body, "type") == ["BASE_TYPE_CHOICES"]
+    assert (await api.answer(record, 8, {"choices": choices[:25]}))[0] == 200
+    assert len(record.choices) == 25
+
+
+async def test_thread_names_are_limited(fake, http):
+    with pytest.raises(discord.HTTPException) as refused:
+        await http.start_thread_without_message(fake.channel_id, name="n" * 101,
+                                                auto_archive_duration=1440, type=11)
+    assert refused.value.code == 50035 and "name" in str(refused.value)
+    thread = await http.start_thread_without_message(fake.channel_id, name="n" * 100,
+                                                     auto_archive_duration=1440, type=11)
+    assert fake.channels[int(thread["id"])]["parent_id"] == str(fake.channel_id)
+
+
+async def test_files_over_the_upload_limit_are_too_large(fake, http):
+    assert fake.attachment_size_limit == 10 * 1024 * 1024
+    fake.attachment_size_limit = 1000
+    small = discord.File(io.BytesIO(b"x" * 1000), filename="ok.png")
+    with handle_message_parameters(content="fits", file=small) as params:
+        sent = await http.send_message(fake.channel_id, params=params)
+    assert fake.attachment_bytes(sent) == [b"x" * 1000]
+    assert sent["attachments"][0]["filename"] == "ok.png"
+    assert await http.get_from_cdn(sent["attachments"][0]["url"]) == b"x" * 1000
+    big = discord.File(io.BytesIO(b"x" * 1001), filename="big.png")
+    with handle_message_parameters(content="too big", file=big) as params, \
+            pytest.raises(discord.HTTPException) as refused:
+        await http.send_message(fake.channel_id, params=params)
+    assert (refused.value.status, refused.value.code) == (413, 40005)
+    assert refused.value.text == "Request entity too large"
+    assert len(fake.channel_messages()) == 1
+
+
+async def test_discord_py_reports_the_error_tree(fake, http):
+    with handle_message_parameters(content="x" * 2001) as params, \
+            pytest.raises(discord.HTTPException) as refused:
+        await http.send_message(fake.channel_id, params=params)
+    assert refused.value.code == 50035
+    assert "In content: Must be 2000 or fewer in length." in str(refused.value)
+
+
+# -- faults -----------------------------------------------------------------------------------
+async def test_server_errors_the_test_asks_for(fake, api, http):
+    fake.fail("POST", CHANNEL_MESSAGES, status=503)
+    status, body = await api.post(fake.channel_id, {"content": "hello"})
+    assert (status, body["message"]) == (503, "503: Service Unavailable")
+    assert fake.channel_messages() == []  # not processed
+    fake.fail("POST", CHANNEL_MESSAGES, status=500)
+    with handle_message_parameters(content="retried") as params:
+        sent = await http.send_message(fake.channel_id, params=params)  # discord.py retries
+    assert [r.status for r in fake.requests if r.method == "POST"] == [503, 500, 200]
+    assert [m["id"] for m in fake.channel_messages()] == [sent["id"]]
+
+
+async def test_processed_then_502_is_not_doubled_thanks_to_the_nonce(fake, http):
+    fake.fail("POST", CHANNEL_MESSAGES, status=502, processed=True)
+    with handle_message_parameters(content="board", nonce=1234) as params:
+        assert params.payload is not None and params.payload["enforce_nonce"] is True
+        sent = await http.send_message(fake.channel_id, params=params)  # retried after 1 s
+    posts = [r for r in fake.requests if r.method == "POST"]
+    assert [r.status for r in posts] == [502, 200]
+    assert posts[0].json["nonce"] == posts[1].json["nonce"] == "1234"
+    (stored,) = fake.channel_messages()
+    assert stored["id"] == sent["id"] and stored["nonce"] == "1234"
+    fake.fail("POST", CHANNEL_MESSAGES, status=502, processed=True)
+    with handle_message_parameters(content="no nonce") as params:  # what a nonce prevents
+        await http.send_message(fake.channel_id, params=params)
+    assert [m["content"] for m in fake.channel_messages()] == ["board", "no nonce", "no nonce"]
+
+
+async def test_nonces_are_enforced_only_when_asked_and_for_a_few_minutes(fake, api):
+    first = await api.post(fake.channel_id, {"content": "a", "nonce": "n1",
+                                             "enforce_nonce": True})
+    again = await api.post(fake.channel_id, {"content": "a", "nonce": "n1",
+                                             "enforce_nonce": True})
+    assert first == again and len(fake.channel_messages()) == 1
+    other = await api.post(fake.other_channel_id, {"content": "a", "nonce": "n1",
+                                                   "enforce_nonce": True})
+    assert other[1]["id"] != first[1]["id"]  # another channel
+    await api.post(fake.channel_id, {"content": "a", "nonce": "n1"})  # not enforced
+    assert len(fake.channel_messages()) == 2
+    fake.advance(fake.nonce_window + 1)
+    await api.post(fake.channel_id, {"content": "a", "nonce": "n1", "enforce_nonce": True})
+    assert len(fake.channel_messages()) == 3
+
+
+async def test_slow_answers(fake, api):
+    fake.slow("GET", "/users/@me", 0.3)
+    started = time.monotonic()
+    assert (await api.call("GET", "/users/@me"))[0] == 200
+    assert time.monotonic() - started >= 0.3
+    await api.register(PLAY)
+    fake.response_deadline = 0.2
+    record = await fake.slash(fake.add_user("Alice"), "play", size=5)
+    fake.slow("POST", r"/interactions/.*", 0.3)
+    assert (await api.answer(record, 4, {"content": "slow"}))[1]["code"] == 10062
+
+
+async def test_missing_permissions_per_channel(fake, http, api):
+    fake.deny(fake.channel_id, "send", "create_thread")
+    with handle_message_parameters(content="hello") as params, \
+            pytest.raises(discord.Forbidden) as refused:
+        await http.send_message(fake.channel_id, params=params)
+    assert (refused.value.code, refused.value.text) == (50013, "Missing Permissions")
+    with pytest.raises(discord.Forbidden):
+        await http.start_thread_without_message(fake.channel_id, name="match",
+                                                auto_archive_duration=1440, type=11)
+    with handle_message_parameters(content="elsewhere") as params:
+        await http.send_message(fake.other_channel_id, params=params)  # only that channel
+    await api.register(PLAY)
+    record = await fake.slash(fake.add_user("Alice"), "play", size=5)
+    permissions = int(record.payload["app_permissions"])
+    assert not permissions & (1 << 11) and not permissions & (1 << 35)  # SEND, CREATE_THREADS
+    assert (await api.answer(record, 4, {"content": "an answer is not a channel send"}))[0] == 200
+    fake.allow(fake.channel_id, "send")
+    with handle_message_parameters(content="hello again") as params:
+        await http.send_message(fake.channel_id, params=params)
+
+
+# -- messages on the gateway ------------------------------------------------------------------
+async def test_message_create_update_and_delete_reach_the_gateway(fake, api, http):
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())
+        await gateway.event("READY")
+        alice = fake.add_user("Alice")
+        await fake.user_message(alice, fake.channel_id, "hello everyone")
+        seen = await gateway.event("MESSAGE_CREATE")
+        assert seen["author"]["id"] == str(alice) and seen["content"] == ""  # no content intent
+        assert seen["guild_id"] == str(fake.guild_id) and "member" in seen
+        await fake.user_message(alice, fake.channel_id, f"<@{APP_ID}> hi")
+        assert (await gateway.event("MESSAGE_CREATE"))["content"] == f"<@{APP_ID}> hi"
+        await fake.user_message(alice, fake.dm_channel(alice), "a DM")  # no DM intent
+
+        with handle_message_parameters(content="the bot's own") as params:
+            sent = await http.send_message(fake.channel_id, params=params)
+        assert (await gateway.event("MESSAGE_CREATE"))["content"] == "the bot's own"
+        await http.edit_message(fake.channel_id, sent["id"],
+                                params=handle_message_parameters(content="edited"))
+        assert (await gateway.event("MESSAGE_UPDATE"))["content"] == "edited"
+        await http.delete_message(fake.channel_id, sent["id"])
+        assert await gateway.event("MESSAGE_DELETE") == {
+            "id": sent["id"], "channel_id": str(fake.channel_id), "guild_id": str(fake.guild_id)}
+        assert int(sent["id"]) not in fake.messages
+    assert fake.sessions[0].names().count("MESSAGE_CREATE") == 3  # not the DM
+
+
+async def test_deleting_messages(fake, api, http):
+    alice = fake.add_user("Alice")
+    theirs = await fake.user_message(alice, fake.channel_id, "spectator talk")
+    fake.deny(fake.channel_id, "manage_messages")
+    with pytest.raises(discord.Forbidden) as refused:
+        await http.delete_message(fake.channel_id, theirs["id"])
+    assert refused.value.code == 50013
+    fake.allow(fake.channel_id, "manage_messages")
+    await http.delete_message(fake.channel_id, theirs["id"])
+    with pytest.raises(discord.NotFound) as gone:
+        await http.delete_message(fake.channel_id, theirs["id"])
+    assert gone.value.code == 10008
+    other = await fake.user_message(alice, fake.channel_id, "mine")
+    status, body = await api.call("PATCH", f"/channels/{fake.channel_id}/messages/{other['id']}",
+                                  {"content": "not yours"})
+    assert (status, body["code"]) == (403, 50005)
+
+
+async def test_content_intent_and_ephemeral_messages(fake, api):
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake,
+                                        data=identify(GUILDS | GUILD_MESSAGES | MESSAGE_CONTENT))
+        await gateway.event("READY")
+        await api.register(PLAY)
+        alice = fake.add_user("Alice")
+        await fake.user_message(alice, fake.channel_id, "visible with the intent")
+        assert (await gateway.event("MESSAGE_CREATE"))["content"] == "visible with the intent"
+        record = await fake.slash(alice, "play", size=5)
+        await gateway.event("INTERACTION_CREATE")
+        await api.answer(record, 4, {"content": "only for Alice", "flags": EPHEMERAL})
+        await api.followup(record, {"content": "for all"})
+        assert (await gateway.event("MESSAGE_CREATE"))["content"] == "for all"
+    assert record.ephemeral_texts() == ["only for Alice"]
+
+
+# -- interactions ---------------------------------------------------------------------------
+async def test_slash_options_are_typed_by_the_command(fake, api):
+    await api.register(PLAY, ADMIN)
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())
+        await gateway.event("READY")
+        await fake.slash(alice, "play", size=7, komi=6.5, public=True, opponent=UserRef(bob),
+                         where=ChannelRef(fake.other_channel_id), colour="w")
+        data = (await gateway.event("INTERACTION_CREATE"))["data"]
+        options = {o["name"]: (o["type"], o["value"]) for o in data["options"]}
+        assert options == {"size": (4, 7), "komi": (10, 6.5), "public": (5, True),
+                           "opponent": (6, str(bob)), "where": (7, str(fake.other_channel_id)),
+                           "colour": (3, "w")}
+        assert data["resolved"]["users"][str(bob)]["username"] == "Bob"
+        assert str(bob) in data["resolved"]["members"]
+        channel = data["resolved"]["channels"][str(fake.other_channel_id)]
+        assert channel["name"] == "general" and channel["type"] == 0 and "permissions" in channel
+        record = await fake.slash(alice, "admin", subcommand="clock reset", days=3)
+        data = record.payload["data"]
+        assert data["options"] == [{"name": "clock", "type": 2, "options": [
+            {"name": "reset", "type": 1, "options": [{"name": "days", "type": 4, "value": 3}]}]}]
+    for wrong in ({"size": 2}, {"size": "7"}, {"size": 5, "colour": "red"},
+                  {"size": 5, "public": "yes"}, {"size": 5, "unknown": 1}, {}):
+        with pytest.raises(AssertionError):
+            await fake.slash(alice, "play", **wrong)
+    with pytest.raises(AssertionError):  # guild only
+        await fake.slash(alice, "admin", subcommand="clock reset", dm=True)
+
+
+async def test_components_on_ephemeral_messages_deferred_updates_and_modals(fake, api):
+    await api.register(PLAY)
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    record = await fake.slash(alice, "play", size=5)
+    await api.answer(record, 4, {"content": "your private step", "flags": EPHEMERAL,
+                                 "components": [row(button("step"), button("form"))]})
+    step = record.original
+    with pytest.raises(AssertionError):
+        await fake.click(bob, step, "step")  # Bob cannot see Alice's ephemeral message
+    click = await fake.click(alice, step, "step")
+    assert click.payload["message"]["flags"] & EPHEMERAL
+    assert click.source_message_id == int(step["id"])
+    assert (await api.answer(click, 6))[0] == 200  # deferred update: nothing visible yet
+    assert click.kind == 6 and click.original is None
+    status, edited = await api.call("PATCH", f"/webhooks/{APP_ID}/{click.token}/messages/"
+                                    "@original", {"content": "step done", "components": []})
+    assert status == 200 and edited["id"] == step["id"] and edited["flags"] & EPHEMERAL
+    with pytest.raises(AssertionError):  # its buttons are gone
+        await fake.click(alice, step, "form")
+
+    record2 = await fake.slash(alice, "play", size=5)
+    await api.answer(record2, 4, {"content": "board", "components": [row(button("name"))]})
+    ask = await fake.click(alice, record2.original, "name")
+    modal = {"custom_id": "naming", "title": "Name your match", "components": [row(
+        {"type": 4, "custom_id": "title", "label": "Title", "style": 1})]}
+    status, body = await api.answer(ask, 9, {**modal, "title": "t" * 46})
+    assert inner(body, "data", "title") == ["BASE_TYPE_BAD_LENGTH"]
+    assert (await api.answer(ask, 9, modal))[0] == 200 and ask.modal == modal
+    submitted = await fake.submit_modal(alice, ask, {"title": "Friday game"})
+    assert submitted.interaction_type == 5
+    assert (await api.answer(submitted, 7, {"content": "Friday game"}))[0] == 200
+    assert fake.messages[int(record2.original["id"])]["content"] == "Friday game"
+
+
+# -- shards -------------------------------------------------------------------------------------
+async def test_two_shards_each_get_their_guilds_and_dms_go_to_shard_zero(fake, api):
+    second = fake.add_guild("Second Server", shard=(1, 2))
+    first = fake.add_guild("First Server", shard=(0, 2))  # the default guild: either shard
+    fake.recommended_shards = 2
+    assert (await api.call("GET", "/gateway/bot"))[1]["shards"] == 2
+    await api.register(PLAY)
+    alice = fake.add_user("Alice")
+    async with aiohttp.ClientSession() as session:
+        zero = await Gateway.connect(session, fake, data=identify(shard=[0, 2]))
+        one = await Gateway.connect(session, fake, data=identify(shard=[1, 2]))
+        ready0, ready1 = await zero.event("READY"), await one.event("READY")
+        guilds0 = {int(g["id"]) for g in ready0["guilds"]}
+        guilds1 = {int(g["id"]) for g in ready1["guilds"]}
+        assert first.guild_id in guilds0 and second.guild_id in guilds1
+        assert guilds0 | guilds1 == set(fake.guilds) and not guilds0 & guilds1
+        assert all((g >> 22) % 2 == 1 for g in guilds1)
+        assert ready0["shard"] == [0, 2] and ready0["session_id"] != ready1["session_id"]
+
+        await fake.slash(alice, "play", channel_id=second.channel_id, size=5)
+        assert (await one.event("INTERACTION_CREATE"))["guild_id"] == str(second.guild_id)
+        await fake.slash(alice, "play", channel_id=first.channel_id, size=5)
+        assert (await zero.event("INTERACTION_CREATE"))["guild_id"] == str(first.guild_id)
+        await fake.slash(alice, "play", dm=True, size=5)
+        dm = await zero.event("INTERACTION_CREATE")
+        assert "guild_id" not in dm and dm["user"]["id"] == str(alice) and dm["context"] == 1
+        sessions = {s.shard_id: s for s in fake.sessions}
+        assert sessions[1].names().count("INTERACTION_CREATE") == 1
+        assert sessions[0].names().count("INTERACTION_CREATE") == 2
+
+        # shard 1 drops; what it missed is replayed on RESUME, on its own session
+        await fake.drop_gateway(shard_id=1)
+        await fake.wait_for(lambda: sessions[1].ws is None, what="shard 1 closed")
+        missed = await fake.slash(alice, "play", channel_id=second.channel_id, size=6)
+        again = await Gateway.connect(session, fake, op=6, data={
+            "token": "fake-token", "session_id": ready1["session_id"], "seq": one.seq})
+        replayed = await again.event("INTERACTION_CREATE")
+        assert replayed["id"] == str(missed.id)
+        await again.event("RESUMED")
+        assert fake.resumed == 1 and fake.identified == 2
+        unknown = await Gateway.connect(session, fake, op=6, data={
+            "token": "fake-token", "session_id": "nope", "seq": 0})
+        assert (await unknown.ws.receive_json(timeout=2)) == {"op": 9, "d": False}
+
+
+async def test_one_unsharded_session_gets_every_guild_and_bad_shards_are_refused(fake):
+    second = fake.add_guild("Second Server")
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())  # no "shard"
+        ready = await gateway.event("READY")
+        assert ready["shard"] == [0, 1]
+        assert {int(g["id"]) for g in ready["guilds"]} == {fake.guild_id, second.guild_id}
+        bad = await Gateway.connect(session, fake, data=identify(shard=[2, 2]))
+        closed = await bad.ws.receive(timeout=2)
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4010
+
+
+async def test_discord_py_sharded_client_connects_every_shard(fake, monkeypatch):
+    monkeypatch.setattr(Route, "BASE", fake.api_base)
+    other = fake.add_guild("Second Server", shard=(1, 2))
+    fake.recommended_shards = 2
+
+    class Sharded(discord.AutoShardedClient):
+        async def before_identify_hook(self, shard_id: int | None, *,
+                                       initial: bool = False) -> None:
+            pass  # no 5-second pause between shards
+
+    client = Sharded(intents=discord.Intents(guilds=True, guild_messages=True))
+    runner = asyncio.create_task(client.start("fake-token"))
+    try:
+        await asyncio.wait_for(client.wait_until_ready(), 15)
+        assert client.shard_count == 2 and sorted(client.shards) == [0, 1]
+        for guild_id in fake.guilds:
+            guild = client.get_guild(guild_id)
+            assert guild is not None and guild.shard_id == (guild_id >> 22) % 2
+        assert getattr(client.get_guild(other.guild_id), "shard_id", None) == 1
+        assert sorted(s.shard_id for s in fake.sessions) == [0, 1]
+    finally:
+        await client.close()
+        await asyncio.wait_for(runner, 5)
+
+
+# -- locales and commands ---------------------------------------------------------------------
+async def test_locales_of_users_and_guilds(fake, api):
+    fake.set_guild_locale(fake.guild_id, "fr")
+    french = fake.add_guild("Serveur", locale="fr")
+    await api.register(PLAY)
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    fake.set_locale(alice, "ja")
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())
+        await gateway.event("READY")
+        created = {(await gateway.event("GUILD_CREATE"))["id"] for _ in fake.guilds}
+        assert created == {str(g) for g in fake.guilds}
+        assert fake.guild_payload(french.guild_id)["preferred_locale"] == "fr"
+        await fake.slash(alice, "play", size=5)
+        seen = await gateway.event("INTERACTION_CREATE")
+        assert (seen["locale"], seen["guild_locale"]) == ("ja", "fr")
+        await fake.autocomplete(bob, "play", "note", note="")
+        seen = await gateway.event("INTERACTION_CREATE")
+        assert (seen["locale"], seen["guild_locale"]) == ("en-US", "fr")
+        await fake.slash(alice, "play", dm=True, size=5)
+        seen = await gateway.event("INTERACTION_CREATE")
+        assert seen["locale"] == "ja" and "guild_locale" not in seen
+    with pytest.raises(AssertionError):
+        fake.set_locale(alice, "jp")
+
+
+async def test_command_localizations_are_stored_as_sent(fake, api):
+    command = {"name": "play", "description": "Start a match",
+               "name_localizations": {"fr": "jouer", "ja": "プレイ"},
+               "description_localizations": {"fr": "Commencer une partie"},
+               "options": [{"type": 3, "name": "game", "description": "Which game",
+                            "name_localizations": {"de": "spiel"},
+                            "description_localizations": {"de": "Welches Spiel"},
+                            "choices": [{"name": "Mancala", "value": "mancala",
+                                         "name_localizations": {"fr": "Mancala (fr)"}}]}]}
+    status, stored = await api.register(command)
+    assert status == 200
+    assert stored[0]["name_localizations"] == {"fr": "jouer", "ja": "プレイ"}
+    assert fake.commands["global"][0]["options"][0]["name_localizations"] == {"de": "spiel"}
+    assert fake.commands["global"][0]["options"][0]["choices"][0]["name_localizations"] == {
+        "fr": "Mancala (fr)"}
+    status, body = await api.register({**command, "name_localizations": {"jp": "play"}})
+    assert status == 400 and inner(body, 0, "name_localizations", "jp") == ["BASE_TYPE_CHOICES"]
+    status, body = await api.register({**command, "name_localizations": {"fr": "Jouer"}})
+    assert inner(body, 0, "name_localizations", "fr") == ["APPLICATION_COMMAND_INVALID_NAME"]
+
+
+NAMES_OK = ["play", "my-game", "under_score", "l'heure", "日本語", "привет", "हिन्दी", "เล่น",
+            "x" * 32, "42"]
+NAMES_BAD = ["Play", "ПРИВЕТ", "two words", "x" * 33, "", "emoji🙂", "dot.ted"]
+
+
+@pytest.mark.parametrize("name", NAMES_OK)
+async def test_valid_command_names(api, name):
+    status, body = await api.register({"name": name, "description": "d"})
+    assert status == 200, body
+
+
+@pytest.mark.parametrize("name", NAMES_BAD)
+async def test_invalid_command_names(api, name):
+    status, body = await api.register({"name": name, "description": "d"})
+    assert status == 400 and inner(body, 0, "name") == ["APPLICATION_COMMAND_INVALID_NAME"]
+
+
+async def test_command_rules(fake, api):
+    def option(i: int, **extra: Any) -> Json:
+        return {"type": 3, "name": f"o{i}", "description": "d", **extra}
+
+    cases = [  # (command, path of the error, inner code)
+        ({"name": "c", "description": ""}, (0, "description"), "BASE_TYPE_BAD_LENGTH"),
+        ({"name": "c", "description": "d" * 101}, (0, "description"), "BASE_TYPE_BAD_LENGTH"),
+        ({"name": "c", "description": "d", "options": [option(i) for i in range(26)]},
+         (0, "options"), "BASE_TYPE_MAX_LENGTH"),
+        ({"name": "c", "description": "d", "options": [option(0, choices=[
+            {"name": f"n{i}", "value": f"v{i}"} for i in range(26)])]},
+         (0, "options", 0, "choices"), "BASE_TYPE_MAX_LENGTH"),
+        ({"name": "c", "description": "d", "options": [option(0), option(1, required=True)]},
+         (0, "options", 1, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"),
+        ({"name": "c", "description": "d", "options": [option(0, name="Bad")]},
+         (0, "options", 0, "name"), "APPLICATION_COMMAND_INVALID_NAME"),
+        ({"name": "c", "description": "d", "options": [option(0, choices=[
+            {"name": "n", "value": "v" * 101}])]},
+         (0, "options", 0, "choices", 0, "value"), "BASE_TYPE_MAX_LENGTH"),
+    ]
+    for command, path, code in cases:
+        status, body = await api.register(command)
+        assert status == 400 and code in inner(body, *path), (command, body)
+    status, body = await api.register({"name": "c", "description": "d"},
+                                      {"name": "c", "description": "again"})
+    assert inner(body, 1) == ["APPLICATION_COMMANDS_DUPLICATE_NAME"]
+    assert "global" not in fake.commands  # nothing stored from refused syncs
+    user = {"name": "Show Board", "type": 2, "description": ""}  # user commands: any case
+    assert (await api.register(user))[0] == 200

@@ -1,0 +1,192 @@
+"""The translation catalogs: the template matches the sources, Japanese translates every
+message with the same placeholders, and the catalogs are compiled in memory for `Texts`."""
+
+import gettext
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from bot import strings
+from bot.catalogs import LOCALE_DIR, MAPPING, TEMPLATE, compiled, po_path
+from bot.i18n import Texts, translations
+from games import REGISTRY, GameError, Seat, get_game, nphrase, phrase
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("bot", "games", "render")
+KEYWORDS = {"N_": None, "NP_": (1, 2)}
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def load(path: Path, locale: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=locale)
+
+
+def messages(catalog: Catalog) -> dict[object, Message]:
+    return {message.id: message for message in catalog if message.id}
+
+
+def forms(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def fields(text: str) -> set[str]:
+    """The str.format field names of `text` ({name}, {n}...), as `str.format` reads them."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return load(TEMPLATE)
+
+
+@pytest.fixture(scope="module")
+def japanese() -> Catalog:
+    return load(po_path("ja"), "ja")
+
+
+def test_template_is_fresh(template):
+    """Re-extract the sources with Babel (babel.cfg, in memory): the committed .pot must have
+    exactly these message ids. Refresh it with the command in `bot/catalogs.py`."""
+    with MAPPING.open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg, str(MAPPING))
+    extracted = Catalog()
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                str(ROOT / source), method_map, options_map, keywords=KEYWORDS):
+            extracted.add(message, None, [(f"{source}/{filename}", lineno)],
+                          auto_comments=comments, context=context)
+    fresh = set(messages(extracted))
+    committed = set(messages(template))
+    assert len(fresh) > 250
+    assert not fresh - committed, f"not in corral.pot (re-extract): {sorted(fresh - committed)}"
+    assert not committed - fresh, f"gone from the sources: {sorted(committed - fresh)}"
+
+
+def test_nphrase_pairs_are_plural_messages(template):
+    """`nphrase(N_("one"), N_("many"), n)` in the games is one plural message, as `ngettext`
+    looks it up, not two singular ones."""
+    ids = messages(template)
+    assert ("{n} seed", "{n} seeds") in ids
+    assert "{n} seed" not in ids and "{n} seeds" not in ids
+    assert strings.MOVES_COUNT in ids
+    plural = [key for key in ids if isinstance(key, tuple)]
+    assert len(plural) >= 15
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_catalog_follows_the_template(template, language):
+    catalog = load(po_path(language), language)
+    assert set(messages(catalog)) == set(messages(template)), "run pybabel update"
+    expected = {"ja": "nplurals=1; plural=0;", "en": "nplurals=2; plural=(n != 1);"}[language]
+    assert catalog.plural_forms == expected
+
+
+def test_japanese_translates_every_message(template, japanese):
+    ids = messages(japanese)
+    missing = [key for key in messages(template) if key not in ids]
+    empty = [key for key, message in ids.items()
+             if not forms(message.string) or not all(forms(message.string))]
+    fuzzy = [key for key, message in ids.items() if message.fuzzy]
+    assert not missing, f"missing in ja: {missing}"
+    assert not empty, f"untranslated in ja: {empty}"
+    assert not fuzzy, f"fuzzy in ja: {fuzzy}"
+    assert not japanese.fuzzy, "the ja header is marked fuzzy"
+    # Japanese has one plural form: a plural message has exactly one msgstr[0]
+    assert all(len(forms(message.string)) == 1 for message in ids.values())
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+def test_placeholders_are_kept(language):
+    """Every translated form has the msgid's str.format fields, no more and no fewer (for a
+    plural message: those of the singular and the plural together)."""
+    wrong = []
+    for key, message in messages(load(po_path(language), language)).items():
+        wanted = set().union(*(fields(text) for text in forms(key)))
+        for text in forms(message.string):
+            if text and fields(text) != wanted:
+                wrong.append((key, text))
+    assert not wrong, wrong
+
+
+def test_catalogs_compile_in_memory():
+    assert not list(LOCALE_DIR.rglob("*.mo")), "compiled catalogs are not committed"
+    catalog = compiled("ja")
+    assert isinstance(catalog, gettext.GNUTranslations)
+    assert compiled("ja") is catalog
+    assert compiled("xx") is None
+    assert translations("ja") is translations("ja")
+    assert type(translations("en")) is gettext.NullTranslations
+    assert catalog.gettext(strings.BUTTON_RESIGN) == "投了"
+    for n in (0, 1, 2, 5):
+        assert catalog.ngettext(*strings.MOVES_COUNT, n) == "{n} 手"
+
+
+def test_every_japanese_form_is_found_by_gettext(japanese):
+    """What the .po says is what `Texts("ja")` gets, for singular and plural messages alike."""
+    catalog = translations("ja")
+    lost = []
+    for key, message in messages(japanese).items():
+        (wanted,) = forms(message.string)
+        if isinstance(key, tuple):
+            found = {catalog.ngettext(key[0], key[1], n) for n in (0, 1, 2, 5)}
+        else:
+            found = {catalog.gettext(key)}
+        if found != {wanted}:
+            lost.append((key, found))
+    assert not lost
+
+
+def rendered(text, names=None) -> str:
+    out = Texts("ja")(text, names)
+    assert JAPANESE.search(out), out
+    assert "{" not in out and "}" not in out, out
+    return out
+
+
+def test_bot_sentences_in_japanese():
+    assert rendered(phrase(strings.NOT_YOUR_TURN, match_id=7, name="Hanako")) == \
+        "あなたの手番ではありません。対局 #7 は Hanako の手番です。"
+    assert rendered(nphrase(*strings.VACATION_ALLOWANCE, 1, total=30)) == \
+        "今年の休暇は残り 1 日です (30 日中)。"
+    result = phrase(strings.RESIGNED_WIN, name=Seat(0), winners=(Seat(1),))
+    line = rendered(phrase(strings.RESULT_LINE, match_id=12, result=result), ["Taro", "Jiro"])
+    assert line == "🏁 対局 #12: Taro が投了: Jiro の勝ち。"
+    help_text = rendered(phrase(strings.HELP, games="ICO, Ghostone"))
+    assert "`/play game [opponent] [options]`" in help_text
+    assert help_text.endswith("ゲーム: ICO, Ghostone。")
+    assert Texts("ja-JP").language == "ja"
+
+
+def test_game_phrases_in_japanese():
+    with pytest.raises(GameError) as unknown:
+        get_game("chess")
+    assert rendered(unknown.value.phrase).startswith("chess というゲームはありません")
+
+    mancala = REGISTRY["progressive-mancala"]
+    state = mancala.new()
+    with pytest.raises(GameError) as error:
+        mancala.parse_move(state, "z")
+    assert "k" in rendered(error.value.phrase)
+    step = mancala.move_input(state)
+    assert not isinstance(step, str)
+    assert rendered(step.prompt) == "どの穴から蒔きますか？"
+    assert "5 個" in [rendered(option.description) for option in step.options
+                     if option.description is not None]
+
+    pastoral = REGISTRY["pastoral-square"]
+    card = pastoral.turn_card(pastoral.new(), 0)
+    assert card is not None
+    text = rendered(card, ["Taro", "Jiro"])
+    assert "ピックアップ" in text and "Jiro" in text
+
+    outcome = phrase("{winner} wins", winner=Seat(1))
+    assert rendered(outcome, ["Taro", "Jiro"]) == "Jiro の勝ち"
