@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.service import MatchService, Player  # noqa: E402
-from bot.store import Store  # noqa: E402
-from render import render_observation  # noqa: E402
+from bot.service import MatchService, Player
+from bot.store import Store
+from render import render_observation
 
 
 async def bench(total: int) -> list[float]:

@@ -1,11 +1,22 @@
-"""Figures for drawing one board of each game with a picture: milliseconds and PNG bytes.
+"""Figures for drawing the boards: CPU and wall milliseconds to render and encode, PNG bytes.
 
-    python bench/render_board.py [--runs 200]
+Positions come from seeded random playouts through each game's `legal_moves`/`apply`, spread
+over whole games (the final positions included), so the figures cover boards of every shape a
+match goes through, not one middle position. Each position is rendered once to warm caches
+(fonts, label stamps, base layers; the bot's worker processes keep theirs warm the same way),
+then timed `--repeat` times.
+
+    python bench/render_board.py [--games 6] [--repeat 5] [--baseline]
+
+`--baseline` also times the same positions encoded the old way (the picture converted to RGB
+and written as truecolour PNG, zlib level 2, no filter), to show what the palette encoding saves.
+Targets: p99 CPU <= 5 ms per board and PNG <= 60 KB.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import statistics
 import sys
@@ -14,49 +25,94 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import REGISTRY  # noqa: E402
-from render import render_observation  # noqa: E402
+from PIL import Image
 
-
-def midgame(game, options, seed: int = 7, plies: int = 30):
-    """A position some random moves in (the last one shown on the picture)."""
-    rng = random.Random(seed)
-    state = game.new(game.info.min_seats, game.draw_options(options, rng))
-    for _ in range(plies):
-        if game.outcome(state):
-            break
-        state = game.apply(state, rng.choice(game.legal_moves(state)))
-    return state
-
+from games import REGISTRY
+from render import render_observation
+from render.common import to_png
 
 CASES = (
-    ("progressive-mancala", {"pits": "11"}, "11 pits"),
-    ("progressive-mancala", {"pits": "17"}, "17 pits"),
-    ("pastoral-square", {}, "8x8"),
-    ("consequence", {}, "4x4 public"),
-    ("ghostone", {}, "4x4, 3 seats"),
-    ("ico", {"level": "2"}, "level 2, 2 seats"),
+    ("progressive-mancala", 2, {"pits": "11"}, "11 pits"),
+    ("progressive-mancala", 2, {"pits": "17"}, "17 pits"),
+    ("pastoral-square", 2, {}, "8x8"),
+    ("consequence", 2, {}, "public"),
+    ("ghostone", 3, {}, "3 seats"),
+    ("ghostone", 4, {}, "4 seats"),
+    ("ico", 2, {"level": "2"}, "level 2, 2 seats"),
+    ("ico", 4, {"level": "2+"}, "level 2+, 4 seats"),
 )
+NAMES = ["Alice", "Bob", "Carol", "Dave"]
+
+
+def game_positions(game, seats: int, options: dict, seed: int, every: int):
+    rng = random.Random(seed)
+    state = game.new(seats, game.draw_options(options, rng))
+    states = [state]
+    while game.outcome(state) is None and len(states) < 2000:
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+        states.append(state)
+    picked = states[::every]
+    if picked[-1] is not states[-1]:
+        picked.append(states[-1])
+    return picked
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--games", type=int, default=6, help="random games per case")
+    parser.add_argument("--every", type=int, default=3, help="take every n-th position")
+    parser.add_argument("--repeat", type=int, default=5, help="timed renders per position")
+    parser.add_argument("--baseline", action="store_true")
     args = parser.parse_args()
-    for game_id, options, label in CASES:
+    header = (f"{'game':<34}{'boards':>7}{'cpu p50':>9}{'cpu p99':>9}{'wall p50':>9}"
+              f"{'wall p99':>9}{'KB p50':>8}{'KB max':>8}")
+    if args.baseline:
+        header += f"{'RGB enc p50':>12}{'P enc p50':>10}"
+    print(header)
+    worst_cpu, worst_size = 0.0, 0
+    for game_id, seats, options, label in CASES:
         game = REGISTRY[game_id]
-        view = game.observe(midgame(game, options), None)
-        render_observation(game_id, view, names=["Alice", "Bob"])  # warm fonts and layers
-        times, size = [], 0
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            png = render_observation(game_id, view, names=["Alice", "Bob"])
-            times.append((time.perf_counter() - start) * 1000)
-            size = len(png)
-        times.sort()
-        print(f"render {game_id} {label}: median {statistics.median(times):.2f} ms, "
-              f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, {size} bytes PNG "
-              f"({args.runs} runs; target <= 10 ms)")
+        views = [game.observe(state, None)
+                 for seed in range(args.games)
+                 for state in game_positions(game, seats, options, seed, args.every)]
+        cpu, wall, sizes, rgb_enc, p_enc = [], [], [], [], []
+        for view in views:
+            png = render_observation(game_id, view, names=NAMES[:seats])  # warm
+            sizes.append(len(png))
+            for _ in range(args.repeat):
+                c0, w0 = time.process_time(), time.perf_counter()
+                render_observation(game_id, view, names=NAMES[:seats])
+                cpu.append((time.process_time() - c0) * 1000)
+                wall.append((time.perf_counter() - w0) * 1000)
+            if args.baseline:
+                image = Image.open(io.BytesIO(png))
+                image.load()
+                rgb = image.convert("RGB")
+                c0 = time.process_time()
+                to_png(rgb)
+                rgb_enc.append((time.process_time() - c0) * 1000)
+                from render.common import encode_png
+                palette = image.getpalette() or []
+                colours = [tuple(palette[i:i + 3]) for i in range(0, len(palette), 3)]
+                c0 = time.process_time()
+                encode_png(image, colours)  # type: ignore[arg-type]
+                p_enc.append((time.process_time() - c0) * 1000)
+        line = (f"{game_id + ' ' + label:<34}{len(views):>7}{statistics.median(cpu):>9.2f}"
+                f"{percentile(cpu, 0.99):>9.2f}{statistics.median(wall):>9.2f}"
+                f"{percentile(wall, 0.99):>9.2f}{statistics.median(sizes) / 1000:>8.1f}"
+                f"{max(sizes) / 1000:>8.1f}")
+        if args.baseline:
+            line += f"{statistics.median(rgb_enc):>12.2f}{statistics.median(p_enc):>10.2f}"
+        print(line, flush=True)
+        worst_cpu, worst_size = max(worst_cpu, percentile(cpu, 0.99)), max(worst_size,
+                                                                            max(sizes))
+    print(f"worst p99 CPU {worst_cpu:.2f} ms (target <= 5), largest PNG {worst_size / 1000:.1f} KB "
+          f"(target <= 60); milliseconds per board, render + encode")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,229 @@
+"""The real bot under load: N channels of Progressive Mancala moving at once, against the
+loopback Discord imitation (in this process, so its CPU is not the bot's).
+
+    python bench/load.py [--channels 50] [--rate 60] [--seconds 20] [--workers 2,threads]
+
+For each worker mode: an open run with Poisson arrivals at `--rate` moves/s offered across the
+channels (a channel's next move waits for its board), then a saturation run (every channel
+moves again as soon as its board is posted). Reported: first response p50/p99 (from the
+interaction to the bot's first answer, on the imitation's clock), board posted p50/p99 (from
+the interaction to the new board in the channel), moves/s, the bot's CPU per move (its process
+and its picture workers, from /proc), and its RSS idle and after the runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+from discord_fake import FakeDiscord, UserRef  # noqa: E402
+from soak import Bot  # noqa: E402
+
+from games.mancala import GAME  # noqa: E402
+
+TICKS = 100  # clock ticks per second for /proc/<pid>/stat
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU of a process and its live children (the picture workers)."""
+    total = 0.0
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(c) for c in (task / "children").read_text().split()]
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICKS
+    return total
+
+
+def rss_mb(pid: int) -> tuple[float, float]:
+    """(the bot's own RSS, with its workers) in MB."""
+    def one(p: int) -> float:
+        for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
+    own = one(pid)
+    children = [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
+                for c in (t / "children").read_text().split()]
+    return own, own + sum(one(c) for c in children)
+
+
+@dataclass
+class Table:
+    channel: int
+    users: list[int]
+    state: Any = None
+    boards: int = 0
+    board_posted: asyncio.Event = field(default_factory=asyncio.Event)
+    board_at: float = 0.0
+
+
+@dataclass
+class Figures:
+    first: list[float] = field(default_factory=list)
+    board: list[float] = field(default_factory=list)
+    moves: int = 0
+    failed: int = 0
+
+
+class Load:
+    def __init__(self, fake: FakeDiscord, bot: Bot):
+        self.fake, self.bot = fake, bot
+        self.tables: dict[int, Table] = {}
+        original = fake._new_message
+
+        def watched(channel_id: int, body: Any, files: Any, **kwargs: Any) -> Any:
+            message = original(channel_id, body, files, **kwargs)
+            table = self.tables.get(channel_id)
+            if table is not None and message.get("attachments"):
+                table.boards += 1
+                table.board_at = time.perf_counter()
+                table.board_posted.set()
+            return message
+
+        fake._new_message = watched  # type: ignore[method-assign]
+
+    async def open(self, index: int) -> None:
+        fake = self.fake
+        channel = fake.add_channel(fake.guild_id, f"load-{index}")
+        users = [fake.add_user(f"L{index}-{s}") for s in range(2)]
+        table = Table(channel, users)
+        self.tables[channel] = table
+        await fake.answered(await fake.slash(users[0], "play", channel_id=channel,
+                                             game=GAME.id, first="me", opponent=UserRef(users[1])),
+                            timeout=60)
+        invite = await fake.wait_for(
+            lambda: [m for m in fake.channel_messages(channel)
+                     if any(":accept:" in c for c in fake.custom_ids(m))], timeout=60,
+            what="the invitation")
+        accept = next(c for c in fake.custom_ids(invite[-1]) if ":accept:" in c)
+        table.board_posted.clear()
+        await fake.answered(await fake.click(users[1], invite[-1], accept), timeout=60)
+        await asyncio.wait_for(table.board_posted.wait(), 60)
+        table.state = GAME.new(2)
+
+    async def move(self, table: Table, rng: random.Random, figures: Figures) -> None:
+        if GAME.outcome(table.state) is not None:
+            table.state = None
+            return
+        seat = GAME.to_move(table.state)
+        assert seat is not None
+        notation = rng.choice(GAME.legal_notations(table.state))
+        ply = GAME.ply(table.state)
+        before = table.boards
+        table.board_posted.clear()
+        sent = time.perf_counter()
+        record = await self.fake.slash(table.users[seat], "move", channel_id=table.channel,
+                                       notation=f"{notation} #{ply}")
+        try:
+            await self.fake.answered(record, timeout=30)
+            while table.boards == before:
+                table.board_posted.clear()
+                await asyncio.wait_for(table.board_posted.wait(), 30)
+        except (AssertionError, TimeoutError):
+            figures.failed += 1
+            return
+        figures.first.append(record.answered_after or 0.0)
+        figures.board.append(table.board_at - sent)
+        figures.moves += 1
+        table.state = GAME.play(table.state, notation)
+
+    async def run(self, seconds: float, rate: float | None, seed: int) -> tuple[Figures, float]:
+        """Open (Poisson at `rate`) or saturated (`rate` None) for `seconds`."""
+        figures = Figures()
+        rng = random.Random(seed)
+        end = time.perf_counter() + seconds
+        tables = list(self.tables.values())
+        per_channel = None if rate is None else rate / len(tables)
+
+        async def channel(table: Table) -> None:
+            local = random.Random(rng.random())
+            while time.perf_counter() < end:
+                if per_channel is not None:
+                    await asyncio.sleep(local.expovariate(per_channel))
+                    if time.perf_counter() >= end:
+                        return
+                if table.state is None:
+                    return
+                await self.move(table, local, figures)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(channel(t) for t in tables))
+        return figures, time.perf_counter() - started
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "     -/-     "
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"{statistics.median(ordered) * 1000:6.1f}/{p99 * 1000:6.1f}"
+
+
+async def mode(workers: str, args: argparse.Namespace) -> None:
+    fake = FakeDiscord()
+    await fake.start()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = Bot(fake, Path(folder), {"CORRAL_WORKERS": workers})
+        try:
+            await bot.start()
+            await asyncio.sleep(2.0)
+            assert bot.proc is not None
+            idle = rss_mb(bot.proc.pid)
+            load = Load(fake, bot)
+            await asyncio.gather(*(load.open(i) for i in range(args.channels)))
+            for label, rate in ((f"open {args.rate:g}/s", float(args.rate)),
+                                ("saturated", None)):
+                for table in load.tables.values():
+                    if table.state is None or GAME.outcome(table.state) is not None:
+                        table.state = None
+                cpu_before = cpu_seconds(bot.proc.pid)
+                figures, took = await load.run(args.seconds, rate, args.seed)
+                cpu = cpu_seconds(bot.proc.pid) - cpu_before
+                per_move = cpu / figures.moves * 1000 if figures.moves else float("nan")
+                print(f"{workers:>8} {label:>12} {figures.moves / took:8.1f}"
+                      f" {quantiles(figures.first):>14} {quantiles(figures.board):>14}"
+                      f" {per_move:8.2f} {cpu / took:6.2f} {figures.failed:5d}", flush=True)
+            after = rss_mb(bot.proc.pid)
+            print(f"{workers:>8} RSS idle {idle[0]:.0f} MB (with workers {idle[1]:.0f} MB);"
+                  f" after {len(load.tables)} matches {after[0]:.0f} MB"
+                  f" (with workers {after[1]:.0f} MB)", flush=True)
+        finally:
+            await bot.stop()
+            await fake.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--channels", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=60.0)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--workers", default="2,threads",
+                        help="worker modes to compare: a process count, or 'threads'")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"{'workers':>8} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
+          f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'cores':>6} {'fail':>5}")
+    for workers in args.workers.split(","):
+        asyncio.run(mode(workers, args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,313 @@
+"""SIGKILL soak: the real bot against the loopback Discord imitation, killed at random moments
+while matches of every game are played, then restarted; at the end every logged move must have
+been announced exactly once, in order, and each turn's mention sent once.
+
+    python bench/soak.py [--kills 100] [--seed 1] [--dir /tmp/corral-soak]
+
+Players send `/move <notation> #<ply>` (what autocomplete fills in), and send it again when
+the answer was lost with the bot: a repeat for a ply already played is recognised, so the log
+never holds a move twice. Interactions sent while the bot is down are lost, as on Discord.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from discord_fake import FakeDiscord, UserRef  # noqa: E402
+
+from games import REGISTRY  # noqa: E402
+
+GAMES = (("progressive-mancala", 2), ("progressive-mancala", 2), ("pastoral-square", 2),
+         ("consequence", 2), ("ghostone", 3), ("ico", 2))
+PLAYED = re.compile(r"\*\*(?P<name>[^*]+)\*\* played `(?P<notation>[^`]+)`")
+
+
+@dataclass
+class Table:
+    game_id: str
+    channel_id: int
+    users: list[int]
+    match_id: int | None = None
+    done: bool = False
+    sent: int = 0
+
+
+@dataclass
+class Report:
+    kills: int = 0
+    moves_sent: int = 0
+    logged_moves: int = 0
+    boards: int = 0
+    missing: list[str] = field(default_factory=list)
+    duplicated: list[str] = field(default_factory=list)
+    out_of_order: list[str] = field(default_factory=list)
+    ping_errors: list[str] = field(default_factory=list)
+    pings: int = 0
+    finished: int = 0
+    matches: int = 0
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.duplicated or self.out_of_order or self.ping_errors)
+
+
+class Bot:
+    def __init__(self, fake: FakeDiscord, folder: Path, env: dict[str, str] | None = None):
+        self.fake, self.folder = fake, folder
+        self.extra_env = env or {}
+        self.database = folder / "corral.sqlite3"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        self.fake.ready.clear()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+        env.update({"DISCORD_TOKEN": "soak", "CORRAL_DATABASE": str(self.database),
+                    "DISCORD_API_BASE": self.fake.api_base,
+                    "DISCORD_GATEWAY_URL": self.fake.gateway_url, "CORRAL_LOG_LEVEL": "WARNING",
+                    "CORRAL_RETRY_SECONDS": "0.2", "CORRAL_WORKERS": "1",
+                    "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)})  # this checkout's bot
+        env.update(self.extra_env)
+        with open(self.folder / "bot.log", "ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=str(self.folder), env=env, stdout=log,
+                stderr=log)
+        await asyncio.wait_for(self.fake.ready.wait(), 60)
+
+    async def kill(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self) -> None:
+        if self.proc and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 15)
+            except TimeoutError:
+                await self.kill()
+
+
+def read_db(database: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
+def replayed(database: Path, table: Table) -> tuple[Any, list[tuple[str, int | None]]]:
+    """The match's state from the bot's log, and the log (notation, actor)."""
+    game = REGISTRY[table.game_id]
+    (options,) = read_db(database, "SELECT options FROM matches WHERE id = ?", table.match_id)[0]
+    log = read_db(database, "SELECT notation, actor_id, kind FROM moves WHERE match_id = ?"
+                  " ORDER BY seq", table.match_id)
+    state = game.new(len(table.users), json.loads(options))
+    entries = []
+    for notation, actor, kind in log:
+        assert kind == "move", kind
+        state = game.play(state, notation)
+        entries.append((notation, actor))
+    return state, entries
+
+
+async def open_table(fake: FakeDiscord, bot: Bot, index: int, game_id: str,
+                     seats: int) -> Table:
+    """A match in a channel of its own, started; each step is sent again until the bot
+    (which may be killed meanwhile) has done it."""
+    channel = fake.add_channel(fake.guild_id, f"soak-{index}")
+    users = [fake.add_user(f"P{index}-{s}") for s in range(seats)]
+    table = Table(game_id, channel, users)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        rows = read_db(bot.database, "SELECT id, status FROM matches WHERE channel_id = ?"
+                       " ORDER BY id DESC LIMIT 1", channel)
+        status = rows[0][1] if rows else None
+        if status == "active":
+            table.match_id = rows[0][0]
+            return table
+        lobby = [m for m in fake.channel_messages(channel) if fake.custom_ids(m)]
+        if status is None:
+            options = {"opponent": UserRef(users[1])} if seats == 2 else {}
+            await fake.slash(users[0], "play", channel_id=channel, game=game_id, first="me",
+                             **options)
+        elif lobby:
+            message = fake.messages[int(lobby[-1]["id"])]
+            ids = fake.custom_ids(message)
+            if seats == 2 and any(":accept:" in c for c in ids):
+                await fake.click(users[1], message, next(c for c in ids if ":accept:" in c))
+            else:
+                seated = read_db(bot.database, "SELECT user_id FROM seats WHERE match_id = ?",
+                                 rows[0][0])
+                waiting = [u for u in users if (u,) not in seated]
+                if waiting and any(":join:" in c for c in ids):
+                    await fake.click(waiting[0], message, next(c for c in ids if ":join:" in c))
+                elif any(":start:" in c for c in ids):
+                    await fake.click(users[0], message, next(c for c in ids if ":start:" in c))
+        await asyncio.sleep(1.0)
+    raise TimeoutError(f"could not open a {game_id} match")
+
+
+async def open_tables(fake: FakeDiscord, bot: Bot, rng: random.Random) -> list[Table]:
+    tables = []
+    for index, (game_id, seats) in enumerate(GAMES):
+        tables.append(await open_table(fake, bot, len(fake.channels) + index, game_id, seats))
+    return tables
+
+
+async def play(fake: FakeDiscord, bot: Bot, tables: list[Table], rng: random.Random,
+               stop: asyncio.Event, report: Report) -> None:
+    """Every player to move sends their move; an answer lost with the bot is simply sent
+    again (for the same ply) on the next round."""
+    while not stop.is_set():
+        active = [t for t in tables if not t.done]
+        if not active:  # every match is over: a new round, so kills keep landing mid-match
+            for index, (game_id, seats) in enumerate(GAMES):
+                with contextlib.suppress(TimeoutError, sqlite3.OperationalError):
+                    tables.append(await open_table(fake, bot, len(fake.channels) + index,
+                                                   game_id, seats))
+            continue
+        for table in active:
+            if stop.is_set():
+                return
+            try:
+                state, _ = replayed(bot.database, table)
+            except sqlite3.OperationalError:
+                await asyncio.sleep(0.05)
+                continue
+            game = REGISTRY[table.game_id]
+            if game.outcome(state) is not None:
+                table.done = True
+                continue
+            seat = game.to_move(state)
+            if seat is None:  # a roll is due (the bot makes it on its next start)
+                continue
+            notation = random.Random(f"{table.match_id}:{game.ply(state)}").choice(
+                game.legal_notations(state))
+            record = await fake.slash(table.users[seat], "move", channel_id=table.channel_id,
+                                      notation=f"{notation} #{game.ply(state)}")
+            report.moves_sent += 1
+            with contextlib.suppress(AssertionError, TimeoutError):
+                await fake.answered(record, timeout=1.5)
+        await asyncio.sleep(0.01)
+
+
+async def killer(bot: Bot, kills: int, rng: random.Random, report: Report) -> None:
+    while report.kills < kills:
+        await asyncio.sleep(rng.uniform(0.2, 1.6))
+        await bot.kill()
+        report.kills += 1
+        await asyncio.sleep(rng.uniform(0.0, 0.3))
+        await bot.start()
+
+
+def verify(fake: FakeDiscord, bot: Bot, tables: list[Table], report: Report) -> None:
+    for table in tables:
+        state, log = replayed(bot.database, table)
+        game = REGISTRY[table.game_id]
+        boards = [m for m in fake.channel_messages(table.channel_id) if m["attachments"]]
+        report.boards += len(boards)
+        report.matches += 1
+        report.finished += game.outcome(state) is not None
+        players = [(n, a) for n, a in log if a is not None]
+        report.logged_moves += len(players)
+        announced = [found["notation"] for b in boards for found in PLAYED.finditer(b["content"])]
+        expected = []
+        replay = game.new(len(table.users), json.loads(read_db(
+            bot.database, "SELECT options FROM matches WHERE id = ?", table.match_id)[0][0]))
+        for notation, actor in log:
+            move = game.parse_move(replay, notation)
+            if actor is not None:
+                expected.append(game.public_notation(replay, move))
+            replay = game.apply(replay, move)
+        where = f"match {table.match_id} ({table.game_id})"
+        if len(announced) < len(expected):
+            report.missing.append(f"{where}: {len(expected) - len(announced)} moves")
+        if len(announced) > len(expected):
+            report.duplicated.append(f"{where}: {len(announced) - len(expected)} extra")
+        if announced != expected[:len(announced)]:
+            report.out_of_order.append(where)
+        if len(boards) != len(players) + 1:
+            (report.missing if len(boards) < len(players) + 1 else report.duplicated).append(
+                f"{where}: {len(boards)} boards for {len(players)} moves")
+        # a mention goes only to the player whose turn the board announces, never on two
+        # boards in a row (a board posted after its turn was already played pings nobody)
+        previous: set[int] = set()
+        for board in boards:
+            pinged = fake.pinged(board)
+            final = "🏁" in board["content"]
+            if pinged and not final and pinged == previous:
+                report.ping_errors.append(f"{where}: {pinged} pinged on two boards in a row")
+            if pinged and not final and not all(f"<@{u}>, your turn" in board["content"]
+                                                for u in pinged):
+                report.ping_errors.append(f"{where}: pinged someone not to move")
+            previous = pinged
+            report.pings += len(pinged) if not final else 0
+
+
+async def soak(kills: int, seed: int, folder: Path, *, moves_after: float = 5.0) -> Report:
+    """Run the soak; returns its report (see `Report.ok`)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for leftover in folder.glob("corral.sqlite3*"):
+        leftover.unlink()
+    started = time.perf_counter()
+    rng = random.Random(seed)
+    fake = FakeDiscord()
+    await fake.start()
+    bot = Bot(fake, folder)
+    report = Report()
+    try:
+        await bot.start()
+        tables = await open_tables(fake, bot, rng)
+        stop = asyncio.Event()
+        player = asyncio.create_task(play(fake, bot, tables, rng, stop, report))
+        await killer(bot, kills, rng, report)
+        # after the last restart, let the matches run on for a while, then let the outbox drain
+        await asyncio.sleep(moves_after)
+        stop.set()
+        with contextlib.suppress(BaseException):
+            await player
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            pending = read_db(bot.database, "SELECT COUNT(*) FROM outbox WHERE status = 'pending'")
+            if pending[0][0] == 0:
+                break
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)
+        verify(fake, bot, tables, report)
+    finally:
+        await bot.stop()
+        await fake.stop()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--dir", default="/tmp/corral-soak")
+    args = parser.parse_args()
+    report = asyncio.run(soak(args.kills, args.seed, Path(args.dir)))
+    print(json.dumps({**report.__dict__, "ok": report.ok}, indent=2))
+    sys.exit(0 if report.ok else 1)
+
+
+if __name__ == "__main__":
+    main()
