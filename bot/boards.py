@@ -61,6 +61,12 @@ def board_text(payload: dict[str, Any], texts: Texts, *, current: bool) -> tuple
         result = phrase_from_json(payload.get("result")) or phrase(strings.RESULT_DRAW)
         lines.append(texts(phrase(strings.RESULT_LINE, match_id=payload["match_id"],
                                   result=result), names))
+        if payload.get("ratings"):
+            named = dict(payload["seats"])
+            lines.append(texts(phrase(strings.RATINGS_LINE, changes=" · ".join(
+                texts(phrase(strings.RATING_CHANGE, name=named.get(uid, "?"), before=before,
+                             after=after, delta=f"{delta:+d}".replace("-", "−")))
+                for uid, before, after, delta in payload["ratings"]))))
         lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=", ".join(
             f"<@{uid}>" if uid > 0 else name for uid, name in payload["seats"]))))
     elif payload.get("turn") is not None and payload["turn"] < 0:  # an AI seat: no mention

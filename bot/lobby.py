@@ -46,6 +46,8 @@ def lobby_message(match: Match, texts: Texts) -> tuple[str, StaticView]:
         actions = ("join", "start", "cancel")
         if match.game.info.max_seats > 2:  # the host may fill seats with AI players
             actions = ("join", "ai", "start", "cancel")
+    if match.row.rated:
+        content += "\n" + texts(strings.LOBBY_RATED)
     for action in actions:
         view.add_item(button(texts(LABELS[action]), f"c1:l:{action}:{match.id}",
                              style=STYLES[action]))

@@ -46,3 +46,64 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
     observation = game.observe(game.from_json(state), viewer)
     return render_observation(game_id, observation, names=list(names), result=result,
                               tr=translations(picture_language(language)))
+
+
+def _replayed(game_id: str, seat_count: int, options: dict[str, str],
+              entries: Sequence[Sequence[str]]) -> tuple[Any, list[Any]]:
+    """The game and its states after 0, 1, … n entries of an effective log."""
+    game = get_game(game_id)
+    state = game.new(seat_count, options)
+    states = [state]
+    for kind, notation in entries:
+        state = game.skip(state) if kind == "skip" else game.play(state, notation)
+        states.append(state)
+    return game, states
+
+
+def replay_gif(game_id: str, seat_count: int, options: dict[str, str],
+               entries: Sequence[Sequence[str]], names: Sequence[str], result: str | None,
+               language: str, max_bytes: int) -> bytes | None:
+    """The whole match as an animated GIF of public pictures (one frame per entry, the
+    first position too), or None when even small frames do not fit in `max_bytes`."""
+    from render import animate
+
+    game, states = _replayed(game_id, seat_count, options, entries)
+    observations = [game.observe(state, None) for state in states]
+    results = [None] * (len(states) - 1) + [result]
+    try:
+        return animate(game_id, observations, names=list(names), results=results,
+                       tr=translations(picture_language(language)), max_bytes=max_bytes)
+    except ValueError:
+        return None
+
+
+def replay_frame(game_id: str, seat_count: int, options: dict[str, str],
+                 entries: Sequence[Sequence[str]], ply: int, names: Sequence[str],
+                 result: str | None, language: str, revealed: bool) -> tuple[bytes, str]:
+    """The public picture after `ply` entries, and that entry's notation as the channel may
+    see it (public notation until a match with hidden information is over: `revealed`)."""
+    from render import render_observation
+
+    game, states = _replayed(game_id, seat_count, options, entries[:ply])
+    state = states[-1]
+    notation = ""
+    if ply > 0:
+        before = states[-2]
+        kind, text = entries[ply - 1]
+        if kind == "skip":
+            notation = "skip"
+        else:
+            move = game.parse_move(before, text)
+            notation = (game.format_move(before, move)
+                        if revealed or not game.info.hidden_information
+                        else game.public_notation(before, move))
+    shown = result if ply == len(entries) else None
+    png = render_observation(game_id, game.observe(state, None), names=list(names),
+                             result=shown, tr=translations(picture_language(language)))
+    return png, notation
+
+
+def profile_chart(points: Sequence[tuple[float, float]], title: str, language: str) -> bytes:
+    from render import rating_chart
+
+    return rating_chart(points, title=title, tr=translations(picture_language(language)))

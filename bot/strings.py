@@ -251,6 +251,8 @@ HELP = N_("""**Corral** hosts small abstract board games, played turn by turn in
 `/board` — show the current board (only to you; `public:True` posts it)
 `/hand` — your private view, in games with hidden information
 `/matches` — your matches and whose turn it is; `/record` — a match's game record
+`/profile [user]` — ratings and record · `/leaderboard game` — the best-rated players
+`/replay [match]` — a match as an animation, then step through it move by move
 `/rules [game]` — how a game is played
 `/draw` — offer a draw · `/takeback` — ask to take back your last move
 `/vacation days` — pause your clocks (30 days a year) · `/reminders` — on, digest or off
@@ -260,3 +262,45 @@ HELP = N_("""**Corral** hosts small abstract board games, played turn by turn in
 `/corral settings` — server managers: threads, default time per move, channels, spectators
 Games: {games}.""")
 RULES_UNKNOWN = N_("No rules for `{game}`. Games: {games}.")
+
+# -- ratings, profiles, leaderboards and replays -----------------------------------------------
+AI_NEVER_RATED = N_("Matches against the AI are never rated: leave `rated` empty or set it to "
+                    "False.")
+LOBBY_RATED = N_("Rated: the result changes the players' ratings.")
+RATINGS_LINE = N_("📈 Ratings: {changes}")
+RATING_CHANGE = N_("{name} {before} → {after} ({delta})")
+PROFILE_HEADER = N_("**{name}**'s record")
+PROFILE_NOTHING = N_("{name} has not finished a match yet.")
+PROFILE_GAME = N_("**{game}**: rating {rating} · {played} · {won} won, {drawn} drawn, {lost} lost")
+PROFILE_UNRATED = N_("none yet")
+PROFILE_GAMES = NP_("{n} game", "{n} games")
+PROFILE_AVERAGE = N_("  average {moves} per match, {duration} from start to end")
+PROFILE_STREAK = N_("Current streak: {streak}")
+STREAK_WIN = NP_("{n} win", "{n} wins")
+STREAK_DRAW = NP_("{n} draw", "{n} draws")
+STREAK_LOSS = NP_("{n} loss", "{n} losses")
+PROFILE_LAST = N_("Last results:")
+PROFILE_RESULT_LINE = N_("{mark} #{match_id} {game} vs {opponents} ({when})")
+PROFILE_ACTIVE = NP_("Active: {n} match {links}", "Active: {n} matches {links}")
+PROFILE_CHART = N_("{name} · {game}")
+LEADERBOARD_SERVER = N_("this server")
+LEADERBOARD_GLOBAL = N_("all servers")
+LEADERBOARD_HEADER = N_("🏆 **{game}** leaderboard, {scope} (at least {min} rated games, active in "
+                        "the last {days} days)")
+LEADERBOARD_LINE = N_("{rank}. {name} {rating} ({games})")
+LEADERBOARD_YOU = N_("You: {rank}. {rating} ({games})")
+LEADERBOARD_YOU_NOT = N_("You are not on it yet: {games} of the {min} rated games it needs, in the "
+                         "last {days} days.")
+LEADERBOARD_EMPTY = N_("Nobody is on it yet.")
+REPLAY_NOTHING = N_("Match #{match_id} has not started, so there is nothing to replay.")
+REPLAY_NO_SUCH_MOVE = N_("Match #{match_id} has moves 0 to {total}; that one does not exist.")
+REPLAY_POSTED = N_("🎞️ Replay of match #{match_id} ({game}, {moves}).")
+REPLAY_HIDDEN = N_("Hidden tiles stay hidden until the match is over.")
+REPLAY_TOO_BIG = N_("The animation of match #{match_id} does not fit this channel's upload limit "
+                    "even with small frames; step through it below instead.")
+REPLAY_VIEWER = N_("Match #{match_id}, move {ply} of {total}: {move}")
+REPLAY_VIEWER_START = N_("Match #{match_id}, the start ({total} moves in all)")
+BUTTON_FIRST = N_("⏮ First")
+BUTTON_PREVIOUS = N_("◀ Back")
+BUTTON_NEXT = N_("Next ▶")
+BUTTON_LAST = N_("Last ⏭")

@@ -31,7 +31,8 @@ NAMES = (
     N_("name:time"), N_("name:ai"), N_("name:notation"), N_("name:public"),
     N_("name:match"), N_("name:days"), N_("name:end"), N_("name:mode"),
     N_("name:language"), N_("name:threads"), N_("name:spectators"), N_("name:channel"),
-    N_("name:channels"),
+    N_("name:channels"), N_("name:profile"), N_("name:leaderboard"), N_("name:replay"),
+    N_("name:user"), N_("name:scope"), N_("name:rated"),
 )
 # choice names built from lists in the code
 CHOICES = (N_("random"), N_("me"), N_("my opponent"), N_("easy"), N_("normal"), N_("hard"),

@@ -14,6 +14,8 @@ Custom ids (at most 100 characters; everything a component needs survives restar
     c1:c:<match>:<version>               claim the win or skip the turn of a timed-out player
     c1:o:<offer>:<a|d>                   accept or decline a draw or takeback offer
     c1:m:<match>                         rematch
+    c1:R:<match>:<ply>:<f|b|n|l>         replay viewer: show the position after <ply> entries
+                                         (the letter keeps First/Back/Next/Last ids distinct)
 
 `answers` are the values chosen so far: steps separated by `/`, several picks of one step by
 `.` (values are ASCII letters, digits, `+` and `-`, as the games promise).
@@ -53,6 +55,7 @@ _PATTERNS = {
     "c": re.compile(rf"c1:c:(?P<match>{_ID}):(?P<version>{_ID})"),
     "o": re.compile(rf"c1:o:(?P<offer>{_ID}):(?P<answer>a|d)"),
     "m": re.compile(rf"c1:m:(?P<match>{_ID})"),
+    "R": re.compile(rf"c1:R:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answer>[fbnl])"),
     # boards posted before the generic flow: a move button with its notation
     "legacy": re.compile(rf"corral:mv:(?P<match>{_ID}):(?P<ply>{_ID}):"
                          r"(?P<move>[\w@>:,+ -]{1,60})"),

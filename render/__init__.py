@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .chart import ChartLabels, rating_chart
 from .common import TextBox, cjk_font_available, translated
 from .consequence import ConsequenceLabels, render_consequence
 from .ghostone import GhostoneLabels, render_ghostone
 from .ico import IcoLabels, render_ico
 from .mancala import MancalaLabels, render_mancala
 from .pastoral import PastoralLabels, render_pastoral
+from .replay import animate
 
 RENDERERS: dict[str, Callable[..., bytes]] = {
     "progressive-mancala": render_mancala,
@@ -46,7 +48,7 @@ def render_observation(game_id: str, observation: Any, *,
     return renderer(observation, names=names, labels=labels, result=result, layout=layout)
 
 
-__all__ = ["LABELS", "RENDERERS", "ConsequenceLabels", "GhostoneLabels", "IcoLabels",
-           "MancalaLabels", "PastoralLabels", "TextBox", "cjk_font_available",
-           "render_consequence", "render_ghostone", "render_ico", "render_mancala",
-           "render_observation", "render_pastoral"]
+__all__ = ["LABELS", "RENDERERS", "ChartLabels", "ConsequenceLabels", "GhostoneLabels",
+           "IcoLabels", "MancalaLabels", "PastoralLabels", "TextBox", "animate",
+           "cjk_font_available", "rating_chart", "render_consequence", "render_ghostone",
+           "render_ico", "render_mancala", "render_observation", "render_pastoral"]

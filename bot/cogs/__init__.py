@@ -13,12 +13,12 @@ from games import phrase
 from .. import strings
 from ..interactions import Interaction, handling, reply
 from ..ui import Custom, parse_custom_id
-from . import clocks, info, matches, moves, private, settings
+from . import clocks, info, matches, moves, private, settings, stats
 
 if TYPE_CHECKING:
     from ..client import CorralBot
 
-MODULES = (matches, moves, private, clocks, settings, info)
+MODULES = (matches, moves, private, clocks, settings, info, stats)
 
 Handler = Callable[["CorralBot", Interaction, Custom], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {
@@ -26,7 +26,7 @@ HANDLERS: dict[str, Handler] = {
     "legacy": moves.on_legacy_move,
     "v": private.on_view, "h": info.on_moves,
     "l": matches.on_lobby, "r": matches.on_resign, "m": matches.on_rematch,
-    "c": clocks.on_claim, "o": clocks.on_offer,
+    "c": clocks.on_claim, "o": clocks.on_offer, "R": stats.on_replay_step,
 }
 
 

@@ -49,14 +49,18 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                            options="Match options as name=value, e.g. pits=17",
                            first="Who moves first (default: random)",
                            time="Time per move, e.g. 3d, 12h, or none (default: the server's)",
-                           ai="Play against Corral's AI at this level (two-player games)")
+                           ai="Play against Corral's AI at this level (two-player games)",
+                           rated="Whether the result changes ratings (default: on for two "
+                                 "humans)")
     @app_commands.choices(game=games, first=FIRST, ai=AI_LEVELS)
     @app_commands.guild_only()
     async def play(interaction: Interaction, game: str, opponent: discord.User | None = None,
                    options: str | None = None, first: str = "random",
-                   time: str | None = None, ai: str | None = None) -> None:
+                   time: str | None = None, ai: str | None = None,
+                   rated: bool | None = None) -> None:
         async with handling(interaction):
-            await open_match(bot, interaction, game, opponent, options, first, time, ai)
+            await open_match(bot, interaction, game, opponent, options, first, time, ai,
+                             rated)
 
     @play.autocomplete("options")
     async def play_options(interaction: Interaction,
@@ -96,7 +100,8 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
 
 async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
                      opponent: discord.abc.User | None, options: str | None, first: str,
-                     time_text: str | None, ai: str | None = None) -> None:
+                     time_text: str | None, ai: str | None = None,
+                     rated: bool | None = None) -> None:
     service = bot.service
     channel = interaction.channel
     if interaction.guild is None or channel is None:
@@ -117,6 +122,7 @@ async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
     move_seconds = parse_time(time_text)
     game, _ = service.check_opening(game_id=game_id, options=parsed, host=host,
                                     opponent=guest, first=first)
+    service.check_rated(game, guest, rated)
     parent = getattr(channel, "parent_id", None) or channel.id
     await service.check_channel(interaction.guild.id, parent)
     try:
@@ -133,7 +139,8 @@ async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
             guild_id=interaction.guild.id, channel_id=-interaction.id, in_thread=True,
-            first=first, move_seconds=move_seconds, parent_channel_id=parent, announce=False)
+            first=first, move_seconds=move_seconds, parent_channel_id=parent, announce=False,
+            rated=rated)
         note_match(match.id)
         names = host.name + (f" vs {guest.name}" if guest else "")
         try:
@@ -152,7 +159,7 @@ async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
             guild_id=interaction.guild.id, channel_id=target_id, first=first,
-            move_seconds=move_seconds, parent_channel_id=parent)
+            move_seconds=move_seconds, parent_channel_id=parent, rated=rated)
     note_match(match.id)
     if in_thread:
         await reply(interaction, phrase(strings.THREAD_OPENED, match_id=match.id,

@@ -24,21 +24,22 @@ from .core import (
     result_phrase,
     wrap,
 )
-from .history import HistoryEntry, HistoryMixin
+from .history import HistoryEntry
 from .matches import FIRST_CHOICES, parse_options
 from .moves import MoveResult
 from .offers import Offer, OffersMixin
 from .settings import CHANNEL_ACTIONS, SettingsMixin
+from .stats import Leaderboard, Profile, StatsMixin, seat_result
 
 
-class Service(OffersMixin, HistoryMixin, SettingsMixin):
-    """Matches, moves, clocks, offers, settings and history."""
+class Service(OffersMixin, StatsMixin, SettingsMixin):
+    """Matches, moves, clocks, offers, settings, history, ratings and replays."""
 
 
 MatchService = Service
 
 __all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "FIRST_CHOICES", "Forbidden",
-           "HistoryEntry", "IllegalMove", "Match", "MatchService", "MoveResult", "NOTIFY_MODES",
-           "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "REMINDER_MODES",
-           "Service", "ServiceError", "StaleAction", "TickReport", "WrongPhase", "parse_time",
-           "parse_options", "result_phrase", "wrap"]
+           "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
+           "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
+           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "WrongPhase",
+           "parse_options", "parse_time", "result_phrase", "seat_result", "wrap"]

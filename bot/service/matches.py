@@ -49,6 +49,18 @@ class MatchesMixin(ServiceBase):
                              players=game.seats_text())
         return game, resolved
 
+    @staticmethod
+    def check_rated(game: Game, opponent: Player | None, rated: bool | None) -> bool:
+        """Whether a new match is rated: by default, when it is made for two humans (an
+        invitation, or a lobby of a two-player game); never against the AI."""
+        if opponent is not None and is_ai(opponent.user_id):
+            if rated:
+                raise BadRequest(strings.AI_NEVER_RATED)
+            return False
+        if rated is None:
+            return opponent is not None or game.info.max_seats == 2
+        return rated
+
     async def check_channel(self, guild_id: int | None, channel_id: int) -> None:
         allowed = (await self.store.guild_settings(guild_id))["channels"]
         if allowed and channel_id not in allowed:
@@ -69,12 +81,13 @@ class MatchesMixin(ServiceBase):
                          opponent: Player | None, guild_id: int | None, channel_id: int,
                          in_thread: bool = False, first: str = "random",
                          move_seconds: Any = UNSET, parent_channel_id: int | None = None,
-                         announce: bool = True) -> Match:
+                         announce: bool = True, rated: bool | None = None) -> Match:
         """A lobby (no opponent) or an invitation, with its seats and its message, in one
         transaction. Without `announce` (a thread still being made: `channel_id` is then a
         negative placeholder) nothing is posted until `place_match`."""
         game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
                                             opponent=opponent, first=first)
+        rated = self.check_rated(game, opponent, rated)
         resolved = game.draw_options(resolved, self.dice)  # e.g. ICO's random start face
         await self.check_channel(guild_id, parent_channel_id or channel_id)
         if move_seconds is UNSET:
@@ -94,7 +107,7 @@ class MatchesMixin(ServiceBase):
                     parent_channel_id=parent_channel_id if in_thread else None,
                     host_id=host.user_id, invited_id=opponent.user_id if opponent else None,
                     first_seat=first, status="invited" if opponent else "open",
-                    move_seconds=move_seconds, seats=seats, now=now)
+                    move_seconds=move_seconds, seats=seats, now=now, rated=rated)
                 match = await self.locked(tx, match_id)
                 if announce and opponent is not None and is_ai(opponent.user_id):
                     match = await self._begin(tx, match, now)  # the AI accepts at once
@@ -305,7 +318,8 @@ class MatchesMixin(ServiceBase):
             game_id=match.game.id, options=dict(match.row.options), host=user, opponent=opponent,
             guild_id=match.row.guild_id, channel_id=match.row.channel_id,
             in_thread=match.row.in_thread, first="opponent" if seat == 0 else "me",
-            move_seconds=match.row.move_seconds, parent_channel_id=match.row.parent_channel_id)
+            move_seconds=match.row.move_seconds, parent_channel_id=match.row.parent_channel_id,
+            rated=match.row.rated and not any(is_ai(s.user_id) for s in match.seats))
 
     # -- announcing ------------------------------------------------------------------------
     async def announce_turn(self, tx: Tx, effects: Effects, match: Match,

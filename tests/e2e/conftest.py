@@ -21,6 +21,7 @@ class BotProcess:
         self.clock_file = database.parent / "clock"
         self.now = 1_800_000_000.0
         self.clock_file.write_text(str(self.now))
+        self.extra_env: dict[str, str] = {}  # settings a test changes (then restarts)
 
     def advance(self, seconds: float) -> None:
         """Move the bot's clock forward (nothing sleeps)."""
@@ -43,6 +44,7 @@ class BotProcess:
             "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
             "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
             "CORRAL_RETRY_SECONDS": "0.1", "CORRAL_WORKERS": "1", "CORRAL_AI_PAUSE": "0.05",
+            **self.extra_env,
         })
         with open(self.log, "ab") as out:
             self.proc = await asyncio.create_subprocess_exec(
