@@ -1,5 +1,8 @@
 """`python -m bot`: run Corral. Exits with status 1 and a clear message on bad settings, and
-with status 0 after a clean stop on SIGTERM or SIGINT."""
+with status 0 after a clean stop on SIGTERM or SIGINT.
+
+`python -m bot migrate-db --from sqlite:PATH --to postgresql://...` copies a SQLite store into
+an empty PostgreSQL database (see bot/migrate_db.py)."""
 
 from __future__ import annotations
 
@@ -24,10 +27,10 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> None:
-    from .client import CorralBot
+    from .client import make_bot
 
     apply_endpoints(settings)
-    async with CorralBot(settings) as client:
+    async with make_bot(settings) as client:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: asyncio.ensure_future(client.close()))
@@ -45,7 +48,17 @@ def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, handlers=[handler])
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate-db"]:
+        from .migrate_db import main as migrate_main
+
+        return migrate_main(args[1:])
+    if args:
+        print(f"unknown command {args[0][:40]!r}: run `python -m bot` (the bot) or "
+              "`python -m bot migrate-db --from sqlite:PATH --to postgresql://...`",
+              file=sys.stderr)
+        return 2
     try:
         settings = load_settings()
     except ConfigError as exc:

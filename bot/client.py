@@ -56,7 +56,8 @@ class CorralBot(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads
         intents.guild_messages = True  # to keep spectators quiet in match threads (no content)
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
+                         **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
         self._tasks: list[asyncio.Task[None]] = []
@@ -64,14 +65,27 @@ class CorralBot(discord.Client):
         self._warming: asyncio.Task[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
 
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        return {}
+
+    @property
+    def worker_id(self) -> str:
+        """Who holds an outbox row: stable across restarts of the same shard set, so a
+        restarted process takes back its own rows at once and leaves other processes' be."""
+        ids = self.settings.shard_ids
+        return "main" if ids is None else "shards-" + ",".join(map(str, ids))
+
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
         clock = make_clock(self.settings)
         self.workers = Workers(self.settings.workers, self.settings.worker_mode)
         # AI searches get workers of their own, so a long search never delays a board
         self.ai_workers = Workers(max(1, (os.cpu_count() or 2) // 2), self.settings.worker_mode)
-        self.delivery = Delivery(self, self.store, retry_seconds=self.settings.retry_seconds)
+        self.delivery = Delivery(self, self.store, retry_seconds=self.settings.retry_seconds,
+                                 worker_id=self.worker_id)
         self.service = Service(self.store, clock=clock, on_commit=self.delivery.wake)
+        self.service.leaderboard_min_games = self.settings.leaderboard_min_games
         cogs.register_all(self.tree, self)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
@@ -168,3 +182,21 @@ class CorralBot(discord.Client):
         if hasattr(self, "store"):
             await self.store.close()
         log.info("stopped")
+
+
+class ShardedCorralBot(CorralBot, discord.AutoShardedClient):
+    """Corral as one of several processes: the shards CORRAL_SHARD_IDS of CORRAL_SHARDS (all
+    of them by default). Everything shared lives in the store, so any process may deliver
+    any outbox row or tick any clock; the database makes each happen once."""
+
+    @staticmethod
+    def shard_options(settings: Settings) -> dict[str, Any]:
+        options: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            options["shard_ids"] = list(settings.shard_ids)
+        return options
+
+
+def make_bot(settings: Settings) -> CorralBot:
+    """One process with every guild (the default), or a shard process."""
+    return CorralBot(settings) if settings.shard_count is None else ShardedCorralBot(settings)

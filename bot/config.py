@@ -43,6 +43,9 @@ class Settings:
     workers: int | None = None  # picture worker processes (default: up to 4, one per core)
     worker_mode: str = "process"  # or "thread" (for comparisons)
     ai_pause: float = 1.0  # seconds an AI seat waits before it moves
+    leaderboard_min_games: int = 5  # rated games a player needs to be on a leaderboard
+    shard_count: int | None = None  # CORRAL_SHARDS: run as one of several shard processes
+    shard_ids: tuple[int, ...] | None = None  # CORRAL_SHARD_IDS: the shards this process runs
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -71,9 +74,21 @@ def load_settings(environ: Mapping[str, str] | None = None,
             raise ConfigError(f"CORRAL_WORKERS={workers_text!r}: expected a number of worker "
                               "processes (1-32), or 'threads'")
         workers = int(workers_text)
+    min_games_text = values.get("CORRAL_LEADERBOARD_MIN_GAMES", "").strip()
+    if min_games_text and not (min_games_text.isascii() and min_games_text.isdigit()
+                               and len(min_games_text) <= 4 and int(min_games_text) >= 1):
+        raise ConfigError(f"CORRAL_LEADERBOARD_MIN_GAMES={min_games_text[:30]!r}: expected a "
+                          "number of rated games (1-9999)")
+    shard_count, shard_ids = _shards(values.get("CORRAL_SHARDS", "").strip(),
+                                     values.get("CORRAL_SHARD_IDS", "").strip())
+    database = values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE
+    if shard_ids is not None and shard_count is not None and len(shard_ids) < shard_count \
+            and not database.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("CORRAL_SHARD_IDS: several processes need a shared PostgreSQL store "
+                          "(CORRAL_DATABASE=postgresql://...); SQLite is for one process")
     return Settings(
         token=token,
-        database=values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE,
+        database=database,
         guild_id=int(guild) if guild else None,
         api_base=(values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/"),
         gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
@@ -84,7 +99,37 @@ def load_settings(environ: Mapping[str, str] | None = None,
         retry_seconds=_positive(values.get("CORRAL_RETRY_SECONDS", ""), "CORRAL_RETRY_SECONDS",
                                 1.0),
         ai_pause=_positive(values.get("CORRAL_AI_PAUSE", ""), "CORRAL_AI_PAUSE", 1.0),
+        leaderboard_min_games=int(min_games_text) if min_games_text else 5,
+        shard_count=shard_count, shard_ids=shard_ids,
     )
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """CORRAL_SHARDS=<count> and CORRAL_SHARD_IDS=<ids> ("0,2" or "0-3"; default: all)."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError("CORRAL_SHARD_IDS needs CORRAL_SHARDS (the total shard count)")
+        return None, None
+    if not (count_text.isascii() and count_text.isdigit() and len(count_text) <= 4
+            and int(count_text) >= 1):
+        raise ConfigError(f"CORRAL_SHARDS={count_text[:30]!r}: expected the total number of "
+                          "shards (1-9999)")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.split(","):
+        low, dash, high = part.strip().partition("-")
+        numbers = [low] + ([high] if dash else [])
+        if not all(n.isascii() and n.isdigit() and len(n) <= 4 for n in numbers):
+            raise ConfigError(f"CORRAL_SHARD_IDS={ids_text[:40]!r}: expected shard numbers "
+                              "like 0,1 or 0-3")
+        first, last = int(numbers[0]), int(numbers[-1])
+        if first > last or last >= count:
+            raise ConfigError(f"CORRAL_SHARD_IDS={ids_text[:40]!r}: shards are numbered 0 to "
+                              f"{count - 1}")
+        ids.extend(range(first, last + 1))
+    return count, tuple(sorted(set(ids)))
 
 
 def _positive(text: str, name: str, default: float) -> float:

@@ -229,7 +229,7 @@ _PLACEHOLDER = re.compile(r"\?")
 async def open_database(url: str) -> Database:
     """`postgresql://...` selects PostgreSQL; anything else is a SQLite path."""
     if url.startswith(("postgresql://", "postgres://")):
-        from .pg import PostgresDatabase  # type: ignore[import-not-found]  # issue 18
+        from .pg import PostgresDatabase
 
         return await PostgresDatabase.open(url)
     return await SqliteDatabase.open(url)

@@ -77,7 +77,7 @@ class Delivery:
     async def run(self) -> None:
         """Deliver until stopped; wakes when a change commits, or when a retry comes due."""
         async with self.store.transaction() as tx:
-            await tx.release_claims()  # rows a previous run of this process held
+            await tx.release_claims(self.worker_id)  # rows a previous run of ours held
             await tx.prune_outbox(self.clock() - PRUNE_AFTER)
         while not self._stopping:
             self._wake.clear()

@@ -19,6 +19,7 @@ from typing import Any
 from .db import Conflict, Conn, Database, Row, SqliteDatabase, open_database
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
+RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
 
 
 class StoreError(Exception):
@@ -77,6 +78,7 @@ class MatchRow:
     next_check_at: float | None = None  # when a reminder or expiry may next be due
     board_version: int | None = None  # the version whose board was last sent to the outbox
     finished_at: float | None = None
+    rated: bool = False  # opened rated (ratings change only if it also ends between humans)
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -136,6 +138,39 @@ class UserRow:
     dm_channel_id: int | None = None
     dm_closed_at: float | None = None  # when a DM last failed because DMs are closed
     language: str | None = None  # the language the user last used (DMs, digests)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    user_id: int
+    game: str
+    name: str
+    mu: float
+    sigma: float
+    games: int
+    last_played_at: float
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    user_id: int
+    place: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True)
+class FinishedRow:
+    match_id: int
+    game: str
+    seat: int
+    result: dict[str, Any] | None
+    plies: int | None
+    created_at: float
+    finished_at: float
+    rated: bool
 
 
 DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
@@ -215,15 +250,18 @@ class Queries:
                                         row["interaction_id"])
 
     # -- clocks ----------------------------------------------------------------------------
-    async def due_matches(self, now: float, limit: int) -> list[MatchRow]:
+    async def due_matches(self, now: float, limit: int, *, lock: bool = False) -> list[MatchRow]:
         """Active matches whose clock may have something due, found by an index; no state is
-        read or decoded (`state` is None in these rows), and seats come in one query."""
+        read or decoded (`state` is None in these rows), and seats come in one query. With
+        `lock` (in a transaction), PostgreSQL locks the rows and skips those another process
+        holds, so two processes never handle the same match's clock at once."""
         rows = await self.conn.fetch(
             "SELECT id, game, options, seat_count, guild_id, channel_id, in_thread, host_id,"
             " invited_id, first_seat, status, NULL AS state, version, result, created_at,"
             " updated_at, move_seconds, turn_started_at, parent_channel_id, waiting_on,"
-            " next_check_at, board_version, finished_at FROM matches"
-            " WHERE status = 'active' AND next_check_at <= ? ORDER BY next_check_at LIMIT ?",
+            " next_check_at, board_version, finished_at, rated FROM matches"
+            " WHERE status = 'active' AND next_check_at <= ? ORDER BY next_check_at LIMIT ?"
+            + (" FOR UPDATE SKIP LOCKED" if lock and self.conn.dialect == "postgresql" else ""),
             now, limit)
         if not rows:
             return []
@@ -278,6 +316,129 @@ class Queries:
             " AND (board_version IS NULL OR board_version <> version) AND updated_at >= ?"
             " ORDER BY id", finished_since)
         return [row["id"] for row in rows]
+
+    # -- ratings and statistics -------------------------------------------------------------
+    async def skills(self, user_ids: Iterable[int], game: str) -> dict[int, RatingRow]:
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        rows = await self.conn.fetch(
+            "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
+            f" WHERE game = ? AND user_id IN ({', '.join('?' * len(ids))})", game, *ids)
+        return {r["user_id"]: _rating_row(r) for r in rows}
+
+    async def ratings_of(self, user_id: int) -> list[RatingRow]:
+        rows = await self.conn.fetch(
+            "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
+            " WHERE user_id = ? ORDER BY games DESC, game", user_id)
+        return [_rating_row(r) for r in rows]
+
+    async def rating_changes(self, match_id: int) -> list[RatingChange]:
+        rows = await self.conn.fetch(
+            "SELECT user_id, place, mu_before, sigma_before, mu_after, sigma_after"
+            " FROM rating_history WHERE match_id = ? ORDER BY place, user_id", match_id)
+        return [RatingChange(r["user_id"], r["place"], r["mu_before"], r["sigma_before"],
+                             r["mu_after"], r["sigma_after"]) for r in rows]
+
+    async def rating_trend(self, user_id: int, game: str,
+                           limit: int = 500) -> list[tuple[float, float, float]]:
+        """(time, mu, sigma) after each of the user's rated matches of `game`, oldest first."""
+        rows = await self.conn.fetch(
+            "SELECT rated_at, mu_after, sigma_after FROM rating_history"
+            " WHERE user_id = ? AND game = ? ORDER BY rated_at DESC, seq DESC LIMIT ?",
+            user_id, game, limit)
+        return [(r["rated_at"], r["mu_after"], r["sigma_after"]) for r in reversed(rows)]
+
+    async def rating_log(self) -> list[tuple[int, int, int]]:
+        """(match, user, place) of every rating change, in the order they were made."""
+        rows = await self.conn.fetch(
+            "SELECT match_id, user_id, place FROM rating_history ORDER BY seq, user_id")
+        return [(r["match_id"], r["user_id"], r["place"]) for r in rows]
+
+    async def all_ratings(self) -> list[RatingRow]:
+        rows = await self.conn.fetch(
+            "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings")
+        return [_rating_row(r) for r in rows]
+
+    async def rated_finished_matches(self) -> list[int]:
+        """Finished matches opened rated, in the order they finished."""
+        rows = await self.conn.fetch(
+            "SELECT id FROM matches WHERE status = 'finished' AND rated = 1"
+            " ORDER BY finished_at, id")
+        return [r["id"] for r in rows]
+
+    async def leaderboard(self, game: str, *, min_games: int, active_since: float,
+                          guild_id: int | None = None, limit: int = 10) -> list[RatingRow]:
+        """The best-rated players of a game with enough games lately (of one server's
+        players, with `guild_id`), best first."""
+        if guild_id is None:
+            rows = await self.conn.fetch(
+                "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
+                " WHERE game = ? AND games >= ? AND last_played_at >= ?"
+                " ORDER BY mu DESC, user_id LIMIT ?", game, min_games, active_since, limit)
+        else:
+            rows = await self.conn.fetch(
+                "SELECT r.user_id, r.game, r.name, r.mu, r.sigma, r.games, r.last_played_at"
+                " FROM rating_members m JOIN ratings r"
+                " ON r.user_id = m.user_id AND r.game = m.game"
+                " WHERE m.guild_id = ? AND m.game = ? AND r.games >= ?"
+                " AND r.last_played_at >= ? ORDER BY r.mu DESC, r.user_id LIMIT ?",
+                guild_id, game, min_games, active_since, limit)
+        return [_rating_row(r) for r in rows]
+
+    async def leaderboard_rank(self, game: str, user_id: int, *, min_games: int,
+                               active_since: float, guild_id: int | None = None) -> int | None:
+        """The user's place on that leaderboard, or None when they are not on it."""
+        mine = await self.conn.fetchrow(
+            "SELECT mu, games, last_played_at FROM ratings WHERE user_id = ? AND game = ?",
+            user_id, game)
+        if mine is None or mine["games"] < min_games or mine["last_played_at"] < active_since:
+            return None
+        if guild_id is None:
+            above = await self.conn.fetchval(
+                "SELECT COUNT(*) FROM ratings WHERE game = ? AND games >= ?"
+                " AND last_played_at >= ? AND (mu > ? OR (mu = ? AND user_id < ?))",
+                game, min_games, active_since, mine["mu"], mine["mu"], user_id)
+        else:
+            member = await self.conn.fetchval(
+                "SELECT 1 FROM rating_members WHERE guild_id = ? AND game = ? AND user_id = ?",
+                guild_id, game, user_id)
+            if member is None:
+                return None
+            above = await self.conn.fetchval(
+                "SELECT COUNT(*) FROM rating_members m JOIN ratings r"
+                " ON r.user_id = m.user_id AND r.game = m.game"
+                " WHERE m.guild_id = ? AND m.game = ? AND r.games >= ?"
+                " AND r.last_played_at >= ? AND (r.mu > ? OR (r.mu = ? AND r.user_id < ?))",
+                guild_id, game, min_games, active_since, mine["mu"], mine["mu"], user_id)
+        return int(above) + 1
+
+    async def finished_record(self, user_id: int, game: str | None = None,
+                              limit: int = 1000) -> list[FinishedRow]:
+        """The user's finished matches (newest first): game, seat, result, length."""
+        where = " AND m.game = ?" if game is not None else ""
+        args: list[Any] = [user_id, *([game] if game is not None else []), limit]
+        rows = await self.conn.fetch(
+            "SELECT m.id, m.game, s.seat, m.result, m.plies, m.created_at, m.finished_at,"
+            " m.rated FROM seats s JOIN matches m ON m.id = s.match_id"
+            f" WHERE s.user_id = ? AND m.status = 'finished'{where}"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", *args)
+        return [FinishedRow(r["id"], r["game"], r["seat"],
+                            None if r["result"] is None else json.loads(r["result"]),
+                            r["plies"], r["created_at"], r["finished_at"] or r["created_at"],
+                            bool(r["rated"])) for r in rows]
+
+    async def opponents(self, match_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
+        if not match_ids:
+            return {}
+        rows = await self.conn.fetch(
+            "SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN"
+            f" ({', '.join('?' * len(match_ids))}) ORDER BY match_id, seat", *match_ids)
+        found: dict[int, list[SeatRow]] = {}
+        for r in rows:
+            found.setdefault(r["match_id"], []).append(SeatRow(r["seat"], r["user_id"], r["name"]))
+        return found
+
 
     # -- offers ----------------------------------------------------------------------------
     async def get_offer(self, offer_id: int) -> OfferRow | None:
@@ -371,16 +532,16 @@ class Tx(Queries):
                            parent_channel_id: int | None, host_id: int,
                            invited_id: int | None, first_seat: str, status: str,
                            move_seconds: int | None, seats: Iterable[SeatRow],
-                           now: float) -> int:
+                           now: float, rated: bool = False) -> int:
         try:
             match_id = await self.conn.fetchval(
                 "INSERT INTO matches (game, options, seat_count, guild_id, channel_id, in_thread,"
                 " parent_channel_id, host_id, invited_id, first_seat, status, move_seconds,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " RETURNING id",
+                " created_at, updated_at, rated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 game, json.dumps(options), seat_count, guild_id, channel_id, int(in_thread),
                 parent_channel_id, host_id, invited_id, first_seat, status, move_seconds, now,
-                now)
+                now, int(rated))
         except Conflict:
             raise ChannelBusy(channel_id) from None
         await self._insert_seats(match_id, seats, now)
@@ -403,13 +564,15 @@ class Tx(Queries):
                            seats: Iterable[SeatRow] | None = None,
                            turn_started_at: Any = UNSET, move_seconds: Any = UNSET,
                            waiting_on: Any = UNSET, next_check_at: Any = UNSET,
-                           board_version: Any = UNSET, finished_at: Any = UNSET) -> int:
+                           board_version: Any = UNSET, finished_at: Any = UNSET,
+                           plies: Any = UNSET) -> int:
         """Change a match still at `expected_version`; returns the new version."""
         sets = ["version = version + 1", "updated_at = ?"]
         args: list[Any] = [now]
         columns = {"turn_started_at": turn_started_at, "move_seconds": move_seconds,
                    "waiting_on": waiting_on, "next_check_at": next_check_at,
-                   "board_version": board_version, "finished_at": finished_at}
+                   "board_version": board_version, "finished_at": finished_at,
+                   "plies": plies}
         for name, value in columns.items():
             if value is not UNSET:
                 sets.append(f"{name} = ?")
@@ -441,7 +604,7 @@ class Tx(Queries):
         try:
             await self.conn.execute(
                 "UPDATE matches SET channel_id = ?, in_thread = ?,"
-                " parent_channel_id = CASE WHEN ? THEN parent_channel_id ELSE NULL END"
+                " parent_channel_id = CASE WHEN ? = 1 THEN parent_channel_id ELSE NULL END"
                 " WHERE id = ?", channel_id, int(in_thread), int(in_thread), match_id)
         except Conflict:
             raise ChannelBusy(channel_id) from None
@@ -612,9 +775,12 @@ class Tx(Queries):
         await self.conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
                                 json.dumps(payload, separators=(",", ":")), outbox_id)
 
-    async def release_claims(self) -> None:
+    async def release_claims(self, worker: str) -> None:
+        """Rows an earlier run of this worker held (a run of another process keeps its own
+        until they are done or their lease ends)."""
         await self.conn.execute(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'")
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
+            " WHERE status = 'pending' AND claimed_by = ?", worker)
 
     async def prune_outbox(self, before: float) -> int:
         return await self.conn.execute(
@@ -629,6 +795,47 @@ class Tx(Queries):
 
     async def drop_live_message(self, message_id: int) -> None:
         await self.conn.execute("DELETE FROM live_messages WHERE message_id = ?", message_id)
+
+    # -- ratings -----------------------------------------------------------------------------
+    async def lock_ratings(self) -> None:
+        """Rating updates one at a time, across processes too (they read, then write, the
+        ratings of players who may be finishing another match elsewhere). SQLite has one
+        writer, so only PostgreSQL needs the lock (held until the transaction ends)."""
+        if self.conn.dialect == "postgresql":
+            await self.conn.fetchval("SELECT pg_advisory_xact_lock(?)", RATINGS_LOCK)
+
+    async def record_ratings(self, match_id: int, game: str, guild_id: int | None,
+                             changes: Sequence[tuple[int, str, int, float, float, float, float]],
+                             now: float) -> None:
+        """One rated match's changes: (user, name, place, mu and sigma before, after)."""
+        seq = int(await self.conn.fetchval(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM rating_history"))
+        await self.conn.executemany(
+            "INSERT INTO rating_history (match_id, user_id, game, place, mu_before,"
+            " sigma_before, mu_after, sigma_after, rated_at, seq)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(match_id, uid, game, place, mu0, s0, mu1, s1, now, seq)
+             for uid, _, place, mu0, s0, mu1, s1 in changes])
+        await self.conn.executemany(
+            "INSERT INTO ratings (user_id, game, name, mu, sigma, games, last_played_at)"
+            " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, game) DO UPDATE SET"
+            " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
+            " games = ratings.games + 1, last_played_at = excluded.last_played_at",
+            [(uid, game, name, mu1, s1, now) for uid, name, _, _, _, mu1, s1 in changes])
+        if guild_id is not None:
+            await self.conn.executemany(
+                "INSERT INTO rating_members (guild_id, game, user_id, last_played_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+                " last_played_at = excluded.last_played_at",
+                [(guild_id, game, uid, now) for uid, *_ in changes])
+
+    async def claim_digest(self, user_id: int, now: float, next_at: float) -> bool:
+        """Take the user's due digest (once, whichever process gets here first)."""
+        changed = await self.conn.execute(
+            "UPDATE users SET last_digest_at = ?, next_digest_at = ? WHERE user_id = ?"
+            " AND reminders = 'digest' AND COALESCE(next_digest_at, 0) <= ?",
+            now, next_at, user_id, now)
+        return changed == 1
 
     async def set_meta(self, key: str, value: str) -> None:
         await self.conn.execute(
@@ -684,10 +891,14 @@ def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
         move_seconds=row["move_seconds"], turn_started_at=row["turn_started_at"],
         parent_channel_id=row["parent_channel_id"], waiting_on=row["waiting_on"],
         next_check_at=row["next_check_at"], board_version=row["board_version"],
-        finished_at=row["finished_at"])
+        finished_at=row["finished_at"], rated=bool(row["rated"]))
 
 
 def _outbox_row(row: Row) -> OutboxRow:
     return OutboxRow(row["id"], row["lane"], row["kind"], json.loads(row["payload"]),
                      row["attempts"], row["created_at"])
 
+
+def _rating_row(row: Row) -> RatingRow:
+    return RatingRow(row["user_id"], row["game"], row["name"], row["mu"], row["sigma"],
+                     row["games"], row["last_played_at"])

@@ -1,8 +1,12 @@
+import os
+
 import pytest
 from support import FakeClock, FirstFixed
 
 from bot.service import MatchService
 from bot.store import Store
+
+BACKENDS = ["sqlite", "postgresql"]
 
 
 @pytest.fixture
@@ -10,9 +14,30 @@ def clock():
     return FakeClock()
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "corral.sqlite3")
+@pytest.fixture(scope="session")
+def pg_server():
+    """A throwaway PostgreSQL server for the whole session (see tests/pg_server.py)."""
+    from pg_server import PostgresServer, binaries
+
+    if binaries() is None:
+        message = "PostgreSQL is not installed (no initdb/pg_ctl): PostgreSQL tests skipped"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message.replace("skipped", "cannot run in CI"))
+        pytest.skip(message)
+    server = PostgresServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+async def store(request, tmp_path):
+    """The store on each back end: a SQLite file, and a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        url = str(tmp_path / "corral.sqlite3")
+    else:
+        url = await request.getfixturevalue("pg_server").fresh_database()
+    store = await Store.open(url)
     yield store
     await store.close()
 

@@ -1,4 +1,4 @@
-"""The store on real SQLite files: migrations, restart, version conflicts, the append-only log,
+"""The store on both back ends (SQLite files, a throwaway PostgreSQL): migrations, restart, version conflicts, the append-only log,
 the outbox's lanes, file permissions, and reads that never see another task's open write."""
 
 import asyncio
@@ -33,9 +33,13 @@ async def save(store, match, now, **changes):
 
 
 async def test_opening_applies_migrations_with_wal_and_foreign_keys(store):
-    assert await store.schema_version() == migration_scripts("sqlite")[-1][0]
-    assert (await store.pragma("journal_mode")).lower() == "wal"
-    assert await store.pragma("foreign_keys") == 1
+    dialect = store.db.dialect
+    assert await store.schema_version() == migration_scripts(dialect)[-1][0]
+    assert [n for n, _, _ in migration_scripts(dialect)] == \
+        [n for n, _, _ in migration_scripts("sqlite")]  # the same numbered steps
+    if dialect == "sqlite":
+        assert (await store.pragma("journal_mode")).lower() == "wal"
+        assert await store.pragma("foreign_keys") == 1
 
 
 async def test_the_database_is_readable_by_its_owner_only(tmp_path):
@@ -149,12 +153,25 @@ async def test_migrations_keep_a_version_1_log(tmp_path):
 async def test_the_move_log_is_append_only(store):
     match = await new_match(store)
     await save(store, match, 2.0, move="k")
-    raw = sqlite3.connect(store.path)
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        raw.execute("UPDATE moves SET notation = 'c'")
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        raw.execute("DELETE FROM moves")
-    raw.close()
+    if store.db.dialect == "sqlite":
+        raw = sqlite3.connect(store.path)
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            raw.execute("UPDATE moves SET notation = 'c'")
+        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+            raw.execute("DELETE FROM moves")
+        raw.close()
+        return
+    import asyncpg
+
+    raw = await asyncpg.connect(store.path)  # a connection of its own, outside the store
+    try:
+        with pytest.raises(asyncpg.PostgresError, match="append-only"):
+            await raw.execute("UPDATE moves SET notation = 'c'")
+        with pytest.raises(asyncpg.PostgresError, match="append-only"):
+            await raw.execute("DELETE FROM moves")
+    finally:
+        await raw.close()
+    assert [m.notation for m in await store.moves(match.id)] == ["k"]
 
 
 async def test_one_live_match_per_channel(store):

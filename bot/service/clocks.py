@@ -74,10 +74,9 @@ class ClocksMixin(MovesMixin):
         now = self.clock()
         report = TickReport()
         while True:
-            rows = await self.store.due_matches(now, batch)
-            if rows:
-                report = _add(report, await self._check_clocks(rows, now))
-            if len(rows) < batch:
+            checked = await self._check_clocks(now, batch)
+            report = _add(report, checked)
+            if checked.checked < batch:
                 break
             await asyncio.sleep(0)
         while True:
@@ -91,12 +90,18 @@ class ClocksMixin(MovesMixin):
             self.on_commit()
         return report
 
-    async def _check_clocks(self, rows: list[MatchRow], now: float) -> TickReport:
-        waiting = [row.waiting_on for row in rows if row.waiting_on is not None]
-        vacations = await self.store.vacations_of(waiting)
-        prefs = await self.store.users(waiting)
+    async def _check_clocks(self, now: float, batch: int) -> TickReport:
+        """One batch of due matches, read and locked in the transaction that claims their
+        notices (another process's tick skips the rows this one holds, and sees its notices
+        once it commits)."""
         reminders = expiries = 0
         async with self.store.transaction() as tx:
+            rows = await tx.due_matches(now, batch, lock=True)
+            if not rows:
+                return TickReport()
+            waiting = [row.waiting_on for row in rows if row.waiting_on is not None]
+            vacations = await tx.vacations_of(waiting)
+            prefs = await tx.users(waiting)
             effects = Effects(tx, now, batched=True)
             sent = await tx.claimed_notices([row.id for row in rows])
             claims: list[tuple[int, int, str]] = []
@@ -160,10 +165,8 @@ class ClocksMixin(MovesMixin):
     async def _digest(self, user_id: int, now: float) -> int:
         sent = 0
         async with self.store.transaction() as tx:
-            user = await tx.user(user_id)
-            if user.reminders != "digest":
-                return 0
-            await tx.set_user(user_id, last_digest_at=now, next_digest_at=now + DAY)
+            if not await tx.claim_digest(user_id, now, now + DAY):
+                return 0  # not due (any more), or another process sent it
             lines: list[Phrase] = []
             waiting: list[tuple[float, Phrase]] = []
             vacations = await tx.vacations(user_id)

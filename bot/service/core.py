@@ -12,7 +12,7 @@ from typing import Any
 
 from games import Game, GameError, Outcome, Phrase, Termination, get_game, nphrase, phrase, shorten
 
-from .. import strings
+from .. import ratings, strings
 from ..ai import is_ai
 from ..clocks import HALF
 from ..i18n import phrase_to_json
@@ -205,8 +205,18 @@ class Effects:
             "result": phrase_to_json(result_phrase(match)) if final else None,
             "final": final, "reposted": reposted,
             "scores": list(match.game.scores(match.state) or ()) if match.state else [],
+            "ratings": await self._rating_lines(match) if final else [],
         })
         await self.tx.set_board_version(row.id, row.version)
+
+    async def _rating_lines(self, match: Match) -> list[list[Any]]:
+        """[user, rating before, after, change] of a finished rated match, as shown."""
+        lines = []
+        for change in await self.tx.rating_changes(match.id):
+            old = ratings.Skill(change.mu_before, change.sigma_before)
+            new = ratings.Skill(change.mu_after, change.sigma_after)
+            lines.append([change.user_id, old.text(), new.text(), new.display - old.display])
+        return lines
 
     async def dm(self, user_id: int, match: Match, text: Phrase, *,
                  picture_seat: int | None = None, kind: str = "info",
@@ -353,10 +363,12 @@ class ServiceBase:
         if clock:
             preview = Match(_with_status(match.row, status), game, new_state)
             changes.update(self.clock_columns(preview, now))
-        if status == "finished" and match.status != "finished":
+        finishing = status == "finished" and match.status != "finished"
+        if finishing:
             changes.setdefault("finished_at", now)
             changes.setdefault("waiting_on", None)
             changes.setdefault("next_check_at", None)
+            changes.setdefault("plies", game.ply(new_state) if new_state is not None else 0)
         if status == "aborted":
             changes.setdefault("waiting_on", None)
             changes.setdefault("next_check_at", None)
@@ -365,7 +377,31 @@ class ServiceBase:
                                   state=None if state is None else game.to_json(state), **changes)
         except StaleVersion:
             raise StaleAction(strings.RACE_LOST) from None
-        return await self.locked(tx, match.id)
+        saved = await self.locked(tx, match.id)
+        if finishing:
+            await self.rate(tx, saved, now)
+        return saved
+
+    @staticmethod
+    async def rate(tx: Tx, match: Match, now: float) -> None:
+        """A finished match's rating changes, in the transaction that finished it (so a
+        retried or replayed finish can never count twice: the match finishes once)."""
+        outcome = match.outcome()
+        user_ids = [s.user_id for s in match.seats]
+        if outcome is None or not ratings.counts(rated=match.row.rated, user_ids=user_ids,
+                                                 outcome=outcome, plies=match.ply()):
+            return
+        scores = match.game.scores(match.state) if match.state is not None else None
+        places = ratings.places(outcome, len(user_ids), scores)
+        await tx.lock_ratings()
+        current = await tx.skills(user_ids, match.game.id)
+        before = [ratings.Skill(r.mu, r.sigma) if (r := current.get(uid)) is not None
+                  else ratings.Skill.new() for uid in user_ids]
+        after = ratings.rate(before, places)
+        await tx.record_ratings(match.id, match.game.id, match.row.guild_id, [
+            (seat.user_id, seat.name, place, old.mu, old.sigma, new.mu, new.sigma)
+            for seat, place, old, new in zip(match.seats, places, before, after, strict=True)],
+            now)
 
 
 def _with_status(row: MatchRow, status: str) -> MatchRow:

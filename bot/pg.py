@@ -1,0 +1,120 @@
+"""PostgreSQL behind the store, through asyncpg: a connection pool, `?` placeholders rewritten
+to `$n`, unique-constraint violations mapped to `Conflict`, and the numbered migrations of
+`bot/migrations/postgresql/` applied under an advisory lock (several bot processes may start at
+once; one migrates, the others wait and find the schema current).
+
+Transactions are READ COMMITTED; what must happen once across processes is guarded in the
+database itself: a match row is locked (`SELECT … FOR UPDATE`) by every change of the match,
+outbox rows and clock notices are claimed by conditional updates and unique keys, and rating
+updates take a transaction-scoped advisory lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator, Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import asyncpg
+
+from .db import Conflict, Conn, Database, Row, migration_scripts
+
+MIGRATION_LOCK = 0x636F7272  # "corr": one process migrates at a time
+_STATUS_COUNT = re.compile(r"(\d+)$")
+
+
+@lru_cache(maxsize=1024)
+def to_postgres(sql: str) -> str:
+    """`?` placeholders as `$1, $2, …` (the store's SQL has no `?` inside literals)."""
+    counter = iter(range(1, 10_000))
+    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+
+
+class _PgConn(Conn):
+    dialect = "postgresql"
+
+    def __init__(self, conn: Any):
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        try:
+            rows = await self._conn.fetch(to_postgres(sql), *args)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from None
+        return [dict(row) for row in rows]
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        try:
+            status = await self._conn.execute(to_postgres(sql), *args)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from None
+        found = _STATUS_COUNT.search(status or "")
+        return int(found.group(1)) if found else 0
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        batch = [tuple(row) for row in rows]
+        if not batch:
+            return
+        try:
+            await self._conn.executemany(to_postgres(sql), batch)
+        except asyncpg.IntegrityConstraintViolationError as exc:
+            raise Conflict(str(exc)) from None
+
+
+class PostgresDatabase(Database):
+    dialect = "postgresql"
+
+    def __init__(self, url: str, pool: Any):
+        self.url = url
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, min_size: int = 2, max_size: int = 10) -> PostgresDatabase:
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                         command_timeout=60)
+        return cls(url, pool)
+
+    @property
+    def reader(self) -> Conn:
+        """Reads of committed data: each query borrows a pooled connection."""
+        return _PgConn(self._pool)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Conn]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield _PgConn(conn)
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+            if not exists:
+                return 0
+            return int(await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+    async def migrate(self) -> int:
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+            try:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                    " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                    " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+                current = int(await conn.fetchval(
+                    "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+                for number, name, script in migration_scripts(self.dialect):
+                    if number <= current:
+                        continue
+                    async with conn.transaction():
+                        await conn.execute(script)
+                        await conn.execute("INSERT INTO schema_migrations (version, name)"
+                                           " VALUES ($1, $2)", number, name)
+                    current = number
+                return current
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+    async def close(self) -> None:
+        await self._pool.close()
