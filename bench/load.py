@@ -2,6 +2,12 @@
 loopback Discord imitation (in this process, so its CPU is not the bot's).
 
     python bench/load.py [--channels 50] [--rate 60] [--seconds 20] [--workers 2,threads]
+                         [--setups sqlite,pg-1,pg-2]
+
+Setups: `sqlite` (the default: one process, a SQLite file), `pg-1` (one process on
+PostgreSQL), `pg-2` (two shard processes sharing PostgreSQL, the channels split between a guild
+of each shard; CPU and RSS summed over both). PostgreSQL is a throwaway server started from the
+machine's binaries (tests/pg_server.py).
 
 For each worker mode: an open run with Poisson arrivals at `--rate` moves/s offered across the
 channels (a channel's next move waits for its board), then a saturation run (every channel
@@ -99,9 +105,9 @@ class Load:
 
         fake._new_message = watched  # type: ignore[method-assign]
 
-    async def open(self, index: int) -> None:
+    async def open(self, index: int, guild_id: int | None = None) -> None:
         fake = self.fake
-        channel = fake.add_channel(fake.guild_id, f"load-{index}")
+        channel = fake.add_channel(guild_id or fake.guild_id, f"load-{index}")
         users = [fake.add_user(f"L{index}-{s}") for s in range(2)]
         table = Table(channel, users)
         self.tables[channel] = table
@@ -176,37 +182,65 @@ def quantiles(values: list[float]) -> str:
     return f"{statistics.median(ordered) * 1000:6.1f}/{p99 * 1000:6.1f}"
 
 
-async def mode(workers: str, args: argparse.Namespace) -> None:
+async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
     fake = FakeDiscord()
     await fake.start()
+    server = None
     with tempfile.TemporaryDirectory() as folder:
-        bot = Bot(fake, Path(folder), {"CORRAL_WORKERS": workers})
+        envs: list[dict[str, str]] = [{"CORRAL_WORKERS": workers}]
+        guilds = [fake.guild_id]
+        if setup.startswith("pg-"):
+            from pg_server import PostgresServer
+
+            server = PostgresServer()
+            server.start()
+            url = await server.fresh_database()
+            count = int(setup.split("-")[1])
+            envs = [{"CORRAL_WORKERS": workers, "CORRAL_DATABASE": url} for _ in range(count)]
+            if count > 1:
+                for i, env in enumerate(envs):
+                    env.update({"CORRAL_SHARDS": str(count), "CORRAL_SHARD_IDS": str(i)})
+                guilds = [fake.add_guild(f"load {i}", shard=(i, count)).guild_id
+                          for i in range(count)]
+        bots = []
+        for i, env in enumerate(envs):
+            (Path(folder) / f"p{i}").mkdir()
+            bots.append(Bot(fake, Path(folder) / f"p{i}", env))
+        label_setup = f"{setup}/{workers}"
         try:
-            await bot.start()
+            for bot in bots:
+                await bot.start()
+            await fake.wait_for(lambda: len([s for s in fake.sessions if s.ws is not None])
+                                >= len(bots), timeout=60, what="every process connected")
             await asyncio.sleep(2.0)
-            assert bot.proc is not None
-            idle = rss_mb(bot.proc.pid)
-            load = Load(fake, bot)
-            await asyncio.gather(*(load.open(i) for i in range(args.channels)))
+            pids = [bot.proc.pid for bot in bots if bot.proc is not None]
+            idle = [rss_mb(pid) for pid in pids]
+            load = Load(fake, bots[0])
+            await asyncio.gather(*(load.open(i, guilds[i % len(guilds)])
+                                   for i in range(args.channels)))
             for label, rate in ((f"open {args.rate:g}/s", float(args.rate)),
                                 ("saturated", None)):
                 for table in load.tables.values():
                     if table.state is None or GAME.outcome(table.state) is not None:
                         table.state = None
-                cpu_before = cpu_seconds(bot.proc.pid)
+                cpu_before = sum(cpu_seconds(pid) for pid in pids)
                 figures, took = await load.run(args.seconds, rate, args.seed)
-                cpu = cpu_seconds(bot.proc.pid) - cpu_before
+                cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
                 per_move = cpu / figures.moves * 1000 if figures.moves else float("nan")
-                print(f"{workers:>8} {label:>12} {figures.moves / took:8.1f}"
+                print(f"{label_setup:>14} {label:>12} {figures.moves / took:8.1f}"
                       f" {quantiles(figures.first):>14} {quantiles(figures.board):>14}"
                       f" {per_move:8.2f} {cpu / took:6.2f} {figures.failed:5d}", flush=True)
-            after = rss_mb(bot.proc.pid)
-            print(f"{workers:>8} RSS idle {idle[0]:.0f} MB (with workers {idle[1]:.0f} MB);"
-                  f" after {len(load.tables)} matches {after[0]:.0f} MB"
-                  f" (with workers {after[1]:.0f} MB)", flush=True)
+            after = [rss_mb(pid) for pid in pids]
+            print(f"{label_setup:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
+                  f" {sum(r[1] for r in idle):.0f} MB); after {len(load.tables)} matches"
+                  f" {sum(r[0] for r in after):.0f} MB (with workers"
+                  f" {sum(r[1] for r in after):.0f} MB), {len(pids)} process(es)", flush=True)
         finally:
-            await bot.stop()
+            for bot in bots:
+                await bot.stop()
             await fake.stop()
+            if server is not None:
+                server.stop()
 
 
 def main() -> None:
@@ -218,11 +252,14 @@ def main() -> None:
     parser.add_argument("--workers", default="2,threads",
                         help="worker modes to compare: a process count, or 'threads'")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--setups", default="sqlite",
+                        help="sqlite, pg-1 (one process on PostgreSQL), pg-2 (two shards)")
     args = parser.parse_args()
-    print(f"{'workers':>8} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
+    print(f"{'setup/workers':>14} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
           f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'cores':>6} {'fail':>5}")
-    for workers in args.workers.split(","):
-        asyncio.run(mode(workers, args))
+    for setup in args.setups.split(","):
+        for workers in args.workers.split(","):
+            asyncio.run(mode(setup, workers, args))
 
 
 if __name__ == "__main__":

@@ -97,7 +97,10 @@ class CorralBot(discord.Client):
             log.info("recovered %s matches at start", fixed)
         self._tasks = [asyncio.create_task(self.delivery.run(), name="corral-delivery"),
                        asyncio.create_task(self._tick_forever(), name="corral-clock")]
-        log.info("ready to serve; database %s", self.settings.database)
+        shards = ("" if self.settings.shard_count is None else
+                  f"; shards {list(self.settings.shard_ids or range(self.settings.shard_count))}"
+                  f" of {self.settings.shard_count}")
+        log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord only when they changed (a stored hash), since
@@ -182,6 +185,16 @@ class CorralBot(discord.Client):
         if hasattr(self, "store"):
             await self.store.close()
         log.info("stopped")
+
+
+def _redacted(url: str) -> str:
+    """A database URL for the log, without its password."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    return url.replace(f":{parts.password}", ":***", 1)
 
 
 class ShardedCorralBot(CorralBot, discord.AutoShardedClient):

@@ -46,7 +46,7 @@ def lobby_message(match: Match, texts: Texts) -> tuple[str, StaticView]:
         actions = ("join", "start", "cancel")
         if match.game.info.max_seats > 2:  # the host may fill seats with AI players
             actions = ("join", "ai", "start", "cancel")
-    if match.row.rated:
+    if match.row.rated and all(s.user_id > 0 for s in match.seats):  # AI seats: unrated
         content += "\n" + texts(strings.LOBBY_RATED)
     for action in actions:
         view.add_item(button(texts(LABELS[action]), f"c1:l:{action}:{match.id}",

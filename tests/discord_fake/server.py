@@ -70,6 +70,7 @@ Acting as users:
   slash(user, name, channel_id=None, manager=False, subcommand=None, dm=False, **options),
   autocomplete(user, name, focused, ...), click(user, message, custom_id),
   select(user, message, custom_id, values), submit_modal(user, record, {custom_id: value}),
+  click_in_every_session(user, message, custom_id): one click to every bot process at once,
   user_message(user, channel_id, content) (MESSAGE_CREATE), dm_channel(user)
   Option values: str, int, float, bool, UserRef(user_id), ChannelRef(channel_id) (or plain
   ids for user and channel options); the command's declared types decide what is sent.
@@ -636,6 +637,24 @@ class FakeDiscord:
         assert button["type"] == limits.BUTTON, f"{custom_id!r} is not a button"
         data = {"custom_id": custom_id, "component_type": limits.BUTTON}
         return await self._component_interaction(user_id, current, data, manager)
+
+    async def click_in_every_session(self, user_id: int, message: Json,
+                                     custom_id: str) -> list[InteractionRecord]:
+        """The same click sent at once to every connected gateway session (each its own
+        interaction), as if it reached several bot processes: what a store shared between
+        processes must apply once."""
+        current, button = self._clickable(user_id, message, custom_id)
+        assert button["type"] == limits.BUTTON, f"{custom_id!r} is not a button"
+        data = {"custom_id": custom_id, "component_type": limits.BUTTON}
+        sends, records = [], []
+        for session in [s for s in self.sessions if s.ws is not None]:
+            payload, record = self._interaction(COMPONENT, user_id, int(current["channel_id"]),
+                                                data, message=current)
+            record.source_message_id = int(current["id"])
+            records.append(record)
+            sends.append(self._send(session, "INTERACTION_CREATE", payload))
+        await asyncio.gather(*sends)
+        return records
 
     async def select(self, user_id: int, message: Json, custom_id: str, values: list[str], *,
                      manager: bool = False) -> InteractionRecord:

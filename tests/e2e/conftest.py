@@ -15,13 +15,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, database: Path, log: Path):
+    def __init__(self, fake: FakeDiscord, database: Path, log: Path, *,
+                 database_url: str | None = None, clock_file: Path | None = None):
+        """`database_url`: a PostgreSQL store instead of the SQLite file `database` (whose
+        folder is still the bot's working folder); `clock_file`: a clock shared with another
+        bot process."""
         self.fake, self.database, self.log = fake, database, log
+        self.database_url = database_url
         self.proc: asyncio.subprocess.Process | None = None
-        self.clock_file = database.parent / "clock"
+        self.clock_file = clock_file or database.parent / "clock"
         self.now = 1_800_000_000.0
-        self.clock_file.write_text(str(self.now))
+        if clock_file is None or not clock_file.exists():
+            self.clock_file.write_text(str(self.now))
         self.extra_env: dict[str, str] = {}  # settings a test changes (then restarts)
+        self.started_once = False
 
     def advance(self, seconds: float) -> None:
         """Move the bot's clock forward (nothing sleeps)."""
@@ -34,12 +41,14 @@ class BotProcess:
     async def start(self) -> None:
         """Start the bot and wait until it is connected (the commands are synced on the first
         start only: later starts find them unchanged)."""
-        first = not self.database.exists()
+        first = not self.started_once if self.database_url else not self.database.exists()
+        self.started_once = True
         self.fake.commands_synced.clear()
         self.fake.ready.clear()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
         env.update({
-            "DISCORD_TOKEN": "fake-token", "CORRAL_DATABASE": str(self.database),
+            "DISCORD_TOKEN": "fake-token",
+            "CORRAL_DATABASE": self.database_url or str(self.database),
             "DISCORD_API_BASE": self.fake.api_base, "DISCORD_GATEWAY_URL": self.fake.gateway_url,
             "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
             "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
@@ -93,3 +102,9 @@ async def bot(fake, tmp_path):
     await process.stop()
     log = process.log.read_text()
     assert "Traceback" not in log, log[-4000:]
+
+
+@pytest.fixture
+def bot_process():
+    """The class, for tests that run bot processes of their own (several shards)."""
+    return BotProcess
