@@ -199,6 +199,10 @@ def overlaps(a: Box, b: Box, gap: float = 0) -> bool:
 # -- the canvas -------------------------------------------------------------------------------
 SHADES = (0.34, 0.67)  # antialiasing: two shades between background and text colour
 _CUTS = (48, 128, 200)  # coverage levels: below the first is background
+# labels kept drawn, per process: the digits, coordinates and words every board repeats fit
+# many times over; players' names change with every match, so a larger cache only holds
+# names of matches long gone (each label costs a few KB of images in every picture worker)
+STAMPS = 768
 
 
 class Canvas:
@@ -334,7 +338,7 @@ class _Stamp:
     height: int
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=STAMPS)
 def _stamp(text: str, size: int, bold: bool) -> _Stamp:
     face, stroke = _face_for(text, size, bold)
     left, top, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)
@@ -354,7 +358,7 @@ def _shades(bg: Rgb, fg: Rgb) -> tuple[Rgb, ...]:
     return tuple(mix(bg, fg, t) for t in SHADES)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=STAMPS)
 def _painted(text: str, size: int, bold: bool, inks: tuple[int, ...]) -> Image.Image:
     """A label's stamp with its coverage levels turned into palette indices."""
     levels = _stamp(text, size, bold).levels

@@ -3,8 +3,8 @@
 `initdb` and `pg_ctl` refuse to run as root, so as root the server runs as the `postgres` user
 (or `nobody`) in a temporary folder it owns; it listens on 127.0.0.1 only, on a free port, with
 trust authentication for the one local user, and is stopped (and its folder removed) at the end
-of the session. `fresh_database()` makes an empty database from a migrated template, so each
-test starts from the schema of the latest migration in a few milliseconds.
+of the session. `fresh_database()` gives each test the schema of the latest migration with no rows (one
+database, emptied between tests).
 """
 
 from __future__ import annotations
@@ -98,23 +98,42 @@ class PostgresServer:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{database}"
 
     async def fresh_database(self) -> str:
-        """A new database with the current schema (copied from a migrated template)."""
+        """An empty database with the current schema. The first call makes and migrates it;
+        later calls empty every table (and restart the id counters) instead of making a new
+        database, which would copy megabytes per test."""
         import asyncpg
 
         from bot.pg import PostgresDatabase
 
+        url = self.url("corral_test")
+        if not self.template_ready:
+            admin = await asyncpg.connect(self.url())
+            try:
+                await admin.execute("CREATE DATABASE corral_test")
+            finally:
+                await admin.close()
+            db = await PostgresDatabase.open(url, min_size=1, max_size=1)
+            await db.migrate()
+            await db.close()
+            self.template_ready = True
+            return url
+        conn = await asyncpg.connect(url)
+        try:
+            tables = [r["tablename"] for r in await conn.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+                " AND tablename <> 'schema_migrations'")]
+            await conn.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE")
+        finally:
+            await conn.close()
+        return url
+
+    async def empty_database(self, name: str) -> str:
+        """A database with no schema at all (for migrate-db's target)."""
+        import asyncpg
+
         admin = await asyncpg.connect(self.url())
         try:
-            if not self.template_ready:
-                await admin.execute("CREATE DATABASE corral_template")
-                db = await PostgresDatabase.open(self.url("corral_template"), min_size=1,
-                                                 max_size=1)
-                await db.migrate()
-                await db.close()
-                self.template_ready = True
-            self.count += 1
-            name = f"corral_test_{self.count}"
-            await admin.execute(f"CREATE DATABASE {name} TEMPLATE corral_template")
+            await admin.execute(f"CREATE DATABASE {name}")
         finally:
             await admin.close()
         return self.url(name)

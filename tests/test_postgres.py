@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import asyncpg
 import pytest
 from support import ALICE, BOB, CAROL, FakeClock, FirstFixed, take
 
@@ -99,10 +98,7 @@ async def finished_sqlite_store(path: Path) -> None:
 async def test_migrate_db_copies_everything_and_refuses_a_non_empty_target(tmp_path, pg_server):
     source = tmp_path / "corral.sqlite3"
     await finished_sqlite_store(source)
-    url = (await pg_server.fresh_database()).replace("corral_test", "corral_empty")
-    admin = await asyncpg.connect(pg_server.url())
-    await admin.execute(f"CREATE DATABASE {url.rsplit('/', 1)[1]}")
-    await admin.close()
+    url = await pg_server.empty_database("corral_migrated")
     copied = await migrate(str(source), url, out=open(os.devnull, "w"))  # noqa: SIM115
     assert copied["matches"] == 2 and copied["moves"] == len(GAME2) and copied["ratings"] == 2
     store = await Store.open(url)
