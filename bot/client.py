@@ -56,8 +56,10 @@ class CorralBot(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads
         intents.guild_messages = True  # to keep spectators quiet in match threads (no content)
+        # no message cache: Corral reads messages by id from its store, never from memory,
+        # and a cache of every message in every channel would only grow the process
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         **self.shard_options(settings))
+                         max_messages=None, **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
         self._tasks: list[asyncio.Task[None]] = []

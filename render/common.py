@@ -57,6 +57,10 @@ FontT = ImageFont.ImageFont | ImageFont.FreeTypeFont
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> FontT:
     """DejaVu Sans if the system has it, else Pillow's bundled scalable font."""
+    return _load_font(size, bold)
+
+
+def _load_font(size: int, bold: bool) -> FontT:
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     for folder in _FONT_DIRS:
         path = folder / name
@@ -108,11 +112,16 @@ def digit_height(size: int, bold: bool = False, cjk: bool = False) -> int:
 
 @lru_cache(maxsize=64)
 def min_size(width: int, bold: bool = False) -> int:
-    """The smallest font size whose digits are 9 px tall once the picture is 360 px wide."""
+    """The smallest font size whose digits are 9 px tall once the picture is 360 px wide.
+
+    Measured with fonts loaded for the occasion and let go (each renderer asks at import;
+    keeping a face for every size tried cost every process ~15 MB)."""
     size = 8
-    while digit_height(size, bold) * PHONE_WIDTH / width < MIN_PHONE_PX + 0.2:
+    while True:
+        _, top, _, bottom = _load_font(size, bold).getbbox("0", anchor="ls")
+        if int(bottom - top) * PHONE_WIDTH / width >= MIN_PHONE_PX + 0.2:
+            return size
         size += 1
-    return size
 
 
 # -- colour ---------------------------------------------------------------------------------
