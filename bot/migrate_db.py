@@ -85,7 +85,7 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> dict[st
                     await conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
                         f" GREATEST((SELECT COALESCE(MAX(id), 0) FROM {table}), 1))")
-            await _check(conn, source, copied)
+                await _check(conn, source, copied)  # a mismatch rolls the copy back
         finally:
             await conn.close()
     finally:

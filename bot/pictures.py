@@ -91,7 +91,7 @@ def replay_frame(game_id: str, seat_count: int, options: dict[str, str],
         before = states[-2]
         kind, text = entries[ply - 1]
         if kind == "skip":
-            notation = "skip"
+            notation = "—"  # a skipped turn (after a timeout): no move
         else:
             move = game.parse_move(before, text)
             notation = (game.format_move(before, move)

@@ -18,8 +18,8 @@ from games import Outcome, Termination
 
 SCALE = 60.0  # mu 25 (a newcomer) shows as 1500
 PROVISIONAL_SIGMA = 6.0  # a newcomer has 25/3 = 8.33; about ten games bring it below this
-NO_COUNT_REASONS = (Termination.RESIGNATION, Termination.TIMEOUT)
-MIN_PLIES = 2  # a resignation or timeout in a match's first two moves does not count
+NO_COUNT_REASONS = (Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREEMENT)
+MIN_PLIES = 2  # a resignation, timeout or agreed draw in a match's first two moves: unrated
 
 
 @lru_cache(maxsize=1)
@@ -68,7 +68,7 @@ def places(outcome: Outcome, seat_count: int,
         result[seat] = 1
     others = [s for s in range(seat_count) if s not in outcome.winners]
     use_scores = (scores is not None and len(scores) == seat_count
-                  and outcome.reason not in (*NO_COUNT_REASONS, Termination.AGREEMENT))
+                  and outcome.reason not in NO_COUNT_REASONS)
     if not use_scores:
         for seat in others:
             result[seat] = 2
@@ -82,7 +82,8 @@ def places(outcome: Outcome, seat_count: int,
 
 def counts(*, rated: bool, user_ids: Iterable[int], outcome: Outcome, plies: int) -> bool:
     """Whether a finished match changes ratings: opened rated, humans only (AI seats have
-    negative ids), and not ended by a resignation or timeout within its first two moves."""
+    negative ids), and not ended by a resignation, a timeout or an agreed draw within its
+    first two moves (nothing was played: no rating can be farmed that way)."""
     if not rated or any(uid < 0 for uid in user_ids):
         return False
     return not (outcome.reason in NO_COUNT_REASONS and plies < MIN_PLIES)

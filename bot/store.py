@@ -422,7 +422,7 @@ class Queries:
             "SELECT m.id, m.game, s.seat, m.result, m.plies, m.created_at, m.finished_at,"
             " m.rated FROM seats s JOIN matches m ON m.id = s.match_id"
             f" WHERE s.user_id = ? AND m.status = 'finished'{where}"
-            " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", *args)
+            " ORDER BY COALESCE(m.finished_at, m.updated_at) DESC, m.id DESC LIMIT ?", *args)
         return [FinishedRow(r["id"], r["game"], r["seat"],
                             None if r["result"] is None else json.loads(r["result"]),
                             r["plies"], r["created_at"], r["finished_at"] or r["created_at"],
@@ -715,6 +715,15 @@ class Tx(Queries):
             " AND move_seconds IS NOT NULL", now, user_id)
 
     # -- servers ---------------------------------------------------------------------------
+    async def lock_guild_settings(self, guild_id: int) -> None:
+        """A server's settings row, locked until the transaction ends (PostgreSQL: two
+        processes changing the channel list never lose one change)."""
+        await self.conn.execute(
+            "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
+        if self.conn.dialect == "postgresql":
+            await self.conn.fetch("SELECT guild_id FROM guild_settings WHERE guild_id = ?"
+                                  " FOR UPDATE", guild_id)
+
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> None:
         """Change some settings: use_threads, move_seconds, channels (list or None),
         spectators_talk."""

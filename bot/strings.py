@@ -285,11 +285,12 @@ PROFILE_ACTIVE = NP_("Active: {n} match {links}", "Active: {n} matches {links}")
 PROFILE_CHART = N_("{name} · {game}")
 LEADERBOARD_SERVER = N_("this server")
 LEADERBOARD_GLOBAL = N_("all servers")
-LEADERBOARD_HEADER = N_("🏆 **{game}** leaderboard, {scope} (at least {min} rated games, active in "
-                        "the last {days} days)")
+LEADERBOARD_HEADER = N_("🏆 **{game}** leaderboard, {scope} ({min}, active in the last {days} "
+                        "days)")
+LEADERBOARD_MIN = NP_("at least {n} rated game", "at least {n} rated games")
 LEADERBOARD_LINE = N_("{rank}. {name} {rating} ({games})")
 LEADERBOARD_YOU = N_("You: {rank}. {rating} ({games})")
-LEADERBOARD_YOU_NOT = N_("You are not on it yet: {games} of the {min} rated games it needs, in the "
+LEADERBOARD_YOU_NOT = N_("You are not on it: it lists players with {min} who played one in the "
                          "last {days} days.")
 LEADERBOARD_EMPTY = N_("Nobody is on it yet.")
 REPLAY_NOTHING = N_("Match #{match_id} has not started, so there is nothing to replay.")
@@ -299,7 +300,8 @@ REPLAY_HIDDEN = N_("Hidden tiles stay hidden until the match is over.")
 REPLAY_TOO_BIG = N_("The animation of match #{match_id} does not fit this channel's upload limit "
                     "even with small frames; step through it below instead.")
 REPLAY_VIEWER = N_("Match #{match_id}, move {ply} of {total}: {move}")
-REPLAY_VIEWER_START = N_("Match #{match_id}, the start ({total} moves in all)")
+REPLAY_VIEWER_START = NP_("Match #{match_id}, the start ({n} move in all)",
+                          "Match #{match_id}, the start ({n} moves in all)")
 BUTTON_FIRST = N_("⏮ First")
 BUTTON_PREVIOUS = N_("◀ Back")
 BUTTON_NEXT = N_("Next ▶")

@@ -155,3 +155,34 @@ def test_shard_settings_read():
     assert settings.shard_count == 4 and settings.shard_ids == (0, 2, 3)
     one = load_settings({"DISCORD_TOKEN": "t", "CORRAL_SHARDS": "2"}, "/nonexistent/.env")
     assert one.shard_count == 2 and one.shard_ids is None  # all shards in one process
+
+
+async def test_an_accept_and_a_decline_racing_in_two_processes_settle_once(two):
+    import asyncpg
+
+    from bot.service import StaleAction
+
+    url, clock, (one, other) = two
+    match = await one.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                 opponent=BOB, guild_id=1, channel_id=11, first="me")
+    match = await one.accept(match.id, BOB.user_id)
+    offer = await one.offer_draw(match.id, ALICE.user_id)
+    # both answers read the open offer, then wait for the match row another connection holds
+    holder = await asyncpg.connect(url)
+    hold = holder.transaction()
+    await hold.start()
+    await holder.execute("SELECT id FROM matches WHERE id = $1 FOR UPDATE", match.id)
+    # the decline queues for the row first (PostgreSQL grants row locks in order), then the
+    # accept: the accept must find the offer declined and change nothing
+    decline = asyncio.ensure_future(other.answer_offer(offer.id, BOB.user_id, False))
+    await asyncio.sleep(0.3)
+    accept = asyncio.ensure_future(one.answer_offer(offer.id, BOB.user_id, True))
+    await asyncio.sleep(0.3)
+    await hold.rollback()
+    await holder.close()
+    await decline
+    with pytest.raises(StaleAction):
+        await accept
+    final = await one.get(match.id)
+    status = await one.store.conn.fetchval("SELECT status FROM offers WHERE id = ?", offer.id)
+    assert (status, final.status) == ("declined", "active")

@@ -58,7 +58,8 @@ def test_display_and_provisional():
     (True, (1, 2), Termination.RESIGNATION, 1, False),  # resigned in the first two moves
     (True, (1, 2), Termination.TIMEOUT, 0, False),
     (True, (1, 2), Termination.RESIGNATION, 2, True),
-    (True, (1, 2), Termination.AGREEMENT, 1, True),
+    (True, (1, 2), Termination.AGREEMENT, 1, False),  # a draw agreed before playing
+    (True, (1, 2), Termination.AGREEMENT, 2, True),
 ])
 def test_which_matches_count(rated, ids, reason, plies, counted):
     outcome = Outcome((0,), reason)

@@ -48,8 +48,9 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             if found.trend_game is None:
                 await reply(interaction, content, ephemeral=False)
                 return
-            title = texts(phrase(strings.PROFILE_CHART, name=name,
-                                 game=PLAYABLE[found.trend_game].name))
+            game_name = (PLAYABLE[found.trend_game].name if found.trend_game in PLAYABLE
+                         else found.trend_game)
+            title = texts(phrase(strings.PROFILE_CHART, name=name, game=game_name))
             png = await bot.workers.run(profile_chart, found.trend, title, texts.language)
             await reply(interaction, content, ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="rating.png"))
@@ -66,11 +67,12 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                 scope = "global"
             board = await bot.service.leaderboard(game, interaction.user.id, guild_id=guild_id)
             service = bot.service
+            at_least = nphrase(*strings.LEADERBOARD_MIN, service.leaderboard_min_games)
             lines = [texts(phrase(
                 strings.LEADERBOARD_HEADER, game=PLAYABLE[game].name,
                 scope=phrase(strings.LEADERBOARD_SERVER if scope == "server"
                              else strings.LEADERBOARD_GLOBAL),
-                min=service.leaderboard_min_games, days=service.leaderboard_days))]
+                min=at_least, days=service.leaderboard_days))]
             for rank, row in enumerate(board.rows, 1):
                 lines.append(texts(phrase(strings.LEADERBOARD_LINE, rank=rank, name=row.name,
                                           rating=_rating(row), games=_games(row.games))))
@@ -82,9 +84,8 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                     lines.append(texts(phrase(strings.LEADERBOARD_YOU, rank=board.own_rank,
                                               rating=_rating(mine), games=_games(mine.games))))
             else:
-                lines.append(texts(phrase(
-                    strings.LEADERBOARD_YOU_NOT, games=mine.games if mine else 0,
-                    min=service.leaderboard_min_games, days=service.leaderboard_days)))
+                lines.append(texts(phrase(strings.LEADERBOARD_YOU_NOT, min=at_least,
+                                          days=service.leaderboard_days)))
             await reply(interaction, "\n".join(lines), ephemeral=False)
 
     @tree.command(name="replay", description="A match as an animation, with a step-through "
@@ -130,8 +131,10 @@ async def on_replay_step(bot: CorralBot, interaction: Interaction, custom: Custo
     note_match(custom.match_id)
     found, entries = await bot.service.replay_log(custom.match_id)
     ply = bot.service.check_replay_ply(custom.ply, entries, found.id)
+    # the picture is drawn by a worker that may be busy (a GIF): answer first, then edit
+    await interaction.response.defer()
     text, png, view = await viewer(bot, found, entries, ply, texts_for(interaction))
-    await interaction.response.edit_message(
+    await interaction.edit_original_response(
         content=text, view=view,
         attachments=[discord.File(io.BytesIO(png), filename=f"corral-{found.id}-{ply}.png")])
 
@@ -143,7 +146,7 @@ async def viewer(bot: CorralBot, match: Match, entries: list[list[str]], ply: in
         replay_frame, match.game.id, len(match.seats), dict(match.row.options), entries, ply,
         match.names(), _result(match, texts), texts.language, match.status == "finished")
     if ply == 0:
-        text = texts(phrase(strings.REPLAY_VIEWER_START, match_id=match.id, total=total))
+        text = texts(nphrase(*strings.REPLAY_VIEWER_START, total, match_id=match.id))
     else:
         text = texts(phrase(strings.REPLAY_VIEWER, match_id=match.id, ply=ply, total=total,
                             move=f"`{notation}`"))

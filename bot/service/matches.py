@@ -150,6 +150,8 @@ class MatchesMixin(ServiceBase):
         for match_id in await self.store.placeholder_matches(older_than):
             async with self.store.transaction() as tx:
                 match = await self.locked(tx, match_id)
+                if match.row.channel_id >= 0 or match.status not in ("open", "invited"):
+                    continue  # placed meanwhile (or another process got here first)
                 await self.save(tx, match, now=self.clock(), status="aborted",
                                 result={"aborted_by": None, "reason": "not placed"})
                 count += 1

@@ -99,7 +99,11 @@ class OffersMixin(ClocksMixin):
                 stale = True
             else:
                 stale = False
-                await tx.close_offer(offer_id, "accepted" if accept else "declined", user_id)
+                # the offer is closed once: an answer that finds it already closed (another
+                # process's, read before this one locked the match) changes nothing
+                if not await tx.close_offer(offer_id, "accepted" if accept else "declined",
+                                            user_id):
+                    raise StaleAction(strings.OFFER_GONE)
             name = match.seats[match.row.seat_of(user_id) or 0].name
             effects = Effects(tx, now)
             if stale:

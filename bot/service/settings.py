@@ -40,6 +40,7 @@ class SettingsMixin(ServiceBase):
             if channel_action == "all":
                 changes["channels"] = None
             elif channel_id is not None:
+                await tx.lock_guild_settings(guild_id)
                 current = set((await tx.guild_settings(guild_id))["channels"] or [])
                 if channel_action == "disallow":
                     current.discard(channel_id)

@@ -150,7 +150,7 @@ class StatsMixin(HistoryMixin):
                                   plies=match.game.ply(state)):
                 continue
             places = ratings.places(outcome, len(user_ids), match.game.scores(state))
-            key = position.get(match_id, len(position) + match_id)
+            key = position.get(match_id, len(order) + match_id)
             replayed.append((key, RatedMatch(match_id, match.game.id, user_ids, tuple(places))))
         replayed.sort(key=lambda item: item[0])
         return ratings.replay_ratings(m for _, m in replayed)

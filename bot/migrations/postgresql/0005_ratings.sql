@@ -4,6 +4,8 @@
 -- server leaderboard). Finished matches get the columns the profile statistics read.
 ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE matches ADD COLUMN plies INTEGER;
+-- matches finished before 0003 have no finish time: their last change is when they ended
+UPDATE matches SET finished_at = updated_at WHERE status = 'finished' AND finished_at IS NULL;
 CREATE INDEX matches_finished_by_game ON matches (game, finished_at) WHERE status = 'finished';
 CREATE TABLE ratings (
     user_id BIGINT NOT NULL,
