@@ -17,7 +17,8 @@ CREATE TABLE ratings (
     last_played_at REAL NOT NULL,
     PRIMARY KEY (user_id, game)
 );
-CREATE INDEX ratings_leaderboard ON ratings (game, mu DESC);
+-- the leaderboard and a player's rank are read from this index alone (covering)
+CREATE INDEX ratings_leaderboard ON ratings (game, mu DESC, games, last_played_at);
 CREATE TABLE rating_history (
     match_id INTEGER NOT NULL REFERENCES matches (id),
     user_id INTEGER NOT NULL,
