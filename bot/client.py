@@ -142,6 +142,13 @@ class CorralBot(discord.Client):
                 log.exception("clock tick failed")
             await asyncio.sleep(self.settings.tick_seconds)
 
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        """Events arriving while the bot stops are dropped: discord.py's delayed `ready`
+        (it waits ~2 s for guilds) could otherwise fire after the loop is gone."""
+        if getattr(self, "_closing", False):
+            return
+        super().dispatch(event, *args, **kwargs)
+
     async def on_interaction(self, interaction: Interaction) -> None:
         if interaction.type == discord.InteractionType.component:
             await cogs.on_component(self, interaction)
