@@ -3,6 +3,7 @@ loopback Discord imitation (in this process, so its CPU is not the bot's).
 
     python bench/load.py [--channels 50] [--rate 60] [--seconds 20] [--workers 2,threads]
                          [--setups sqlite,pg-1,pg-2]
+    python bench/load.py --memory 5000 --workers 2     (RSS after 5,000 matches and moves)
 
 Setups: `sqlite` (the default: one process, a SQLite file), `pg-1` (one process on
 PostgreSQL), `pg-2` (two shard processes sharing PostgreSQL, the channels split between a guild
@@ -216,6 +217,9 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
             pids = [bot.proc.pid for bot in bots if bot.proc is not None]
             idle = [rss_mb(pid) for pid in pids]
             load = Load(fake, bots[0])
+            if args.memory:
+                await memory_run(load, args.memory, pids, idle, label_setup, args.seed)
+                return
             await asyncio.gather(*(load.open(i, guilds[i % len(guilds)])
                                    for i in range(args.channels)))
             for label, rate in ((f"open {args.rate:g}/s", float(args.rate)),
@@ -243,6 +247,26 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                 server.stop()
 
 
+async def memory_run(load: Load, matches: int, pids: list[int],
+                     idle: list[tuple[float, float]], label: str, seed: int) -> None:
+    """`--memory N`: N matches opened (25 at a time) and one move played in each, then the
+    bot's RSS, against the idle figure (the target: <= 100 MB after 5,000 and 5,000)."""
+    rng, figures, batch = random.Random(seed), Figures(), 25
+    started = time.perf_counter()
+    for first in range(0, matches, batch):
+        await asyncio.gather(*(load.open(i) for i in range(first, min(matches, first + batch))))
+    opened = time.perf_counter() - started
+    tables = list(load.tables.values())
+    for first in range(0, len(tables), batch):
+        await asyncio.gather(*(load.move(t, rng, figures) for t in tables[first:first + batch]))
+    after = [rss_mb(pid) for pid in pids]
+    print(f"{label:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
+          f" {sum(r[1] for r in idle):.0f} MB); after {len(tables)} matches (opened in"
+          f" {opened:.0f} s) and {figures.moves} moves ({figures.failed} failed)"
+          f" {sum(r[0] for r in after):.0f} MB (with workers {sum(r[1] for r in after):.0f} MB)",
+          flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -254,6 +278,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--setups", default="sqlite",
                         help="sqlite, pg-1 (one process on PostgreSQL), pg-2 (two shards)")
+    parser.add_argument("--memory", type=int, default=0, metavar="N",
+                        help="instead of the timed runs: open N matches, play a move in each,"
+                             " and report the RSS")
     args = parser.parse_args()
     print(f"{'setup/workers':>14} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
           f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'cores':>6} {'fail':>5}")

@@ -77,6 +77,12 @@ class Tuning:
     legal: Callable[[Any, Any], list] | None = None
     # a uniformly random legal move, or None at the end (for playouts)
     random_move: Callable[[Any, Any, random.Random], Any] | None = None
+    # a whole playout, (game, state, rng, depth, seats) -> rewards, in place of the loop of
+    # random moves (a game may simulate on a lighter representation than its states)
+    playout: Callable[[Any, Any, random.Random, int, int], Rewards] | None = None
+    # a move that wins at once for the seat to move, or None (two-player games): a position
+    # where it exists counts as won by that seat, in the tree and in playouts
+    decisive: Callable[[Any, Any], Any] | None = None
 
 
 def _share(values: list[float], scale: float) -> Rewards:
@@ -90,15 +96,6 @@ def _share(values: list[float], scale: float) -> Rewards:
 def _mancala_eval(state: Any, seats: int) -> Rewards:
     a, b = state.scores
     return _share([a, b], max(2.0, state.target / 8))
-
-
-def _pastoral_eval(state: Any, seats: int) -> Rewards:
-    """Stones a player can still pay with (a pick-up failure loses), and claimed cells."""
-    values = []
-    for seat in (0, 1):
-        cells = sum(1 for cell in _pastoral.CORRAL if state.owner[cell] == seat)
-        values.append(state.stock[seat] + state.held[seat] + 2.0 * cells)
-    return _share(values, 6.0)
 
 
 _CONSEQUENCE_PAIRS = tuple((a, b) for a in range(_consequence.SQUARES)
@@ -185,65 +182,264 @@ def _ghostone_eval(state: Any, seats: int) -> Rewards:
 
 _PASTORAL_MOVES = tuple(tuple(_pastoral.PastoralMove(cell, n)
                               for n in range(_pastoral.MAX_STACK + 1)) for cell in range(64))
-_PASTORAL_PLAYABLE = tuple(cell for cell in range(64) if cell not in _pastoral.HOLDING)
-
-
-def _pastoral_candidates(state: Any) -> list:
-    """Pastoral Square's moves that pass the cheap refusals (not a holding cell, not the
-    opponent's cell, no more stones than held or than a cell takes, a claim of an empty
-    corral cell with exactly its value); the rest is asked of the rules (`_pastoral_ok`)."""
-    p = _pastoral
-    seat = state.to_move
-    held = state.held[seat]
-    owner, count = state.owner, state.count
-    moves: list = [p.SAVE]
-    empty, corral, value = p.EMPTY, p.CORRAL, p.VALUE
-    for cell in _PASTORAL_PLAYABLE:
-        who = owner[cell]
-        if who != empty and who != seat:
-            continue
-        top = min(held, p.MAX_STACK - count[cell])
-        if who == empty and cell in corral:
-            if value[cell] <= top:
-                moves.append(_PASTORAL_MOVES[cell][value[cell]])
-        elif top > 0:
-            moves.extend(_PASTORAL_MOVES[cell][1:top + 1])
-    return moves
-
-
-def _pastoral_ok(game: Any, state: Any, move: Any) -> bool:
-    p = _pastoral
-    if move.cell is None:
-        return True
-    if move.cell in p.CORRAL:
-        return game._refusal(state, move) is None
-    x = state.count[move.cell] + move.stones
-    return bool(game._fired(state, state.to_move, move.cell, x)
-                or game._is_reach(state, state.to_move, move.cell, x))
 
 
 def _pastoral_legal(game: Any, state: Any) -> list:
-    """Pastoral Square's `legal_moves`, without building a refusal for each of the 320
-    candidate moves."""
+    """Pastoral Square's `legal_moves` (in the same order), from the simulation's move
+    generator rather than a refusal built for each of the 320 candidate moves."""
     if game.outcome(state) is not None:
         return []
-    return [m for m in _pastoral_candidates(state) if _pastoral_ok(game, state, m)]
+    seat = state.to_move
+    found = _pastoral_sim_moves(state.owner, state.count, state.held[seat], state.blocked, seat)
+    found.sort()
+    return [_pastoral.SAVE] + [_PASTORAL_MOVES[cell][n] for cell, n in found]
 
 
-def _pastoral_random(game: Any, state: Any, rng: random.Random) -> Any:
-    """A uniformly random legal move (or None when the game is over), drawing candidates
-    without replacement until the rules accept one."""
-    if game.outcome(state) is not None:
-        return None
-    moves = _pastoral_candidates(state)
-    while moves:
-        i = rng.randrange(len(moves))
-        move = moves[i]
-        if _pastoral_ok(game, state, move):
-            return move
-        moves[i] = moves[-1]
-        moves.pop()
+# Pastoral Square's playouts run on plain lists (the rules' states build a repetition key and a
+# new dataclass every ply, which costs more than the rest of a playout); the tests play the
+# simulation against the rules move by move. Repetition is not tracked inside a playout.
+_P_EMPTY = _pastoral.EMPTY
+_P_VALUE = tuple(_pastoral.VALUE.get(cell, 0) for cell in range(64))
+_P_CORRAL = tuple(cell in _pastoral.CORRAL for cell in range(64))
+_P_CORRAL_CELLS = tuple(sorted(_pastoral.CORRAL))
+# per cattle cell X: (A, Y) of every mutilation square X is B or C of
+_P_PARTNERS = tuple(tuple((a, y) for a, y, _ in _pastoral.PARTNERS.get(cell, ()))
+                    for cell in range(64))
+# per corral cell A: (X, Y) for each mutilation square at A, both ways round
+_P_SQUARES_AT = tuple(tuple(pair for sq in _pastoral.SQUARES if sq.a == cell
+                            for pair in ((sq.b, sq.c), (sq.c, sq.b))) for cell in range(64))
+_P_LINES = _pastoral.LINES
+_P_LINES_THROUGH = tuple(tuple(line for line in _P_LINES if cell in line) for cell in range(64))
+
+
+def _pastoral_win(owner: Any, count: Any, held: int, blocked: Any, seat: int) -> Any:
+    """A bingo `seat` can make at once with `held` stones, as (cell, stones), or None."""
+    empty, value = _P_EMPTY, _P_VALUE
+    for a, b, c in _P_LINES:
+        oa, ob, oc = owner[a], owner[b], owner[c]
+        mine = (oa == seat) + (ob == seat) + (oc == seat)
+        if mine == 3:
+            na, nb, nc = count[a], count[b], count[c]
+            if na == nb and nc < na and na - nc <= held:
+                return c, na - nc
+            if na == nc and nb < na and na - nb <= held:
+                return b, na - nb
+            if nb == nc and na < nb and nb - na <= held:
+                return a, nb - na
+        elif mine == 2:
+            if oa == empty:
+                cell, k, other = a, count[b], count[c]
+            elif ob == empty:
+                cell, k, other = b, count[a], count[c]
+            elif oc == empty:
+                cell, k, other = c, count[a], count[b]
+            else:
+                continue
+            if k == other and value[cell] == k and k <= held and cell not in blocked:
+                return cell, k
     return None
+
+
+def _pastoral_decisive(game: Any, state: Any) -> Any:
+    seat = state.to_move
+    found = _pastoral_win(state.owner, state.count, state.held[seat], state.blocked, seat)
+    return None if found is None else _PASTORAL_MOVES[found[0]][found[1]]
+
+
+def _pastoral_sim_moves(owner: list[int], count: list[int], held: int, blocked: Any,
+                        seat: int) -> list[tuple[int, int]]:
+    """Every legal action but `save`, as (cell, stones)."""
+    empty, opponent, value = _P_EMPTY, 1 - seat, _P_VALUE
+    moves = []
+    for cell in _P_CORRAL_CELLS:
+        who = owner[cell]
+        if who == empty:
+            if value[cell] <= held and cell not in blocked:
+                moves.append((cell, value[cell]))
+        elif who == seat:
+            for n in range(1, min(held, 5 - count[cell]) + 1):
+                moves.append((cell, n))
+    # a cattle action on X is legal when, for some square A-X-Y with A the opponent's and Y
+    # empty or the mover's, the x stones left on X divide A's (a reach) or x * stones(Y)
+    # equals them (a mutilation, Y the mover's)
+    targets: dict[int, list[tuple[int, int]]] = {}
+    for a in _P_CORRAL_CELLS:
+        if owner[a] == opponent:
+            stones_a = count[a]
+            for cell, y in _P_SQUARES_AT[a]:
+                who_y = owner[y]
+                if owner[cell] != opponent and who_y != opponent:
+                    targets.setdefault(cell, []).append(
+                        (stones_a, count[y] if who_y == seat else 0))
+    for cell, aims in targets.items():
+        base = count[cell]
+        for n in range(1, min(held, 5 - base) + 1):
+            x = base + n
+            for stones_a, stones_y in aims:
+                if stones_a % x == 0 or stones_a == x * stones_y:
+                    moves.append((cell, n))
+                    break
+    return moves
+
+
+def _pastoral_sim_apply(owner: list[int], count: list[int], held: list[int],
+                        stock: list[int], seat: int, cell: int, n: int) -> tuple[Any, bool]:
+    """Plays (cell, n) for `seat` in place: (the cells the opponent may not place on next,
+    whether it is a bingo)."""
+    opponent = 1 - seat
+    fired = []
+    if not _P_CORRAL[cell]:
+        x = count[cell] + n
+        for a, y in _P_PARTNERS[cell]:
+            if owner[a] == opponent and owner[y] == seat and count[a] == x * count[y]:
+                fired.append((a, y))
+    owner[cell] = seat
+    count[cell] += n
+    held[seat] -= n
+    if fired:
+        cells = {cell}
+        for a, y in fired:
+            cells.add(a)
+            cells.add(y)
+        total = 0
+        for c in cells:
+            total += count[c]
+            owner[c], count[c] = _P_EMPTY, 0
+        odd = total % 2
+        stock[0] += (total - odd) // 2
+        stock[1] += (total - odd) // 2
+        held[seat] += odd
+        return frozenset(a for a, _ in fired), False
+    if _P_CORRAL[cell]:
+        for a, b, c in _P_LINES_THROUGH[cell]:
+            if owner[a] == owner[b] == owner[c] == seat and count[a] == count[b] == count[c]:
+                return (), True
+    return (), False
+
+
+# The evaluation of a cut playout: a logistic model of the mover's chance to win, fitted on
+# positions of 300 games of the AI against itself (bench/fit_pastoral_eval.py). A line
+# is alive for a player while the opponent owns none of its cells; it is counted by the actions
+# it still needs (a claim, and a stack where the cell's count is short of the line's target).
+# Stones kept back weigh against a player: the old evaluation (stones left and corral cells)
+# pointed the other way, and more search only followed it further (hard lost to normal).
+_P_WEIGHTS_MOVER = (0.0, 2.0, 0.57, 0.06, -0.28, -0.28, -0.28)  # lines by actions needed
+_P_WEIGHTS_OTHER = (0.0, -1.2, -0.49, -0.07, 0.27, 0.27, 0.27)
+_P_WEIGHT_CELLS, _P_WEIGHT_STONES, _P_WEIGHT_HELD, _P_BIAS = 0.11, -0.26, 0.39, -0.23
+
+
+def _pastoral_line_needs(owner: Any, count: Any, seat: int) -> list[int]:
+    """How many of `seat`'s live lines need 1, 2, ... 6 more actions (index 0: a bingo)."""
+    opponent, value = 1 - seat, _P_VALUE
+    needs = [0] * 7
+    for line in _P_LINES:
+        target = 0
+        for cell in line:
+            who = owner[cell]
+            if who == opponent:
+                break
+            n = count[cell] if who == seat else value[cell]
+            if n > target:
+                target = n
+        else:
+            actions = 0
+            for cell in line:
+                if owner[cell] == seat:
+                    actions += count[cell] < target
+                else:
+                    actions += 1 + (value[cell] < target)
+            needs[actions] += 1
+    return needs
+
+
+def _pastoral_value(owner: Any, count: Any, held: Any, stock: Any, seat: int) -> Rewards:
+    """The evaluation's rewards when `seat` is to move."""
+    other = 1 - seat
+    mine = _pastoral_line_needs(owner, count, seat)
+    theirs = _pastoral_line_needs(owner, count, other)
+    z = _P_BIAS
+    for i in range(1, 7):
+        z += _P_WEIGHTS_MOVER[i] * mine[i] + _P_WEIGHTS_OTHER[i] * theirs[i]
+    cells = 0
+    for cell in _P_CORRAL_CELLS:
+        who = owner[cell]
+        cells += (who == seat) - (who == other)
+    z += (_P_WEIGHT_CELLS * cells
+          + _P_WEIGHT_STONES * (held[seat] + stock[seat] - held[other] - stock[other])
+          + _P_WEIGHT_HELD * (held[seat] - held[other]))
+    p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+    return [p, 1.0 - p] if seat == 0 else [1.0 - p, p]
+
+
+def _pastoral_eval(state: Any, seats: int) -> Rewards:
+    return _pastoral_value(state.owner, state.count, state.held, state.stock, state.to_move)
+
+
+def _pastoral_pickup(held: list[int], stock: list[int], seat: int) -> bool:
+    """`seat`'s pick-up at the start of their turn, in place; False if the stock is short."""
+    need = 2 if held[seat] <= 3 else 1 if held[seat] == 4 else 0
+    if stock[seat] < need:
+        return False
+    held[seat] += need
+    stock[seat] -= need
+    return True
+
+
+def _pastoral_stops(owner: list[int], count: list[int], held: list[int], stock: list[int],
+                    seat: int, move: tuple[int, int] | None) -> bool:
+    """Whether `move` (None: save) leaves the opponent of `seat` without a bingo next turn."""
+    owner, count, held, stock = list(owner), list(count), list(held), list(stock)
+    blocked: Any = ()
+    if move is not None:
+        blocked, bingo = _pastoral_sim_apply(owner, count, held, stock, seat, move[0], move[1])
+        if bingo:
+            return True
+    other = 1 - seat
+    if not _pastoral_pickup(held, stock, other):
+        return True
+    return _pastoral_win(owner, count, held[other], blocked, other) is None
+
+
+def _pastoral_playout(game: Any, state: Any, rng: random.Random, depth: int,
+                      seats: int) -> Rewards:
+    """Random play for `depth` plies, then the evaluation. A player takes a bingo when there
+    is one, and otherwise stops the opponent's next-turn bingo when it can (a random move of
+    those that do); when it cannot, the opponent's win is scored at once."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return outcome_rewards(game, state, seats)
+    owner, count = list(state.owner), list(state.count)
+    held, stock = list(state.held), list(state.stock)
+    seat, blocked = state.to_move, state.blocked
+    wins = ([1.0, 0.0], [0.0, 1.0])
+    for _ in range(depth):
+        if _pastoral_win(owner, count, held[seat], blocked, seat) is not None:
+            return wins[seat]
+        moves: list[Any] = _pastoral_sim_moves(owner, count, held[seat], blocked, seat)
+        moves.append(None)  # save
+        other = 1 - seat
+        need = 2 if held[other] <= 3 else 1 if held[other] == 4 else 0
+        if _pastoral_win(owner, count, min(5, held[other] + need), (), other) is None:
+            move = moves[rng.randrange(len(moves))]
+        else:  # a threat: a random move of those that stop it
+            while True:
+                i = rng.randrange(len(moves))
+                move = moves[i]
+                if _pastoral_stops(owner, count, held, stock, seat, move):
+                    break
+                moves[i] = moves[-1]
+                moves.pop()
+                if not moves:
+                    return wins[other]
+        blocked = ()
+        if move is not None:
+            blocked, bingo = _pastoral_sim_apply(owner, count, held, stock, seat, *move)
+            if bingo:
+                return wins[seat]
+        if not _pastoral_pickup(held, stock, other):
+            return wins[seat]
+        seat = other
+    return _pastoral_value(owner, count, held, stock, seat)
 
 
 TUNING: dict[str, Tuning] = {
@@ -251,7 +447,7 @@ TUNING: dict[str, Tuning] = {
     "ghostone": Tuning(40, _ghostone_eval),
     "ico": Tuning(400),
     "pastoral-square": Tuning(16, _pastoral_eval, legal=_pastoral_legal,
-                                               random_move=_pastoral_random),
+                              playout=_pastoral_playout, decisive=_pastoral_decisive),
     "consequence": Tuning(400, random_move=_consequence_random),
 }
 DEFAULT_TUNING = Tuning(400)
@@ -259,7 +455,7 @@ DEFAULT_TUNING = Tuning(400)
 
 # -- the tree ------------------------------------------------------------------------------
 class Node:
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
+    __slots__ = ("avail", "children", "info", "mover", "reward", "state", "visits")
 
     def __init__(self, mover: int | None, seats: int):
         self.mover = mover  # the seat whose move led here (None: a chance outcome)
@@ -267,6 +463,11 @@ class Node:
         self.visits = 0
         self.avail = 0  # iterations in which the move leading here was available
         self.reward = [0.0] * seats
+        # without hidden information a node stands for one state: it is kept, with what the
+        # search needs of it (see Search.describe), so that a walk down the tree replays
+        # nothing
+        self.state: Any = None
+        self.info: tuple[bool, list, Rewards | None] | None = None
 
 
 def outcome_rewards(game: Game, state: Any, seats: int) -> Rewards:
@@ -291,6 +492,8 @@ class Search:
         self.tuning = tuning or TUNING.get(game.id, DEFAULT_TUNING)
         self.root = Node(None, seats)
         self.iterations = 0
+        # with hidden information every iteration deals a different state to the same node
+        self.cache = not game.info.hidden_information
         fast = self.tuning.legal
         self.legal_moves: Callable[[Any], list] = (
             game.legal_moves if fast is None else (lambda state: fast(game, state)))
@@ -300,29 +503,64 @@ class Search:
         for i in range(iterations):
             if deadline is not None and i % 8 == 0 and i and time.perf_counter() > deadline:
                 break
+            if self.root.info is not None and self.root.info[2] is not None:
+                break  # the root is decided: nothing left to learn
             self.iterate()
 
+    def describe(self, state: Any) -> tuple[bool, list, Rewards | None]:
+        """(a die roll is due, the moves or the die's outcomes, the rewards if the position
+        is decided: the game is over, or the seat to move has a move that wins at once)."""
+        game = self.game
+        if game.is_chance(state):
+            return True, game.legal_moves(state), None
+        legal = self.legal_moves(state)
+        if not legal:
+            return False, legal, outcome_rewards(game, state, self.seats)
+        decisive = self.tuning.decisive
+        if decisive is not None:
+            move = decisive(game, state)
+            if move is not None:
+                return False, legal, outcome_rewards(game, game.apply(state, move), self.seats)
+        return False, legal, None
+
     def iterate(self) -> None:
-        game, rng, seats = self.game, self.rng, self.seats
+        game, rng, seats, cache = self.game, self.rng, self.seats, self.cache
         c = self.tuning.exploration
-        legal_moves = self.legal_moves
-        state = self.sampler(rng)
         node = self.root
+        if cache:
+            if node.state is None:
+                node.state = self.sampler(rng)
+            state = node.state
+        else:
+            state = self.sampler(rng)
         path = [node]
         while True:
-            if game.is_chance(state):
-                move = rng.choice(game.legal_moves(state))
+            if cache:
+                info = node.info
+                if info is None:
+                    info = node.info = self.describe(state)
+            else:
+                info = self.describe(state)
+            chance, legal, decided = info
+            if decided is not None:
+                rewards = decided
+                if cache:
+                    self.settle(path)
+                break
+            if chance:
+                move = legal[rng.randrange(len(legal))]
                 child = node.children.get(move)
                 if child is None:
                     child = node.children[move] = Node(None, seats)
-                state = game.apply(state, move)
                 node = child
                 path.append(node)
+                if not cache:
+                    state = game.apply(state, move)
+                elif node.state is None:
+                    state = node.state = game.apply(state, move)
+                else:
+                    state = node.state
                 continue
-            legal = legal_moves(state)
-            if not legal:
-                rewards = outcome_rewards(game, state, seats)
-                break
             mover = state.to_move  # every game's state names the seat to move
             children = node.children
             untried = []
@@ -338,6 +576,13 @@ class Search:
                 child.avail = 1
                 state = game.apply(state, move)
                 path.append(child)
+                if cache:
+                    child.state = state
+                    child.info = self.describe(state)
+                    if child.info[2] is not None:
+                        rewards = child.info[2]
+                        self.settle(path)
+                        break
                 rewards = self.playout(state)
                 break
             best, best_value = None, -1.0
@@ -348,7 +593,7 @@ class Search:
                 if value > best_value:
                     best, best_value = move, value
             node = children[best]
-            state = game.apply(state, best)
+            state = node.state if cache else game.apply(state, best)
             path.append(node)
         for n in path:
             n.visits += 1
@@ -357,12 +602,42 @@ class Search:
                 r[s] += rewards[s]
         self.iterations += 1
 
+    @staticmethod
+    def settle(path: list[Node]) -> None:
+        """A node whose position is decided (over, or won at once by the seat to move) may
+        decide the nodes above it: a seat to move with a decided child that gives it the
+        most it can get, or whose children are all decided, has a decided position too
+        (MCTS-Solver, Winands, Bjornsson and Saito 2008). Only without hidden information,
+        where a node is one state; a die roll decides nothing."""
+        for i in range(len(path) - 2, -1, -1):
+            node = path[i]
+            info = node.info
+            if info is None or info[0] or info[2] is not None or not node.children:
+                return
+            legal, children = info[1], node.children
+            mover = next(iter(children.values())).mover
+            assert mover is not None
+            best: Rewards | None = None
+            open_ = len(children) < len(legal)
+            for child in children.values():
+                decided = child.info[2] if child.info is not None else None
+                if decided is None:
+                    open_ = True
+                elif best is None or decided[mover] > best[mover]:
+                    best = decided
+            if best is None or (open_ and best[mover] < 1.0):
+                return
+            node.info = (False, legal, best)
+
     def playout(self, state: Any) -> Rewards:
         game, rng = self.game, self.rng
-        evaluate = self.tuning.evaluate
+        tuning = self.tuning
+        if tuning.playout is not None:
+            return tuning.playout(game, state, rng, tuning.playout_depth, self.seats)
+        evaluate = tuning.evaluate
         legal_moves = self.legal_moves
-        random_move = self.tuning.random_move
-        for _ in range(self.tuning.playout_depth):
+        random_move = tuning.random_move
+        for _ in range(tuning.playout_depth):
             if random_move is not None:
                 move = random_move(game, state, rng)
                 if move is None:
@@ -380,11 +655,16 @@ class Search:
         return evaluate(state, self.seats)
 
     def best_move(self) -> Any:
-        """The most visited move at the root (ties: the better average, then the first)."""
-        best, key = None, (-1, -1.0)
+        """The most visited move at the root (ties: the better average, then the first); a
+        move proved to win comes first, and one proved to lose last."""
+        best, key = None, (-1, -1, -1.0)
         for move, child in self.root.children.items():
             mover = child.mover if child.mover is not None else 0
-            k = (child.visits, child.reward[mover] / child.visits if child.visits else 0.0)
+            decided = child.info[2] if child.info is not None else None
+            proved = 1 if decided is None else 2 if decided[mover] >= 1.0 else \
+                0 if decided[mover] <= 0.0 else 1
+            k = (proved, child.visits,
+                 child.reward[mover] / child.visits if child.visits else 0.0)
             if k > key:
                 best, key = move, k
         return best
@@ -503,7 +783,12 @@ def choose_move(game: Game, state: Any, *, level: str = "normal", seed: int = 0,
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return legal[0]
-    search = Search(game, sampler_for(game, state, to_move), game.seats(state), seed)
+    tuning = TUNING.get(game.id, DEFAULT_TUNING)
+    if tuning.decisive is not None and not game.info.hidden_information:
+        winning = tuning.decisive(game, state)
+        if winning is not None:
+            return winning
+    search = Search(game, sampler_for(game, state, to_move), game.seats(state), seed, tuning)
     search.run(spec.iterations if iterations is None else iterations,
                spec.time_cap if time_cap == -1.0 else time_cap)
     move = search.best_move()

@@ -234,11 +234,76 @@ def test_fast_pastoral_moves_are_the_rules_moves():
             assert engine._pastoral_legal(game, state) == legal
             counted += 1
             if not legal:
-                assert engine._pastoral_random(game, state, rng) is None
                 break
-            assert engine._pastoral_random(game, state, rng) in legal
             state = game.apply(state, rng.choice(legal))
     assert counted > 300
+
+
+def test_the_pastoral_simulation_plays_by_the_rules():
+    """The playouts' own representation: every action gives the rules' board, held stones,
+    stocks (after the next pick-up), no-place cells and bingo; the decisive move is a bingo
+    exactly when the rules have one."""
+    from games import pastoral
+
+    game = get_game("pastoral-square")
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(30):
+        state = game.new()
+        while game.outcome(state) is None:
+            seat = state.to_move
+            legal = game.legal_moves(state)
+            bingos = [m for m in legal
+                      if pastoral.bingo_line(*(lambda s: (s.owner, s.count))(
+                          game.apply(state, m))) is not None]
+            decisive = engine._pastoral_decisive(game, state)
+            assert (decisive is None) == (not bingos) and (decisive is None or decisive in bingos)
+            for move in legal:
+                if move.cell is None:
+                    continue
+                owner, count = list(state.owner), list(state.count)
+                held, stock = list(state.held), list(state.stock)
+                blocked, bingo = engine._pastoral_sim_apply(owner, count, held, stock, seat,
+                                                            move.cell, move.stones)
+                after = game.apply(state, move)
+                assert (tuple(owner), tuple(count)) == (after.owner, after.count)
+                assert bingo == (pastoral.bingo_line(after.owner, after.count) is not None)
+                if not bingo:
+                    if engine._pastoral_pickup(held, stock, 1 - seat):
+                        assert (tuple(held), tuple(stock)) == (after.held, after.stock)
+                    else:
+                        assert after.pickup_failed
+                    assert frozenset(blocked) == after.blocked
+                checked += 1
+            # bingos are rare in random play: take one half the time
+            state = game.apply(state, rng.choice(bingos) if bingos and rng.random() < 0.5
+                               else rng.choice(legal))
+    assert checked > 3000
+
+
+def _pastoral(board, held, stock):
+    game = get_game("pastoral-square")
+    return game, game.from_json({
+        "board": board, "held": held, "stock": stock, "to_move": 0, "picked": 1,
+        "pickup_failed": False, "blocked": [], "repetition": True, "colour": "black",
+        "ply": 12, "last": None, "history": []})
+
+
+def test_the_ai_takes_a_pastoral_bingo_and_stops_the_opponents():
+    # the first player stacks c3 to 3 beside d3 and e3 (3 each): a bingo
+    game, state = _pastoral({"c3": [0, 2], "d3": [0, 3], "e3": [0, 3], "d6": [1, 3],
+                             "e6": [1, 3], "f6": [1, 2]}, [2, 2], [22, 22])
+    for seed in range(3):
+        move = choose_move(game, state, level="easy", seed=seed)
+        assert game.format_move(state, move) == "c3:1"
+    # the second player owns c4 and d4 with 4 stones each and will hold 5: claiming e4 (4)
+    # next turn is a bingo, and only claiming it first stops that
+    game, state = _pastoral({"c4": [1, 4], "d4": [1, 4]}, [4, 3], [28, 21])
+    assert game.format_move(state, engine._pastoral_decisive(game, game.play(state, "save"))) \
+        == "e4:4"
+    for seed in range(3):
+        move = choose_move(game, state, seed=seed, iterations=200, time_cap=None)
+        assert game.format_move(state, move) == "e4:4"
 
 
 def test_the_ai_wins_an_obvious_mancala_capture():
