@@ -381,6 +381,26 @@ def test_the_palette_encoder_round_trips_pixels_exactly():
     assert pixels(decoded) == [palette[i] for i in image.tobytes()]
 
 
+def test_the_encoder_reuses_bands_and_still_round_trips_exactly():
+    """Bands met before come from the cache: pictures sharing some bands with earlier ones
+    (and a band that differs by one pixel) decode to exactly their own pixels, with the
+    zlib checksum and the PNG CRCs that Pillow verifies."""
+    from render import common
+
+    palette = [(10, 20, 30), (200, 0, 0), (0, 200, 0), (0, 0, 200), (255, 255, 255)]
+    base = Image.new("P", (37, 3 * common.BAND_ROWS + 5))
+    base.putdata([(x // 4 + y // 7) % 5 for y in range(base.height) for x in range(37)])
+    changed = base.copy()
+    changed.putpixel((20, common.BAND_ROWS + 3), 4)  # the second band only
+    common._bands.clear()
+    for image in (base, changed, base, changed):
+        png = common.encode_png(image, palette)
+        decoded = Image.open(io.BytesIO(png))
+        decoded.load()
+        assert decoded.tobytes() == image.tobytes()
+    assert len(common._bands) == 5  # 4 bands of the first picture, 1 new of the second
+
+
 def test_every_character_of_the_japanese_labels_has_a_glyph():
     """Each character the Japanese pictures may draw (every label's translation, and a
     Japanese name) exists in the font chosen for it: none comes out as the font's empty box."""
