@@ -175,6 +175,154 @@ def _consequence_random(game: Any, state: Any, rng: random.Random) -> Any:
     return moves[rng.randrange(len(moves))] if moves else None
 
 
+
+# Consequence's playouts run on plain lists too (a rules state copies its hands, knowledge and
+# history every ply); the tests play the simulation against the rules move by move. Moves
+# are drawn uniformly among the legal ones, as `_consequence_random` does; repetition is not
+# tracked inside a playout (a playout is a few dozen plies).
+_C_KIND = _consequence.KINDS
+_C_SYMBOL_OF = tuple(kind[1] for kind in _consequence.KINDS)
+_C_LINES = _consequence._LINES
+
+
+def _consequence_counts(grid: Any) -> tuple[int, int, int]:
+    """(moon pairs, sun pairs, the tie-break: 0 or 1 for the one seat with a line, else -1)."""
+    symbol = _C_SYMBOL_OF
+    moons = suns = 0
+    for a, b in _CONSEQUENCE_PAIRS:
+        x, y = grid[a], grid[b]
+        if x >= 0 and y >= 0:
+            sx = symbol[x]
+            if sx == symbol[y]:
+                if sx == "M":
+                    moons += 1
+                elif sx == "S":
+                    suns += 1
+    if moons != suns:
+        return moons, suns, -1
+    lined = set()
+    for line in _C_LINES:
+        first = grid[line[0]]
+        if first >= 0 and symbol[first] != "D" and all(
+                grid[sq] >= 0 and symbol[grid[sq]] == symbol[first] for sq in line):
+            lined.add(0 if symbol[first] == "M" else 1)
+    return moons, suns, lined.pop() if len(lined) == 1 else -1
+
+
+def _consequence_result(grid: Any) -> Rewards:
+    """The final count's rewards: the winner's 1 (shared on a draw), as the rules decide."""
+    moons, suns, line = _consequence_counts(grid)
+    if moons != suns:
+        return [1.0, 0.0] if moons > suns else [0.0, 1.0]
+    if line >= 0:
+        return [1.0, 0.0] if line == 0 else [0.0, 1.0]
+    return [0.5, 0.5]
+
+
+def _consequence_sim_move(grid: list[int], hands: list[list[int]], seat: int, phase: str,
+                          just_moved: int, just_placed: int,
+                          rng: random.Random) -> tuple[Any, ...] | None:
+    """A uniformly random legal action for `seat`: ("place", tile, square), ("slide", origin,
+    target) or ("push", tile, square, direction index); None if there is none."""
+    c = _consequence
+    tiles: dict[str, int] = {}
+    for tile in hands[seat]:
+        tiles.setdefault(_C_KIND[tile], tile)
+    kinds = list(tiles.values())
+    empty = [sq for sq in range(c.SQUARES) if grid[sq] < 0]
+    places = len(kinds) * len(empty)
+    if phase != c.PLAY:
+        if not places:
+            return None
+        i = rng.randrange(places)
+        return ("place", kinds[i // len(empty)], empty[i % len(empty)])
+    occupied = [sq for sq in range(c.SQUARES) if grid[sq] >= 0]
+    slides = len(occupied) * 8
+    size = places + slides + places * 8
+    for _ in range(500):
+        i = rng.randrange(size)
+        if i < places:
+            return ("place", kinds[i // len(empty)], empty[i % len(empty)])
+        i -= places
+        if i < slides:
+            origin = occupied[i // 8]
+            target = _STEP8[origin][i % 8]
+            if target is not None and grid[target] < 0 and grid[origin] != just_moved:
+                return ("slide", origin, target)
+            continue
+        i -= slides
+        tile, rest = kinds[i // (len(empty) * 8)], i % (len(empty) * 8)
+        square, d = empty[rest // 8], rest % 8
+        here = _STEP8[square][d]
+        if here is None or grid[here] < 0:
+            continue
+        while here is not None and grid[here] >= 0:
+            last, here = here, _STEP8[here][d]
+        if here is None and grid[last] == just_placed:
+            continue  # the opponent's tile just placed may not be pushed off
+        return ("push", tile, square, d)
+    return ("place", kinds[0], empty[0]) if places else None
+
+
+def _consequence_sim_apply(grid: list[int], hands: list[list[int]], seat: int,
+                           action: tuple[Any, ...]) -> tuple[int, int]:
+    """Plays `action` for `seat` in place: (the tile just moved, the tile just placed), -1
+    for none."""
+    if action[0] == "slide":
+        _, origin, target = action
+        tile = grid[target] = grid[origin]
+        grid[origin] = -1
+        return tile, -1
+    tile, square = action[1], action[2]
+    hands[seat].remove(tile)
+    if action[0] == "place":
+        grid[square] = tile
+        return -1, tile
+    d = action[3]
+    run = []
+    here = _STEP8[square][d]
+    while here is not None and grid[here] >= 0:
+        run.append(here)
+        here = _STEP8[here][d]
+    if here is None:  # the last tile falls off, into the opponent's hand
+        hands[1 - seat].append(grid[run[-1]])
+        grid[run[-1]] = -1
+        run.pop()
+    for sq in reversed(run):
+        grid[_STEP8[sq][d]] = grid[sq]
+    grid[_STEP8[square][d]] = tile
+    return -1, tile
+
+
+def _consequence_playout(game: Any, state: Any, rng: random.Random, depth: int,
+                         seats: int) -> Rewards:
+    """Uniformly random play to the final count (or `depth` plies, then the count so far)."""
+    c = _consequence
+    if game.outcome(state) is not None:
+        return outcome_rewards(game, state, seats)
+    grid = list(state.grid)
+    hands = [list(state.hands[0]), list(state.hands[1])]
+    seat, phase = state.to_move, state.phase
+    just_moved = -1 if state.just_moved is None else state.just_moved
+    just_placed = -1 if state.just_placed is None else state.just_placed
+    for _ in range(depth):
+        if phase == c.FINAL and not hands[seat]:
+            return _consequence_result(grid)
+        action = _consequence_sim_move(grid, hands, seat, phase, just_moved, just_placed, rng)
+        if action is None:
+            break
+        just_moved, just_placed = _consequence_sim_apply(grid, hands, seat, action)
+        if phase == c.OPENING:
+            phase, seat = c.PLAY, 1 - seat
+        elif phase == c.PLAY:
+            if not hands[seat]:
+                phase = c.FINAL
+            seat = 1 - seat
+    if phase == c.FINAL and not hands[seat]:
+        return _consequence_result(grid)
+    moons, suns, _ = _consequence_counts(grid)
+    return _share([float(moons), float(suns)], 1.5)
+
 def _ghostone_eval(state: Any, seats: int) -> Rewards:
     scores = [sum(p + b for p, b in escapes) for escapes in state.escaped]
     return _share([float(s) for s in scores], 2.5)
@@ -448,7 +596,8 @@ TUNING: dict[str, Tuning] = {
     "ico": Tuning(400),
     "pastoral-square": Tuning(16, _pastoral_eval, legal=_pastoral_legal,
                               playout=_pastoral_playout, decisive=_pastoral_decisive),
-    "consequence": Tuning(400, random_move=_consequence_random),
+    "consequence": Tuning(400, random_move=_consequence_random,
+                          playout=_consequence_playout),
 }
 DEFAULT_TUNING = Tuning(400)
 

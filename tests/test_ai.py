@@ -410,3 +410,61 @@ def test_consequence_playout_moves_are_the_rules_moves():
             assert len(found) == len(set(found)) and set(found) == set(legal)
             assert engine._consequence_random(game, state, rng) in legal
             state = game.apply(state, rng.choice(legal))
+
+
+def test_the_consequence_simulation_plays_by_the_rules():
+    """The playouts' own representation: every legal action gives the rules' grid and hands
+    (tiles of one kind are alike), the random action is always legal and every legal action
+    turns up, and the final count gives the rules' winner."""
+    from games import consequence as c
+
+    game = get_game("consequence")
+    rng = random.Random(4)
+    directions = list(c.DIRECTIONS)
+
+    def kinds(grid, hands):
+        return ([c.KINDS[t] if t >= 0 else None for t in grid],
+                [sorted(c.KINDS[t] for t in hand) for hand in hands])
+
+    checked = finals = 0
+    for _ in range(15):
+        state = game.new()
+        while game.outcome(state) is None:
+            seat = state.to_move
+            legal = game.legal_moves(state)
+            actions = set()
+            for move in legal:
+                grid, hands = list(state.grid), [list(state.hands[0]), list(state.hands[1])]
+                if isinstance(move, c.Slide):
+                    action = ("slide", move.origin, move.target)
+                else:
+                    tile = next(t for t in hands[seat] if c.KINDS[t] == move.kind)
+                    action = (("place", tile, move.square) if isinstance(move, c.Place) else
+                              ("push", tile, move.square, directions.index(move.direction)))
+                actions.add((action[0], c.KINDS[action[1]] if action[0] != "slide"
+                             else action[1], *action[2:]))
+                moved, placed = engine._consequence_sim_apply(grid, hands, seat, action)
+                after = game.apply(state, move)
+                assert kinds(grid, hands) == kinds(after.grid, after.hands)
+                assert moved == (-1 if after.just_moved is None else after.just_moved)
+                assert (placed >= 0) == (after.just_placed is not None)
+                checked += 1
+            drawn = set()
+            small = len(legal) <= 40  # then every legal action must turn up
+            for _ in range(30 * len(legal) if small else 3 * len(legal)):
+                action = engine._consequence_sim_move(
+                    list(state.grid), [list(state.hands[0]), list(state.hands[1])], seat,
+                    state.phase, -1 if state.just_moved is None else state.just_moved,
+                    -1 if state.just_placed is None else state.just_placed, rng)
+                assert action is not None
+                drawn.add((action[0], c.KINDS[action[1]] if action[0] != "slide"
+                           else action[1], *action[2:]))
+            assert drawn <= actions
+            assert drawn == actions or not small
+            state = game.apply(state, rng.choice(legal))
+        outcome = game.outcome(state)
+        if outcome.reason.value != "repetition":
+            result = engine._consequence_result(list(state.grid))
+            assert result == engine.outcome_rewards(game, state, 2)
+            finals += 1
+    assert checked > 1200 and finals > 12
