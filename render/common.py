@@ -387,17 +387,27 @@ def _painted(text: str, size: int, bold: bool, inks: tuple[int, ...]) -> Image.I
 
 
 def wrap_to(text: str, fits: Any) -> list[str]:
-    """Greedy word wrap: `fits(line)` tells whether a line fits."""
+    """Greedy word wrap: `fits(line)` tells whether a line fits. Each line takes the most
+    words that fit (at least one), found by bisection: a line's width grows with its words,
+    so this is the greedy wrap with a few measurements instead of one per word."""
+    words = text.split(" ")
+    while len(words) > 1 and not words[0]:
+        del words[0]  # leading spaces
     lines: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        candidate = f"{current} {word}" if current else word
-        if current and not fits(candidate):
-            lines.append(current)
-            current = "  " + word
-        else:
-            current = candidate
-    lines.append(current)
+    prefix = ""
+    while words:
+        taken = len(words)
+        if not fits(prefix + " ".join(words)):
+            taken, low, high = 1, 2, len(words) - 1
+            while low <= high:
+                middle = (low + high) // 2
+                if fits(prefix + " ".join(words[:middle])):
+                    taken, low = middle, middle + 1
+                else:
+                    high = middle - 1
+        lines.append(prefix + " ".join(words[:taken]))
+        words = words[taken:]
+        prefix = "  "
     return lines
 
 
@@ -409,9 +419,15 @@ def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float) ->
     """`text`, cut with an ellipsis until it is at most `width` pixels wide."""
     if canvas.measure(text, size, bold)[0] <= width:
         return text
-    while len(text) > 1 and canvas.measure(text + "…", size, bold)[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    # the longest start (at least one character) that fits with the ellipsis, by bisection
+    keep, low, high = 1, 2, len(text) - 1
+    while low <= high:
+        middle = (low + high) // 2
+        if canvas.measure(text[:middle] + "…", size, bold)[0] <= width:
+            keep, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return text[:keep].rstrip() + "…"
 
 
 # -- PNG ----------------------------------------------------------------------------------------
