@@ -601,8 +601,8 @@ TUNING: dict[str, Tuning] = {
                               playout=_pastoral_playout, decisive=_pastoral_decisive),
     # twice the iterations: its playouts are short and cheap (normal thinks about 1 s), and
     # with hidden information each iteration sees one deal of the unknown tiles, so more of
-    # them average over more deals (normal won 94.5% of 100 games as the second seat
-    # against random play with 800)
+    # them average over more deals. Measured as the second seat against random play: 94.5%
+    # of 100 games with 800 iterations, 94% with 1,600 -- no gain shown either way.
     "consequence": Tuning(400, random_move=_consequence_random,
                           playout=_consequence_playout, budget=2.0),
 }
