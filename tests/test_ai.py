@@ -253,9 +253,9 @@ def test_the_pastoral_simulation_plays_by_the_rules():
         while game.outcome(state) is None:
             seat = state.to_move
             legal = game.legal_moves(state)
-            bingos = [m for m in legal
-                      if pastoral.bingo_line(*(lambda s: (s.owner, s.count))(
-                          game.apply(state, m))) is not None]
+            afters = {m: game.apply(state, m) for m in legal}
+            bingos = [m for m, after in afters.items()
+                      if pastoral.bingo_line(after.owner, after.count) is not None]
             decisive = engine._pastoral_decisive(game, state)
             assert (decisive is None) == (not bingos) and (decisive is None or decisive in bingos)
             for move in legal:
@@ -265,7 +265,7 @@ def test_the_pastoral_simulation_plays_by_the_rules():
                 held, stock = list(state.held), list(state.stock)
                 blocked, bingo = engine._pastoral_sim_apply(owner, count, held, stock, seat,
                                                             move.cell, move.stones)
-                after = game.apply(state, move)
+                after = afters[move]
                 assert (tuple(owner), tuple(count)) == (after.owner, after.count)
                 assert bingo == (pastoral.bingo_line(after.owner, after.count) is not None)
                 if not bingo:
