@@ -434,7 +434,7 @@ def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float) ->
 PNG_ZLIB_LEVEL = 1
 BAND_ROWS = 16  # rows per separately compressed band
 BANDS = 4096  # compressed bands kept per process (about 2 MB)
-_bands: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+_bands: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
 _bands_lock = threading.Lock()
 
 
@@ -456,28 +456,44 @@ def encode_png(image: Image.Image, palette: Sequence[Rgb]) -> bytes:
     rows = framed.tobytes()
     stride = (width + 1) * BAND_ROWS
     parts = [b"\x78\x01"]  # a zlib header: deflate, 32 KB window, fastest
+    checksum = 1  # the Adler-32 of nothing
     for start in range(0, len(rows), stride):
         band = rows[start:start + stride]
         key = (hash(band), len(band))
         with _bands_lock:
-            packed = _bands.get(key)
-            if packed is not None:
+            cached = _bands.get(key)
+            if cached is not None:
                 _bands.move_to_end(key)
-        if packed is None:
+        if cached is None:
             compressor = zlib.compressobj(PNG_ZLIB_LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_RLE)
-            packed = compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH)
+            cached = (compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH),
+                      zlib.adler32(band))
             with _bands_lock:
-                _bands[key] = packed
+                _bands[key] = cached
                 if len(_bands) > BANDS:
                     _bands.popitem(last=False)
-        parts.append(packed)
+        parts.append(cached[0])
+        checksum = _adler32_combine(checksum, cached[1], len(band))
     parts.append(b"\x03\x00")  # an empty final block
-    parts.append(struct.pack(">I", zlib.adler32(rows)))
+    parts.append(struct.pack(">I", checksum))
     data = b"".join(parts)
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette
     plte = b"".join(bytes(c) for c in palette)
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"PLTE", plte)
             + _chunk(b"IDAT", data) + _chunk(b"IEND", b""))
+
+
+def _adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of A + B from those of A and B and B's length (zlib's
+    adler32_combine): a reused band's checksum is cached with it, so a picture's bytes are
+    not summed again."""
+    base = 65521
+    rem = second_length % base
+    low = first & 0xFFFF
+    high = (rem * low) % base
+    low = (low + (second & 0xFFFF) + base - 1) % base
+    high = (high + (first >> 16) + (second >> 16) + base - rem) % base
+    return low | (high << 16)
 
 
 def to_png(image: Image.Image) -> bytes:

@@ -1,6 +1,7 @@
 """Pictures are real PNGs that Pillow decodes, and show what they claim to show."""
 
 import io
+import zlib
 
 from PIL import Image
 
@@ -398,6 +399,11 @@ def test_the_encoder_reuses_bands_and_still_round_trips_exactly():
         decoded = Image.open(io.BytesIO(png))
         decoded.load()
         assert decoded.tobytes() == image.tobytes()
+        # the stream's Adler-32 (combined from the bands' cached sums), checked by zlib itself
+        at = png.index(b"IDAT")
+        length = int.from_bytes(png[at - 4:at], "big")
+        scanlines = zlib.decompress(png[at + 4:at + 4 + length])
+        assert len(scanlines) == (image.width + 1) * image.height
     assert len(common._bands) == 5  # 4 bands of the first picture, 1 new of the second
 
 
