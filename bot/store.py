@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,13 @@ class MatchRow:
     def channels(self) -> tuple[int, ...]:
         """Where this match's messages may be: its channel, and a thread's parent."""
         return (self.channel_id,) + ((self.parent_channel_id,) if self.parent_channel_id else ())
+
+
+_MATCH_ROW_FIELDS = frozenset(f.name for f in fields(MatchRow))
+# the columns a change of a match may write
+_UPDATABLE = frozenset({"status", "state", "result", "seats", "turn_started_at",
+                        "move_seconds", "waiting_on", "next_check_at", "board_version",
+                        "finished_at", "plies"})
 
 
 @dataclass(frozen=True)
@@ -559,33 +566,48 @@ class Tx(Queries):
         return None if row is None else await self._with_seats(row)
 
     async def update_match(self, match_id: int, expected_version: int, *, now: float,
-                           status: str | None = None, state: dict[str, Any] | None = None,
-                           result: dict[str, Any] | None = None,
-                           seats: Iterable[SeatRow] | None = None,
-                           turn_started_at: Any = UNSET, move_seconds: Any = UNSET,
-                           waiting_on: Any = UNSET, next_check_at: Any = UNSET,
-                           board_version: Any = UNSET, finished_at: Any = UNSET,
-                           plies: Any = UNSET) -> int:
-        """Change a match still at `expected_version`; returns the new version."""
+                           **changes: Any) -> int:
+        """Change a match still at `expected_version`; returns the new version (the columns
+        as `rewrite_match` takes them)."""
+        await self._update_match(match_id, expected_version, now, changes)
+        return expected_version + 1
+
+    async def rewrite_match(self, row: MatchRow, *, now: float, **changes: Any) -> MatchRow:
+        """Change the match `row` (still at its version) and return it as written, without
+        reading it back; a change of seats is read back. Columns: status, state, result
+        (JSON-able dicts), seats, turn_started_at, move_seconds, waiting_on, next_check_at,
+        board_version, finished_at, plies. A `status`, `state` or `result` of None leaves
+        the column as it is; the others are written as given, None included."""
+        written = await self._update_match(row.id, row.version, now, changes)
+        if "seats" in changes and changes["seats"] is not None:
+            again = await self.lock_match(row.id)
+            assert again is not None  # updated just now, in this transaction
+            return again
+        return replace(row, version=row.version + 1, updated_at=now,
+                       **{name: value for name, value in written.items()
+                          if name in _MATCH_ROW_FIELDS})
+
+    async def _update_match(self, match_id: int, expected_version: int, now: float,
+                            changes: dict[str, Any]) -> dict[str, Any]:
+        """The UPDATE itself; returns the columns written, as reading them back gives them."""
+        unknown = set(changes) - _UPDATABLE
+        if unknown:
+            raise TypeError(f"not a match column: {', '.join(sorted(unknown))}")
         sets = ["version = version + 1", "updated_at = ?"]
         args: list[Any] = [now]
-        columns = {"turn_started_at": turn_started_at, "move_seconds": move_seconds,
-                   "waiting_on": waiting_on, "next_check_at": next_check_at,
-                   "board_version": board_version, "finished_at": finished_at,
-                   "plies": plies}
-        for name, value in columns.items():
-            if value is not UNSET:
-                sets.append(f"{name} = ?")
+        written: dict[str, Any] = {}
+        for name, value in changes.items():
+            if (name == "seats" or value is UNSET
+                    or (value is None and name in ("status", "state", "result"))):
+                continue
+            if name in ("state", "result"):
+                text = json.dumps(value, separators=(",", ":"))
+                args.append(text)
+                value = json.loads(text)  # what a read gives back: a copy, JSON types only
+            else:
                 args.append(value)
-        if status is not None:
-            sets.append("status = ?")
-            args.append(status)
-        if state is not None:
-            sets.append("state = ?")
-            args.append(json.dumps(state, separators=(",", ":")))
-        if result is not None:
-            sets.append("result = ?")
-            args.append(json.dumps(result))
+            sets.append(f"{name} = ?")
+            written[name] = value
         try:
             changed = await self.conn.execute(
                 f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
@@ -594,10 +616,11 @@ class Tx(Queries):
             raise ChannelBusy(match_id) from None
         if changed != 1:
             raise StaleVersion(match_id)
+        seats = changes.get("seats")
         if seats is not None:
             await self.conn.execute("DELETE FROM seats WHERE match_id = ?", match_id)
             await self._insert_seats(match_id, seats, now)
-        return expected_version + 1
+        return written
 
     async def move_match(self, match_id: int, channel_id: int, in_thread: bool) -> None:
         """A match opened with a placeholder channel gets its real one."""

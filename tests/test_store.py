@@ -32,6 +32,36 @@ async def save(store, match, now, **changes):
     return await store.get_match(match.id), version
 
 
+async def test_a_rewritten_match_is_the_row_a_read_gives_back(store):
+    """`rewrite_match` returns the row it wrote without reading it (the move path's saving):
+    it must equal what a read gives, whichever columns changed, JSON included; a change of
+    seats is read back; an unknown column or a stale version is refused."""
+    match = await new_match(store)
+    steps = [
+        dict(status="active", state={"pits": [1, 2], "note": "é", "nested": {"a": None}},
+             turn_started_at=2.5, waiting_on=101, next_check_at=9.0),
+        dict(state={"pits": [3]}, board_version=2, move_seconds=3600),
+        dict(status="finished", result={"winners": [0], "reason": "target"}, finished_at=7.0,
+             waiting_on=None, next_check_at=None, plies=12),
+        dict(seats=[SeatRow(0, 101, "Alice"), SeatRow(1, 202, "Bob")]),
+    ]
+    for now, changes in enumerate(steps, start=2):
+        async with store.transaction() as tx:
+            written = await tx.rewrite_match(match, now=float(now), **changes)
+        match = await store.get_match(match.id)
+        assert written == match
+    assert [seat.name for seat in match.seats] == ["Alice", "Bob"]
+    async with store.transaction() as tx:
+        with pytest.raises(TypeError):
+            await tx.rewrite_match(match, now=9.0, colour="red")
+    stale = match
+    async with store.transaction() as tx:
+        await tx.rewrite_match(match, now=9.0, board_version=3)
+    with pytest.raises(StaleVersion):
+        async with store.transaction() as tx:
+            await tx.rewrite_match(stale, now=10.0, board_version=4)
+
+
 async def test_opening_applies_migrations_with_wal_and_foreign_keys(store):
     dialect = store.db.dialect
     assert await store.schema_version() == migration_scripts(dialect)[-1][0]

@@ -3,7 +3,6 @@ effects a change writes to the outbox in its own transaction."""
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 import time
@@ -375,13 +374,9 @@ class ServiceBase:
             changes.setdefault("next_check_at", None)
         encoded = None if state is None else game.to_json(state)
         try:
-            await tx.update_match(match.id, match.row.version, now=now, state=encoded, **changes)
+            saved = wrap(await tx.rewrite_match(match.row, now=now, state=encoded, **changes))
         except StaleVersion:
             raise StaleAction(strings.RACE_LOST) from None
-        if "seats" in changes:
-            saved = await self.locked(tx, match.id)
-        else:  # the row as written, without reading it back (two statements a move fewer)
-            saved = wrap(_updated_row(match.row, now, encoded, changes))
         if finishing:
             await self.rate(tx, saved, now)
         return saved
@@ -406,28 +401,6 @@ class ServiceBase:
             (seat.user_id, seat.name, place, old.mu, old.sigma, new.mu, new.sigma)
             for seat, place, old, new in zip(match.seats, places, before, after, strict=True)],
             now)
-
-
-_ROW_COLUMNS = frozenset({"status", "result", "turn_started_at", "move_seconds", "waiting_on",
-                          "next_check_at", "board_version", "finished_at"})
-
-
-def _updated_row(row: MatchRow, now: float, state: dict[str, Any] | None,
-                 changes: dict[str, Any]) -> MatchRow:
-    """What `Tx.update_match` wrote, as reading the row back would give it (JSON columns
-    through a JSON round trip)."""
-    from dataclasses import replace
-
-    fields = {name: value for name, value in changes.items() if name in _ROW_COLUMNS}
-    if fields.get("status") is None:
-        fields.pop("status", None)
-    if fields.get("result") is not None:
-        fields["result"] = json.loads(json.dumps(fields["result"]))
-    else:
-        fields.pop("result", None)
-    if state is not None:
-        fields["state"] = json.loads(json.dumps(state, separators=(",", ":")))
-    return replace(row, version=row.version + 1, updated_at=now, **fields)
 
 
 def _with_status(row: MatchRow, status: str) -> MatchRow:
