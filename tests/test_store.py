@@ -37,13 +37,13 @@ async def test_a_rewritten_match_is_the_row_a_read_gives_back(store):
     it must equal what a read gives, whichever columns changed, JSON included; a change of
     seats is read back; an unknown column or a stale version is refused."""
     match = await new_match(store)
-    steps = [
-        dict(status="active", state={"pits": [1, 2], "note": "é", "nested": {"a": None}},
-             turn_started_at=2.5, waiting_on=101, next_check_at=9.0),
-        dict(state={"pits": [3]}, board_version=2, move_seconds=3600),
-        dict(status="finished", result={"winners": [0], "reason": "target"}, finished_at=7.0,
-             waiting_on=None, next_check_at=None, plies=12),
-        dict(seats=[SeatRow(0, 101, "Alice"), SeatRow(1, 202, "Bob")]),
+    steps: list[dict] = [
+        {"status": "active", "state": {"pits": [1, 2], "note": "é", "nested": {"a": None}},
+         "turn_started_at": 2.5, "waiting_on": 101, "next_check_at": 9.0},
+        {"state": {"pits": [3]}, "board_version": 2, "move_seconds": 3600},
+        {"status": "finished", "result": {"winners": [0], "reason": "target"},
+         "finished_at": 7.0, "waiting_on": None, "next_check_at": None, "plies": 12},
+        {"seats": [SeatRow(0, 101, "Alice"), SeatRow(1, 202, "Bob")]},
     ]
     for now, changes in enumerate(steps, start=2):
         async with store.transaction() as tx:
