@@ -221,8 +221,13 @@ def layout_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
             problems.append(f"{b.text!r}: outside the picture")
             continue
         allowed = {b.fg, b.bg} | {mix(b.bg, b.fg, t) for t in SHADES}
-        found = {colour for _, colour in image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2))
-                 .getcolors(1 << 20)}
+        # a board is a palette picture: at most 256 colours (and Pillow's count is slow
+        # with a large limit)
+        counted = image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2)).getcolors(256)
+        if counted is None:
+            problems.append(f"{b.text!r}: more than 256 colours around it")
+            continue
+        found = {colour for _, colour in counted}
         if found - allowed:
             problems.append(f"{b.text!r} at {b.box}: something else is drawn there "
                             f"{sorted(found - allowed)[:3]}")
