@@ -45,6 +45,7 @@ from typing import Any
 
 from . import consequence as _consequence
 from . import get_game
+from . import ghostone as _ghostone
 from . import pastoral as _pastoral
 from .base import Game, GameError
 
@@ -334,6 +335,196 @@ def _ghostone_eval(state: Any, seats: int) -> Rewards:
     return _share([float(s) for s in scores], 2.5)
 
 
+# Ghostone's playouts run on plain lists too (a rules' move builds a new state and a position
+# key every ply); tests play the simulation against the rules move by move. Repetition is not
+# tracked inside a playout.
+_G = _ghostone
+_G_ORTHO = tuple("NESW")
+_G_ROLLS = tuple(_G.DIRECTIONS)
+# per plate: (direction index, the plate a step leads to or -1 off the board), N E S W
+_G_STEPS = tuple(tuple((i, -1 if (to := _G.step(p, d)) is None else to)
+                       for i, d in enumerate(_G_ORTHO)) for p in range(_G.PLATES))
+_G_WRAP = tuple(tuple(_G.wrap_step(p, d) for p in range(_G.PLATES)) for d in _G_ROLLS)
+_G_SETUPS = tuple(tuple(m.rocks for m in _G._SETUP_MOVES[p]) for p in range(_G.PLATES))
+_G_PHASES = {_G.SETUP: 0, _G.PLAY: 1, _G.GHOST: 2, _G.ROLL: 3, _G.OVER: 4}
+
+
+class _GhostSim:
+    """A Ghostone position on plain lists. Actions: (0, pawn, rocks) set-up, (1, origin,
+    target, rock direction index or -1) a step, (2, plate) the ghost, (3, roll index)."""
+
+    __slots__ = ("ended", "escapes", "flipped", "ghost", "passes", "pawns", "phase", "rocks",
+                 "scores", "seats", "setup_index", "to_move")
+
+    def __init__(self, state: Any):
+        self.seats = state.seats
+        self.rocks = list(state.rocks)
+        self.pawns = list(state.pawns)
+        self.flipped = [p in state.flipped for p in range(_G.PLATES)]
+        self.scores = [sum(p + b for p, b in escapes) for escapes in state.escaped]
+        self.escapes = state.escapes()
+        self.ghost = -1 if state.ghost is None else state.ghost
+        self.phase = _G_PHASES[state.phase]
+        self.to_move = state.to_move
+        self.setup_index = state.setup_index
+        self.passes = state.passes
+        self.ended = state.end is not None
+
+    def steps(self, seat: int) -> list[tuple[int, int]]:
+        pawns, flipped = self.pawns, self.flipped
+        found = []
+        for origin in range(16):
+            if pawns[origin] == seat:
+                for _, target in _G_STEPS[origin]:
+                    if target >= 0 and pawns[target] < 0 and not flipped[target]:
+                        found.append((origin, target))
+        return found
+
+    def actions(self) -> list[tuple]:
+        if self.ended:
+            return []
+        phase = self.phase
+        if phase == 3:
+            return [(3, i) for i in range(8)]
+        if phase == 2:
+            return [(2, p) for p in range(16) if not self.flipped[p]]
+        if phase == 0:
+            return [(0, p, rocks) for p in range(16) if self.pawns[p] < 0
+                    for rocks in _G_SETUPS[p]]
+        rocks, flipped = self.rocks, self.flipped
+        found: list[tuple] = []
+        for origin, target in self.steps(self.to_move):
+            escapes = rocks[target] == 0
+            before = len(found)
+            if rocks[origin] and not (escapes and self._ends_after(origin)):
+                for d, to in _G_STEPS[origin]:
+                    if to < 0 or not (flipped[to] or (escapes and to == target)):
+                        found.append((1, origin, target, d))
+            if len(found) == before:  # no rock to move, or no direction open
+                found.append((1, origin, target, -1))
+        return found
+
+    def random_setup(self, rng: random.Random) -> tuple:
+        """A set-up action drawn uniformly from `actions()`."""
+        free = [p for p in range(16) if self.pawns[p] < 0]
+        index = rng.randrange(sum(len(_G_SETUPS[p]) for p in free))
+        for pawn in free:
+            if index < len(_G_SETUPS[pawn]):
+                return 0, pawn, _G_SETUPS[pawn][index]
+            index -= len(_G_SETUPS[pawn])
+        raise AssertionError("unreachable")
+
+    def _ends_after(self, origin: int) -> bool:
+        """Whether the pawns left after the one on `origin` escapes belong to one seat."""
+        first = -1
+        for plate, seat in enumerate(self.pawns):
+            if seat >= 0 and plate != origin:
+                if first < 0:
+                    first = seat
+                elif seat != first:
+                    return False
+        return True
+
+    def apply(self, action: tuple) -> None:
+        kind = action[0]
+        if kind == 1:
+            _, origin, target, d = action
+            seat, rocks, pawns = self.to_move, self.rocks, self.pawns
+            pawns[origin] = -1
+            self.passes = 0
+            if rocks[target] == 0:
+                self.scores[seat] += rocks[origin] + (3 - self.escapes if self.escapes < 3
+                                                      else 0)
+                self.escapes += 1
+                self.flipped[target] = True
+                if self._ends_after(-1):
+                    self.ended, self.phase = True, 4
+                    return
+                escaped = True
+            else:
+                pawns[target] = seat
+                escaped = False
+            if d >= 0:
+                rocks[origin] -= 1
+                to = _G_STEPS[origin][d][1]
+                if to >= 0:
+                    rocks[to] += 1
+            if escaped and self.escapes == 3:
+                self.phase = 2
+                return
+            self._next_turn((seat + 1) % self.seats)
+        elif kind == 3:
+            direction, origin = _G_WRAP[action[1]], self.ghost
+            here, flipped = origin, self.flipped
+            for _ in range(16):
+                here = direction[here]
+                if here == origin or not flipped[here]:
+                    break
+            if not (here == origin and flipped[origin]) and self.rocks[origin] > 0:
+                self.rocks[origin] -= 1
+            self.ghost = here
+            self._begin_turn(0)
+        elif kind == 2:
+            self.ghost = action[1]
+            self._next_turn((self.to_move + 1) % self.seats)
+        else:
+            _, pawn, plates = action
+            self.pawns[pawn] = self.to_move
+            for plate in plates:
+                self.rocks[plate] += 1
+            self.setup_index += 1
+            order = _G.SETUP_ORDER[self.seats]
+            if self.setup_index < len(order):
+                self.to_move = order[self.setup_index]
+            else:
+                self.phase = 1
+                self._next_turn(self.seats - 1)
+
+    def _next_turn(self, seat: int) -> None:
+        if seat == 0 and self.ghost >= 0:
+            self.phase, self.to_move = 3, 0
+        else:
+            self._begin_turn(seat)
+
+    def _begin_turn(self, seat: int) -> None:
+        while True:
+            self.phase, self.to_move = 1, seat
+            if self.steps(seat):
+                return
+            self.passes += 1
+            if self.passes >= self.seats:
+                self.ended, self.phase = True, 4
+                return
+            seat = (seat + 1) % self.seats
+            if seat == 0 and self.ghost >= 0:
+                self.phase, self.to_move = 3, 0
+                return
+
+    def rewards(self) -> Rewards:
+        scores = self.scores
+        if self.ended:
+            best = max(scores)
+            winners = [s for s in range(self.seats) if scores[s] == best]
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.seats)]
+        return _share([float(s) for s in scores], 2.5)
+
+
+def _ghostone_playout(game: Any, state: Any, rng: random.Random, depth: int,
+                      seats: int) -> Rewards:
+    """Uniformly random play (the die's rolls among the plies) to the end, or `depth` plies
+    and then the scores so far."""
+    sim = _GhostSim(state)
+    for _ in range(depth):
+        if sim.phase == 0:  # up to ~300 set-ups: draw one without listing them
+            sim.apply(sim.random_setup(rng))
+            continue
+        actions = sim.actions()
+        if not actions:
+            break
+        sim.apply(actions[rng.randrange(len(actions))])
+    return sim.rewards()
+
+
 _PASTORAL_MOVES = tuple(tuple(_pastoral.PastoralMove(cell, n)
                               for n in range(_pastoral.MAX_STACK + 1)) for cell in range(64))
 
@@ -598,7 +789,7 @@ def _pastoral_playout(game: Any, state: Any, rng: random.Random, depth: int,
 
 TUNING: dict[str, Tuning] = {
     "progressive-mancala": Tuning(24, _mancala_eval),
-    "ghostone": Tuning(40, _ghostone_eval),
+    "ghostone": Tuning(40, _ghostone_eval, playout=_ghostone_playout),
     "ico": Tuning(400),
     "pastoral-square": Tuning(16, _pastoral_eval, legal=_pastoral_legal,
                               playout=_pastoral_playout, decisive=_pastoral_decisive),

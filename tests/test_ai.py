@@ -433,6 +433,79 @@ def test_ghostone_position_keys_are_the_rule_modules_original_keys():
             assert state.key() == original(state)
 
 
+def _ghost_action(move):
+    """A rules' Ghostone move as the playouts' action."""
+    from games import ghostone as g
+
+    if isinstance(move, g.SetupMove):
+        return (0, move.pawn, move.rocks)
+    if isinstance(move, g.PawnMove):
+        return (1, move.origin, move.target, -1 if move.rock is None else "NESW".index(move.rock))
+    if isinstance(move, g.GhostPlacement):
+        return (2, move.plate)
+    return (3, list(g.DIRECTIONS).index(move.direction))
+
+
+def _ghost_fields(sim):
+    return {name: getattr(sim, name) for name in engine._GhostSim.__slots__}
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_ghostone_simulation_plays_by_the_rules(seats):
+    """The playouts' own representation: its actions are the rules' legal moves, each gives
+    the rules' plates, pawns, scores, ghost, phase and seat to move (passes and the end
+    included), random set-ups are drawn from the same list, and the final reward names the
+    rules' winners."""
+    game = get_game("ghostone")
+    rng = random.Random(seats)
+    checked = ends = setups = 0
+    for _ in range(25 if seats == 3 else 30):
+        state = game.new(seats, {"repetition": "off"})
+        while game.outcome(state) is None:
+            legal = game.legal_moves(state)
+            sim = engine._GhostSim(state)
+            assert sorted(sim.actions()) == sorted(_ghost_action(m) for m in legal)
+            for move in legal if len(legal) < 60 else rng.sample(legal, 60):
+                copy = engine._GhostSim(state)
+                copy.apply(_ghost_action(move))
+                after = game.apply(state, move)
+                assert _ghost_fields(copy) == _ghost_fields(engine._GhostSim(after)), move
+                checked += 1
+            if sim.phase == 0:
+                assert sim.random_setup(rng) in sim.actions()
+                setups += 1
+            state = game.apply(state, rng.choice(legal))
+        sim = engine._GhostSim(state)
+        outcome = game.outcome(state)
+        assert sim.rewards() == engine.outcome_rewards(game, state, seats)
+        ends += outcome is not None
+    assert checked > 3000 and ends == (25 if seats == 3 else 30) and setups > 100
+
+
+def test_the_ghostone_simulation_moves_the_ghost_round_flipped_plates():
+    """The rare rolls random play hardly reaches: a row of flipped plates skipped, the ghost
+    going round to its own plate (a rock still taken), and its own plate flipped too."""
+    import dataclasses
+
+    game = get_game("ghostone")
+    rng = random.Random(5)
+    state = game.new(3)
+    while not game.is_chance(state):
+        if game.outcome(state) is not None:
+            state = game.new(3)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    a1 = 0
+    for flipped in ({1, 2}, {1, 2, 3}, {0, 1, 2, 3, 4, 8, 12, 5, 10, 15}):
+        rocks = tuple(2 if p not in flipped or p == a1 else 0 for p in range(16))
+        position = dataclasses.replace(state, ghost=a1, flipped=frozenset(flipped),
+                                       rocks=rocks)
+        for roll in game.legal_moves(position):
+            sim = engine._GhostSim(position)
+            sim.apply(_ghost_action(roll))
+            after = game.apply(position, roll)
+            assert _ghost_fields(sim) == _ghost_fields(engine._GhostSim(after)), roll
+
+
 def test_the_wall_clock_cap_stops_a_long_search():
     import time
 
