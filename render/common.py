@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 Rgb = tuple[int, int, int]
 
@@ -93,15 +93,6 @@ def has_cjk(text: str) -> bool:
         return False
     return any(0x2E80 <= ord(ch) <= 0x9FFF or 0xF900 <= ord(ch) <= 0xFAFF
                or 0xFF00 <= ord(ch) <= 0xFFEF or 0xAC00 <= ord(ch) <= 0xD7AF for ch in text)
-
-
-def _face_for(text: str, size: int, bold: bool) -> tuple[FontT, int]:
-    """The font to draw `text` with, and the stroke that fakes bold where the font has none."""
-    if has_cjk(text):
-        cjk = cjk_font(size)
-        if cjk is not None:
-            return cjk, 1 if bold else 0
-    return font(size, bold), 0
 
 
 @lru_cache(maxsize=128)
@@ -350,27 +341,94 @@ class _Stamp:
     height: int
 
 
+# A label is laid out word by word: each word is drawn once per process and cached, and a new
+# label (a player's name in "Alice to move", a move's trail) is put together from words met
+# before instead of being drawn whole, which cost half a board's time. A word starts at its
+# pen position rounded to the pixel, so a word looks the same wherever it stands.
+def _face(size: int, bold: bool, cjk: bool) -> tuple[FontT, int]:
+    """The font and the stroke that fakes bold: a label with CJK text uses the CJK font
+    for all its words."""
+    if cjk:
+        face = cjk_font(size)
+        if face is not None:
+            return face, 1 if bold else 0
+    return font(size, bold), 0
+
+
 @lru_cache(maxsize=4 * STAMPS)
+def _word_box(word: str, size: int, bold: bool, cjk: bool) -> tuple[int, int, int, int]:
+    face, stroke = _face(size, bold, cjk)
+    left, top, right, bottom = face.getbbox(word, anchor="ls", stroke_width=stroke)
+    return int(left), int(top), int(right), int(bottom)
+
+
+@lru_cache(maxsize=4 * STAMPS)
+def _advance(word: str, size: int, bold: bool, cjk: bool) -> float:
+    return float(_face(size, bold, cjk)[0].getlength(word))
+
+
+@lru_cache(maxsize=4 * STAMPS)
+def _word_coverage(word: str, size: int, bold: bool, cjk: bool) -> Image.Image:
+    face, stroke = _face(size, bold, cjk)
+    left, top, right, bottom = _word_box(word, size, bold, cjk)
+    coverage = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(coverage).text((-left, -top), word, font=face, fill=255, anchor="ls",
+                                  stroke_width=stroke, stroke_fill=255)
+    return coverage
+
+
+Placed = tuple[tuple[int, str], ...]
+
+
+@lru_cache(maxsize=4 * STAMPS)
+def _layout(text: str, size: int, bold: bool) -> tuple[Placed, tuple[int, int, int, int], bool]:
+    """Where each word goes (its pen x), the label's ink box from the baseline's start, and
+    whether it takes the CJK font."""
+    cjk = has_cjk(text) and cjk_font_available()
+    pieces = text.split(" ")
+    placed: list[tuple[int, str]] = []
+    x = 0.0
+    box = [0, 0, 0, 0]
+    for i, piece in enumerate(pieces):
+        if i:
+            x += _advance(" ", size, bold, cjk)
+        if not piece:
+            continue
+        pen = round(x)
+        left, top, right, bottom = _word_box(piece, size, bold, cjk)
+        if not placed:
+            box = [pen + left, top, pen + right, bottom]
+        else:
+            box = [min(box[0], pen + left), min(box[1], top), max(box[2], pen + right),
+                   max(box[3], bottom)]
+        placed.append((pen, piece))
+        x += _advance(piece, size, bold, cjk)
+    return tuple(placed), (box[0], box[1], box[2], box[3]), cjk
+
+
 def _ink_width(text: str, size: int, bold: bool) -> int:
-    """A label's ink width, equal to its stamp's (the same box), without drawing it."""
-    face, stroke = _face_for(text, size, bold)
-    left, _, right, _ = face.getbbox(text, anchor="ls", stroke_width=stroke)
-    return int(right - left)
+    """A label's ink width, equal to its stamp's (the same layout), without drawing it."""
+    left, _, right, _ = _layout(text, size, bold)[1]
+    return right - left
 
 
 @lru_cache(maxsize=STAMPS)
 def _stamp(text: str, size: int, bold: bool) -> _Stamp:
-    face, stroke = _face_for(text, size, bold)
-    left, top, right, bottom = face.getbbox(text, anchor="ls", stroke_width=stroke)
-    width, height = int(right - left), int(bottom - top)
+    placed, (left, top, right, bottom), cjk = _layout(text, size, bold)
+    width, height = right - left, bottom - top
     coverage = Image.new("L", (max(1, width), max(1, height)), 0)
-    ImageDraw.Draw(coverage).text((-left, -top), text, font=face, fill=255, anchor="ls",
-                                  stroke_width=stroke, stroke_fill=255)
-    table = [0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
+    for pen, word in placed:
+        word_left, word_top, _, _ = _word_box(word, size, bold, cjk)
+        ink = _word_coverage(word, size, bold, cjk)
+        x, y = pen + word_left - left, word_top - top
+        area = (x, y, x + ink.width, y + ink.height)
+        coverage.paste(ImageChops.lighter(coverage.crop(area), ink), area)
+    return _Stamp(coverage.point(_LEVEL_OF), coverage.point(_MASK_OF), top, width, height)
+
+
+_LEVEL_OF = [0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
              for v in range(256)]
-    levels = coverage.point(table)
-    mask = coverage.point([0 if v < _CUTS[0] else 255 for v in range(256)])
-    return _Stamp(levels, mask, int(top), width, height)
+_MASK_OF = [0 if v < _CUTS[0] else 255 for v in range(256)]
 
 
 @lru_cache(maxsize=512)

@@ -348,10 +348,12 @@ def test_every_word_comes_through_the_translation(game_id):
 
 
 def test_japanese_labels_use_the_cjk_font():
-    from render.common import _face_for
+    from render.common import _face, _layout
 
     assert cjk_font_available()  # fonts-ipafont-gothic is installed on the project's machines
-    face, _ = _face_for("アリスの手番", 30, True)
+    cjk = _layout("アリスの手番 2", 30, True)[2]
+    assert cjk  # every word of a label with CJK text takes the CJK font
+    face, _ = _face(30, True, cjk)
     assert "ipa" in str(getattr(face, "path", "")).lower() or "cjk" in str(
         getattr(face, "path", "")).lower() or "japanese" in str(getattr(face, "path", ""))
 
@@ -418,7 +420,7 @@ def test_every_character_of_the_japanese_labels_has_a_glyph():
     from babel.messages.pofile import read_po
 
     from bot.catalogs import po_path
-    from render.common import _face_for
+    from render.common import _face, _layout
 
     assert cjk_font_available()  # CI installs fonts-ipafont-gothic; never skipped
     with po_path("ja").open("rb") as source:
@@ -429,7 +431,7 @@ def test_every_character_of_the_japanese_labels_has_a_glyph():
     texts = [t if isinstance(t, str) else "".join(t) for t in labels] + ["アリスとボブ"]
     missing = []
     for text in texts:
-        face, _ = _face_for(text, 30, False)
+        face, _ = _face(30, False, _layout(text, 30, False)[2])
         def ink(char, face=face):
             mask = face.getmask(char)
             return mask.size, bytes(mask)
@@ -439,3 +441,28 @@ def test_every_character_of_the_japanese_labels_has_a_glyph():
             if ink(char) == notdef:
                 missing.append((text, char))
     assert not missing, missing
+
+
+def test_a_new_label_is_put_together_from_words_drawn_before():
+    """A label with a new name draws only the new word; the label looks like the font's own
+    rendering of the whole line (words at most a pixel from where FreeType puts them)."""
+    from PIL import ImageDraw
+
+    from render import common
+
+    canvas = Canvas((360, 60), (255, 255, 255))
+    canvas.text((4, 30), "Alice to move  (+3)", size=22, fg=(0, 0, 0), bg=(255, 255, 255))
+    drawn = common._word_coverage.cache_info().misses
+    canvas.text((4, 30), "Zebedee to move  (+3)", size=22, fg=(0, 0, 0), bg=(255, 255, 255))
+    assert common._word_coverage.cache_info().misses == drawn + 1  # "Zebedee" alone
+    for text in ("Zebedee to move  (+3)", "Bob: a → b → c → goal", "ab  cd e"):
+        stamp = common._stamp(text, 22, False)
+        face = common.font(22)
+        left, top, right, bottom = face.getbbox(text, anchor="ls")
+        assert abs(stamp.width - (right - left)) <= len(text.split()) - 1
+        assert abs(stamp.top - top) <= 1 and abs(stamp.height - (bottom - top)) <= 1
+        whole = Image.new("L", (right - left, bottom - top), 0)
+        ImageDraw.Draw(whole).text((-left, -top), text, font=face, fill=255, anchor="ls")
+        ink = sum(v >= 48 for v in whole.get_flattened_data())
+        assert abs(sum(v == 255 for v in stamp.mask.get_flattened_data()) - ink) <= 0.03 * ink
+        assert canvas.measure(text, 22)[0] == stamp.width
