@@ -301,9 +301,42 @@ def _consequence_sim_apply(grid: list[int], hands: list[list[int]], seat: int,
     return -1, tile
 
 
+_C_NEIGHBOURS = tuple(tuple(sq for sq in row if sq is not None) for row in _STEP8)
+
+
+def _consequence_place_last(grid: list[int], hand: list[int], seat: int,
+                            rng: random.Random) -> None:
+    """The final placements as a player who counts pairs makes them, not at random: each
+    tile of the hand in turn (the seat's own symbol first) on the empty square where it makes
+    the most of the seat's pairs, or the fewest of the opponent's (ties at random). The
+    seat that places last can no longer be stopped, so random placements undervalued it."""
+    symbol, mine = _C_SYMBOL_OF, "MS"[seat]
+    for tile in sorted(hand, key=lambda t: (symbol[t] != mine, rng.random())):
+        kind = symbol[tile]
+        best: list[int] = []
+        best_value = -99
+        for square in range(16):
+            if grid[square] >= 0:
+                continue
+            value = 0
+            if kind != "D":
+                value = sum(1 for n in _C_NEIGHBOURS[square]
+                            if grid[n] >= 0 and symbol[grid[n]] == kind)
+                if kind != mine:
+                    value = -value
+            if value > best_value:
+                best, best_value = [square], value
+            elif value == best_value:
+                best.append(square)
+        grid[best[rng.randrange(len(best))]] = tile
+    hand.clear()
+
+
 def _consequence_playout(game: Any, state: Any, rng: random.Random, depth: int,
                          seats: int) -> Rewards:
-    """Uniformly random play to the final count (or `depth` plies, then the count so far)."""
+    """Uniformly random play to the final placements, which count pairs (see
+    `_consequence_place_last`), then the final count (or `depth` plies and the count so
+    far)."""
     c = _consequence
     if game.outcome(state) is not None:
         return outcome_rewards(game, state, seats)
@@ -313,7 +346,8 @@ def _consequence_playout(game: Any, state: Any, rng: random.Random, depth: int,
     just_moved = -1 if state.just_moved is None else state.just_moved
     just_placed = -1 if state.just_placed is None else state.just_placed
     for _ in range(depth):
-        if phase == c.FINAL and not hands[seat]:
+        if phase == c.FINAL:
+            _consequence_place_last(grid, hands[seat], seat, rng)
             return _consequence_result(grid)
         action = _consequence_sim_move(grid, hands, seat, phase, just_moved, just_placed, rng)
         if action is None:

@@ -533,6 +533,29 @@ def test_consequence_playout_moves_are_the_rules_moves():
             state = game.apply(state, rng.choice(legal))
 
 
+def test_the_consequence_playouts_place_the_last_tiles_for_pairs():
+    """In the final placements of a playout a seat puts its own symbol beside its own symbols
+    and the opponent's symbol where it pairs with nothing; every tile of the hand goes down."""
+    from games import consequence as c
+
+    tiles = {kind: [t for t, k in enumerate(c.KINDS) if k == kind] for kind in set(c.KINDS)}
+    rs, bm = tiles["RS"], tiles["BM"]
+    for seed in range(20):
+        rng = random.Random(seed)
+        grid = [-1] * c.SQUARES
+        grid[0], grid[1] = rs[0], rs[1]  # suns on a1 and b1
+        grid[15], grid[14] = bm[0], bm[1]  # moons on d4 and c4
+        hand = [rs[2], bm[2]]
+        engine._consequence_place_last(grid, hand, 1, rng)  # the sun player
+        assert hand == [] and sorted(t for t in grid if t >= 0) == sorted(
+            [*rs, *bm[:3]])
+        assert grid.index(rs[2]) in (4, 5)  # a2 or b2: beside both suns
+        moon = grid.index(bm[2])
+        assert moon not in (9, 10, 11, 13)  # beside no other moon
+        counted = engine._consequence_counts(grid)
+        assert counted[:2] == (1, 3)
+
+
 def test_the_consequence_simulation_plays_by_the_rules():
     """The playouts' own representation: every legal action gives the rules' grid and hands
     (tiles of one kind are alike), the random action is always legal and every legal action
