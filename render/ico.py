@@ -235,16 +235,24 @@ def _markers(canvas: Canvas, edge: int, counts, ringed) -> list[tuple[float, flo
     return numbers
 
 
-def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
-    """The face's pair number at its centre, or nudged towards a corner if a marker is there."""
+@lru_cache(maxsize=20)
+def _number_spots(face: int) -> tuple[tuple[float, float], ...]:
+    """Where a face's number may go, best first: its centre, then ever further towards its
+    corners and edges' middles (fixed geometry, worked out once)."""
     x, y = _face_centre(face)
-    text = str(PAIR_NUMBERS[face])
-    ink = ink_on(fill, dark=FACE_INK)
     corners = [_project(VERTICES[v]) for v in FACES[face][0][:3]]
     corners = [(vx, vy) for vx, vy in corners if math.hypot(vx - x, vy - y) < RADIUS * 0.6]
     middles = [_point_on(EDGE_PATHS[e], 0.5) for e in _face_edges(face)]
-    candidates = [(x, y)] + [(x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
-                             for vx, vy in corners + middles]
+    return ((x, y), *((x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
+                      for vx, vy in corners + middles))
+
+
+def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
+    """The face's pair number at its centre, or nudged towards a corner if a marker is there."""
+    candidates = _number_spots(face)
+    x, y = candidates[0]
+    text = str(PAIR_NUMBERS[face])
+    ink = ink_on(fill, dark=FACE_INK)
     near: list[tuple[float, float, float, float]] = [
         b.box for b in canvas.boxes if abs(b.box[0] - x) < 160 and abs(b.box[1] - y) < 160]
     near += [m for m in canvas.markers if abs(m[0] - x) < 160 and abs(m[1] - y) < 160]
