@@ -374,7 +374,7 @@ def _ghostone_eval(state: Any, seats: int) -> Rewards:
 # key every ply); tests play the simulation against the rules move by move. Repetition is not
 # tracked inside a playout.
 _G = _ghostone
-_G_ORTHO = tuple("NESW")
+_G_ORTHO = tuple(_G.ORTHOGONAL)  # a step's rock direction index: N E S W
 _G_ROLLS = tuple(_G.DIRECTIONS)
 # per plate: (direction index, the plate a step leads to or -1 off the board), N E S W
 _G_STEPS = tuple(tuple((i, -1 if (to := _G.step(p, d)) is None else to)
@@ -408,7 +408,7 @@ class _GhostSim:
     def steps(self, seat: int) -> list[tuple[int, int]]:
         pawns, flipped = self.pawns, self.flipped
         found = []
-        for origin in range(16):
+        for origin in range(_G.PLATES):
             if pawns[origin] == seat:
                 for _, target in _G_STEPS[origin]:
                     if target >= 0 and pawns[target] < 0 and not flipped[target]:
@@ -422,9 +422,9 @@ class _GhostSim:
         if phase == 3:
             return [(3, i) for i in range(8)]
         if phase == 2:
-            return [(2, p) for p in range(16) if not self.flipped[p]]
+            return [(2, p) for p in range(_G.PLATES) if not self.flipped[p]]
         if phase == 0:
-            return [(0, p, rocks) for p in range(16) if self.pawns[p] < 0
+            return [(0, p, rocks) for p in range(_G.PLATES) if self.pawns[p] < 0
                     for rocks in _G_SETUPS[p]]
         rocks, flipped = self.rocks, self.flipped
         found: list[tuple] = []
@@ -441,7 +441,7 @@ class _GhostSim:
 
     def random_setup(self, rng: random.Random) -> tuple:
         """A set-up action drawn uniformly from `actions()`."""
-        free = [p for p in range(16) if self.pawns[p] < 0]
+        free = [p for p in range(_G.PLATES) if self.pawns[p] < 0]
         index = rng.randrange(sum(len(_G_SETUPS[p]) for p in free))
         for pawn in free:
             if index < len(_G_SETUPS[pawn]):
@@ -491,7 +491,7 @@ class _GhostSim:
         elif kind == 3:
             direction, origin = _G_WRAP[action[1]], self.ghost
             here, flipped = origin, self.flipped
-            for _ in range(16):
+            for _ in range(_G.PLATES):
                 here = direction[here]
                 if here == origin or not flipped[here]:
                     break

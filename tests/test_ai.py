@@ -440,7 +440,8 @@ def _ghost_action(move):
     if isinstance(move, g.SetupMove):
         return (0, move.pawn, move.rocks)
     if isinstance(move, g.PawnMove):
-        return (1, move.origin, move.target, -1 if move.rock is None else "NESW".index(move.rock))
+        rock = -1 if move.rock is None else engine._G_ORTHO.index(move.rock)
+        return (1, move.origin, move.target, rock)
     if isinstance(move, g.GhostPlacement):
         return (2, move.plate)
     return (3, list(g.DIRECTIONS).index(move.direction))
