@@ -53,6 +53,13 @@ class Conn(ABC):
     async def execute(self, sql: str, *args: Any) -> int:
         """Run a statement; returns the number of rows it changed."""
 
+    async def write(self, sql: str, *args: Any) -> None:
+        """A write whose result the caller does not need. In a SQLite transaction it goes to
+        the database with the transaction's next statement or its commit, in one round trip
+        to the database thread; its errors (a `Conflict`) surface there. Elsewhere it runs
+        at once."""
+        await self.execute(sql, *args)
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         for row in rows:
             await self.execute(sql, *row)
@@ -94,9 +101,8 @@ class _SqliteConn(Conn):
         self._db = db
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        try:
-            cursor = await self._db.execute(sql, args)
-            rows = await cursor.fetchall()
+        try:  # one round trip to the database thread, not two (execute, then fetch)
+            rows = await self._db.execute_fetchall(sql, args)
         except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
             raise Conflict(str(exc)) from None
         return [dict(zip(row.keys(), tuple(row), strict=True)) for row in rows]
@@ -116,8 +122,74 @@ class _SqliteConn(Conn):
             raise Conflict(str(exc)) from None
 
 
+def _batch(conn: sqlite3.Connection, writes: list[tuple[str, Sequence[Any]]], mode: str,
+           sql: str, args: Any) -> Any:
+    """Runs on the connection's thread: the queued writes in order, then one statement
+    (`mode` fetch, execute or many) or the commit."""
+    for queued_sql, queued_args in writes:
+        conn.execute(queued_sql, queued_args)
+    if mode == "fetch":
+        return conn.execute(sql, args).fetchall()
+    if mode == "execute":
+        return conn.execute(sql, args).rowcount
+    if mode == "many":
+        conn.executemany(sql, args)
+    elif mode == "commit":
+        conn.commit()
+    return None
+
+
+class _SqliteTx(_SqliteConn):
+    """The connection inside a write transaction: every call is one round trip to the
+    database thread, carrying the writes queued by `write` before it."""
+
+    def __init__(self, db: aiosqlite.Connection):
+        super().__init__(db)
+        self._writes: list[tuple[str, Sequence[Any]]] = []
+
+    async def _run(self, mode: str, sql: str = "", args: Any = ()) -> Any:
+        writes, self._writes = self._writes, []
+        if mode == "commit" and not writes and not self._db.in_transaction:
+            return None  # only reads: no transaction was opened
+        try:
+            # aiosqlite has no public call for "run this function on the connection's
+            # thread"; `_execute` is what each of its own methods uses (pinned in
+            # pyproject.toml, exercised by every store test)
+            return await self._db._execute(_batch, self._db._conn, writes, mode, sql, args)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        rows = await self._run("fetch", sql, args)
+        return [dict(zip(row.keys(), tuple(row), strict=True)) for row in rows]
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return int(await self._run("execute", sql, args))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._run("many", sql, [tuple(row) for row in rows])
+
+    async def write(self, sql: str, *args: Any) -> None:
+        self._writes.append((sql, args))
+
+    async def commit(self) -> None:
+        await self._run("commit")
+
+
 class SqliteDatabase(Database):
-    """One writer connection (writes serialised by a lock) and one reader (WAL)."""
+    """One writer connection (writes serialised by a lock) and one reader (WAL).
+
+    A write transaction holds the lock across its round trips to the database thread, and
+    under load each round trip waits for a turn of the busy event loop: the lock's time, not
+    the CPU, bounded the moves per second. So a transaction spends no round trip of its own on
+    BEGIN: the writer lets sqlite3 open the transaction (BEGIN IMMEDIATE) in the same call as
+    the first write, and reads before that first write run on the writer outside a
+    transaction. They still see exactly what the transaction would, because every write of the
+    process goes through this lock and a SQLite file belongs to one bot process (several
+    processes share PostgreSQL, never SQLite). A transaction that only reads never takes
+    SQLite's write lock at all. Writes whose result is not needed (`Conn.write`) wait and go
+    with the next statement or the commit: one round trip for several statements.
+    """
 
     dialect = "sqlite"
 
@@ -132,7 +204,7 @@ class SqliteDatabase(Database):
         path = str(path)
         if path != ":memory:":
             private_file(Path(path))
-        writer = await _connect(path)
+        writer = await _connect(path, isolation_level="IMMEDIATE")
         reader = writer if path == ":memory:" else await _connect(path)
         return cls(path, writer, reader)
 
@@ -143,13 +215,13 @@ class SqliteDatabase(Database):
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            tx = _SqliteTx(self._writer)
             try:
-                yield _SqliteConn(self._writer)
+                yield tx
+                await tx.commit()
             except BaseException:
-                await self._writer.execute("ROLLBACK")
+                await self._writer.rollback()
                 raise
-            await self._writer.execute("COMMIT")
 
     async def schema_version(self) -> int:
         cursor = await self._writer.execute("PRAGMA user_version")
@@ -162,6 +234,7 @@ class SqliteDatabase(Database):
             if number <= current:
                 continue
             async with self.transaction() as tx:
+                await tx.execute("BEGIN IMMEDIATE")  # DDL opens no transaction by itself
                 for statement in _sqlite_statements(script):
                     await tx.execute(statement)
                 await tx.execute(f"PRAGMA user_version={number}")
@@ -184,13 +257,17 @@ class SqliteDatabase(Database):
             await self._writer.close()
 
 
-async def _connect(path: str) -> aiosqlite.Connection:
+async def _connect(path: str, isolation_level: str | None = None) -> aiosqlite.Connection:
+    """`isolation_level` None: autocommit (the reader); "IMMEDIATE": sqlite3 begins a write
+    transaction with the first INSERT, UPDATE, DELETE or REPLACE (the writer)."""
     db = await aiosqlite.connect(path, isolation_level=None)
     db.row_factory = sqlite3.Row
     await db.execute("PRAGMA journal_mode=WAL")
     await db.execute("PRAGMA foreign_keys=ON")
     await db.execute("PRAGMA synchronous=NORMAL")
     await db.execute("PRAGMA busy_timeout=5000")
+    if isolation_level is not None:  # after the PRAGMAs, which must run outside a transaction
+        db.isolation_level = isolation_level  # type: ignore[assignment]
     return db
 
 

@@ -99,12 +99,16 @@ class Delivery:
         """Start the due head of every lane not already being delivered."""
         now = self.clock()
         started = 0
-        for row in await self.store.pending_outbox(now, BATCH):
-            if row.lane in self._in_flight:
+        rows = [row for row in await self.store.pending_outbox(now, BATCH)
+                if row.lane not in self._in_flight]
+        if not rows:
+            return 0
+        async with self.store.transaction() as tx:  # one lease for the batch
+            claimed = await tx.claim_outbox_rows([row.id for row in rows], self.worker_id,
+                                                 now + LEASE, now)
+        for row in rows:
+            if row.id not in claimed:
                 continue
-            async with self.store.transaction() as tx:
-                if not await tx.claim_outbox(row.id, self.worker_id, now + LEASE, now):
-                    continue
             self._in_flight.add(row.lane)
             task = asyncio.create_task(self._deliver(row), name=f"outbox-{row.id}")
             self._tasks.add(task)
@@ -129,8 +133,9 @@ class Delivery:
                 if handler is None:
                     raise Give(f"unknown outbox kind {row.kind}")
                 result = await handler(row)
+            retired = result.get("retired", ()) if isinstance(result, dict) else ()
             async with self.store.transaction() as tx:
-                await tx.finish_outbox(row.id, self.clock(), result)
+                await tx.finish_outbox(row.id, self.clock(), result, retired=retired)
         except Retry as exc:
             await self._retry(row, str(exc))
         except Give as exc:
@@ -284,14 +289,16 @@ class Delivery:
                     await tx.add_live_message(LiveMessage(
                         message_id, channel_id, match_row.id, "board", payload["version"], None),
                         self.clock())
-        await self._retire_older(match_row.id, payload["version"], keep=message_id)
-        return {"message_id": message_id, "channel_id": channel_id}
+        retired = await self._retire_older(match_row.id, payload["version"], keep=message_id)
+        return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
 
     async def _retire_older(self, match_id: int, version: int,
                             text: Phrase | None = None, offer_ids: list[int] | None = None,
-                            texts: Texts | None = None, keep: int | None = None) -> int:
+                            texts: Texts | None = None, keep: int | None = None) -> list[int]:
         """Remove the components of the match's live messages older than `version` (or of
-        these offers); with `keep`, every other board too: only the newest board is live."""
+        these offers); with `keep`, every other board too: only the newest board is live.
+        Returns the messages retired; they stay recorded as live until the row is marked done
+        (in that transaction), so a row cut short edits them again: an edit repeats safely."""
         live = await self.store.live_messages(match_id, below_version=version)
         if keep is not None:
             live += [m for m in await self.store.live_messages(match_id, kind="board")
@@ -299,15 +306,13 @@ class Delivery:
         if offer_ids is not None:
             live = [m for m in await self.store.live_messages(match_id)
                     if m.offer_id in offer_ids]
-        retired = 0
+        retired = []
         for message in live:
             kwargs: dict[str, Any] = {"view": None}
             if text is not None and texts is not None:
                 kwargs["content"] = fit(texts(text))
             await self._edit(message.channel_id, message.message_id, **kwargs)
-            async with self.store.transaction() as tx:
-                await tx.drop_live_message(message.message_id)
-            retired += 1
+            retired.append(message.message_id)
         return retired
 
     async def _retire(self, row: OutboxRow) -> dict[str, Any]:
@@ -317,10 +322,10 @@ class Delivery:
         text = phrase_from_json(payload.get("text"))
         below = payload.get("below_version")
         offers = payload.get("offer_ids") or None
-        count = await self._retire_older(
+        retired = await self._retire_older(
             payload["match_id"], below if below is not None else 1 << 62,
             text=text if isinstance(text, Phrase) else None, offer_ids=offers, texts=texts)
-        return {"retired": count}
+        return {"retired": retired}
 
     # -- notices and lobbies ---------------------------------------------------------------
     async def _notice(self, row: OutboxRow) -> dict[str, Any]:

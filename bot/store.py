@@ -634,22 +634,22 @@ class Tx(Queries):
 
     async def set_clock_check(self, match_id: int, next_check_at: float | None) -> None:
         """Move a match's next clock check (not a change of the match: no new version)."""
-        await self.conn.execute("UPDATE matches SET next_check_at = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET next_check_at = ? WHERE id = ?",
                                 next_check_at, match_id)
 
     async def set_board_version(self, match_id: int, version: int) -> None:
-        await self.conn.execute("UPDATE matches SET board_version = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET board_version = ? WHERE id = ?",
                                 version, match_id)
 
     async def set_waiting_on(self, match_id: int, user_id: int | None) -> None:
-        await self.conn.execute("UPDATE matches SET waiting_on = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET waiting_on = ? WHERE id = ?",
                                 user_id, match_id)
 
     async def append_log(self, match_id: int, seq: int, *, ply: int, kind: str, notation: str,
                          actor_id: int | None, now: float,
                          interaction_id: int | None = None) -> None:
         """One log entry; its sequence is the match version it replaces (unique)."""
-        await self.conn.execute(
+        await self.conn.write(
             "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at,"
             " interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             match_id, seq, ply, kind, notation, actor_id, now, interaction_id)
@@ -703,7 +703,7 @@ class Tx(Queries):
         return changed == 1
 
     async def void_offers(self, match_id: int) -> None:
-        await self.conn.execute(
+        await self.conn.write(
             "UPDATE offers SET status = 'void' WHERE match_id = ? AND status = 'open'", match_id)
 
     # -- users -----------------------------------------------------------------------------
@@ -763,11 +763,16 @@ class Tx(Queries):
     # -- outbox ----------------------------------------------------------------------------
     async def enqueue_many(self, rows: Sequence[tuple[str, str, dict[str, Any]]],
                            now: float) -> None:
-        await self.conn.executemany(
-            "INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
-            " VALUES (?, ?, ?, 0, ?)",
-            [(lane, kind, json.dumps(payload, separators=(",", ":")), now)
-             for lane, kind, payload in rows])
+        """Outbox rows whose ids nobody needs (a single row is a `write`: it goes to the
+        database with the transaction's next statement)."""
+        sql = ("INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
+               " VALUES (?, ?, ?, 0, ?)")
+        values = [(lane, kind, json.dumps(payload, separators=(",", ":")), now)
+                  for lane, kind, payload in rows]
+        if len(values) == 1:
+            await self.conn.write(sql, *values[0])
+        else:
+            await self.conn.executemany(sql, values)
 
     async def enqueue(self, lane: str, kind: str, payload: dict[str, Any], now: float) -> int:
         """Something players must see, delivered after this transaction commits (due at once:
@@ -779,33 +784,49 @@ class Tx(Queries):
         return int(outbox_id)
 
     async def claim_outbox(self, outbox_id: int, worker: str, until: float, now: float) -> bool:
-        changed = await self.conn.execute(
-            "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ?"
-            " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)",
-            worker, until, outbox_id, now)
-        return changed == 1
+        return outbox_id in await self.claim_outbox_rows([outbox_id], worker, until, now)
+
+    async def claim_outbox_rows(self, outbox_ids: Sequence[int], worker: str, until: float,
+                                now: float) -> set[int]:
+        """Lease the rows no other worker holds; returns the ids this worker got. One
+        statement for a whole batch: under load the worker claims many rows at once."""
+        if not outbox_ids:
+            return set()
+        rows = await self.conn.fetch(
+            "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
+            f" WHERE id IN ({', '.join('?' * len(outbox_ids))})"
+            " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
+            " RETURNING id", worker, until, *outbox_ids, now)
+        return {int(row["id"]) for row in rows}
 
     async def finish_outbox(self, outbox_id: int, now: float, result: Any = None,
-                            status: str = "done", error: str | None = None) -> None:
-        await self.conn.execute(
+                            status: str = "done", error: str | None = None,
+                            retired: Sequence[int] = ()) -> None:
+        """Mark a row done (or failed); `retired`: live messages whose components the row
+        removed, forgotten in the same transaction."""
+        await self.conn.write(
             "UPDATE outbox SET status = ?, done_at = ?, result = ?, error = ?,"
             " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
             status, now, None if result is None else json.dumps(result), error, outbox_id)
+        if retired:
+            await self.conn.write(
+                "DELETE FROM live_messages"
+                f" WHERE message_id IN ({', '.join('?' * len(retired))})", *retired)
 
     async def retry_outbox(self, outbox_id: int, next_attempt_at: float, error: str,
                            payload: dict[str, Any] | None = None) -> None:
         if payload is not None:
-            await self.conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
-                                    json.dumps(payload, separators=(",", ":")), outbox_id)
-        await self.conn.execute(
+            await self.conn.write("UPDATE outbox SET payload = ? WHERE id = ?",
+                                  json.dumps(payload, separators=(",", ":")), outbox_id)
+        await self.conn.write(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?,"
             " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
             next_attempt_at, error[:500], outbox_id)
 
     async def save_progress(self, outbox_id: int, payload: dict[str, Any]) -> None:
         """Remember what part of a row is done (a message already posted)."""
-        await self.conn.execute("UPDATE outbox SET payload = ? WHERE id = ?",
-                                json.dumps(payload, separators=(",", ":")), outbox_id)
+        await self.conn.write("UPDATE outbox SET payload = ? WHERE id = ?",
+                              json.dumps(payload, separators=(",", ":")), outbox_id)
 
     async def release_claims(self, worker: str) -> None:
         """Rows an earlier run of this worker held (a run of another process keeps its own
@@ -819,14 +840,11 @@ class Tx(Queries):
             "DELETE FROM outbox WHERE status <> 'pending' AND done_at < ?", before)
 
     async def add_live_message(self, message: LiveMessage, now: float) -> None:
-        await self.conn.execute(
+        await self.conn.write(
             "INSERT INTO live_messages (message_id, channel_id, match_id, kind, version,"
             " offer_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             message.message_id, message.channel_id, message.match_id, message.kind,
             message.version, message.offer_id, now)
-
-    async def drop_live_message(self, message_id: int) -> None:
-        await self.conn.execute("DELETE FROM live_messages WHERE message_id = ?", message_id)
 
     # -- ratings -----------------------------------------------------------------------------
     async def lock_ratings(self) -> None:

@@ -137,6 +137,73 @@ async def test_reads_never_see_another_tasks_uncommitted_write(store):
     assert (await store.get_match(match.id)).status == "active"
 
 
+async def test_writes_go_out_in_order_and_vanish_with_the_transaction(store):
+    """Writes whose result nobody needs wait for the transaction's next statement (SQLite:
+    one round trip to the database thread for all of them): a read later in the same
+    transaction sees them, a failure discards them, and a queued write's conflict fails the
+    transaction with everything before it."""
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        await tx.set_waiting_on(match.id, 101)
+        await tx.set_board_version(match.id, 7)
+        mid = await tx.lock_match(match.id)
+        assert mid is not None and (mid.waiting_on, mid.board_version) == (101, 7)
+        await tx.set_board_version(match.id, 8)
+    row = await store.get_match(match.id)
+    assert (row.waiting_on, row.board_version) == (101, 8)
+
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.set_waiting_on(match.id, None)
+            await tx.enqueue_many([("m:1", "board", {"n": 1})], 1.0)
+            raise RuntimeError("a crash before the commit")
+    row = await store.get_match(match.id)
+    assert row.waiting_on == 101 and await store.pending_outbox(10.0, 10) == []
+
+    async with store.transaction() as tx:
+        await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
+                            now=1.0, interaction_id=5)
+    from bot.db import Conflict
+
+    with pytest.raises(Conflict):
+        async with store.transaction() as tx:
+            await tx.set_board_version(match.id, 9)
+            await tx.append_log(match.id, 1, ply=1, kind="move", notation="c", actor_id=101,
+                                now=1.0, interaction_id=5)  # the same interaction again
+    assert (await store.get_match(match.id)).board_version == 8
+
+
+async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypatch):
+    """Under load each round trip to the database thread waits for a turn of the busy event
+    loop while the write lock is held; queued writes and the commit travel together."""
+    if store.db.dialect != "sqlite":
+        return
+    import bot.db
+
+    calls = []
+    real = bot.db._batch
+
+    def counted(*args):
+        calls.append(args[2])
+        return real(*args)
+
+    monkeypatch.setattr(bot.db, "_batch", counted)
+    match = await new_match(store)
+    calls.clear()
+    async with store.transaction() as tx:
+        await tx.set_waiting_on(match.id, 101)
+        await tx.set_board_version(match.id, 3)
+        await tx.enqueue_many([("m:1", "board", {"n": 1})], 1.0)
+    assert calls == ["commit"]
+    row = await store.get_match(match.id)
+    assert (row.waiting_on, row.board_version) == (101, 3)
+    assert len(await store.pending_outbox(10.0, 10)) == 1
+    calls.clear()
+    async with store.transaction() as tx:  # only reads: nothing to commit
+        await tx.lock_match(match.id)
+    assert calls == ["fetch", "fetch"]
+
+
 async def test_outbox_lanes_go_out_in_order(store):
     async with store.transaction() as tx:
         a1 = await tx.enqueue("m:1", "board", {"n": 1}, 1.0)

@@ -165,7 +165,7 @@ class Effects:
         if self.pending is not None:
             self.pending.append((lane, kind, payload))
         else:
-            await self.tx.enqueue(lane, kind, payload, self.now)
+            await self.tx.enqueue_many([(lane, kind, payload)], self.now)
         self.count += 1
 
     async def flush(self) -> None:
@@ -207,7 +207,8 @@ class Effects:
             "scores": list(match.game.scores(match.state) or ()) if match.state else [],
             "ratings": await self._rating_lines(match) if final else [],
         })
-        await self.tx.set_board_version(row.id, row.version)
+        if row.board_version != row.version:  # else written with the change itself
+            await self.tx.set_board_version(row.id, row.version)
 
     async def _rating_lines(self, match: Match) -> list[list[Any]]:
         """[user, rating before, after, change] of a finished rated match, as shown."""

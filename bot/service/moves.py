@@ -92,9 +92,12 @@ class MovesMixin(MatchesMixin):
             news |= set(game.private_news(before, after))
             outcome = game.outcome(after)
             seq = match.row.version
+            # no die roll follows: this version's board is the one `after_change` sends, so
+            # its number goes into the same UPDATE (a statement saved on every move)
+            board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
             match = await self.save(tx, match, now=now, state=after, clock=True,
                                     status="finished" if outcome else None,
-                                    result=outcome.to_json() if outcome else None)
+                                    result=outcome.to_json() if outcome else None, **board)
             await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
                                 notation=canonical, actor_id=user_id, now=now,
                                 interaction_id=interaction_id)
