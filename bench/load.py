@@ -15,7 +15,8 @@ channels (a channel's next move waits for its board), then a saturation run (eve
 moves again as soon as its board is posted). Reported: first response p50/p99 (from the
 interaction to the bot's first answer, on the imitation's clock), board posted p50/p99 (from
 the interaction to the new board in the channel), moves/s, the bot's CPU per move (its process
-and its picture workers, from /proc), and its RSS idle and after the runs.
+and its picture workers, from /proc; then its main process alone), the cores it used, the cores
+this process (the imitation and the players) used, and the bot's RSS idle and after the runs.
 """
 
 from __future__ import annotations
@@ -42,12 +43,13 @@ from games.mancala import GAME  # noqa: E402
 TICKS = 100  # clock ticks per second for /proc/<pid>/stat
 
 
-def cpu_seconds(pid: int) -> float:
-    """CPU of a process and its live children (the picture workers)."""
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """CPU of a process and (`children`) its live children (the picture workers)."""
     total = 0.0
     pids = [pid]
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        pids += [int(c) for c in (task / "children").read_text().split()]
+    if children:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            pids += [int(c) for c in (task / "children").read_text().split()]
     for one in pids:
         try:
             fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
@@ -228,12 +230,19 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                     if table.state is None or GAME.outcome(table.state) is not None:
                         table.state = None
                 cpu_before = sum(cpu_seconds(pid) for pid in pids)
+                main_before = sum(cpu_seconds(pid, children=False) for pid in pids)
+                own_before = time.process_time()
                 figures, took = await load.run(args.seconds, rate, args.seed)
                 cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+                main = sum(cpu_seconds(pid, children=False) for pid in pids) - main_before
+                imitation = time.process_time() - own_before
                 per_move = cpu / figures.moves * 1000 if figures.moves else float("nan")
+                main_per_move = main / figures.moves * 1000 if figures.moves else float("nan")
                 print(f"{label_setup:>14} {label:>12} {figures.moves / took:8.1f}"
                       f" {quantiles(figures.first):>14} {quantiles(figures.board):>14}"
-                      f" {per_move:8.2f} {cpu / took:6.2f} {figures.failed:5d}", flush=True)
+                      f" {per_move:8.2f} {main_per_move:8.2f} {cpu / took:6.2f}"
+                      f" {imitation / took:6.2f}"
+                      f" {figures.failed:5d}", flush=True)
             after = [rss_mb(pid) for pid in pids]
             print(f"{label_setup:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
                   f" {sum(r[1] for r in idle):.0f} MB); after {len(load.tables)} matches"
@@ -283,7 +292,8 @@ def main() -> None:
                              " and report the RSS")
     args = parser.parse_args()
     print(f"{'setup/workers':>14} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
-          f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'cores':>6} {'fail':>5}")
+          f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'main ms':>8} {'cores':>6} {'fake':>6}"
+          f" {'fail':>5}")
     for setup in args.setups.split(","):
         for workers in args.workers.split(","):
             asyncio.run(mode(setup, workers, args))
