@@ -191,15 +191,27 @@ class Queries:
     conn: Conn
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        row = await self.conn.fetchrow("SELECT * FROM matches WHERE id = ?", match_id)
-        return None if row is None else await self._with_seats(row)
+        return await self._one_match("m.id = ?", match_id)
 
     async def live_match_in(self, channel_id: int) -> MatchRow | None:
-        row = await self.conn.fetchrow(
-            "SELECT * FROM matches WHERE channel_id = ?"
-            " AND status IN ('open', 'invited', 'active')",
-            channel_id)
-        return None if row is None else await self._with_seats(row)
+        return await self._one_match(
+            "m.channel_id = ? AND m.status IN ('open', 'invited', 'active')", channel_id)
+
+    async def _one_match(self, condition: str, *args: Any, lock: bool = False
+                         ) -> MatchRow | None:
+        """The match meeting `condition` (at most one does) with its seats, in one query:
+        a round trip fewer than reading the seats after it, on every move's path. `lock`:
+        PostgreSQL locks the match row until the transaction ends."""
+        suffix = " FOR UPDATE OF m" if lock and self.conn.dialect == "postgresql" else ""
+        rows = await self.conn.fetch(
+            "SELECT m.*, s.seat AS seat_number, s.user_id AS seat_user_id,"
+            " s.name AS seat_name FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
+            f" WHERE {condition} ORDER BY s.seat{suffix}", *args)
+        if not rows:
+            return None
+        seats = tuple(SeatRow(r["seat_number"], r["seat_user_id"], r["seat_name"])
+                      for r in rows if r["seat_number"] is not None)
+        return _match_row(rows[0], seats)
 
     async def live_matches_of(self, user_id: int) -> list[MatchRow]:
         rows = await self.conn.fetch(
@@ -561,9 +573,7 @@ class Tx(Queries):
 
     async def lock_match(self, match_id: int) -> MatchRow | None:
         """The match as this transaction sees it (PostgreSQL also locks the row)."""
-        suffix = " FOR UPDATE" if self.conn.dialect == "postgresql" else ""
-        row = await self.conn.fetchrow(f"SELECT * FROM matches WHERE id = ?{suffix}", match_id)
-        return None if row is None else await self._with_seats(row)
+        return await self._one_match("m.id = ?", match_id, lock=True)
 
     async def update_match(self, match_id: int, expected_version: int, *, now: float,
                            **changes: Any) -> int:

@@ -199,9 +199,9 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
     assert (row.waiting_on, row.board_version) == (101, 3)
     assert len(await store.pending_outbox(10.0, 10)) == 1
     calls.clear()
-    async with store.transaction() as tx:  # only reads: nothing to commit
+    async with store.transaction() as tx:  # only reads (the match and its seats at once)
         await tx.lock_match(match.id)
-    assert calls == ["fetch", "fetch"]
+    assert calls == ["fetch"]
 
 
 async def test_outbox_lanes_go_out_in_order(store):
