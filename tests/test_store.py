@@ -227,6 +227,26 @@ async def test_a_claimed_row_is_not_handed_out_again_until_its_lease_ends(store)
         assert not await tx.claim_outbox(row, "b", 50.0, 2.0)
     assert await store.pending_outbox(10.0, 10) == []
     assert [r.id for r in await store.pending_outbox(51.0, 10)] == [row]
+    async with store.transaction() as tx:  # a batch: only the rows nobody holds
+        other = await tx.enqueue("m:2", "board", {}, 1.0)
+        done = await tx.enqueue("m:3", "board", {}, 1.0)
+        await tx.finish_outbox(done, 2.0)
+        assert await tx.claim_outbox_rows([row, other, done], "b", 90.0, 20.0) == {other}
+
+
+async def test_finishing_a_row_forgets_the_messages_it_retired(store):
+    from bot.store import LiveMessage
+
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        row = await tx.enqueue(f"m:{match.id}", "board", {}, 1.0)
+        for message_id, version in ((11, 1), (12, 2), (13, 3)):
+            await tx.add_live_message(
+                LiveMessage(message_id, 500, match.id, "board", version, None), 1.0)
+    async with store.transaction() as tx:
+        await tx.finish_outbox(row, 2.0, {"retired": [11, 12]}, retired=[11, 12])
+    assert [m.message_id for m in await store.live_messages(match.id)] == [13]
+    assert await store.pending_outbox(10.0, 10) == []
 
 
 async def test_migrations_keep_a_version_1_log(tmp_path):
