@@ -856,6 +856,12 @@ class Tx(Queries):
             message.message_id, message.channel_id, message.match_id, message.kind,
             message.version, message.offer_id, now)
 
+    async def forget_live_message(self, match_id: int, message_id: int) -> None:
+        """A message of the match whose components are gone already (a board the move's
+        own answer retired): the outbox has nothing left to edit on it."""
+        await self.conn.write("DELETE FROM live_messages WHERE match_id = ? AND message_id = ?",
+                              match_id, message_id)
+
     # -- ratings -----------------------------------------------------------------------------
     async def lock_ratings(self) -> None:
         """Rating updates one at a time, across processes too (they read, then write, the

@@ -105,15 +105,22 @@ async def advance(bot: CorralBot, interaction: Interaction, match: Match,
     private_message = bool(interaction.message and interaction.message.flags.ephemeral)
     texts = texts_for(interaction)
     if isinstance(step, str):
+        board = interaction.message if interaction.message and not private_message else None
         result = await bot.service.play(match.id, interaction.user.id, step, expected_ply=ply,
-                                        interaction_id=interaction.id)
+                                        interaction_id=interaction.id,
+                                        answered_on=board.id if board else None)
         if private_message:
             await interaction.response.edit_message(content=texts(played(result)), view=None,
                                                     attachments=[])
         elif result.already:
             await reply(interaction, played(result))
-        else:  # the board clicked on is retired at once; the new one follows
-            await interaction.response.edit_message(view=None)
+        else:  # the board clicked on is retired at once (no edit later); the new one follows
+            try:
+                await interaction.response.edit_message(view=None)
+            except discord.HTTPException:
+                if board is not None:
+                    await bot.service.board_kept_live(result.match, board.id, board.channel.id)
+                raise
         return
     content = texts(phrase(strings.STEP_PROMPT, match_id=match.id, ply=match.ply() + 1,
                            prompt=step.prompt))

@@ -8,7 +8,7 @@ from typing import Any
 from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
-from ..store import MoveRow, Tx
+from ..store import LiveMessage, MoveRow, Tx
 from .core import DAY, Effects, IllegalMove, Match, StaleAction, WrongPhase, refusal
 from .matches import MatchesMixin
 
@@ -58,11 +58,13 @@ class MovesMixin(MatchesMixin):
             answers = answers + (tuple(o.value for o in step.options),)
 
     async def play(self, match_id: int, user_id: int, text: str, *,
-                   expected_ply: int | None = None,
-                   interaction_id: int | None = None) -> MoveResult:
+                   expected_ply: int | None = None, interaction_id: int | None = None,
+                   answered_on: int | None = None) -> MoveResult:
         """Play `text` for `user_id`. A repeat of a move this player already made (the same
         interaction delivered twice, or the same move sent again for the same ply because the
-        answer was lost) is reported as `already`, never played twice."""
+        answer was lost) is reported as `already`, never played twice. `answered_on`: the
+        board message whose components the move's answer removes (a click on it), so the
+        outbox does not edit it again (`board_kept_live` undoes this if the answer fails)."""
         if interaction_id is not None:
             found = await self.store.move_by_interaction(interaction_id)
             if found is not None:
@@ -102,10 +104,22 @@ class MovesMixin(MatchesMixin):
                                 notation=canonical, actor_id=user_id, now=now,
                                 interaction_id=interaction_id)
             await tx.void_offers(match.id)
+            if answered_on is not None:
+                await tx.forget_live_message(match.id, answered_on)
             match = await self._roll(tx, match, now, lines, news)
             await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
         self.on_commit()
         return MoveResult(match, canonical, public, game.ply(before))
+
+    async def board_kept_live(self, match: Match, message_id: int, channel_id: int) -> None:
+        """The answer that was to remove a clicked board's components failed: the board is
+        live again, and the outbox retires it (after the board of the move)."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            await tx.add_live_message(
+                LiveMessage(message_id, channel_id, match.id, "board", 0, None), now)
+            await Effects(tx, now).retire(match, below_version=match.row.version)
+        self.on_commit()
 
     @staticmethod
     def move_line(name: str, notation: str, effects: tuple[Phrase, ...]) -> Phrase:

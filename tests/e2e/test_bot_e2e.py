@@ -54,16 +54,25 @@ async def test_a_full_match_from_challenge_to_result(fake, bot):
     image = decode_png(fake.attachment_bytes(board)[0])
     assert image.format == "PNG" and image.width >= 600
     state = GAME.new(2)
+    clicked, commanded = [], []
     for ply, notation in enumerate(GAME2):
         user = mover(board, [alice, bob])
         assert user == (alice if state.to_move == 0 else bob)
         if ply % 2 == 0:
+            clicked.append(board["id"])
             board = await play_button(fake, user, board, notation)
         else:
+            commanded.append(board["id"])
             _, board = await slash_move(fake, user, notation)
         state = GAME.play(state, notation)
         assert f"played `{notation}`" in board["content"]
         await only_live(fake, board)
+    edits = [r.path.rsplit("/", 1)[-1] for r in fake.requests
+             if r.method == "PATCH" and "/channels/" in r.path and "/messages/" in r.path]
+    # a clicked board lost its buttons with the click's answer: never edited again; after a
+    # /move, the outbox retires the old board with one edit
+    assert [edits.count(str(b)) for b in clicked] == [0] * len(clicked)
+    assert [edits.count(str(b)) for b in commanded] == [1] * len(commanded)
     assert "Bob reached 28 seeds" in board["content"]
     assert "your turn" not in board["content"]
     assert fake.pinged(board) == {alice, bob}  # the end: every player, once

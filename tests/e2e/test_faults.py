@@ -82,6 +82,20 @@ async def test_a_lost_answer_to_a_click_still_gets_the_board_posted(fake, bot):
     assert "played `c`" in nxt["content"]
 
 
+async def test_a_click_answered_too_late_still_leaves_only_the_new_board_live(fake, bot):
+    """The click's answer, which takes the clicked board's buttons away, arrives after the
+    deadline (10062): the move stands, and the outbox takes them away instead."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.response_deadline = 0.3
+    fake.slow("POST", CALLBACK, 0.6, times=1)
+    before = len(boards(fake))
+    await fake.click(alice, board, board_buttons(fake, board)["k"])
+    after = await next_board(fake, before, what="the board after a late answer", timeout=20)
+    assert "played `k`" in after["content"]
+    await only_live(fake, after)
+
+
 async def test_a_click_replayed_after_a_gateway_outage_past_the_deadline(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob)
