@@ -2,7 +2,7 @@
 loopback Discord imitation (in this process, so its CPU is not the bot's).
 
     python bench/load.py [--channels 50] [--rate 60] [--seconds 20] [--workers 2,threads]
-                         [--setups sqlite,pg-1,pg-2]
+                         [--setups sqlite,pg-1,pg-2] [--by command|buttons]
     python bench/load.py --memory 5000 --workers 2     (RSS after 5,000 matches and moves)
 
 Setups: `sqlite` (the default: one process, a SQLite file), `pg-1` (one process on
@@ -16,7 +16,8 @@ moves again as soon as its board is posted). Reported: first response p50/p99 (f
 interaction to the bot's first answer, on the imitation's clock), board posted p50/p99 (from
 the interaction to the new board in the channel), moves/s, the bot's CPU per move (its process
 and its picture workers, from /proc; then its main process alone), the cores it used, the cores
-this process (the imitation and the players) used, and the bot's RSS idle and after the runs.
+this process (the imitation and the players) used, the bot's REST requests per move, and the
+bot's RSS idle and after the runs.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Table:
     boards: int = 0
     board_posted: asyncio.Event = field(default_factory=asyncio.Event)
     board_at: float = 0.0
+    board: Any = None  # the newest board message
 
 
 @dataclass
@@ -92,8 +94,8 @@ class Figures:
 
 
 class Load:
-    def __init__(self, fake: FakeDiscord, bot: Bot):
-        self.fake, self.bot = fake, bot
+    def __init__(self, fake: FakeDiscord, bot: Bot, by: str = "command"):
+        self.fake, self.bot, self.by = fake, bot, by
         self.tables: dict[int, Table] = {}
         original = fake._new_message
 
@@ -102,6 +104,7 @@ class Load:
             table = self.tables.get(channel_id)
             if table is not None and message.get("attachments"):
                 table.boards += 1
+                table.board = message
                 table.board_at = time.perf_counter()
                 table.board_posted.set()
             return message
@@ -138,8 +141,19 @@ class Load:
         before = table.boards
         table.board_posted.clear()
         sent = time.perf_counter()
-        record = await self.fake.slash(table.users[seat], "move", channel_id=table.channel,
-                                       notation=f"{notation} #{ply}")
+        if self.by == "buttons":  # the newest board's button for that pit (or its menu)
+            ids = self.fake.custom_ids(table.board)
+            button = next((c for c in ids if c.startswith("c1:s:")
+                           and c.endswith(f":{ply}:{notation}")), None)
+            if button is not None:
+                record = await self.fake.click(table.users[seat], table.board, button)
+            else:
+                menu = next(c for c in ids if c.startswith("c1:S:"))
+                record = await self.fake.select(table.users[seat], table.board, menu,
+                                                [notation])
+        else:
+            record = await self.fake.slash(table.users[seat], "move", channel_id=table.channel,
+                                           notation=f"{notation} #{ply}")
         try:
             await self.fake.answered(record, timeout=30)
             while table.boards == before:
@@ -218,7 +232,7 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
             await asyncio.sleep(2.0)
             pids = [bot.proc.pid for bot in bots if bot.proc is not None]
             idle = [rss_mb(pid) for pid in pids]
-            load = Load(fake, bots[0])
+            load = Load(fake, bots[0], args.by)
             if args.memory:
                 await memory_run(load, args.memory, pids, idle, label_setup, args.seed)
                 return
@@ -232,7 +246,9 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                 cpu_before = sum(cpu_seconds(pid) for pid in pids)
                 main_before = sum(cpu_seconds(pid, children=False) for pid in pids)
                 own_before = time.process_time()
+                requests_before = len(fake.requests)
                 figures, took = await load.run(args.seconds, rate, args.seed)
+                requests = len(fake.requests) - requests_before
                 cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
                 main = sum(cpu_seconds(pid, children=False) for pid in pids) - main_before
                 imitation = time.process_time() - own_before
@@ -242,7 +258,7 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                       f" {quantiles(figures.first):>14} {quantiles(figures.board):>14}"
                       f" {per_move:8.2f} {main_per_move:8.2f} {cpu / took:6.2f}"
                       f" {imitation / took:6.2f}"
-                      f" {figures.failed:5d}", flush=True)
+                      f" {requests / max(1, figures.moves):5.2f} {figures.failed:5d}", flush=True)
             after = [rss_mb(pid) for pid in pids]
             print(f"{label_setup:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
                   f" {sum(r[1] for r in idle):.0f} MB); after {len(load.tables)} matches"
@@ -285,6 +301,8 @@ def main() -> None:
     parser.add_argument("--workers", default="2,threads",
                         help="worker modes to compare: a process count, or 'threads'")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--by", choices=("command", "buttons"), default="command",
+                        help="how players move: /move, or the board's buttons")
     parser.add_argument("--setups", default="sqlite",
                         help="sqlite, pg-1 (one process on PostgreSQL), pg-2 (two shards)")
     parser.add_argument("--memory", type=int, default=0, metavar="N",
@@ -293,7 +311,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'setup/workers':>14} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
           f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'main ms':>8} {'cores':>6} {'fake':>6}"
-          f" {'fail':>5}")
+          f" {'req/mv':>6} {'fail':>5}")
     for setup in args.setups.split(","):
         for workers in args.workers.split(","):
             asyncio.run(mode(setup, workers, args))
