@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from discord_fake import FakeDiscord, UserRef  # noqa: E402
+from e2e_helpers import board_buttons  # noqa: E402
 from soak import Bot  # noqa: E402
 
 from games.mancala import GAME  # noqa: E402
@@ -141,16 +142,12 @@ class Load:
         before = table.boards
         table.board_posted.clear()
         sent = time.perf_counter()
-        if self.by == "buttons":  # the newest board's button for that pit (or its menu)
-            ids = self.fake.custom_ids(table.board)
-            button = next((c for c in ids if c.startswith("c1:s:")
-                           and c.endswith(f":{ply}:{notation}")), None)
-            if button is not None:
-                record = await self.fake.click(table.users[seat], table.board, button)
-            else:
-                menu = next(c for c in ids if c.startswith("c1:S:"))
-                record = await self.fake.select(table.users[seat], table.board, menu,
-                                                [notation])
+        if self.by == "buttons":  # the newest board's button for that pit
+            button = board_buttons(self.fake, table.board).get(notation)
+            if button is None:
+                figures.failed += 1
+                return
+            record = await self.fake.click(table.users[seat], table.board, button)
         else:
             record = await self.fake.slash(table.users[seat], "move", channel_id=table.channel,
                                            notation=f"{notation} #{ply}")
