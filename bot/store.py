@@ -645,15 +645,15 @@ class Tx(Queries):
     async def set_clock_check(self, match_id: int, next_check_at: float | None) -> None:
         """Move a match's next clock check (not a change of the match: no new version)."""
         await self.conn.write("UPDATE matches SET next_check_at = ? WHERE id = ?",
-                                next_check_at, match_id)
+                              next_check_at, match_id)
 
     async def set_board_version(self, match_id: int, version: int) -> None:
         await self.conn.write("UPDATE matches SET board_version = ? WHERE id = ?",
-                                version, match_id)
+                              version, match_id)
 
     async def set_waiting_on(self, match_id: int, user_id: int | None) -> None:
         await self.conn.write("UPDATE matches SET waiting_on = ? WHERE id = ?",
-                                user_id, match_id)
+                              user_id, match_id)
 
     async def append_log(self, match_id: int, seq: int, *, ply: int, kind: str, notation: str,
                          actor_id: int | None, now: float,
@@ -792,9 +792,6 @@ class Tx(Queries):
             " VALUES (?, ?, ?, 0, ?) RETURNING id",
             lane, kind, json.dumps(payload, separators=(",", ":")), now)
         return int(outbox_id)
-
-    async def claim_outbox(self, outbox_id: int, worker: str, until: float, now: float) -> bool:
-        return outbox_id in await self.claim_outbox_rows([outbox_id], worker, until, now)
 
     async def claim_outbox_rows(self, outbox_ids: Sequence[int], worker: str, until: float,
                                 now: float) -> set[int]:

@@ -223,8 +223,8 @@ async def test_outbox_lanes_go_out_in_order(store):
 async def test_a_claimed_row_is_not_handed_out_again_until_its_lease_ends(store):
     async with store.transaction() as tx:
         row = await tx.enqueue("m:1", "board", {}, 1.0)
-        assert await tx.claim_outbox(row, "a", 50.0, 1.0)
-        assert not await tx.claim_outbox(row, "b", 50.0, 2.0)
+        assert await tx.claim_outbox_rows([row], "a", 50.0, 1.0) == {row}
+        assert await tx.claim_outbox_rows([row], "b", 50.0, 2.0) == set()
     assert await store.pending_outbox(10.0, 10) == []
     assert [r.id for r in await store.pending_outbox(51.0, 10)] == [row]
     async with store.transaction() as tx:  # a batch: only the rows nobody holds
