@@ -10,6 +10,7 @@ transaction on a shared connection.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import os
 import re
@@ -60,6 +61,17 @@ class Conn(ABC):
         at once."""
         await self.execute(sql, *args)
 
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None:
+        """A `write` that must change exactly one row, else the transaction fails with
+        `otherwise` (where the write goes: at once, or with the next statement or commit)."""
+        if await self.execute(sql, *args) != 1:
+            raise otherwise
+
+    async def fetch_last(self, sql: str, *args: Any) -> list[Row]:
+        """A `fetch` that is the transaction's last statement: in a SQLite transaction the
+        commit goes with it, in the same round trip to the database thread."""
+        return await self.fetch(sql, *args)
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         for row in rows:
             await self.execute(sql, *row)
@@ -75,8 +87,10 @@ class Database(ABC):
         """Reads of committed data."""
 
     @abstractmethod
-    def transaction(self) -> contextlib.AbstractAsyncContextManager[Conn]:
-        """One write transaction: committed on exit, rolled back on any exception."""
+    def transaction(self, background: bool = False
+                    ) -> contextlib.AbstractAsyncContextManager[Conn]:
+        """One write transaction: committed on exit, rolled back on any exception.
+        `background`: no player waits on it (it may wait for those a player waits on)."""
 
     @abstractmethod
     async def migrate(self) -> int:
@@ -122,14 +136,29 @@ class _SqliteConn(Conn):
             raise Conflict(str(exc)) from None
 
 
-def _batch(conn: sqlite3.Connection, writes: list[tuple[str, Sequence[Any]]], mode: str,
-           sql: str, args: Any) -> Any:
-    """Runs on the connection's thread: the queued writes in order, then one statement
-    (`mode` fetch, execute or many) or the commit."""
-    for queued_sql, queued_args in writes:
-        conn.execute(queued_sql, queued_args)
-    if mode == "fetch":
-        return conn.execute(sql, args).fetchall()
+class _NotOneRow(Exception):
+    def __init__(self, otherwise: Exception):
+        super().__init__()
+        self.otherwise = otherwise
+
+
+Queued = tuple[str, Sequence[Any], Exception | None]
+
+
+def _batch(conn: sqlite3.Connection, writes: list[Queued], mode: str, sql: str,
+           args: Any) -> Any:
+    """Runs on the connection's thread: the queued writes in order (a `write_one` that did
+    not change exactly one row stops there), then one statement (`mode` fetch, execute or
+    many) or the commit."""
+    for queued_sql, queued_args, otherwise in writes:
+        changed = conn.execute(queued_sql, queued_args).rowcount
+        if otherwise is not None and changed != 1:
+            raise _NotOneRow(otherwise)
+    if mode in ("fetch", "fetch_commit"):
+        rows = conn.execute(sql, args).fetchall()
+        if mode == "fetch_commit":
+            conn.commit()
+        return rows
     if mode == "execute":
         return conn.execute(sql, args).rowcount
     if mode == "many":
@@ -145,9 +174,12 @@ class _SqliteTx(_SqliteConn):
 
     def __init__(self, db: aiosqlite.Connection):
         super().__init__(db)
-        self._writes: list[tuple[str, Sequence[Any]]] = []
+        self._writes: list[Queued] = []
+        self._finished = False
 
     async def _run(self, mode: str, sql: str = "", args: Any = ()) -> Any:
+        if self._finished:
+            raise RuntimeError("a statement after the transaction's last one (fetch_last)")
         writes, self._writes = self._writes, []
         if mode == "commit" and not writes and not self._db.in_transaction:
             return None  # only reads: no transaction was opened
@@ -158,9 +190,16 @@ class _SqliteTx(_SqliteConn):
             return await self._db._execute(_batch, self._db._conn, writes, mode, sql, args)
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from None
+        except _NotOneRow as exc:
+            raise exc.otherwise from None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         rows = await self._run("fetch", sql, args)
+        return [dict(zip(row.keys(), tuple(row), strict=True)) for row in rows]
+
+    async def fetch_last(self, sql: str, *args: Any) -> list[Row]:
+        rows = await self._run("fetch_commit", sql, args)
+        self._finished = True
         return [dict(zip(row.keys(), tuple(row), strict=True)) for row in rows]
 
     async def execute(self, sql: str, *args: Any) -> int:
@@ -170,10 +209,69 @@ class _SqliteTx(_SqliteConn):
         await self._run("many", sql, [tuple(row) for row in rows])
 
     async def write(self, sql: str, *args: Any) -> None:
-        self._writes.append((sql, args))
+        self._writes.append((sql, args, None))
+
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None:
+        self._writes.append((sql, args, otherwise))
 
     async def commit(self) -> None:
-        await self._run("commit")
+        if not self._finished:
+            await self._run("commit")
+
+
+class WriteLock:
+    """SQLite's one writer, handed from transaction to transaction: a transaction a player
+    waits on goes before waiting background work (the outbox's bookkeeping, the clock), in
+    arrival order within each kind. Under load the background queue is long, and a move
+    that waited behind it delayed the answer to its click. So that background work is never
+    starved, every `FAIR_SHARE`-th hand-over while it waits goes to background work."""
+
+    FAIR_SHARE = 4
+
+    def __init__(self) -> None:
+        self._held = False
+        self._queues: tuple[collections.deque[asyncio.Future[None]], ...] = (
+            collections.deque(), collections.deque())  # players', background
+        self._urgent_in_a_row = 0
+
+    def locked(self) -> bool:
+        return self._held
+
+    async def acquire(self, background: bool = False) -> None:
+        if not self._held and not any(self._queues):
+            self._held = True
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._queues[1 if background else 0].append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # handed the lock just as it was cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        urgent, background = self._queues
+        for queue in (urgent, background):
+            while queue and queue[0].done():
+                queue.popleft()  # cancelled while waiting
+        if urgent and not (background and self._urgent_in_a_row >= self.FAIR_SHARE - 1):
+            self._urgent_in_a_row += 1
+            urgent.popleft().set_result(None)  # the lock passes on: still held
+        elif background:
+            self._urgent_in_a_row = 0
+            background.popleft().set_result(None)
+        else:
+            self._urgent_in_a_row = 0
+            self._held = False
+
+    @contextlib.asynccontextmanager
+    async def hold(self, background: bool = False) -> AsyncIterator[None]:
+        await self.acquire(background)
+        try:
+            yield
+        finally:
+            self.release()
 
 
 class SqliteDatabase(Database):
@@ -197,7 +295,7 @@ class SqliteDatabase(Database):
         self.url = path
         self._writer = writer
         self._reader = reader
-        self._write_lock = asyncio.Lock()
+        self._write_lock = WriteLock()
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteDatabase:
@@ -213,8 +311,8 @@ class SqliteDatabase(Database):
         return _SqliteConn(self._reader)
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
-        async with self._write_lock:
+    async def transaction(self, background: bool = False) -> AsyncIterator[Conn]:
+        async with self._write_lock.hold(background):
             tx = _SqliteTx(self._writer)
             try:
                 yield tx
@@ -249,7 +347,7 @@ class SqliteDatabase(Database):
     async def close(self) -> None:
         """Checkpoint the write-ahead log into the database file, then close both
         connections (the last close removes the -wal and -shm files)."""
-        async with self._write_lock:
+        async with self._write_lock.hold():
             if self._reader is not self._writer:
                 await self._reader.close()
             with contextlib.suppress(sqlite3.Error):

@@ -13,6 +13,7 @@ delivered is reported in the match's channel (or becomes a mention there for a t
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import time
@@ -31,7 +32,7 @@ from .boards import allowed, board_text, board_view, fit, names_of, phrase_text,
 from .i18n import Texts, phrase_from_json, phrase_to_json
 from .pictures import board_picture
 from .service import ServiceError, wrap
-from .store import LiveMessage, OutboxRow, Store
+from .store import LiveMessage, OutboxRow, Store, Tx
 from .ui import StaticView, button
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class Delivery:
 
     async def run(self) -> None:
         """Deliver until stopped; wakes when a change commits, or when a retry comes due."""
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             await tx.release_claims(self.worker_id)  # rows a previous run of ours held
             await tx.prune_outbox(self.clock() - PRUNE_AFTER)
         while not self._stopping:
@@ -103,7 +104,7 @@ class Delivery:
                 if row.lane not in self._in_flight]
         if not rows:
             return 0
-        async with self.store.transaction() as tx:  # one lease for the batch
+        async with self.store.transaction(background=True) as tx:  # one lease for the batch
             claimed = await tx.claim_outbox_rows([row.id for row in rows], self.worker_id,
                                                  now + LEASE, now)
         for row in rows:
@@ -134,13 +135,14 @@ class Delivery:
                     raise Give(f"unknown outbox kind {row.kind}")
                 result = await handler(row)
             retired = result.get("retired", ()) if isinstance(result, dict) else ()
-            async with self.store.transaction() as tx:
-                await tx.finish_outbox(row.id, self.clock(), result, retired=retired)
+            now = self.clock()
+            await self.store.together(
+                lambda tx: tx.finish_outbox(row.id, now, result, retired=retired))
         except Retry as exc:
             await self._retry(row, str(exc))
         except Give as exc:
             log.error("outbox row %s (%s) given up: %s", row.id, row.kind, exc)
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(background=True) as tx:
                 await tx.finish_outbox(row.id, self.clock(), status="failed", error=str(exc))
         except asyncio.CancelledError:
             raise
@@ -153,7 +155,7 @@ class Delivery:
 
     async def _retry(self, row: OutboxRow, error: str) -> None:
         attempts = row.attempts + 1
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             if attempts >= MAX_ATTEMPTS:
                 log.error("outbox row %s (%s) failed %s times: %s", row.id, row.kind,
                           attempts, error)
@@ -283,14 +285,22 @@ class Delivery:
                 file=discord.File(io.BytesIO(picture), filename="board.png"))
             message_id, channel_id = message.id, message.channel.id
             payload = {**payload, "message_id": message_id, "posted_in": channel_id}
-            async with self.store.transaction() as tx:
-                await tx.save_progress(row.id, payload)
-                if current:
-                    await tx.add_live_message(LiveMessage(
-                        message_id, channel_id, match_row.id, "board", payload["version"], None),
-                        self.clock())
+            # not background work: a click on the new board can come at once, and its move
+            # takes the board's buttons away without another request only once it is recorded
+            await self.store.together(functools.partial(
+                self._posted, row.id, payload,
+                LiveMessage(message_id, channel_id, match_row.id, "board", payload["version"],
+                            None) if current else None, self.clock()), background=False)
         retired = await self._retire_older(match_row.id, payload["version"], keep=message_id)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
+
+    @staticmethod
+    async def _posted(outbox_id: int, payload: dict[str, Any], live: LiveMessage | None,
+                      now: float, tx: Tx) -> None:
+        """A message is posted: the row remembers it, and a live one is recorded."""
+        await tx.save_progress(outbox_id, payload)
+        if live is not None:
+            await tx.add_live_message(live, now)
 
     async def _retire_older(self, match_id: int, version: int,
                             text: Phrase | None = None, offer_ids: list[int] | None = None,
@@ -357,12 +367,11 @@ class Delivery:
                 allowed_mentions=allowed([] if stale else payload.get("mention") or []))
             message_id = message.id
             payload = {**payload, "message_id": message_id}
-            async with self.store.transaction() as tx:
-                await tx.save_progress(row.id, payload)
-                if payload.get("live") and len(view.children):
-                    await tx.add_live_message(LiveMessage(
-                        message_id, message.channel.id, match_row.id, payload["live"],
-                        payload["version"], payload.get("offer_id")), self.clock())
+            live = LiveMessage(message_id, message.channel.id, match_row.id, payload["live"],
+                               payload["version"], payload.get("offer_id")) \
+                if payload.get("live") and len(view.children) else None
+            await self.store.together(
+                functools.partial(self._posted, row.id, payload, live, self.clock()))
         return {"message_id": message_id}
 
     async def _lobby(self, row: OutboxRow) -> dict[str, Any]:
@@ -378,7 +387,7 @@ class Delivery:
         message = await self._send_with_fallback(
             row, payload, content=content, view=view,
             allowed_mentions=allowed(payload.get("mention") or []))
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             await tx.add_live_message(LiveMessage(message.id, message.channel.id, match.id,
                                                   "lobby", payload["version"], None),
                                       self.clock())
@@ -391,7 +400,7 @@ class Delivery:
         if user.dm_channel_id is not None:
             return user.dm_channel_id
         channel = await self._call(lambda: self.bot.create_dm(discord.Object(user_id)))
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             await tx.set_user(user_id, dm_channel_id=channel.id)
         return int(channel.id)
 
@@ -423,7 +432,7 @@ class Delivery:
         except discord.NotFound as exc:
             raise Give(f"no such user or channel ({exc.code})") from None
         if user.dm_closed_at is not None:  # open again: a later failure is noted again
-            async with self.store.transaction() as tx:
+            async with self.store.transaction(background=True) as tx:
                 await tx.set_user(payload["user_id"], dm_closed_at=None)
         return {"message_id": message.id}
 
@@ -455,7 +464,7 @@ class Delivery:
         match_row = await self.store.get_match(payload["match_id"])
         if match_row is None:
             return
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             if fallback != "mention":
                 await tx.set_user(user_id, dm_closed_at=self.clock())
             await tx.enqueue(f"m:{match_row.id}", "notice", {

@@ -82,7 +82,7 @@ class PostgresDatabase(Database):
         return _PgConn(self._pool)
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
+    async def transaction(self, background: bool = False) -> AsyncIterator[Conn]:
         async with self._pool.acquire() as conn, conn.transaction():
             yield _PgConn(conn)
 

@@ -9,9 +9,10 @@ a double click or a race loses cleanly instead of applying a move twice.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -582,13 +583,16 @@ class Tx(Queries):
         await self._update_match(match_id, expected_version, now, changes)
         return expected_version + 1
 
-    async def rewrite_match(self, row: MatchRow, *, now: float, **changes: Any) -> MatchRow:
+    async def rewrite_match(self, row: MatchRow, *, now: float, stale: Exception | None = None,
+                            **changes: Any) -> MatchRow:
         """Change the match `row` (still at its version) and return it as written, without
         reading it back; a change of seats is read back. Columns: status, state, result
         (JSON-able dicts), seats, turn_started_at, move_seconds, waiting_on, next_check_at,
         board_version, finished_at, plies. A `status`, `state` or `result` of None leaves
-        the column as it is; the others are written as given, None included."""
-        written = await self._update_match(row.id, row.version, now, changes)
+        the column as it is; the others are written as given, None included. If the match
+        has moved past `row.version`, the transaction fails with `stale` (`StaleVersion` by
+        default), possibly only at its next statement or commit."""
+        written = await self._update_match(row.id, row.version, now, changes, stale)
         if "seats" in changes and changes["seats"] is not None:
             again = await self.lock_match(row.id)
             assert again is not None  # updated just now, in this transaction
@@ -598,7 +602,8 @@ class Tx(Queries):
                           if name in _MATCH_ROW_FIELDS})
 
     async def _update_match(self, match_id: int, expected_version: int, now: float,
-                            changes: dict[str, Any]) -> dict[str, Any]:
+                            changes: dict[str, Any],
+                            stale: Exception | None = None) -> dict[str, Any]:
         """The UPDATE itself; returns the columns written, as reading them back gives them."""
         unknown = set(changes) - _UPDATABLE
         if unknown:
@@ -618,14 +623,20 @@ class Tx(Queries):
                 args.append(value)
             sets.append(f"{name} = ?")
             written[name] = value
-        try:
-            changed = await self.conn.execute(
-                f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                *args, match_id, expected_version)
-        except Conflict:
-            raise ChannelBusy(match_id) from None
-        if changed != 1:
-            raise StaleVersion(match_id)
+        sql = f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?"
+        if changes.get("status") in (None, "finished", "aborted"):
+            # it cannot make a second live match in the channel (the one constraint it could
+            # break), so it may wait for the transaction's next round trip (a move's
+            # transaction sends it with the commit)
+            await self.conn.write_one(sql, *args, match_id, expected_version,
+                                      otherwise=stale or StaleVersion(match_id))
+        else:
+            try:
+                changed = await self.conn.execute(sql, *args, match_id, expected_version)
+            except Conflict:
+                raise ChannelBusy(match_id) from None
+            if changed != 1:
+                raise stale or StaleVersion(match_id)
         seats = changes.get("seats")
         if seats is not None:
             await self.conn.execute("DELETE FROM seats WHERE match_id = ?", match_id)
@@ -796,10 +807,11 @@ class Tx(Queries):
     async def claim_outbox_rows(self, outbox_ids: Sequence[int], worker: str, until: float,
                                 now: float) -> set[int]:
         """Lease the rows no other worker holds; returns the ids this worker got. One
-        statement for a whole batch: under load the worker claims many rows at once."""
+        statement for a whole batch (under load the worker claims many rows at once), and the
+        transaction's last: nothing may follow it."""
         if not outbox_ids:
             return set()
-        rows = await self.conn.fetch(
+        rows = await self.conn.fetch_last(
             "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
             f" WHERE id IN ({', '.join('?' * len(outbox_ids))})"
             " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
@@ -906,12 +918,19 @@ class Tx(Queries):
             " DO UPDATE SET value = excluded.value", key, value)
 
 
+Writes = Callable[["Tx"], Awaitable[None]]
+
+
 class Store(Queries):
     """Reads of committed data, and `transaction()` for changes."""
 
     def __init__(self, db: Database):
         self.db = db
         self.conn = db.reader
+        # `together`: the writes waiting for the next shared commit, players' and background
+        self._groups: dict[bool, list[tuple[Writes, asyncio.Future[None]]]] = {
+            False: [], True: []}
+        self._committers: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, url: str | Path) -> Store:
@@ -924,9 +943,63 @@ class Store(Queries):
         return self.db.url
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self.db.transaction() as conn:
+    async def transaction(self, background: bool = False) -> AsyncIterator[Tx]:
+        """One write transaction; `background`: no player waits on it (on SQLite, those a
+        player waits on go first)."""
+        async with self.db.transaction(background) as conn:
             yield Tx(conn)
+
+    async def together(self, writes: Writes, *, background: bool = True) -> None:
+        """Commit `writes` (statements whose results nobody reads: bookkeeping such as an
+        outbox row done or a message posted) in one transaction with whatever other
+        `together` writes are waiting for SQLite's write lock at the same moment: one lock
+        turn and one round trip to the database thread for all of them (a group commit).
+        Under load the delivery worker finishes many rows at once, and each transaction of
+        its own kept the lock for a round trip. If the shared transaction fails, each
+        `writes` is committed on its own, so that one's error is never another's. Returns
+        once the writes are committed (raises what committing them alone raised)."""
+        if self.db.dialect != "sqlite":  # no single writer to queue for
+            async with self.transaction(background) as tx:
+                await writes(tx)
+            return
+        done = asyncio.get_running_loop().create_future()
+        group = self._groups[background]
+        group.append((writes, done))
+        if len(group) == 1:  # the first to wait starts the commit the others join
+            task = asyncio.create_task(self._commit_group(background))
+            self._committers.add(task)
+            task.add_done_callback(self._committers.discard)
+        await done
+
+    async def _commit_group(self, background: bool) -> None:
+        batch: list[tuple[Writes, asyncio.Future[None]]] = []
+        try:
+            async with self.transaction(background) as tx:
+                # taken once the lock is ours: all who joined while it was awaited come along
+                batch, self._groups[background] = self._groups[background], []
+                for writes, _ in batch:
+                    await writes(tx)
+        except Exception:
+            for writes, done in batch:
+                try:
+                    async with self.transaction(background) as tx:
+                        await writes(tx)
+                except Exception as exc:
+                    if not done.done():
+                        done.set_exception(exc)
+                else:
+                    if not done.done():
+                        done.set_result(None)
+            return
+        except BaseException:  # cancelled (the loop is closing): nobody is left waiting
+            if not batch:
+                batch, self._groups[background] = self._groups[background], []
+            for _, done in batch:
+                done.cancel()
+            raise
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     async def schema_version(self) -> int:
         if isinstance(self.db, SqliteDatabase):

@@ -202,6 +202,38 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
     async with store.transaction() as tx:  # only reads (the match and its seats at once)
         await tx.lock_match(match.id)
     assert calls == ["fetch"]
+    calls.clear()
+    async with store.transaction() as tx:  # a move's shape: read, change, log, commit
+        locked = await tx.lock_match(match.id)
+        assert locked is not None
+        await tx.rewrite_match(locked, now=2.0, state={"n": 1}, board_version=4)
+        await tx.append_log(match.id, locked.version, ply=0, kind="move", notation="k",
+                            actor_id=101, now=2.0)
+    assert calls == ["fetch", "commit"]
+    assert (await store.get_match(match.id)).state == {"n": 1}
+
+
+async def test_a_stale_change_waiting_for_the_commit_still_fails_the_transaction(store):
+    """A match change that may wait for the commit (it cannot break the one-live-match
+    constraint) still fails the whole transaction, with the caller's error, if the match
+    moved on; what was queued before and after it is discarded."""
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        await tx.rewrite_match(match, now=2.0, board_version=3)
+
+    class Lost(Exception):
+        pass
+
+    with pytest.raises(Lost):
+        async with store.transaction() as tx:
+            await tx.set_waiting_on(match.id, 202)
+            await tx.rewrite_match(match, now=3.0, stale=Lost(), state={"n": 2},
+                                   status="finished")
+            await tx.enqueue_many([("m:1", "board", {"n": 2})], 3.0)
+    row = await store.get_match(match.id)
+    assert (row.board_version, row.state, row.status, row.waiting_on) == \
+        (3, match.state, match.status, match.waiting_on)
+    assert await store.pending_outbox(10.0, 10) == []
 
 
 async def test_outbox_lanes_go_out_in_order(store):
@@ -224,7 +256,13 @@ async def test_a_claimed_row_is_not_handed_out_again_until_its_lease_ends(store)
     async with store.transaction() as tx:
         row = await tx.enqueue("m:1", "board", {}, 1.0)
         assert await tx.claim_outbox_rows([row], "a", 50.0, 1.0) == {row}
+    async with store.transaction() as tx:
         assert await tx.claim_outbox_rows([row], "b", 50.0, 2.0) == set()
+    async with store.transaction() as tx:  # a claim commits: nothing may follow it
+        await tx.claim_outbox_rows([row], "b", 50.0, 2.0)
+        if store.db.dialect == "sqlite":
+            with pytest.raises(RuntimeError):
+                await tx.enqueue("m:9", "board", {}, 2.0)
     assert await store.pending_outbox(10.0, 10) == []
     assert [r.id for r in await store.pending_outbox(51.0, 10)] == [row]
     async with store.transaction() as tx:  # a batch: only the rows nobody holds
@@ -232,6 +270,8 @@ async def test_a_claimed_row_is_not_handed_out_again_until_its_lease_ends(store)
         done = await tx.enqueue("m:3", "board", {}, 1.0)
         await tx.finish_outbox(done, 2.0)
         assert await tx.claim_outbox_rows([row, other, done], "b", 90.0, 20.0) == {other}
+    assert [r.id for r in await store.pending_outbox(60.0, 10)] == [row]  # `other` is held
+    assert [r.id for r in await store.pending_outbox(91.0, 10)] == [row, other]
 
 
 async def test_finishing_a_row_forgets_the_messages_it_retired(store):
@@ -320,3 +360,99 @@ async def test_guild_settings_default_and_change(store):
         await tx.update_guild_settings(7, use_threads=True, channels=[3, 1])
     settings = await store.guild_settings(7)
     assert settings["use_threads"] is True and settings["channels"] == [1, 3]
+
+
+async def test_the_sqlite_write_lock_serves_players_first_without_starving_the_rest():
+    """Transactions a player waits on go before waiting background work (arrival order
+    within each kind), background work still gets every FAIR_SHARE-th turn, and a waiter
+    cancelled in the queue or at the moment it is handed the lock never wedges it."""
+    import asyncio
+
+    from bot.db import WriteLock
+
+    lock = WriteLock()
+    order: list[str] = []
+    inside = 0
+
+    async def transaction(name: str, background: bool) -> None:
+        nonlocal inside
+        async with lock.hold(background):
+            inside += 1
+            assert inside == 1  # one at a time
+            order.append(name)
+            await asyncio.sleep(0)
+            inside -= 1
+
+    await lock.acquire()
+    tasks = [asyncio.create_task(transaction(f"b{i}", True)) for i in range(2)]
+    tasks += [asyncio.create_task(transaction(f"p{i}", False)) for i in range(5)]
+    await asyncio.sleep(0)
+    lock.release()
+    await asyncio.gather(*tasks)
+    share = WriteLock.FAIR_SHARE - 1
+    assert order == [f"p{i}" for i in range(share)] + ["b0"] + \
+        [f"p{i}" for i in range(share, 5)] + ["b1"]
+    assert not lock.locked()
+
+    await lock.acquire()
+    queued = asyncio.create_task(lock.acquire())
+    handed = asyncio.create_task(lock.acquire(background=True))
+    last = asyncio.create_task(transaction("last", True))
+    await asyncio.sleep(0)
+    queued.cancel()  # gives up while waiting
+    await asyncio.sleep(0)
+    lock.release()  # to `handed`, which is cancelled before it runs
+    handed.cancel()
+    for task in (queued, handed):
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    await asyncio.wait_for(last, 1)
+    assert order[-1] == "last" and not lock.locked()
+
+
+async def test_writes_waiting_together_share_one_commit_and_never_share_an_error(store,
+                                                                                  monkeypatch):
+    """`together`: bookkeeping writes that wait for SQLite's write lock at the same moment
+    go in one transaction (one commit); if that transaction fails, each is committed on its
+    own, so only the writes at fault fail."""
+    import asyncio
+
+    import bot.db
+
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        ids = [await tx.enqueue(f"m:{n}", "board", {"n": n}, 1.0) for n in range(6)]
+    commits = []
+    real = bot.db._batch
+    monkeypatch.setattr(bot.db, "_batch",
+                        lambda *a: (commits.append(a[2]) if a[2] == "commit" else None,
+                                    real(*a))[1])
+
+    def finish(outbox_id):
+        return lambda tx: tx.finish_outbox(outbox_id, 2.0, {"ok": outbox_id})
+
+    async with store.transaction():  # the lock is busy while they line up
+        waiting = [asyncio.create_task(store.together(finish(i))) for i in ids[:3]]
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*waiting)
+    if store.db.dialect == "sqlite":
+        assert commits == ["commit"]
+    assert [row.id for row in await store.pending_outbox(10.0, 10)] == ids[3:]
+
+    async def broken(tx):
+        await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
+                            now=1.0, interaction_id=77)
+        await tx.append_log(match.id, 1, ply=1, kind="move", notation="c", actor_id=101,
+                            now=1.0, interaction_id=77)  # the same interaction: a conflict
+
+    async with store.transaction():
+        waiting = [asyncio.create_task(store.together(finish(ids[3]))),
+                   asyncio.create_task(store.together(broken)),
+                   asyncio.create_task(store.together(finish(ids[4])))]
+        await asyncio.sleep(0.01)
+    results = await asyncio.gather(*waiting, return_exceptions=True)
+    from bot.db import Conflict
+
+    assert results[0] is None and results[2] is None and isinstance(results[1], Conflict)
+    assert [row.id for row in await store.pending_outbox(10.0, 10)] == [ids[5]]
+    assert await store.moves(match.id) == []

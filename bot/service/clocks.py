@@ -95,7 +95,7 @@ class ClocksMixin(MovesMixin):
         notices (another process's tick skips the rows this one holds, and sees its notices
         once it commits)."""
         reminders = expiries = 0
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             rows = await tx.due_matches(now, batch, lock=True)
             if not rows:
                 return TickReport()
@@ -164,7 +164,7 @@ class ClocksMixin(MovesMixin):
 
     async def _digest(self, user_id: int, now: float) -> int:
         sent = 0
-        async with self.store.transaction() as tx:
+        async with self.store.transaction(background=True) as tx:
             if not await tx.claim_digest(user_id, now, now + DAY):
                 return 0  # not due (any more), or another process sent it
             lines: list[Phrase] = []

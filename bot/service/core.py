@@ -16,7 +16,7 @@ from .. import ratings, strings
 from ..ai import is_ai
 from ..clocks import HALF
 from ..i18n import phrase_to_json
-from ..store import MatchRow, SeatRow, StaleVersion, Store, Tx
+from ..store import MatchRow, SeatRow, Store, Tx
 
 DAY = 86400.0
 
@@ -355,9 +355,11 @@ class ServiceBase:
         return {"waiting_on": waiting, "next_check_at": check, "turn_started_at": now}
 
     async def save(self, tx: Tx, match: Match, *, now: float, state: Any = None,
-                   clock: bool = False, **changes: Any) -> Match:
+                   clock: bool = False, stale: Exception | None = None,
+                   **changes: Any) -> Match:
         """Write a change of `match` (to `state` if given) and return the new Match. With
-        `clock`, the turn starts now: the clock columns are recomputed."""
+        `clock`, the turn starts now: the clock columns are recomputed. If the match moved
+        on meanwhile, the transaction fails with `stale` (by default: the race is lost)."""
         game = match.game
         new_state = match.state if state is None else state
         status = changes.get("status") or match.status
@@ -374,10 +376,9 @@ class ServiceBase:
             changes.setdefault("waiting_on", None)
             changes.setdefault("next_check_at", None)
         encoded = None if state is None else game.to_json(state)
-        try:
-            saved = wrap(await tx.rewrite_match(match.row, now=now, state=encoded, **changes))
-        except StaleVersion:
-            raise StaleAction(strings.RACE_LOST) from None
+        saved = wrap(await tx.rewrite_match(match.row, now=now, state=encoded,
+                                            stale=stale or StaleAction(strings.RACE_LOST),
+                                            **changes))
         if finishing:
             await self.rate(tx, saved, now)
         return saved
