@@ -110,6 +110,36 @@ async def test_two_simultaneous_clicks_apply_one_move(service, store):
     assert len(await store.moves(match.id)) == 1
 
 
+async def test_a_move_on_an_old_read_of_the_match_is_played_on_the_match_as_it_is(
+        service, store, monkeypatch):
+    """A click's move is played on the match the click read, without reading it again under
+    the write lock; if the match moved on in between, or the old read refuses the move, it
+    is played on the match as it is (never applied twice, never refused on an old read)."""
+    import bot.db
+
+    seen = await challenge(service)
+    batches: list[str] = []
+    real = bot.db._batch
+    monkeypatch.setattr(bot.db, "_batch",
+                        lambda *a: (batches.append(f"{a[2]} {a[3][:12]}"), real(*a))[1])
+    first = await service.play(seen.id, ALICE.user_id, "k", expected_ply=0, seen=seen)
+    if store.db.dialect == "sqlite":  # the match is not read again in the lock
+        assert not any("SELECT m.*" in call for call in batches), batches
+    results = await asyncio.gather(  # the same click, twice more, on the same old read
+        *(service.play(seen.id, ALICE.user_id, pit, expected_ply=0, seen=seen)
+          for pit in "kc"), return_exceptions=True)
+    assert all(isinstance(r, svc.StaleAction) or r.already for r in results), results
+    # Bob read the match while Alice was to move: that read would refuse him
+    bob = await service.play(seen.id, BOB.user_id, "a", expected_ply=1, seen=seen)
+    assert not bob.already and bob.ply == 1
+    assert [m.notation for m in await store.moves(seen.id)] == ["k", "a"]
+    assert await service.rebuild(seen.id) == bob.match.state
+    assert first.match.row.version < bob.match.row.version
+    # Bob's click again, on a read that says he has yet to move: it is the same move
+    again = await service.play(seen.id, BOB.user_id, "a", expected_ply=1, seen=first.match)
+    assert again.already and len(await store.moves(seen.id)) == 2
+
+
 async def test_a_move_repeated_for_the_same_ply_or_interaction_is_played_once(service, store):
     match = await challenge(service)
     await service.play(match.id, ALICE.user_id, "a", expected_ply=0, interaction_id=11)

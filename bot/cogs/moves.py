@@ -44,7 +44,8 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             note_match(match.id)
             text, ply = split_ply(notation[:200])
             result = await bot.service.play(match.id, interaction.user.id, text,
-                                            expected_ply=ply, interaction_id=interaction.id)
+                                            expected_ply=ply, interaction_id=interaction.id,
+                                            seen=match)
             await reply(interaction, played(result))
 
     @move.autocomplete("notation")
@@ -108,7 +109,7 @@ async def advance(bot: CorralBot, interaction: Interaction, match: Match,
         board = interaction.message if interaction.message and not private_message else None
         result = await bot.service.play(match.id, interaction.user.id, step, expected_ply=ply,
                                         interaction_id=interaction.id,
-                                        answered_on=board.id if board else None)
+                                        answered_on=board.id if board else None, seen=match)
         if private_message:
             await interaction.response.edit_message(content=texts(played(result)), view=None,
                                                     attachments=[])
@@ -138,7 +139,8 @@ async def on_legacy_move(bot: CorralBot, interaction: Interaction, custom: Custo
     """A move button of a board posted before the generic flow."""
     match = await _match_for(bot, interaction, custom)
     result = await bot.service.play(match.id, interaction.user.id, custom.notation,
-                                    expected_ply=custom.ply, interaction_id=interaction.id)
+                                    expected_ply=custom.ply, interaction_id=interaction.id,
+                                    seen=match)
     await reply(interaction, played(result))
 
 

@@ -8,9 +8,14 @@ from typing import Any
 from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
+from ..db import Conflict
 from ..store import LiveMessage, MoveRow, Tx
-from .core import DAY, Effects, IllegalMove, Match, StaleAction, WrongPhase, refusal
+from .core import DAY, Effects, IllegalMove, Match, ServiceError, StaleAction, WrongPhase, refusal
 from .matches import MatchesMixin
+
+
+class _SeenStale(Exception):
+    """The match a move was played on had moved on by the time it was written."""
 
 
 @dataclass(frozen=True)
@@ -59,19 +64,44 @@ class MovesMixin(MatchesMixin):
 
     async def play(self, match_id: int, user_id: int, text: str, *,
                    expected_ply: int | None = None, interaction_id: int | None = None,
-                   answered_on: int | None = None) -> MoveResult:
+                   answered_on: int | None = None, seen: Match | None = None) -> MoveResult:
         """Play `text` for `user_id`. A repeat of a move this player already made (the same
         interaction delivered twice, or the same move sent again for the same ply because the
         answer was lost) is reported as `already`, never played twice. `answered_on`: the
         board message whose components the move's answer removes (a click on it), so the
-        outbox does not edit it again (`board_kept_live` undoes this if the answer fails)."""
-        if interaction_id is not None:
-            found = await self.store.move_by_interaction(interaction_id)
-            if found is not None:
-                return await self._already(found[0], found[1])
+        outbox does not edit it again (`board_kept_live` undoes this if the answer fails).
+
+        `seen`: the match as the caller just read it (committed data). The move is played
+        on it without reading the match again under the write lock (under load, each read
+        in the lock made every other change wait for it): the match's UPDATE checks its
+        version, so a move that commits was played on the match as it is. If the match had
+        moved on, or the move is refused, it is played again on the match as the lock sees
+        it, so that no answer rests on an old read."""
+        try:
+            if seen is not None and seen.id == match_id and not (
+                    seen.status == "active" and seen.game.is_chance(seen.state)):
+                try:
+                    return await self._play(match_id, user_id, text, expected_ply,
+                                            interaction_id, answered_on, seen)
+                except (_SeenStale, ServiceError):
+                    pass
+            return await self._play(match_id, user_id, text, expected_ply, interaction_id,
+                                    answered_on, None)
+        except (ServiceError, Conflict):
+            # an interaction delivered again is looked up only when its move fails (the
+            # log's unique interaction id refuses it at the latest): not on every move
+            if interaction_id is not None:
+                found = await self.store.move_by_interaction(interaction_id)
+                if found is not None:
+                    return await self._already(found[0], found[1])
+            raise
+
+    async def _play(self, match_id: int, user_id: int, text: str, expected_ply: int | None,
+                    interaction_id: int | None, answered_on: int | None,
+                    seen: Match | None) -> MoveResult:
         now = self.clock()
         async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+            match = seen if seen is not None else await self.locked(tx, match_id)
             if expected_ply is not None and match.state is not None and expected_ply < match.ply():
                 entry = await self._played_before(tx, match, user_id, expected_ply, text)
                 if entry is not None:
@@ -99,7 +129,8 @@ class MovesMixin(MatchesMixin):
             board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
             match = await self.save(tx, match, now=now, state=after, clock=True,
                                     status="finished" if outcome else None,
-                                    result=outcome.to_json() if outcome else None, **board)
+                                    result=outcome.to_json() if outcome else None,
+                                    stale=None if seen is None else _SeenStale(), **board)
             await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
                                 notation=canonical, actor_id=user_id, now=now,
                                 interaction_id=interaction_id)
