@@ -72,9 +72,66 @@ class Conn(ABC):
         commit goes with it, in the same round trip to the database thread."""
         return await self.fetch(sql, *args)
 
+    def hold_lock(self) -> None:
+        """What follows reads data and writes from it, with nothing to check that the data
+        is unchanged at the commit (ratings): a transaction's lock must be held (see
+        `DeferredConn`). In a transaction, nothing to do."""
+        return None
+
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         for row in rows:
             await self.execute(sql, *row)
+
+
+class NeedsLock(DatabaseError):
+    """A body run ahead of its transaction (`DeferredConn`) needs a statement's result under
+    the write lock: run it in a transaction instead."""
+
+
+class DeferredConn(Conn):
+    """What a transaction's body runs on before it takes SQLite's write lock: reads see
+    committed data (the reader), and writes are recorded, to be replayed (with their
+    `write_one` checks) in one shared commit (`Store.together`). A body may run here only if
+    every read it makes is either checked at the commit (a match's version guards the match,
+    its seats and its log) or harmless when a moment old (a player's settings). A statement
+    whose result is needed under the lock (an `execute`, a write that returns rows) or
+    `hold_lock` raises `NeedsLock`."""
+
+    def __init__(self, reader: Conn):
+        self.dialect = reader.dialect
+        self._reader = reader
+        self.recorded: list[Queued] = []
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        if not sql.lstrip()[:6].upper() == "SELECT":
+            raise NeedsLock(sql[:40])
+        return await self._reader.fetch(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        raise NeedsLock(sql[:40])
+
+    async def fetch_last(self, sql: str, *args: Any) -> list[Row]:
+        raise NeedsLock(sql[:40])
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.recorded.extend((sql, tuple(row), None) for row in rows)
+
+    async def write(self, sql: str, *args: Any) -> None:
+        self.recorded.append((sql, args, None))
+
+    async def write_one(self, sql: str, *args: Any, otherwise: Exception) -> None:
+        self.recorded.append((sql, args, otherwise))
+
+    def hold_lock(self) -> None:
+        raise NeedsLock("reads that must stay true until the commit")
+
+    async def replay(self, conn: Conn) -> None:
+        """The recorded writes, in order, on a transaction's connection."""
+        for sql, args, otherwise in self.recorded:
+            if otherwise is None:
+                await conn.write(sql, *args)
+            else:
+                await conn.write_one(sql, *args, otherwise=otherwise)
 
 
 class Database(ABC):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from .db import Conflict, Conn, Database, Row, SqliteDatabase, open_database
+from .db import Conflict, Conn, Database, DeferredConn, Row, SqliteDatabase, open_database
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
@@ -876,6 +876,7 @@ class Tx(Queries):
         """Rating updates one at a time, across processes too (they read, then write, the
         ratings of players who may be finishing another match elsewhere). SQLite has one
         writer, so only PostgreSQL needs the lock (held until the transaction ends)."""
+        self.conn.hold_lock()
         if self.conn.dialect == "postgresql":
             await self.conn.fetchval("SELECT pg_advisory_xact_lock(?)", RATINGS_LOCK)
 
@@ -948,6 +949,20 @@ class Store(Queries):
         player waits on go first)."""
         async with self.db.transaction(background) as conn:
             yield Tx(conn)
+
+    def deferred(self) -> Tx | None:
+        """On SQLite, a Tx to run a transaction's body on before it takes the write lock
+        (see `DeferredConn`); commit it with `commit_deferred`. None on PostgreSQL, which
+        has no single writer to wait for."""
+        if not isinstance(self.db, SqliteDatabase):
+            return None
+        return Tx(DeferredConn(self.db.reader))
+
+    async def commit_deferred(self, tx: Tx, *, background: bool = False) -> None:
+        """Replay a deferred body's writes in a shared commit (`together`)."""
+        body = tx.conn
+        assert isinstance(body, DeferredConn)
+        await self.together(lambda real: body.replay(real.conn), background=background)
 
     async def together(self, writes: Writes, *, background: bool = True) -> None:
         """Commit `writes` (statements whose results nobody reads: bookkeeping such as an

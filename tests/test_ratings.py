@@ -71,8 +71,10 @@ async def finish_game2(service, host=ALICE, guest=BOB, channel=500, **kw):
                                      opponent=guest, guild_id=kw.pop("guild_id", 1),
                                      channel_id=channel, first="me", **kw)
     match = await service.accept(match.id, guest.user_id)
-    for notation in GAME2:
-        match = (await service.play(match.id, match.to_move().user_id, notation)).match
+    for notation in GAME2:  # as a click plays it: on the match it read (the last move,
+        # which rates the players, is worked out under the write lock)
+        match = (await service.play(match.id, match.to_move().user_id, notation,
+                                    seen=match)).match
     assert match.status == "finished"
     return match
 

@@ -456,3 +456,40 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
     assert results[0] is None and results[2] is None and isinstance(results[1], Conflict)
     assert [row.id for row in await store.pending_outbox(10.0, 10)] == [ids[5]]
     assert await store.moves(match.id) == []
+
+
+async def test_a_body_worked_out_before_the_lock_reads_committed_data_and_keeps_its_writes(
+        store):
+    """`deferred` (SQLite): reads see committed data, writes wait for `commit_deferred`
+    (with their version checks), and what needs the lock refuses to run ahead."""
+    from bot.db import NeedsLock
+
+    body = store.deferred()
+    if store.db.dialect != "sqlite":
+        assert body is None
+        return
+    match = await new_match(store)
+    row = await body.lock_match(match.id)
+    assert row == match
+    await body.rewrite_match(row, now=2.0, board_version=5)
+    assert (await store.get_match(match.id)).board_version == match.board_version
+    with pytest.raises(NeedsLock):  # an INSERT ... RETURNING: never on the reader
+        await body.enqueue("m:1", "board", {}, 1.0)
+    with pytest.raises(NeedsLock):  # ratings are read and written under the lock
+        await body.lock_ratings()
+    with pytest.raises(NeedsLock):
+        await body.claim_outbox_rows([1], "a", 1.0, 1.0)
+    assert await store.pending_outbox(10.0, 10) == []
+    await store.commit_deferred(body)
+    assert (await store.get_match(match.id)).board_version == 5
+
+    class Moved(Exception):
+        pass
+
+    late = store.deferred()  # worked out from the same, now old, read
+    await late.rewrite_match(row, now=3.0, stale=Moved(), board_version=6)
+    await late.set_waiting_on(match.id, 303)
+    with pytest.raises(Moved):
+        await store.commit_deferred(late)
+    after = await store.get_match(match.id)
+    assert (after.board_version, after.waiting_on) == (5, match.waiting_on)

@@ -8,7 +8,7 @@ from typing import Any
 from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
-from ..db import Conflict
+from ..db import Conflict, NeedsLock
 from ..store import LiveMessage, MoveRow, Tx
 from .core import DAY, Effects, IllegalMove, Match, ServiceError, StaleAction, WrongPhase, refusal
 from .matches import MatchesMixin
@@ -99,47 +99,71 @@ class MovesMixin(MatchesMixin):
     async def _play(self, match_id: int, user_id: int, text: str, expected_ply: int | None,
                     interaction_id: int | None, answered_on: int | None,
                     seen: Match | None) -> MoveResult:
+        """With `seen`, on SQLite, the move is first worked out before the write lock (see
+        `DeferredConn`: its reads are of committed data, its writes wait) and committed
+        together with whatever else waits for the lock; a move that needs the lock (one
+        that finishes the match: ratings) is worked out again in a transaction."""
         now = self.clock()
-        async with self.store.transaction() as tx:
-            match = seen if seen is not None else await self.locked(tx, match_id)
-            if expected_ply is not None and match.state is not None and expected_ply < match.ply():
-                entry = await self._played_before(tx, match, user_id, expected_ply, text)
-                if entry is not None:
-                    return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
-            effects = Effects(tx, now)
-            lines: list[Phrase] = []
-            news: set[int] = set()
-            if match.status == "active" and match.game.is_chance(match.state):
-                match = await self._roll(tx, match, now, lines, news)  # left pending by a crash
-            mover = self.check_turn(match, user_id, expected_ply=expected_ply)
-            game, before = match.game, match.state
+        body = self.store.deferred() if seen is not None else None
+        if body is not None:
             try:
-                move = game.parse_move(before, text)
-                canonical = game.format_move(before, move)
-                public = game.public_notation(before, move)
-                after = game.apply(before, move)
-            except GameError as exc:
-                raise IllegalMove(refusal(exc, text)) from None
-            lines.append(self.move_line(mover.name, public, game.move_effects(before, move, after)))
-            news |= set(game.private_news(before, after))
-            outcome = game.outcome(after)
-            seq = match.row.version
-            # no die roll follows: this version's board is the one `after_change` sends, so
-            # its number goes into the same UPDATE (a statement saved on every move)
-            board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
-            match = await self.save(tx, match, now=now, state=after, clock=True,
-                                    status="finished" if outcome else None,
-                                    result=outcome.to_json() if outcome else None,
-                                    stale=None if seen is None else _SeenStale(), **board)
-            await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
-                                notation=canonical, actor_id=user_id, now=now,
-                                interaction_id=interaction_id)
-            await tx.void_offers(match.id)
-            if answered_on is not None:
-                await tx.forget_live_message(match.id, answered_on)
-            match = await self._roll(tx, match, now, lines, news)
-            await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
-        self.on_commit()
+                result = await self._move(body, match_id, user_id, text, expected_ply,
+                                          interaction_id, answered_on, seen, now)
+            except NeedsLock:
+                pass
+            else:
+                if not result.already:
+                    await self.store.commit_deferred(body)
+                    self.on_commit()
+                return result
+        async with self.store.transaction() as tx:
+            result = await self._move(tx, match_id, user_id, text, expected_ply,
+                                      interaction_id, answered_on, seen, now)
+        if not result.already:
+            self.on_commit()
+        return result
+
+    async def _move(self, tx: Tx, match_id: int, user_id: int, text: str,
+                    expected_ply: int | None, interaction_id: int | None,
+                    answered_on: int | None, seen: Match | None, now: float) -> MoveResult:
+        match = seen if seen is not None else await self.locked(tx, match_id)
+        if expected_ply is not None and match.state is not None and expected_ply < match.ply():
+            entry = await self._played_before(tx, match, user_id, expected_ply, text)
+            if entry is not None:
+                return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
+        effects = Effects(tx, now)
+        lines: list[Phrase] = []
+        news: set[int] = set()
+        if match.status == "active" and match.game.is_chance(match.state):
+            match = await self._roll(tx, match, now, lines, news)  # left pending by a crash
+        mover = self.check_turn(match, user_id, expected_ply=expected_ply)
+        game, before = match.game, match.state
+        try:
+            move = game.parse_move(before, text)
+            canonical = game.format_move(before, move)
+            public = game.public_notation(before, move)
+            after = game.apply(before, move)
+        except GameError as exc:
+            raise IllegalMove(refusal(exc, text)) from None
+        lines.append(self.move_line(mover.name, public, game.move_effects(before, move, after)))
+        news |= set(game.private_news(before, after))
+        outcome = game.outcome(after)
+        seq = match.row.version
+        # no die roll follows: this version's board is the one `after_change` sends, so
+        # its number goes into the same UPDATE (a statement saved on every move)
+        board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
+        match = await self.save(tx, match, now=now, state=after, clock=True,
+                                status="finished" if outcome else None,
+                                result=outcome.to_json() if outcome else None,
+                                stale=None if seen is None else _SeenStale(), **board)
+        await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
+                            notation=canonical, actor_id=user_id, now=now,
+                            interaction_id=interaction_id)
+        await tx.void_offers(match.id)
+        if answered_on is not None:
+            await tx.forget_live_message(match.id, answered_on)
+        match = await self._roll(tx, match, now, lines, news)
+        await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
         return MoveResult(match, canonical, public, game.ply(before))
 
     async def board_kept_live(self, match: Match, message_id: int, channel_id: int) -> None:
