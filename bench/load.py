@@ -12,7 +12,9 @@ machine's binaries (tests/pg_server.py).
 
 For each worker mode: an open run with Poisson arrivals at `--rate` moves/s offered across the
 channels (a channel's next move waits for its board), then a saturation run (every channel
-moves again as soon as its board is posted). Reported: first response p50/p99 (from the
+moves again as soon as its board is posted). A channel whose match ends starts another (a
+/play, then a click on Accept: `starts`, whose time and requests count in the run's figures),
+so the number of channels in play stays the same to the end of a run. Reported: first response p50/p99 (from the
 interaction to the bot's first answer, on the imitation's clock), board posted p50/p99 (from
 the interaction to the new board in the channel), moves/s, the bot's CPU per move (its process
 and its picture workers, from /proc; then its main process alone), the cores it used, the cores
@@ -98,6 +100,7 @@ class Load:
     def __init__(self, fake: FakeDiscord, bot: Bot, by: str = "command"):
         self.fake, self.bot, self.by = fake, bot, by
         self.tables: dict[int, Table] = {}
+        self.started = 0  # matches started (each a /play and a click on Accept)
         original = fake._new_message
 
         def watched(channel_id: int, body: Any, files: Any, **kwargs: Any) -> Any:
@@ -118,6 +121,11 @@ class Load:
         users = [fake.add_user(f"L{index}-{s}") for s in range(2)]
         table = Table(channel, users)
         self.tables[channel] = table
+        await self.start_match(table)
+
+    async def start_match(self, table: Table) -> None:
+        """A new match in the table's channel: /play against its second player, accepted."""
+        fake, channel, users = self.fake, table.channel, table.users
         await fake.answered(await fake.slash(users[0], "play", channel_id=channel,
                                              game=GAME.id, first="me", opponent=UserRef(users[1])),
                             timeout=60)
@@ -126,14 +134,17 @@ class Load:
                      if any(":accept:" in c for c in fake.custom_ids(m))], timeout=60,
             what="the invitation")
         accept = next(c for c in fake.custom_ids(invite[-1]) if ":accept:" in c)
-        table.board_posted.clear()
+        before = table.boards
         await fake.answered(await fake.click(users[1], invite[-1], accept), timeout=60)
-        await asyncio.wait_for(table.board_posted.wait(), 60)
+        while table.boards == before:
+            table.board_posted.clear()
+            await asyncio.wait_for(table.board_posted.wait(), 60)
         table.state = GAME.new(2)
+        self.started += 1
 
     async def move(self, table: Table, rng: random.Random, figures: Figures) -> None:
-        if GAME.outcome(table.state) is not None:
-            table.state = None
+        if GAME.outcome(table.state) is not None:  # over: the players start another
+            await self.start_match(table)
             return
         seat = GAME.to_move(table.state)
         assert seat is not None
@@ -179,8 +190,6 @@ class Load:
                     await asyncio.sleep(local.expovariate(per_channel))
                     if time.perf_counter() >= end:
                         return
-                if table.state is None:
-                    return
                 await self.move(table, local, figures)
 
         started = time.perf_counter()
@@ -237,9 +246,7 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                                    for i in range(args.channels)))
             for label, rate in ((f"open {args.rate:g}/s", float(args.rate)),
                                 ("saturated", None)):
-                for table in load.tables.values():
-                    if table.state is None or GAME.outcome(table.state) is not None:
-                        table.state = None
+                started_before = load.started
                 cpu_before = sum(cpu_seconds(pid) for pid in pids)
                 main_before = sum(cpu_seconds(pid, children=False) for pid in pids)
                 own_before = time.process_time()
@@ -255,7 +262,8 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                       f" {quantiles(figures.first):>14} {quantiles(figures.board):>14}"
                       f" {per_move:8.2f} {main_per_move:8.2f} {cpu / took:6.2f}"
                       f" {imitation / took:6.2f}"
-                      f" {requests / max(1, figures.moves):5.2f} {figures.failed:5d}", flush=True)
+                      f" {requests / max(1, figures.moves):5.2f} {figures.failed:5d}"
+                      f" {load.started - started_before:6d}", flush=True)
             after = [rss_mb(pid) for pid in pids]
             print(f"{label_setup:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
                   f" {sum(r[1] for r in idle):.0f} MB); after {len(load.tables)} matches"
@@ -308,7 +316,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'setup/workers':>14} {'run':>12} {'moves/s':>8} {'first p50/p99':>14}"
           f" {'board p50/p99':>14} {'cpu ms/mv':>8} {'main ms':>8} {'cores':>6} {'fake':>6}"
-          f" {'req/mv':>6} {'fail':>5}")
+          f" {'req/mv':>6} {'fail':>5} {'starts':>6}")
     for setup in args.setups.split(","):
         for workers in args.workers.split(","):
             asyncio.run(mode(setup, workers, args))
