@@ -41,7 +41,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BATCH = 16
-CONCURRENCY = 8
+# rows delivered at once (each a different lane). A board's delivery waits on its picture and on
+# Discord most of its time, so with 8 the deliveries, not the CPU, capped the boards per second
+# (bench/load.py, saturated: ~150 moves/s with 8, ~200 with 32, fewer with 64)
+CONCURRENCY = 32
 LEASE = 120.0  # seconds a claimed row is ours before another worker may take it
 MAX_ATTEMPTS = 60
 PRUNE_AFTER = 7 * 86400.0
