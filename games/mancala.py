@@ -173,6 +173,34 @@ def sow(pits: tuple[int, ...], goal: int, seat: int, start: int):
         board[pos] = 0
 
 
+_SOWABLE: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
+_SOWABLE_SIZE = 512  # positions remembered (a few hundred bytes each)
+
+
+def sowable(pits: tuple[int, ...], goal: int, seat: int) -> tuple[int, ...]:
+    """The pits `seat` may sow from: not empty, and no endless relay. Remembered for the
+    last few hundred positions, since each is asked many times: the bot asks for a position's
+    outcome, whose turn it is and its moves several times while it handles one move, and a
+    search asks for each position's outcome and then its moves (each answer sows every
+    pit)."""
+    key = (pits, goal, seat)
+    found = _SOWABLE.get(key)
+    if found is None:
+        found = tuple(pit for pit in range(len(pits)) if pits[pit] and _sow_ok(key, pit))
+        if len(_SOWABLE) >= _SOWABLE_SIZE:
+            _SOWABLE.clear()
+        _SOWABLE[key] = found
+    return found
+
+
+def _sow_ok(position: tuple[tuple[int, ...], int, int], pit: int) -> bool:
+    try:
+        sow(*position, pit)
+    except RelayLoopError:
+        return False
+    return True
+
+
 class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     info = GameInfo(
         id="progressive-mancala",
@@ -219,20 +247,12 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         return None
 
     def _playable(self, state: MancalaState) -> bool:
-        return any(self._sow_ok(state, pit) for pit in range(state.size) if state.pits[pit])
-
-    def _sow_ok(self, state: MancalaState, pit: int) -> bool:
-        try:
-            sow(state.pits, state.goal, state.to_move, pit)
-        except RelayLoopError:
-            return False
-        return True
+        return bool(sowable(state.pits, state.goal, state.to_move))
 
     def legal_moves(self, state: MancalaState) -> list[MancalaMove]:
         if self.outcome(state) is not None:
             return []
-        return [MancalaMove(pit) for pit in range(state.size)
-                if state.pits[pit] and self._sow_ok(state, pit)]
+        return [MancalaMove(pit) for pit in sowable(state.pits, state.goal, state.to_move)]
 
     def to_move(self, state: MancalaState) -> int | None:
         return None if self.outcome(state) else state.to_move
