@@ -62,6 +62,7 @@ class CorralBot(discord.Client):
                          max_messages=None, **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
+        self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._warming: asyncio.Task[None] | None = None
@@ -70,6 +71,23 @@ class CorralBot(discord.Client):
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
         return {}
+
+    def _skip_unread_message_events(self) -> None:
+        """The gateway sends a MESSAGE_CREATE for every message the bot posts and a
+        MESSAGE_UPDATE for every edit; discord.py would build a Message object of each
+        (a board's with all its components) only for Corral to ignore it. Corral reads
+        people's new messages (`on_message`) and nothing else, so bots' and webhooks'
+        messages and all edits are dropped before that."""
+        parsers = self._connection.parsers
+        message_create = parsers["MESSAGE_CREATE"]
+
+        def people_only(data: Any) -> None:
+            if (data.get("author") or {}).get("bot") or data.get("webhook_id"):
+                return
+            message_create(data)
+
+        parsers["MESSAGE_CREATE"] = people_only
+        parsers["MESSAGE_UPDATE"] = lambda data: None
 
     @property
     def worker_id(self) -> str:

@@ -262,3 +262,29 @@ async def test_public_board_is_the_live_board_and_moves_lists_the_game(fake, bot
     moves = await fake.answered(await fake.click(alice, again, button_with(again, "c1:h:")))
     assert is_ephemeral(moves.original)
     assert "1. Alice: `k`" in moves.original["content"]
+
+
+async def test_spectators_are_kept_quiet_in_match_threads_when_the_server_asks(fake, bot):
+    alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
+    mod = fake.add_user("Mod")
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings", threads=True,
+                                         spectators=False, manager=True))
+    await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
+                                         opponent=UserRef(bob), first="me"))
+    threads = await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
+                                           if ch["type"] == 11], what="the thread", timeout=15)
+    thread = threads[0]
+    invitation = await posted(fake, lambda m: fake.custom_ids(m), "the invitation", thread)
+    accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
+    await fake.answered(await fake.click(bob, invitation, accept))
+    board = await next_board(fake, 0, thread, "the first board")
+    board = await play_button(fake, alice, board, "a", thread)  # the bot posts and edits
+    spectator = await fake.user_message(carol, thread, "who is winning?")
+    player = await fake.user_message(bob, thread, "good luck")
+    elsewhere = await fake.user_message(carol, fake.channel_id, "anyone for a game?")
+    await fake.wait_for(lambda: int(spectator["id"]) not in fake.messages,
+                        what="the spectator's message removed")
+    await fake.settle()
+    assert int(player["id"]) in fake.messages  # players talk freely
+    assert int(elsewhere["id"]) in fake.messages  # only match threads are kept quiet
+    assert int(board["id"]) in fake.messages and int(invitation["id"]) in fake.messages
