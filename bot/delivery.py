@@ -312,10 +312,11 @@ class Delivery:
         these offers); with `keep`, every other board too: only the newest board is live.
         Returns the messages retired; they stay recorded as live until the row is marked done
         (in that transaction), so a row cut short edits them again: an edit repeats safely."""
-        live = await self.store.live_messages(match_id, below_version=version)
-        if keep is not None:
-            live += [m for m in await self.store.live_messages(match_id, kind="board")
-                     if m.message_id != keep and m.version >= version]
+        if keep is not None:  # one read for both: what is older, and every other board
+            live = [m for m in await self.store.live_messages(match_id)
+                    if m.version < version or (m.kind == "board" and m.message_id != keep)]
+        else:
+            live = await self.store.live_messages(match_id, below_version=version)
         if offer_ids is not None:
             live = [m for m in await self.store.live_messages(match_id)
                     if m.offer_id in offer_ids]
