@@ -232,3 +232,28 @@ def test_codec_rejects_broken_states():
         GAME.from_json({**data, "to_move": 2})
     with pytest.raises(InvalidStateError, match="malformed"):
         GAME.from_json({"pits": [5] * 11})
+
+
+def test_the_remembered_sowable_pits_are_those_that_sow_and_the_memory_stays_bounded():
+    import random
+
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(30):
+        state = GAME.new(2, {"pits": rng.choice(["11", "17"])})
+        while GAME.outcome(state) is None:
+            expected = []
+            for pit in range(state.size):
+                if not state.pits[pit]:
+                    continue
+                try:
+                    sow(state.pits, state.goal, state.to_move, pit)
+                except RelayLoopError:
+                    continue
+                expected.append(pit)
+            assert [m.pit for m in GAME.legal_moves(state)] == expected
+            assert mancala.sowable(state.pits, state.goal, state.to_move) == tuple(expected)
+            checked += 1
+            state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    assert checked > mancala._SOWABLE_SIZE  # more positions than it remembers
+    assert len(mancala._SOWABLE) <= mancala._SOWABLE_SIZE
