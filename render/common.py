@@ -334,8 +334,8 @@ class Canvas:
 
 @dataclass(frozen=True)
 class _Stamp:
-    levels: Image.Image  # "L": 0 = background, 1-2 = the shades, 3 = the text colour
-    mask: Image.Image  # "L": 255 where the label paints
+    levels: bytes  # a byte a pixel, row by row: 0 = background, 1-2 = the shades, 3 = the text
+    mask: Image.Image  # "1": set where the label paints
     top: int  # of the ink, relative to the baseline
     width: int
     height: int
@@ -417,18 +417,25 @@ def _stamp(text: str, size: int, bold: bool) -> _Stamp:
     placed, (left, top, right, bottom), cjk = _layout(text, size, bold)
     width, height = right - left, bottom - top
     coverage = Image.new("L", (max(1, width), max(1, height)), 0)
+    reach = -1  # the right edge of the words pasted so far: to its right the area is blank
     for pen, word in placed:
         word_left, word_top, _, _ = _word_box(word, size, bold, cjk)
         ink = _word_coverage(word, size, bold, cjk)
         x, y = pen + word_left - left, word_top - top
-        area = (x, y, x + ink.width, y + ink.height)
-        coverage.paste(ImageChops.lighter(coverage.crop(area), ink), area)
-    return _Stamp(coverage.point(_LEVEL_OF), coverage.point(_MASK_OF), top, width, height)
+        if x >= reach:
+            coverage.paste(ink, (x, y))  # on blank pixels: the same as the lighter of the two
+        else:  # the word's ink may cross the one before: keep the more covered of each pixel
+            area = (x, y, x + ink.width, y + ink.height)
+            coverage.paste(ImageChops.lighter(coverage.crop(area), ink), area)
+        reach = max(reach, x + ink.width)
+    levels = coverage.tobytes().translate(_LEVEL_OF)
+    # "1;8" reads a byte a pixel, set where it is not 0: where the level is 1 or more
+    mask = Image.frombytes("1", coverage.size, levels, "raw", "1;8")
+    return _Stamp(levels, mask, top, width, height)
 
 
-_LEVEL_OF = [0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
-             for v in range(256)]
-_MASK_OF = [0 if v < _CUTS[0] else 255 for v in range(256)]
+_LEVEL_OF = bytes(0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
+                  for v in range(256))
 
 
 @lru_cache(maxsize=512)
@@ -439,9 +446,9 @@ def _shades(bg: Rgb, fg: Rgb) -> tuple[Rgb, ...]:
 @lru_cache(maxsize=STAMPS)
 def _painted(text: str, size: int, bold: bool, inks: tuple[int, ...]) -> Image.Image:
     """A label's stamp with its coverage levels turned into palette indices."""
-    levels = _stamp(text, size, bold).levels
+    stamp = _stamp(text, size, bold)
     table = bytes((0, *inks)) + bytes(252)
-    return Image.frombytes("P", levels.size, levels.tobytes().translate(table))
+    return Image.frombytes("P", stamp.mask.size, stamp.levels.translate(table))
 
 
 def wrap_to(text: str, fits: Any) -> list[str]:
