@@ -43,27 +43,55 @@ def _die_with_parent(parent: int) -> None:
 
 class Workers:
     """`await workers.run(fn, *args)` runs a picklable top-level function in a worker
-    process (mode "process", the default) or a thread (mode "thread", for comparisons)."""
+    process (mode "process", the default) or a thread (mode "thread", for comparisons).
+
+    Processes start when first needed (or at `warm`). A worker that dies (killed by the
+    kernel for memory, a crash in a native library) breaks a process pool for good, and every
+    later picture would fail until the bot restarts: the broken pool is replaced by a fresh
+    one and the job is tried once more there."""
 
     def __init__(self, size: int | None = None, mode: str = "process"):
         self.size = size or max(1, min(4, os.cpu_count() or 1))
         self.mode = mode
-        self._executor: concurrent.futures.Executor
-        if mode == "thread":
-            self._executor = concurrent.futures.ThreadPoolExecutor(
+        self.replaced = 0  # broken pools replaced (logged, and read by tests)
+        self._warm = False
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> concurrent.futures.Executor:
+        if self.mode == "thread":
+            return concurrent.futures.ThreadPoolExecutor(
                 self.size, thread_name_prefix="corral-render")
-        else:
-            self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.size, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_die_with_parent, initargs=(os.getpid(),))
+        return concurrent.futures.ProcessPoolExecutor(
+            self.size, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_die_with_parent, initargs=(os.getpid(),))
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, *args)
+        for tries_left in (1, 0):
+            executor = self._executor
+            try:
+                return await loop.run_in_executor(executor, fn, *args)
+            except concurrent.futures.BrokenExecutor:
+                self._replace(executor)
+                if not tries_left:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        """A fresh pool instead of `broken` (once, however many jobs saw it break)."""
+        if self._executor is not broken:
+            return
+        self.replaced += 1
+        self._warm = False
+        log.warning("a worker process died; starting a fresh pool of %s", self.size)
+        self._executor = self._new_executor()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     async def warm(self) -> None:
-        """Start every worker now, so the first board does not pay for their start."""
-        await asyncio.gather(*(self.run(os.getpid) for _ in range(self.size)))
+        """Start every worker now (once), so the next job does not pay for their start."""
+        if not self._warm:
+            await asyncio.gather(*(self.run(os.getpid) for _ in range(self.size)))
+            self._warm = True
 
 
     def shutdown(self) -> None:

@@ -5,6 +5,7 @@ no picture worker left behind, nothing lost."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from pathlib import Path
@@ -70,3 +71,19 @@ async def test_a_crash_takes_the_workers_with_it(fake, bot):
     assert workers
     await bot.kill()
     assert await gone(workers, 5.0), "picture workers were orphaned by a crash"
+
+
+async def test_a_picture_worker_that_dies_is_replaced_and_the_boards_go_on(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, first="me")
+    assert bot.proc is not None
+    workers = {pid for pid in children(bot.proc.pid)
+               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+    assert workers
+    for pid in workers:  # as the kernel's out-of-memory killer would
+        os.kill(pid, signal.SIGKILL)
+    assert await gone(workers, 2.0)
+    board = await play_button(fake, alice, board, "k")  # drawn by a fresh worker
+    board = await play_button(fake, bob, board, "a")
+    assert "a worker process died; starting a fresh pool" in bot.log.read_text()
+    assert "Traceback" not in bot.log.read_text()
