@@ -65,7 +65,6 @@ class CorralBot(discord.Client):
         self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
-        self._warming: asyncio.Task[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
 
     @staticmethod
@@ -110,8 +109,8 @@ class CorralBot(discord.Client):
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.workers.warm()
-        # the AI's workers start in the background: their first search need not pay for it
-        self._warming = asyncio.create_task(self.ai_workers.warm(), name="corral-ai-warm")
+        # the AI's workers start with the first AI turn (during its pause), so a bot that
+        # hosts only people's matches never pays their memory
         fixed = await self.service.recover()
         if fixed:
             log.info("recovered %s matches at start", fixed)

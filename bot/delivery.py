@@ -179,7 +179,9 @@ class Delivery:
         an AI worker from the stored state, then the normal move path. A stale row (the
         match moved on, e.g. this row is a repeat after a restart) does nothing."""
         payload = row.payload
-        await asyncio.sleep(self.bot.settings.ai_pause)
+        # the pause, in which the AI's workers start if this is the first AI turn
+        await asyncio.gather(asyncio.sleep(self.bot.settings.ai_pause),
+                             self.bot.ai_workers.warm(), return_exceptions=True)
         match = await self.bot.service.get(payload["match_id"])
         mover = match.to_move()
         if (match.status != "active" or match.ply() != payload["ply"] or mover is None
