@@ -466,3 +466,42 @@ def test_a_new_label_is_put_together_from_words_drawn_before():
         ink = sum(v >= 48 for v in whole.get_flattened_data())
         assert abs(sum(v == 255 for v in stamp.mask.get_flattened_data()) - ink) <= 0.03 * ink
         assert canvas.measure(text, 22)[0] == stamp.width
+
+
+def test_a_canvas_draws_into_its_png_scanlines_and_a_clone_leaves_its_base_alone():
+    """The canvas's pixels are its PNG's scanlines (each row behind a filter byte 0): the
+    PNG written from them is the one written from a copy of the image, and drawing on a
+    clone changes neither the base layer's pixels nor its scanlines."""
+    from render import common
+
+    assert common._scanlines_work()
+    base = Canvas((23, 2 * common.BAND_ROWS + 3), (10, 20, 30))
+    base.rectangle((2, 3, 12, 20), fill=(200, 0, 0))
+    before = bytes(base.rows)
+    canvas = base.clone()
+    canvas.circle(15, 20, 6, fill=(0, 200, 0), outline=(255, 255, 255))
+    canvas.text((1, 30), "Ab", size=12, fg=(255, 255, 255), bg=(10, 20, 30))
+    assert bytes(base.rows) == before
+    assert base.png() == common.encode_png(base.image.copy(), base.colours)
+    assert canvas.rows is not None and canvas.rows[0::24] == bytes(canvas.image.height + 1)
+    png = canvas.png()
+    assert png == common.encode_png(canvas.image.copy(), canvas.colours)
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()
+    assert decoded.tobytes() == canvas.image.tobytes() != base.image.tobytes()
+
+
+def test_without_scanlines_a_canvas_is_a_plain_image_with_the_same_png(monkeypatch):
+    """Where Pillow would not draw into the mapped scanlines, a canvas is a plain image
+    (framed when encoded), and the picture is the same."""
+    from functools import lru_cache
+
+    from render import common, mancala
+
+    view = GAME.observe(play(GAME2[:9]), None)
+    expected = render_observation(GAME.id, view, names=["Alice", "Bob"])
+    monkeypatch.setattr(common, "_scanlines_work", lambda: False)
+    monkeypatch.setattr(mancala, "_static_layer",
+                        lru_cache(maxsize=8)(mancala._static_layer.__wrapped__))
+    assert Canvas((4, 4), (0, 0, 0)).rows is None
+    assert render_observation(GAME.id, view, names=["Alice", "Bob"]) == expected
