@@ -257,8 +257,14 @@ class Canvas:
 
     def rounded_rectangle(self, xy: Any, radius: float, fill: Rgb | None = None,
                           outline: Rgb | None = None, width: int = 1) -> None:
-        self.draw.rounded_rectangle(xy, radius=radius, fill=self._opt(fill),
-                                    outline=self._opt(outline), width=width)
+        fill_ink, outline_ink = self._opt(fill), self._opt(outline)
+        placed = _rounded_piece(xy, radius, fill_ink, outline_ink, width)
+        if placed is None:
+            self.draw.rounded_rectangle(xy, radius=radius, fill=fill_ink, outline=outline_ink,
+                                        width=width)
+        else:
+            (painted, mask), corner = placed
+            self.image.paste(painted, corner, mask)
 
     def ellipse(self, xy: Any, fill: Rgb | None = None, outline: Rgb | None = None,
                 width: int = 1) -> None:
@@ -540,6 +546,100 @@ def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float) ->
         else:
             high = middle - 1
     return text[:keep].rstrip() + "…"
+
+
+# -- pieces drawn once ------------------------------------------------------------------------
+# A small rounded rectangle (a count's chip, a label's pill, a tile) costs Pillow a dozen
+# drawing calls, and the same one comes back board after board: it is drawn once per process
+# and pasted after. Pillow rounds the box's corners to whole pixels first and draws the
+# rest from them and from the corner's diameter, so the pixels depend only on the rounded
+# box's size, the diameter, the width and the inks: the piece is drawn at (0, 0) with the same
+# diameter and pasted at the rounded corner, the same pixels as drawing it there. Boxes where
+# Pillow would draw from the unrounded box (a circle, no curve at all), a diameter it would
+# change, an outline wider than half the box, a corner off the picture's top or left, and
+# large boxes (pasting costs as much as drawing) are drawn directly.
+PIECE_AREA = 20_000  # pixels of the largest piece kept
+PIECE_BYTES = 1 << 20  # bytes of pieces kept per process (two a pixel, and 1 KB each)
+Piece = tuple[Image.Image, Image.Image]  # the piece in palette indices ("P"), its mask ("1")
+
+
+class _Pieces:
+    """Pieces by key, least recently used dropped first once their pixels pass `budget`."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.used = 0
+        self.items: OrderedDict[Any, Piece] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: Any) -> Piece | None:
+        with self.lock:
+            piece = self.items.get(key)
+            if piece is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                self.items.move_to_end(key)
+            return piece
+
+    def put(self, key: Any, piece: Piece) -> None:
+        with self.lock:
+            if key in self.items:
+                return
+            self.items[key] = piece
+            self.used += _piece_bytes(piece)
+            while self.used > self.budget and self.items:
+                self.used -= _piece_bytes(self.items.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.used = self.hits = self.misses = 0
+
+
+def _piece_bytes(piece: Piece) -> int:
+    return 2 * piece[0].width * piece[0].height + 1024  # the images' pixels and objects
+
+
+_pieces = _Pieces(PIECE_BYTES)
+
+
+def _rounded_piece(xy: Any, radius: float, fill: int | None, outline: int | None,
+                   width: int) -> tuple[Piece, tuple[int, int]] | None:
+    """The piece for `Canvas.rounded_rectangle` and where it goes, or None: draw it."""
+    if len(xy) != 4 or (fill is None and outline is None):
+        return None
+    x0, y0, x1, y1 = xy
+    if x1 < x0 or y1 < y0:
+        return None
+    d = min(x1 - x0, y1 - y0, radius * 2)  # as Pillow does
+    left, top = round(x0), round(y0)
+    w, h = round(x1) - left, round(y1) - top
+    if left < 0 or top < 0 or not 0 < d <= min(w, h) or 2 * width > min(w, h) or \
+            (w + 1) * (h + 1) > PIECE_AREA:
+        return None  # (an outline wider than half the box reaches out of it)
+    full_x = d >= w - 1
+    if full_x and (w >= h - 1):
+        return None  # Pillow draws an ellipse in the unrounded box
+    key = ("rounded", w, h, d, fill, outline, width)
+    piece = _pieces.get(key)
+    if piece is None:
+        # slot 1 the fill, 2 the outline (1 too when it is the fill: Pillow then skips it)
+        second = 1 if outline == fill else 2
+        levels = Image.new("L", (w + 1, h + 1), 0)
+        try:
+            ImageDraw.Draw(levels).rounded_rectangle(
+                (0, 0, w, h), radius=d / 2, fill=None if fill is None else 1,
+                outline=None if outline is None else second, width=width)
+        except ValueError:  # a box Pillow refuses midway: let it draw (and refuse) directly
+            return None
+        slots = levels.tobytes()
+        table = bytes((0, fill or 0, (fill if second == 1 else outline) or 0)) + bytes(253)
+        piece = (Image.frombytes("P", levels.size, slots.translate(table)),
+                 Image.frombytes("1", levels.size, slots, "raw", "1;8"))
+        _pieces.put(key, piece)
+    return piece, (left, top)
 
 
 # -- PNG ----------------------------------------------------------------------------------------

@@ -505,3 +505,60 @@ def test_without_scanlines_a_canvas_is_a_plain_image_with_the_same_png(monkeypat
                         lru_cache(maxsize=8)(mancala._static_layer.__wrapped__))
     assert Canvas((4, 4), (0, 0, 0)).rows is None
     assert render_observation(GAME.id, view, names=["Alice", "Bob"]) == expected
+
+
+def test_rounded_rectangles_are_pasted_pieces_with_pillows_own_pixels():
+    """Canvas.rounded_rectangle pastes a piece drawn once per size: the pixels are Pillow's
+    own drawing of the same box (any position, fractional or odd, any radius, fill,
+    outline and width, boxes Pillow refuses too)."""
+    from PIL import ImageDraw
+
+    from render import common
+
+    rng = random.Random(7)
+    used = 0
+    for _ in range(1500):
+        canvas = Canvas((160, 120), (0, 0, 0))
+        for grey in (1, 2, 3):
+            canvas.ink((grey,) * 3)
+        expected = Image.new("P", (160, 120), 0)
+        x0, y0 = rng.uniform(-3, 130), rng.choice([rng.uniform(-3, 90), rng.randrange(90) + 0.5])
+        w = rng.choice([rng.uniform(0, 90), rng.randrange(60) + rng.choice([0, 0.5])])
+        h = rng.choice([rng.uniform(0, 90), w, rng.randrange(20)])
+        radius = rng.choice([rng.uniform(0, 30), 8, 14, w / 4, w / 2])
+        fill = rng.choice([(1, 1, 1), (2, 2, 2), (0, 0, 0), None])
+        outline = rng.choice([(2, 2, 2), (1, 1, 1), (3, 3, 3), None])
+        width = rng.choice([0, 1, 2, 3, 5])
+        xy = (x0, y0, x0 + w, y0 + h)
+        inks = [None if c is None else canvas.ink(c) for c in (fill, outline)]
+        before = common._pieces.hits + common._pieces.misses
+        outcomes = []
+        for target in (canvas, ImageDraw.Draw(expected)):
+            colours = (fill, outline) if target is canvas else inks
+            try:
+                target.rounded_rectangle(xy, radius=radius, fill=colours[0],
+                                         outline=colours[1], width=width)
+                outcomes.append(None)
+            except ValueError as error:
+                outcomes.append(str(error))
+        used += common._pieces.hits + common._pieces.misses > before
+        assert outcomes[0] == outcomes[1]
+        assert canvas.image.tobytes() == expected.tobytes(), (xy, radius, fill, outline, width)
+    assert used > 800  # most boxes went through pieces
+
+
+def test_a_piece_is_drawn_once_and_the_pieces_stay_within_their_budget(monkeypatch):
+    from render import common
+
+    pieces = common._Pieces(40_000)
+    monkeypatch.setattr(common, "_pieces", pieces)
+    canvas = Canvas((400, 300), (0, 0, 0))
+    for x in (10, 60.4, 131.7):  # one chip, three places
+        canvas.rounded_rectangle((x, 20.2, x + 40, 52.2), radius=8, fill=(246, 236, 214),
+                                 outline=(70, 42, 22), width=2)
+    assert (pieces.misses, pieces.hits, len(pieces.items)) == (1, 2, 1)
+    for w in range(20, 120):  # as many sizes: the oldest are dropped
+        canvas.rounded_rectangle((10, 100, 10 + w, 150), radius=8, fill=(1, 2, 3))
+        assert pieces.used <= pieces.budget
+    assert 0 < len(pieces.items) < 20
+    assert pieces.used == sum(common._piece_bytes(piece) for piece in pieces.items.values())
