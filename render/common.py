@@ -303,18 +303,18 @@ class Canvas:
         box (and 3 px around) in `bg`, hiding lines that pass under the label."""
         stamp = _stamp(text, size, bold)
         x, y = xy
-        cjk = has_cjk(text) and cjk_font_available()
-        digit = digit_height(size, bold, cjk)
-        baseline = round(y + digit / 2)
+        digit = stamp.digit
         width = stamp.width
-        left = round(x - {"left": 0, "centre": width / 2, "right": width}[align])
-        top = baseline + stamp.top
+        left = round(x if align == "left" else x - width / 2 if align == "centre"
+                     else x - _right(align, width))
+        top = round(y + digit / 2) + stamp.top
         box = (left, top, left + width, top + stamp.height)
         if halo:
             self.rectangle((left - 3, top - 3, left + width + 3, top + stamp.height + 3),
                            fill=bg)
         if width and stamp.height:
-            inks = (*(self.ink(shade) for shade in _shades(bg, fg)), self.ink(fg))
+            shade, deeper = _shades(bg, fg)
+            inks = (self.ink(shade), self.ink(deeper), self.ink(fg))
             self.image.paste(_painted(text, size, bold, inks), (left, top), stamp.mask)
         if record:
             self.boxes.append(TextBox(text, box, digit, fg, bg))
@@ -325,9 +325,9 @@ class Canvas:
         """The ink box `text` would get, without drawing it."""
         stamp = _stamp(text, size, bold)
         x, y = xy
-        cjk = has_cjk(text) and cjk_font_available()
-        baseline = round(y + digit_height(size, bold, cjk) / 2)
-        left = round(x - {"left": 0, "centre": stamp.width / 2, "right": stamp.width}[align])
+        baseline = round(y + stamp.digit / 2)
+        left = round(x if align == "left" else x - stamp.width / 2 if align == "centre"
+                     else x - _right(align, stamp.width))
         top = baseline + stamp.top
         return left, top, left + stamp.width, top + stamp.height
 
@@ -385,6 +385,12 @@ def _scanline_image(size: tuple[int, int]) -> tuple[bytearray | None, Image.Imag
     return rows, _map_scanlines(size, rows)     # a byte past the scanlines
 
 
+def _right(align: str, width: int) -> int:
+    if align != "right":
+        raise KeyError(align)
+    return width
+
+
 @dataclass(frozen=True)
 class _Stamp:
     levels: bytes  # a byte a pixel, row by row: 0 = background, 1-2 = the shades, 3 = the text
@@ -392,6 +398,7 @@ class _Stamp:
     top: int  # of the ink, relative to the baseline
     width: int
     height: int
+    digit: int  # the height of a digit in the label's font
 
 
 # A label is laid out word by word: each word is drawn once per process and cached, and a new
@@ -484,7 +491,7 @@ def _stamp(text: str, size: int, bold: bool) -> _Stamp:
     levels = coverage.tobytes().translate(_LEVEL_OF)
     # "1;8" reads a byte a pixel, set where it is not 0: where the level is 1 or more
     mask = Image.frombytes("1", coverage.size, levels, "raw", "1;8")
-    return _Stamp(levels, mask, top, width, height)
+    return _Stamp(levels, mask, top, width, height, digit_height(size, bold, cjk))
 
 
 _LEVEL_OF = bytes(0 if v < _CUTS[0] else 1 if v < _CUTS[1] else 2 if v < _CUTS[2] else 3
