@@ -213,14 +213,29 @@ class Canvas:
     def __init__(self, size: tuple[int, int], background: Rgb):
         self.colours: list[Rgb] = [background]
         self.index: dict[Rgb, int] = {background: 0}
-        self.rows, self.image = _scanline_image(size)
-        self.draw = ImageDraw.Draw(self.image)
+        # the PNG's scanlines the image draws into (see `_map_scanlines`); read them only
+        self.rows, self._image = _scanline_image(size)
+        self._draw = ImageDraw.Draw(self._image)
         self.boxes: list[TextBox] = []
         self.markers: list[Box] = []  # what labels must keep clear of (tests check it)
+        self._version = 0  # counts the times the image was handed out to be drawn on
+        self._base: Canvas | None = None  # the canvas this one is a clone of
+        self._keys: tuple[int, list[tuple[int, int]]] | None = None  # (version, band keys)
+
+    @property
+    def image(self) -> Image.Image:
+        """The picture; whoever takes it may draw on it."""
+        self._version += 1
+        return self._image
+
+    @property
+    def draw(self) -> ImageDraw.ImageDraw:
+        self._version += 1
+        return self._draw
 
     @property
     def width(self) -> int:
-        return self.image.width
+        return self._image.width
 
     def clone(self) -> Canvas:
         """A copy to draw one picture on (a cached base layer stays untouched)."""
@@ -228,13 +243,14 @@ class Canvas:
         other.colours = list(self.colours)
         other.index = dict(self.index)
         if self.rows is None:
-            other.rows, other.image = None, self.image.copy()
+            other.rows, other._image = None, self._image.copy()
         else:
             other.rows = bytearray(self.rows)
-            other.image = _map_scanlines(self.image.size, other.rows)
-        other.draw = ImageDraw.Draw(other.image)
+            other._image = _map_scanlines(self._image.size, other.rows)
+        other._draw = ImageDraw.Draw(other._image)
         other.boxes = list(self.boxes)
         other.markers = list(self.markers)
+        other._version, other._base, other._keys = 0, self, None
         return other
 
     def ink(self, colour: Rgb) -> int:
@@ -340,10 +356,27 @@ class Canvas:
         if layout is not None:
             layout.extend(self.boxes)
         if self.rows is None:
-            return encode_png(self.image, self.colours)
-        width, height = self.image.size
-        return _encode_scanlines(memoryview(self.rows)[:(width + 1) * height], width, height,
-                                 self.colours)
+            return encode_png(self._image, self.colours)
+        width, height = self._image.size
+        base = self._base
+        if base is None or base.rows is None:
+            return _encode_scanlines(self.rows, width, height, self.colours)
+        return _encode_scanlines(self.rows, width, height, self.colours, base.rows,
+                                 base._band_keys())
+
+    def _band_keys(self) -> list[tuple[int, int]]:
+        """The cache keys of this canvas's bands as they are now (kept while its image is not
+        handed out again: a base layer's, for the bands its clones left as they were)."""
+        keys = self._keys
+        if keys is None or keys[0] != self._version:
+            assert self.rows is not None
+            width, height = self._image.size
+            end = (width + 1) * height
+            view = memoryview(self.rows)
+            bands = [bytes(view[start:min(start + (width + 1) * BAND_ROWS, end)])
+                     for start in range(0, end, (width + 1) * BAND_ROWS)]
+            keys = self._keys = (self._version, [(hash(band), len(band)) for band in bands])
+        return keys[1]
 
 
 # A canvas draws straight into the bytes of its PNG's scanlines: a bytearray holding each row
@@ -675,20 +708,37 @@ def encode_png(image: Image.Image, palette: Sequence[Rgb]) -> bytes:
     return _encode_scanlines(framed.tobytes(), width, height, palette)
 
 
-def _encode_scanlines(rows: bytes | memoryview, width: int, height: int,
-                      palette: Sequence[Rgb]) -> bytes:
-    """The PNG of a palette picture given as its scanlines (each row behind a byte 0)."""
+def _encode_scanlines(rows: bytes | bytearray, width: int, height: int,
+                      palette: Sequence[Rgb], base_rows: bytearray | None = None,
+                      base_keys: list[tuple[int, int]] | None = None) -> bytes:
+    """The PNG of a palette picture given as its scanlines (each row behind a byte 0).
+
+    A band that is the same as the base layer's (`base_rows`, whose bands' keys are
+    `base_keys`) is found in the cache by the base's key: comparing the two bands' bytes costs
+    a tenth of hashing one, and a third of a board's bands are left as the base drew them."""
     stride = (width + 1) * BAND_ROWS
+    end = (width + 1) * height
+    view = memoryview(rows)
+    base = memoryview(base_rows) if base_rows is not None else None
     parts = [b"\x78\x01"]  # a zlib header: deflate, 32 KB window, fastest
     checksum = 1  # the Adler-32 of nothing
-    for start in range(0, len(rows), stride):
-        band = bytes(rows[start:start + stride])
-        key = (hash(band), len(band))
+    for index, start in enumerate(range(0, end, stride)):
+        stop = min(start + stride, end)
+        band: bytes | None
+        # (startswith compares in place, where slicing would copy both bands first)
+        if base_keys is not None and base is not None and \
+                rows.startswith(base[start:stop], start):
+            band, key = None, base_keys[index]
+        else:
+            band = bytes(view[start:stop])
+            key = (hash(band), stop - start)
         with _bands_lock:
             cached = _bands.get(key)
             if cached is not None:
                 _bands.move_to_end(key)
         if cached is None:
+            if band is None:
+                band = bytes(view[start:stop])
             compressor = zlib.compressobj(PNG_ZLIB_LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_RLE)
             cached = (compressor.compress(band) + compressor.flush(zlib.Z_SYNC_FLUSH),
                       zlib.adler32(band))
@@ -697,7 +747,7 @@ def _encode_scanlines(rows: bytes | memoryview, width: int, height: int,
                 if len(_bands) > BANDS:
                     _bands.popitem(last=False)
         parts.append(cached[0])
-        checksum = _adler32_combine(checksum, cached[1], len(band))
+        checksum = _adler32_combine(checksum, cached[1], stop - start)
     parts.append(b"\x03\x00")  # an empty final block
     parts.append(struct.pack(">I", checksum))
     data = b"".join(parts)

@@ -562,3 +562,33 @@ def test_a_piece_is_drawn_once_and_the_pieces_stay_within_their_budget(monkeypat
         assert pieces.used <= pieces.budget
     assert 0 < len(pieces.items) < 20
     assert pieces.used == sum(common._piece_bytes(piece) for piece in pieces.items.values())
+
+
+def test_bands_left_as_the_base_drew_them_take_the_bases_keys_while_it_is_unchanged():
+    """A clone's bands equal to its base layer's are looked up by the base's band keys; a
+    base drawn on again (by its methods or through its image) has its keys taken again, so
+    no picture gets a band of the base as it was."""
+    from render import common
+
+    def decoded(canvas):
+        png = canvas.png()
+        image = Image.open(io.BytesIO(png))
+        image.load()
+        assert png == common.encode_png(canvas.image.copy(), canvas.colours)
+        return image.tobytes()
+
+    base = Canvas((40, 3 * common.BAND_ROWS), (10, 20, 30))
+    base.rectangle((2, 2, 30, 10), fill=(200, 0, 0))
+    first = base.clone()
+    first.circle(20, common.BAND_ROWS + 8, 5, fill=(0, 200, 0))
+    assert decoded(first) == first.image.tobytes()
+    version, keys = base._keys
+    assert len(keys) == 3
+    for draw in (lambda: base.rectangle((0, 0, 39, 12), fill=(0, 0, 200)),
+                 lambda: base.image.paste(1, (0, 0, 40, 12)),
+                 lambda: base.draw.rectangle((0, 0, 39, 12), fill=2)):
+        draw()
+        clone = base.clone()
+        assert decoded(clone) == clone.image.tobytes() == base.image.tobytes()
+        assert base._keys[0] != version
+        version = base._keys[0]
