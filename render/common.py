@@ -118,11 +118,15 @@ def min_size(width: int, bold: bool = False) -> int:
 
 
 # -- colour ---------------------------------------------------------------------------------
+# Pure functions of a few colours, asked again and again for the same ones (a board's fixed
+# colours, its seats'): each kept once worked out.
+@lru_cache(maxsize=1024)
 def mix(colour: Rgb, other: Rgb, t: float) -> Rgb:
     r, g, b = (round(a + (z - a) * t) for a, z in zip(colour, other, strict=True))
     return r, g, b
 
 
+@lru_cache(maxsize=1024)
 def luminance(colour: Rgb) -> float:
     """WCAG relative luminance."""
     def channel(c: int) -> float:
@@ -138,6 +142,7 @@ def contrast(a: Rgb, b: Rgb) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@lru_cache(maxsize=256)
 def readable(colour: Rgb, back: Rgb, ratio: float = 4.6) -> Rgb:
     """`colour`, lightened (on a dark back) or darkened (on a light one) just enough to reach
     the contrast ratio on `back`."""
@@ -149,6 +154,7 @@ def readable(colour: Rgb, back: Rgb, ratio: float = 4.6) -> Rgb:
     return target
 
 
+@lru_cache(maxsize=256)
 def ink_on(back: Rgb, dark: Rgb = DARK_INK, light: Rgb = (250, 250, 250)) -> Rgb:
     """Dark or light text, whichever reads better on `back`."""
     return dark if contrast(dark, back) >= contrast(light, back) else light

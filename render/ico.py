@@ -107,6 +107,7 @@ def _face_polygon(face: int) -> list[tuple[float, float]]:
 FACE_POLYGONS = tuple(_face_polygon(f) for f in range(len(FACES)))
 
 
+@lru_cache(maxsize=32)
 def _face_centre(face: int) -> tuple[float, float]:
     verts = FACES[face][0]
     centre = [sum(VERTICES[v][k] for v in verts) / 3 for k in range(3)]
@@ -254,11 +255,14 @@ def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
     text = str(PAIR_NUMBERS[face])
     ink = ink_on(fill, dark=FACE_INK)
     near: list[tuple[float, float, float, float]] = [
-        b.box for b in canvas.boxes if abs(b.box[0] - x) < 160 and abs(b.box[1] - y) < 160]
-    near += [m for m in canvas.markers if abs(m[0] - x) < 160 and abs(m[1] - y) < 160]
+        box for box in [b.box for b in canvas.boxes] + canvas.markers
+        if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
     for cx, cy in candidates:
-        box = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True, align="centre")
-        if not any(overlaps(box, other, 3) for other in near):
+        x0, y0, x1, y1 = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True,
+                                         align="centre")
+        # overlaps(box, other, 3) for each, written out (the board's hottest loop)
+        if not any(x0 - 3 < o[2] and o[0] - 3 < x1 and y0 - 3 < o[3] and o[1] - 3 < y1
+                   for o in near):
             break
     else:
         cx, cy = x, y
