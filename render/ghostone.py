@@ -158,19 +158,30 @@ def _static_layer(seats: int, compass: tuple[str, ...]) -> Canvas:
     return canvas
 
 
+ROCK_SPOTS = ((0.02, -0.22), (0.26, -0.2), (-0.05, 0.02), (0.24, 0.04), (-0.3, 0.1),
+              (0.08, 0.22))
+
+
 def _rocks(canvas: Canvas, x: float, y: float, n: int) -> None:
     """Up to six rocks drawn as lumpy stones, the count in the plate's corner."""
-    spots = ((0.02, -0.22), (0.26, -0.2), (-0.05, 0.02), (0.24, 0.04), (-0.3, 0.1),
-             (0.08, 0.22))
-    for i, (fx, fy) in enumerate(spots[:min(n, 6)]):
-        cx, cy = x + fx * CELL, y + fy * CELL
-        r = CELL * 0.1
-        points = [(cx + r * (1 + 0.18 * math.sin(3 * a + i)) * math.cos(a),
-                   cy + r * 0.8 * (1 + 0.18 * math.cos(2 * a + i)) * math.sin(a))
-                  for a in (k * math.pi / 5 for k in range(10))]
+    for i in range(min(n, len(ROCK_SPOTS))):
+        points, light = _rock(x, y, i)
         canvas.polygon(points, fill=ROCK, outline=(70, 60, 50))
-        canvas.ellipse((cx - r * 0.45, cy - r * 0.5, cx - r * 0.05, cy - r * 0.15),
-                       fill=ROCK_LIGHT)
+        canvas.ellipse(light, fill=ROCK_LIGHT)
+
+
+@lru_cache(maxsize=6 * SIZE * SIZE)
+def _rock(x: float, y: float, i: int) -> tuple[tuple[tuple[float, float], ...],
+                                               tuple[float, float, float, float]]:
+    """The i-th rock of the plate centred on (x, y): its outline and its light spot (fixed
+    geometry, worked out once)."""
+    fx, fy = ROCK_SPOTS[i]
+    cx, cy = x + fx * CELL, y + fy * CELL
+    r = CELL * 0.1
+    points = tuple((cx + r * (1 + 0.18 * math.sin(3 * a + i)) * math.cos(a),
+                    cy + r * 0.8 * (1 + 0.18 * math.cos(2 * a + i)) * math.sin(a))
+                   for a in (k * math.pi / 5 for k in range(10)))
+    return points, (cx - r * 0.45, cy - r * 0.5, cx - r * 0.05, cy - r * 0.15)
 
 
 
