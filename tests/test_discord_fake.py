@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import time
 import warnings
 from collections.abc import AsyncIterator
@@ -13,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 from discord_fake import APP_ID, EPHEMERAL, ChannelRef, FakeDiscord, InteractionRecord, UserRef
+from discord_fake.forms import MalformedForm, read_form
 
 with warnings.catch_warnings():  # discord.player imports audioop, deprecated in 3.11
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -331,6 +333,103 @@ async def test_files_over_the_upload_limit_are_too_large(fake, http):
     assert (refused.value.status, refused.value.code) == (413, 40005)
     assert refused.value.text == "Request entity too large"
     assert len(fake.channel_messages()) == 1
+
+
+BOUNDARY = "a7c0de--b0undary"
+FILES = (b"\x89PNG\r\n--a7c0de--b0und\r\n\x00", b"")  # CRLF, a near-boundary, an empty file
+
+
+def form_body(*parts: tuple[str, bytes], boundary: str = BOUNDARY, end: bytes = b"--\r\n"
+              ) -> bytes:
+    """A multipart/form-data body as aiohttp writes it, from (headers, data) parts."""
+    out = b""
+    for headers, data in parts:
+        out += f"--{boundary}\r\n{headers}\r\n\r\n".encode() + data + b"\r\n"
+    return out + f"--{boundary}".encode() + end
+
+
+def message_form(content: str = "two files") -> list[tuple[str, bytes]]:
+    payload = {"content": content, "attachments": [
+        {"id": 0, "filename": "board.png", "description": "the board"},
+        {"id": 1, "filename": "empty.txt"}]}
+    return [
+        ('Content-Type: text/plain; charset=utf-8\r\n'
+         'Content-Disposition: form-data; name="payload_json"', json.dumps(payload).encode()),
+        ('Content-Type: application/octet-stream\r\n'
+         'Content-Disposition: form-data; name="files[0]"; filename="board.png"', FILES[0]),
+        ('Content-Disposition: form-data; name="files[1]"; filename="\u65e5\u672c.txt"',
+         FILES[1])]
+
+
+async def post_form(fake: FakeDiscord, api: Api, body: bytes,
+                    content_type: str = f"multipart/form-data; boundary={BOUNDARY}") -> int:
+    async with api.session.post(
+            f"{fake.api_base}/channels/{fake.channel_id}/messages", data=body,
+            headers={"Content-Type": content_type, "Authorization": "Bot fake-token"}) as answer:
+        return answer.status
+
+
+def test_multipart_reader_reads_payload_json_and_files_exactly():
+    body = form_body(*message_form())
+    parts = read_form(f"Multipart/Form-Data; boundary=\"{BOUNDARY}\"", body)
+    assert [name for name, _ in parts] == ["payload_json", "files[0]", "files[1]"]
+    assert json.loads(parts[0][1])["content"] == "two files"
+    assert [data for _, data in parts[1:]] == list(FILES)
+    assert read_form(f"multipart/form-data; boundary={BOUNDARY}", body[:-2]) == parts
+    assert read_form(f"multipart/form-data; boundary={BOUNDARY}",
+                     f"--{BOUNDARY}--\r\n".encode()) == []
+
+
+MALFORMED = {
+    "no closing boundary": form_body(*message_form(), end=b"\r\n"),
+    "truncated": form_body(*message_form())[:-40],
+    "another boundary": form_body(*message_form(), boundary="other"),
+    "not at the start": b"preamble\r\n" + form_body(*message_form()),
+    "after the close": form_body(*message_form()) + b"epilogue",
+    "a boundary with more": form_body(*message_form()).replace(
+        f"--{BOUNDARY}\r\nContent-Disposition".encode(),
+        f"--{BOUNDARY}x\r\nContent-Disposition".encode()),
+    "no blank line": f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"x\"\r\n"
+                     f"--{BOUNDARY}--\r\n".encode(),
+    "no disposition": form_body(("Content-Type: text/plain", b"x")),
+    "no name": form_body(("Content-Disposition: form-data", b"x")),
+    "bad disposition": form_body(('Content-Disposition: form-data; name="x', b"x")),
+    "bare LF": form_body(*message_form()).replace(b"\r\n", b"\n"),
+    "wrong length": form_body(('Content-Disposition: form-data; name="files[0]"\r\n'
+                               'Content-Length: 5', b"four")),
+    "nested": form_body(('Content-Disposition: form-data; name="files[0]"\r\n'
+                         'Content-Type: multipart/mixed; boundary=in', b"--in--")),
+}
+
+
+@pytest.mark.parametrize("case", MALFORMED)
+async def test_malformed_multipart_bodies_are_refused(fake, api, case):
+    with pytest.raises(MalformedForm):
+        read_form(f"multipart/form-data; boundary={BOUNDARY}", MALFORMED[case])
+    # 500, as when aiohttp's reader failed (it read a preamble, an epilogue, a nested form and
+    # parts without a name; this reader refuses them too)
+    assert await post_form(fake, api, MALFORMED[case]) == 500
+    assert fake.channel_messages() == []
+
+
+@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary=",
+                                          "multipart/mixed; boundary=" + BOUNDARY,
+                                          f"multipart/form-data; boundary={BOUNDARY}; x"])
+async def test_multipart_needs_form_data_with_a_boundary(fake, api, content_type):
+    assert await post_form(fake, api, form_body(*message_form()), content_type) == 500
+    assert fake.channel_messages() == []
+
+
+async def test_a_multipart_message_with_two_files(fake, api):
+    assert await post_form(fake, api, form_body(*message_form())) == 200
+    (message,) = fake.channel_messages()
+    assert message["content"] == "two files"
+    assert [(a["filename"], a["size"], a.get("description")) for a in message["attachments"]] \
+        == [("board.png", len(FILES[0]), "the board"), ("empty.txt", 0, None)]
+    assert fake.attachment_bytes(message) == list(FILES)
+    assert fake.requests[-1].files == {"files[0]": FILES[0], "files[1]": FILES[1]}
+    fake.attachment_size_limit = len(FILES[0]) - 1
+    assert await post_form(fake, api, form_body(*message_form("too big"))) == 413
 
 
 async def test_discord_py_reports_the_error_tree(fake, http):
