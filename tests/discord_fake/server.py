@@ -94,6 +94,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from . import limits
@@ -156,10 +157,19 @@ from .model import (
 GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")  # the guild is `id`, not `guild_id`
 
 
+def _dumps(data: Any) -> bytes:
+    """JSON (UTF-8) by orjson; what orjson refuses and the json module writes (integers past 64
+    bits, lone surrogates) by the json module, as before."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(data).encode()
+
+
 def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """JSON with exactly `Content-Type: application/json`, as Discord sends (discord.py
     compares the header verbatim)."""
-    return web.Response(body=json.dumps(data).encode(), status=status,
+    return web.Response(body=_dumps(data), status=status,
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
@@ -340,7 +350,8 @@ class FakeDiscord:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.append(ws)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        await ws.send_frame(_dumps({"op": 10, "d": {"heartbeat_interval": 41250}}),
+                            WSMsgType.TEXT)
         session: Session | None = None
         try:
             async for msg in ws:
@@ -349,7 +360,7 @@ class FakeDiscord:
                 payload = json.loads(msg.data)
                 op = payload.get("op")
                 if op == 1:
-                    await ws.send_str(json.dumps({"op": 11}))
+                    await ws.send_frame(b'{"op":11}', WSMsgType.TEXT)
                 elif op == 2:
                     session = await self._identify(ws, payload["d"])
                 elif op == 6:
@@ -385,13 +396,13 @@ class FakeDiscord:
         session = next((s for s in self.sessions if s.session_id == data.get("session_id")),
                        None)
         if session is None:
-            await ws.send_str(json.dumps({"op": 9, "d": False}))
+            await ws.send_frame(b'{"op":9,"d":false}', WSMsgType.TEXT)
             return None
         self.resumed += 1
         seq, index = data.get("seq") or 0, 0
         while index < len(session.events):  # events dispatched meanwhile are replayed too
             if session.events[index]["s"] > seq:
-                await ws.send_str(json.dumps(session.events[index]))
+                await ws.send_frame(_dumps(session.events[index]), WSMsgType.TEXT)
             index += 1
         session.ws = ws
         await self._send(session, "RESUMED", {})
@@ -423,7 +434,7 @@ class FakeDiscord:
         session.events.append(event)
         if session.ws is not None and not session.ws.closed:
             try:
-                await session.ws.send_str(json.dumps(event))
+                await session.ws.send_frame(_dumps(event), WSMsgType.TEXT)
             except ConnectionResetError:  # closing under us: RESUME will replay it
                 pass
 
