@@ -563,6 +563,26 @@ async def test_deleting_messages(fake, api, http):
     assert (status, body["code"]) == (403, 50005)
 
 
+async def test_channel_messages_in_order_without_ephemeral_or_deleted_ones(fake, api):
+    alice = fake.add_user("Alice")
+    first = await fake.user_message(alice, fake.channel_id, "first")
+    elsewhere = await fake.user_message(alice, fake.other_channel_id, "elsewhere")
+    second = (await api.post(fake.channel_id, {"content": "second"}))[1]
+    await api.register(PLAY)
+    record = await fake.slash(alice, "play", size=5)
+    assert (await api.answer(record, 4, {"content": "secret", "flags": EPHEMERAL}))[0] == 200
+    third = await fake.user_message(alice, fake.channel_id, "third")
+    await api.call("DELETE", f"/channels/{fake.channel_id}/messages/{second['id']}")
+    assert fake.channel_messages() == [first, third]
+    assert fake.channel_messages(fake.other_channel_id) == [elsewhere]
+    # what a test stores itself counts too; a message replaced under its id keeps its place
+    fake.messages[int(first["id"])] = moved = dict(first, channel_id=str(fake.other_channel_id))
+    assert fake.channel_messages() == [third]
+    assert fake.channel_messages(fake.other_channel_id) == [moved, elsewhere]
+    del fake.messages[int(third["id"])]
+    assert fake.channel_messages() == [] and fake.dm_messages(alice) == []
+
+
 async def test_content_intent_and_ephemeral_messages(fake, api):
     async with aiohttp.ClientSession() as session:
         gateway = await Gateway.connect(session, fake,

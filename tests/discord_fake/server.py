@@ -173,6 +173,75 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
                         headers={"Content-Type": "application/json", **(headers or {})})
 
 
+class Messages(dict[int, Json]):
+    """Every message by id, also indexed by channel (the channel a message had when stored
+    here), so that a channel's messages are found without going through all of them. Order
+    is the dict's: a message replaced under the same id keeps its place."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._where: dict[int, tuple[int, int]] = {}  # id -> (channel id, order)
+        self._channels: dict[int, dict[int, int]] = {}  # channel id -> {id: order}
+        self._order = 0
+
+    def in_channel(self, channel_id: Any) -> list[Json]:
+        ids = self._channels.get(channel_id)
+        return [self[i] for i in ids] if ids else []
+
+    def __setitem__(self, key: int, message: Json) -> None:
+        channel = int(message["channel_id"])
+        where = self._where.get(key)
+        if where is None:  # a new id comes last
+            self._order += 1
+            self._where[key] = (channel, self._order)
+            self._channels.setdefault(channel, {})[key] = self._order
+        elif where[0] != channel:  # replaced by a message of another channel: same place
+            del self._channels[where[0]][key]
+            self._where[key] = (channel, where[1])
+            ids = self._channels.setdefault(channel, {})
+            ids[key] = where[1]
+            self._channels[channel] = dict(sorted(ids.items(), key=lambda kv: kv[1]))
+        super().__setitem__(key, message)
+
+    def __delitem__(self, key: int) -> None:
+        super().__delitem__(key)
+        channel, _ = self._where.pop(key)
+        del self._channels[channel][key]
+
+    def pop(self, key: int, *default: Any) -> Any:
+        if key not in self:
+            return super().pop(key, *default)
+        message = self[key]
+        del self[key]
+        return message
+
+    def popitem(self) -> tuple[int, Json]:
+        if not self:
+            raise KeyError("popitem(): dictionary is empty")
+        key = next(reversed(self))
+        message = self[key]
+        del self[key]
+        return key, message
+
+    def setdefault(self, key: int, default: Any = None) -> Any:
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, message in dict(*args, **kwargs).items():
+            self[key] = message
+
+    def __ior__(self, other: Any) -> Messages:  # type: ignore[override,misc]
+        self.update(other)
+        return self
+
+    def clear(self) -> None:
+        super().clear()
+        self._where.clear()
+        self._channels.clear()
+
+
 Handler = Callable[..., Awaitable[Any]]
 
 
@@ -190,7 +259,7 @@ class FakeDiscord:
         self.users: dict[int, Json] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Json] = {}
-        self.messages: dict[int, Json] = {}
+        self.messages: Messages = Messages()
         self.files: dict[int, bytes] = {}  # attachment id -> bytes
         self.notified: dict[int, set[int]] = {}  # message id -> users pinged when posted
         self.dms: dict[int, int] = {}  # user id -> DM channel id
@@ -751,13 +820,11 @@ class FakeDiscord:
     # -- what was received ----------------------------------------------------------------
     def channel_messages(self, channel_id: int | None = None) -> list[Json]:
         channel_id = channel_id or self.channel_id
-        return [m for m in self.messages.values()
-                if int(m["channel_id"]) == channel_id and not m["flags"] & EPHEMERAL]
+        return [m for m in self.messages.in_channel(channel_id) if not m["flags"] & EPHEMERAL]
 
     def dm_messages(self, user_id: int) -> list[Json]:
         channel = self.dms.get(user_id)
-        return [] if channel is None else [m for m in self.messages.values()
-                                           if int(m["channel_id"]) == channel]
+        return [] if channel is None else self.messages.in_channel(channel)
 
     def attachment_bytes(self, message: Json) -> list[bytes]:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
