@@ -280,6 +280,7 @@ class FakeDiscord:
         self.resumed = 0
         self.ready = asyncio.Event()
         self._runner: web.AppRunner | None = None
+        self._compiled: list[tuple[str, re.Pattern[str], str]] | None = None
         self.port = 0
         self.guild_id, self.channel_id = self.add_guild("Test Server")
         self.other_channel_id = self.add_channel(self.guild_id, "general")
@@ -919,10 +920,14 @@ class FakeDiscord:
         return (json.loads(text) if text else None), files
 
     def _route(self, method: str, path: str) -> tuple[Handler, dict[str, str]]:
-        for verb, pattern, handler in self._routes():
-            match = re.fullmatch(pattern, path)
-            if verb == method and match:
-                return handler, match.groupdict()
+        if self._compiled is None:  # the patterns once; the handlers looked up at each call
+            self._compiled = [(verb, re.compile(pattern), handler.__name__)
+                              for verb, pattern, handler in self._routes()]
+        for verb, pattern, name in self._compiled:
+            if verb == method:
+                match = pattern.fullmatch(path)
+                if match:
+                    return getattr(self, name), match.groupdict()
         raise ApiError(404, 0, "404: Not Found")
 
     def _routes(self) -> list[tuple[str, str, Handler]]:
@@ -1014,9 +1019,9 @@ class FakeDiscord:
                      interaction: InteractionRecord | None = None) -> Json:
         message_id = self.new_id()
         content = body.get("content") or ""
-        people = {**self.users, BOT_USER_ID: BOT_USER}
-        mentioned = [people[int(u)] for u in dict.fromkeys(re.findall(r"<@!?(\d+)>", content))
-                     if int(u) in people]
+        mentioned = [BOT_USER if int(u) == BOT_USER_ID else self.users[int(u)]
+                     for u in dict.fromkeys(re.findall(r"<@!?(\d+)>", content))
+                     if int(u) == BOT_USER_ID or int(u) in self.users]
         message: Json = {
             "id": str(message_id), "channel_id": str(channel_id),
             "type": 20 if interaction and interaction.interaction_type == COMMAND else 0,
