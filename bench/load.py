@@ -126,16 +126,23 @@ class Load:
     async def start_match(self, table: Table) -> None:
         """A new match in the table's channel: /play against its second player, accepted."""
         fake, channel, users = self.fake, table.channel, table.users
+        posted_before = int(fake.channels[channel]["last_message_id"] or 0)
+
+        def invitation() -> Any:  # the newest message since the /play with an Accept button
+            for message in reversed(fake.channel_messages(channel)):
+                if int(message["id"]) <= posted_before:
+                    return None
+                if any(":accept:" in c for c in fake.custom_ids(message)):
+                    return message
+            return None
+
         await fake.answered(await fake.slash(users[0], "play", channel_id=channel,
                                              game=GAME.id, first="me", opponent=UserRef(users[1])),
                             timeout=60)
-        invite = await fake.wait_for(
-            lambda: [m for m in fake.channel_messages(channel)
-                     if any(":accept:" in c for c in fake.custom_ids(m))], timeout=60,
-            what="the invitation")
-        accept = next(c for c in fake.custom_ids(invite[-1]) if ":accept:" in c)
+        invite = await fake.wait_for(invitation, timeout=60, what="the invitation")
+        accept = next(c for c in fake.custom_ids(invite) if ":accept:" in c)
         before = table.boards
-        await fake.answered(await fake.click(users[1], invite[-1], accept), timeout=60)
+        await fake.answered(await fake.click(users[1], invite, accept), timeout=60)
         while table.boards == before:
             table.board_posted.clear()
             await asyncio.wait_for(table.board_posted.wait(), 60)
