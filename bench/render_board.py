@@ -8,10 +8,12 @@ first render, as the bot draws it (its own labels -- the last move, whose turn -
 cached), and again `--repeat` times warm. The first-render figures are the ones the targets
 apply to.
 
-    python bench/render_board.py [--games 6] [--repeat 5] [--baseline]
+    python bench/render_board.py [--games 6] [--repeat 5] [--baseline] [--against REV]
 
 `--baseline` also times the same positions encoded the old way (the picture converted to RGB
 and written as truecolour PNG, zlib level 2, no filter), to show what the palette encoding saves.
+`--against REV` first runs the same figures on a git revision (its tree exported to a temporary
+directory, run in its own process), then on the working tree: a before/after back to back.
 Targets: p99 CPU <= 5 ms per board and PNG <= 60 KB.
 """
 
@@ -21,7 +23,10 @@ import argparse
 import io
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -64,13 +69,36 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def run_revision(revision: str, argv: list[str]) -> None:
+    """This benchmark as it is at `revision`, on that revision's code, in its own process."""
+    root = Path(__file__).resolve().parents[1]
+    archive = subprocess.run(["git", "-C", str(root), "archive", revision], check=True,
+                             capture_output=True).stdout
+    with tempfile.TemporaryDirectory() as folder:
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+                tar.extractall(folder, filter="data")
+            else:
+                tar.extractall(folder)  # our own repository's archive
+        print(f"-- {revision}", flush=True)
+        subprocess.run([sys.executable, str(Path(folder) / "bench" / "render_board.py"), *argv],
+                       check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=6, help="random games per case")
     parser.add_argument("--every", type=int, default=3, help="take every n-th position")
     parser.add_argument("--repeat", type=int, default=5, help="timed renders per position")
     parser.add_argument("--baseline", action="store_true")
+    parser.add_argument("--against", metavar="REV",
+                        help="first run on this git revision, then on the working tree")
     args = parser.parse_args()
+    if args.against:
+        run_revision(args.against, ["--games", str(args.games), "--every", str(args.every),
+                                    "--repeat", str(args.repeat)]
+                     + (["--baseline"] if args.baseline else []))
+        print("-- working tree", flush=True)
     header = (f"{'game':<34}{'boards':>7}{'cpu p50':>9}{'cpu p99':>9}{'wall p50':>9}"
               f"{'wall p99':>9}{'warm p50':>9}{'warm p99':>9}{'KB p50':>8}{'KB max':>8}")
     if args.baseline:
