@@ -633,7 +633,7 @@ Piece = tuple[Image.Image, Image.Image]  # the piece in palette indices ("P"), i
 
 
 class _Pieces:
-    """Pieces by key, least recently used dropped first once their pixels pass `budget`."""
+    """Pieces by key, least recently used dropped first once their bytes pass `budget`."""
 
     def __init__(self, budget: int):
         self.budget = budget
