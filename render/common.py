@@ -286,7 +286,7 @@ class Canvas:
                                         width=width)
         else:
             (painted, mask), corner = placed
-            _paste(self.image, painted, corner, mask)
+            self.image.paste(painted, corner, mask)
 
     def ellipse(self, xy: Any, fill: Rgb | None = None, outline: Rgb | None = None,
                 width: int = 1) -> None:
@@ -337,7 +337,7 @@ class Canvas:
         if width and stamp.height:
             shade, deeper = _shades(bg, fg)
             inks = (self.ink(shade), self.ink(deeper), self.ink(fg))
-            _paste(self.image, _painted(text, size, bold, inks), (left, top), stamp.mask)
+            self.image.paste(_painted(text, size, bold, inks), (left, top), stamp.mask)
         if record:
             self.boxes.append(TextBox(text, box, digit, fg, bg))
         return box
@@ -400,29 +400,6 @@ def _map_scanlines(size: tuple[int, int], rows: bytearray) -> Image.Image:
     image = Image.frombuffer("P", size, data, "raw", "P", width + 1, 1)
     image.readonly = 0
     return image
-
-
-def _paste(image: Image.Image, piece: Image.Image, corner: tuple[int, int],
-           mask: Image.Image) -> None:
-    """`image.paste(piece, corner, mask)` for a piece and mask of the image's mode and a
-    mask's: the same call on Pillow's core, without the checks and conversions that cost
-    the Python method as much again (a board pastes some 40 labels and pieces)."""
-    if not _core_paste_works():
-        image.paste(piece, corner, mask)
-        return
-    x, y = corner
-    image.im.paste(piece.im, (x, y, x + piece.width, y + piece.height), mask.im)
-
-
-@lru_cache(maxsize=1)
-def _core_paste_works() -> bool:
-    try:
-        image, piece = Image.new("P", (3, 2), 1), Image.new("P", (2, 1), 7)
-        mask = Image.frombytes("1", (2, 1), b"\x00\x01", "raw", "1;8")
-        image.im.paste(piece.im, (1, 1, 3, 2), mask.im)
-        return image.tobytes() == b"\x01\x01\x01\x01\x01\x07"
-    except (AttributeError, TypeError, ValueError):
-        return False
 
 
 @lru_cache(maxsize=1)
