@@ -1,7 +1,7 @@
 """The games the bot offers, and everything it needs per game, registered in one place.
 
 A game is offered when it has rules (`games.REGISTRY`: id, name, seats, options, how a move is
-entered, turn cards...), a picture (`render.RENDERERS`) and a rules summary in every language
+entered, turn cards...), a picture (`render.RENDERED_GAMES`) and a rules summary in every language
 (`bot/rules/<language>/<id>.md`); tests/test_catalogue.py checks that each registered game has
 all of them.
 """
@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from games import REGISTRY, Game
-from render import RENDERERS
+from render import RENDERED_GAMES
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -36,7 +36,7 @@ def rules_text(game_id: str, language: str = DEFAULT_LANGUAGE) -> str | None:
 def missing_parts(game_id: str) -> list[str]:
     """What a registered game still lacks to be offered."""
     missing = []
-    if game_id not in RENDERERS:
+    if game_id not in RENDERED_GAMES:
         missing.append("a renderer")
     for language in LANGUAGES:
         if language == DEFAULT_LANGUAGE and not rules_path(game_id, language).is_file():

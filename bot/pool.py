@@ -38,7 +38,7 @@ def _die_with_parent(parent: int) -> None:
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     with contextlib.suppress(Exception):  # load fonts and modules once, not on first board
-        import render  # noqa: F401
+        import render.api  # noqa: F401
 
 
 class Workers:

@@ -1,54 +1,54 @@
-"""Pure pictures: observation -> PNG bytes. No Discord, no I/O; call off the event loop."""
+"""Pure pictures: observation -> PNG bytes. No Discord, no I/O; call off the event loop.
+
+The names below (`render_observation`, `RENDERERS`, `animate`...) come from `render.api`, which
+is imported, with Pillow and every renderer, the first time one of them is asked for. So a
+process that draws nothing, such as the bot's main process (its pictures are drawn in worker
+processes), can import `render` and read `RENDERED_GAMES` without paying for them (~14 MB).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .chart import ChartLabels, rating_chart
-from .common import TextBox, cjk_font_available, translated
-from .consequence import ConsequenceLabels, render_consequence
-from .ghostone import GhostoneLabels, render_ghostone
-from .ico import IcoLabels, render_ico
-from .mancala import MancalaLabels, render_mancala
-from .pastoral import PastoralLabels, render_pastoral
-from .replay import animate
+# the games with a picture; tests/test_render.py checks that this is `api.RENDERERS`'s keys
+RENDERED_GAMES = frozenset({"progressive-mancala", "pastoral-square", "consequence", "ghostone",
+                            "ico"})
 
-RENDERERS: dict[str, Callable[..., bytes]] = {
-    "progressive-mancala": render_mancala,
-    "pastoral-square": render_pastoral,
-    "consequence": render_consequence,
-    "ghostone": render_ghostone,
-    "ico": render_ico,
-}
-
-LABELS: dict[str, type] = {
-    "progressive-mancala": MancalaLabels,
-    "pastoral-square": PastoralLabels,
-    "consequence": ConsequenceLabels,
-    "ghostone": GhostoneLabels,
-    "ico": IcoLabels,
-}
-
-
-def render_observation(game_id: str, observation: Any, *,
-                       names: Sequence[str] | None = None, result: str | None = None,
-                       tr: Any = None, layout: list[TextBox] | None = None) -> bytes:
-    """The picture of one game's observation, by game id.
-
-    `result`: a sentence saying how the match ended; drawn instead of the "to move" line (and
-    then nothing is drawn as if a player were to move). `tr`: a gettext-like object every word
-    on the picture goes through (None: English). `layout`: a list that receives a `TextBox` for
-    every label drawn (for tests of legibility and overlap)."""
-    try:
-        renderer = RENDERERS[game_id]
-    except KeyError:
-        raise ValueError(f"no picture for game '{game_id}'") from None
-    labels: Any = translated(LABELS[game_id], tr)
-    return renderer(observation, names=names, labels=labels, result=result, layout=layout)
+if TYPE_CHECKING:
+    from .api import (
+        LABELS,
+        RENDERERS,
+        ChartLabels,
+        ConsequenceLabels,
+        GhostoneLabels,
+        IcoLabels,
+        MancalaLabels,
+        PastoralLabels,
+        TextBox,
+        animate,
+        cjk_font_available,
+        rating_chart,
+        render_consequence,
+        render_ghostone,
+        render_ico,
+        render_mancala,
+        render_observation,
+        render_pastoral,
+    )
 
 
-__all__ = ["LABELS", "RENDERERS", "ChartLabels", "ConsequenceLabels", "GhostoneLabels",
-           "IcoLabels", "MancalaLabels", "PastoralLabels", "TextBox", "animate",
-           "cjk_font_available", "rating_chart", "render_consequence", "render_ghostone",
-           "render_ico", "render_mancala", "render_observation", "render_pastoral"]
+def __getattr__(name: str) -> Any:
+    api = importlib.import_module("render.api")
+    if name not in api.__all__:
+        raise AttributeError(f"module 'render' has no attribute {name!r}")
+    value = getattr(api, name)
+    globals()[name] = value
+    return value
+
+
+__all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "ChartLabels", "ConsequenceLabels",
+           "GhostoneLabels", "IcoLabels", "MancalaLabels", "PastoralLabels", "TextBox",
+           "animate", "cjk_font_available", "rating_chart", "render_consequence",
+           "render_ghostone", "render_ico", "render_mancala", "render_observation",
+           "render_pastoral"]

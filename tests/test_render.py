@@ -592,3 +592,21 @@ def test_bands_left_as_the_base_drew_them_take_the_bases_keys_while_it_is_unchan
         assert decoded(clone) == clone.image.tobytes() == base.image.tobytes()
         assert base._keys[0] != version
         version = base._keys[0]
+
+
+def test_the_games_with_a_picture_are_known_without_loading_pillow():
+    """The bot's main process draws nothing: it reads `RENDERED_GAMES` and never imports
+    Pillow or a renderer (its pictures are drawn in worker processes)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import render
+    from render import RENDERERS
+
+    assert set(RENDERERS) == render.RENDERED_GAMES
+    code = ("import sys, bot.client, bot.catalogue; "
+            "print(sorted(m for m in sys.modules if m == 'PIL' or m.startswith('render.')))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=Path(__file__).resolve().parents[1])
+    assert found.stdout.strip() == "[]"
