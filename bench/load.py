@@ -14,12 +14,12 @@ For each worker mode: an open run with Poisson arrivals at `--rate` moves/s offe
 channels (a channel's next move waits for its board), then a saturation run (every channel
 moves again as soon as its board is posted). A channel whose match ends starts another (a
 /play, then a click on Accept: `starts`, whose time and requests count in the run's figures),
-so the number of channels in play stays the same to the end of a run. Reported: first response p50/p99 (from the
-interaction to the bot's first answer, on the imitation's clock), board posted p50/p99 (from
-the interaction to the new board in the channel), moves/s, the bot's CPU per move (its process
-and its picture workers, from /proc; then its main process alone), the cores it used, the cores
-this process (the imitation and the players) used, the bot's REST requests per move, and the
-bot's RSS idle and after the runs.
+so the number of channels in play stays the same to the end of a run. Reported: first
+response p50/p99 (from the interaction to the bot's first answer, on the imitation's clock),
+board posted p50/p99 (from the interaction to the new board in the channel), moves/s, the
+bot's CPU per move (its process and its picture workers, from /proc; then its main process
+alone), the cores it used, the cores this process (the imitation and the players) used, the
+bot's REST requests per move, and the bot's RSS idle and after the runs.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sqlite3
@@ -61,7 +62,7 @@ async def test_an_ico_match_by_buttons_and_move(fake, bot):
     db = sqlite3.connect(bot.database)
     options = db.execute("SELECT options FROM matches").fetchone()[0]
     db.close()
-    assert f'"start": "f{start}"' in options
+    assert json.loads(options)["start"] == f"f{start}"
 
 
 async def test_the_invitation_shows_options_and_forced_moves_have_one_button(fake, bot):
