@@ -209,8 +209,11 @@ SHADES = (0.34, 0.67)  # antialiasing: two shades between background and text co
 _CUTS = (48, 128, 200)  # coverage levels: below the first is background
 # labels kept drawn, per process: the digits, coordinates and words every board repeats fit
 # many times over; players' names change with every match, so a larger cache only holds
-# names of matches long gone (each label costs a few KB of images in every picture worker)
-STAMPS = 768
+# names of matches long gone. Each label kept costs ~40 KB (its stamp, levels, mask, painted
+# image and words) in every picture worker: 768 labels grew a worker by ~70 MB after a few
+# thousand matches' boards, 256 by ~25 MB, with no change in the boards per second drawn
+# for 100 matches at once (bench/load.py)
+STAMPS = 256
 
 
 class Canvas:
@@ -691,7 +694,7 @@ def _rounded_piece(xy: Any, radius: float, fill: int | None, outline: int | None
 # -- PNG ----------------------------------------------------------------------------------------
 PNG_ZLIB_LEVEL = 1
 BAND_ROWS = 16  # rows per separately compressed band
-BANDS = 4096  # compressed bands kept per process (about 2 MB)
+BANDS = 1024  # compressed bands kept per process (~3 KB each)
 _bands: OrderedDict[tuple[int, int], tuple[bytes, int]] = OrderedDict()
 _bands_lock = threading.Lock()
 
