@@ -63,18 +63,25 @@ def cpu_seconds(pid: int, children: bool = True) -> float:
     return total
 
 
-def rss_mb(pid: int) -> tuple[float, float]:
-    """(the bot's own RSS, with its workers) in MB."""
-    def one(p: int) -> float:
-        for line in Path(f"/proc/{p}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+def rss_mb(pid: int) -> tuple[float, float, float]:
+    """(the bot's own RSS, with its workers, the PSS of it with its workers) in MB. RSS counts
+    the pages the processes share (libraries) once in each; PSS splits them among them."""
+    def one(p: int, field: str = "Rss:") -> float:
+        for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+            if line.startswith(field):
                 return int(line.split()[1]) / 1024
         return 0.0
 
     own = one(pid)
     children = [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
                 for c in (t / "children").read_text().split()]
-    return own, own + sum(one(c) for c in children)
+    return (own, own + sum(one(c) for c in children),
+            sum(one(p, "Pss:") for p in [pid, *children]))
+
+
+def memory_text(rows: list[tuple[float, float, float]]) -> str:
+    return (f"{sum(r[0] for r in rows):.0f} MB (with workers {sum(r[1] for r in rows):.0f} MB,"
+            f" PSS {sum(r[2] for r in rows):.0f} MB)")
 
 
 @dataclass
@@ -272,10 +279,8 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
                       f" {requests / max(1, figures.moves):5.2f} {figures.failed:5d}"
                       f" {load.started - started_before:6d}", flush=True)
             after = [rss_mb(pid) for pid in pids]
-            print(f"{label_setup:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
-                  f" {sum(r[1] for r in idle):.0f} MB); after {len(load.tables)} matches"
-                  f" {sum(r[0] for r in after):.0f} MB (with workers"
-                  f" {sum(r[1] for r in after):.0f} MB), {len(pids)} process(es)", flush=True)
+            print(f"{label_setup:>14} RSS idle {memory_text(idle)}; after {len(load.tables)}"
+                  f" matches {memory_text(after)}, {len(pids)} process(es)", flush=True)
         finally:
             for bot in bots:
                 await bot.stop()
@@ -285,7 +290,7 @@ async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
 
 
 async def memory_run(load: Load, matches: int, pids: list[int],
-                     idle: list[tuple[float, float]], label: str, seed: int) -> None:
+                     idle: list[tuple[float, float, float]], label: str, seed: int) -> None:
     """`--memory N`: N matches opened (25 at a time) and one move played in each, then the
     bot's RSS, against the idle figure (the target: <= 100 MB after 5,000 and 5,000)."""
     rng, figures, batch = random.Random(seed), Figures(), 25
@@ -297,11 +302,9 @@ async def memory_run(load: Load, matches: int, pids: list[int],
     for first in range(0, len(tables), batch):
         await asyncio.gather(*(load.move(t, rng, figures) for t in tables[first:first + batch]))
     after = [rss_mb(pid) for pid in pids]
-    print(f"{label:>14} RSS idle {sum(r[0] for r in idle):.0f} MB (with workers"
-          f" {sum(r[1] for r in idle):.0f} MB); after {len(tables)} matches (opened in"
+    print(f"{label:>14} RSS idle {memory_text(idle)}; after {len(tables)} matches (opened in"
           f" {opened:.0f} s) and {figures.moves} moves ({figures.failed} failed)"
-          f" {sum(r[0] for r in after):.0f} MB (with workers {sum(r[1] for r in after):.0f} MB)",
-          flush=True)
+          f" {memory_text(after)}", flush=True)
 
 
 def main() -> None:
