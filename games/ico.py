@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from .base import (
@@ -118,6 +120,7 @@ _FACE_MASKS = tuple(_mask(edges) for edges in FACE_EDGES)
 _BELT_MASKS = tuple(_mask(belt) for belt in BELTS.values())
 _TRIANGLE_MASKS = tuple(_mask(outer) for outer in BIG_TRIANGLES)
 _last_winning: tuple[Any, ...] = ((), -1, "", False, ((), ()))
+_last_choices: tuple[Any, ...] = (None, -1, ((), False))
 
 
 @dataclass(frozen=True)
@@ -141,7 +144,7 @@ class IcoState:
     previous_active: int | None = None
 
     def placed(self, seat: int) -> int:
-        return sum(edge[seat] for edge in self.markers)
+        return sum(map(itemgetter(seat), self.markers))
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,18 @@ class Ico(Game[IcoState, IcoMove]):
         return state.markers[edge][seat] > 0
 
     def _choices(self, state: IcoState, seat: int) -> tuple[list[int], bool]:
-        """The edges the mover may use, and whether they place on them (else roll only)."""
+        """The edges the mover may use, and whether they place on them (else roll only).
+        The last answer is kept: a state is asked for its moves, then for them again when
+        one of them is applied."""
+        global _last_choices
+        if _last_choices[0] is state and _last_choices[1] == seat:
+            edges, place = _last_choices[2]
+            return list(edges), place
+        edges, place = self._work_out_choices(state, seat)
+        _last_choices = (state, seat, (tuple(edges), place))
+        return edges, place
+
+    def _work_out_choices(self, state: IcoState, seat: int) -> tuple[list[int], bool]:
         edges = FACE_EDGES[state.active]
         if state.placed(seat) >= MARKERS:
             return list(edges), False
@@ -244,8 +258,7 @@ class Ico(Game[IcoState, IcoMove]):
         return result
 
     def _winning(self, state: IcoState, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        has = sum(bit for bit, counts in zip(_EDGE_BITS, state.markers, strict=True)
-                  if counts[seat])
+        has = sum(compress(_EDGE_BITS, map(itemgetter(seat), state.markers)))
         if state.level == "1":
             for face, mask in enumerate(_FACE_MASKS):
                 if has & mask == mask:
@@ -315,10 +328,13 @@ class Ico(Game[IcoState, IcoMove]):
             counts = list(markers[move.edge])
             counts[state.to_move] += 1
             markers[move.edge] = tuple(counts)
-        return replace(state, markers=tuple(markers), active=ACROSS[(state.active, move.edge)],
-                       to_move=(state.to_move + 1) % state.seats,
-                       idle=0 if place else state.idle + 1, ply=state.ply + 1,
-                       last=(state.to_move, move.edge, place), previous_active=state.active)
+        # the constructor, not dataclasses.replace: a playout applies a move on every ply
+        return IcoState(seats=state.seats, level=state.level, antipodal=state.antipodal,
+                        markers=tuple(markers), active=ACROSS[(state.active, move.edge)],
+                        to_move=(state.to_move + 1) % state.seats,
+                        idle=0 if place else state.idle + 1, start=state.start,
+                        ply=state.ply + 1, last=(state.to_move, move.edge, place),
+                        previous_active=state.active)
 
     def can_skip(self, state: IcoState) -> bool:
         return state.seats > 2 and self.outcome(state) is None
