@@ -36,7 +36,7 @@ CONFIGS = [
     ("ico", 4, {"level": "2+", "start": "f0", "antipodal": "yes"}),
     ("consequence", None, {}),
 ]
-BASE_COMMIT = "fb413fb"
+BASE_COMMIT = "13cf446"  # where the AI work began
 
 
 def load_reference(commit: str) -> object:
