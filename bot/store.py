@@ -1001,28 +1001,29 @@ class Store(Queries):
     async def _commit_group(self, background: bool) -> None:
         batch: list[tuple[Writes, asyncio.Future[None]]] = []
         try:
-            async with self.transaction(background) as tx:
-                # taken once the lock is ours: all who joined while it was awaited come along
-                batch, self._groups[background] = self._groups[background], []
-                for writes, _ in batch:
-                    await writes(tx)
-        except Exception:
-            for writes, done in batch:
-                try:
-                    async with self.transaction(background) as tx:
+            try:
+                async with self.transaction(background) as tx:
+                    # taken once the lock is ours: all who joined while it was awaited come
+                    batch, self._groups[background] = self._groups[background], []
+                    for writes, _ in batch:
                         await writes(tx)
-                except Exception as exc:
-                    if not done.done():
-                        done.set_exception(exc)
-                else:
-                    if not done.done():
-                        done.set_result(None)
-            return
+            except Exception:
+                for writes, done in batch:
+                    try:
+                        async with self.transaction(background) as tx:
+                            await writes(tx)
+                    except Exception as exc:
+                        if not done.done():
+                            done.set_exception(exc)
+                    else:
+                        if not done.done():
+                            done.set_result(None)
+                return
         except BaseException:  # cancelled (the loop is closing): nobody is left waiting
             if not batch:
                 batch, self._groups[background] = self._groups[background], []
             for _, done in batch:
-                done.cancel()
+                done.cancel()  # those already settled stay as they are
             raise
         for _, done in batch:
             if not done.done():
@@ -1038,6 +1039,10 @@ class Store(Queries):
         return await self.db.pragma(name)
 
     async def close(self) -> None:
+        """Close the database once the group commits under way have ended (a write they
+        carry, such as an outbox row marked done, is not lost to the stop)."""
+        if self._committers:
+            await asyncio.wait(set(self._committers), timeout=5)
         await self.db.close()
 
 
