@@ -1042,7 +1042,7 @@ class Store(Queries):
         """Close the database once the group commits under way have ended (a write they
         carry, such as an outbox row marked done, is not lost to the stop)."""
         if self._committers:
-            await asyncio.wait(set(self._committers), timeout=5)
+            await asyncio.wait(set(self._committers), timeout=2)
         await self.db.close()
 
 
