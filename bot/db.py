@@ -367,6 +367,12 @@ class SqliteDatabase(Database):
     def reader(self) -> Conn:
         return _SqliteConn(self._reader)
 
+    @property
+    def reads_committed(self) -> bool:
+        """Whether `reader` sees only committed data: not for `:memory:`, whose reader is
+        the writer's own connection (it sees a transaction's uncommitted rows)."""
+        return self._reader is not self._writer
+
     @contextlib.asynccontextmanager
     async def transaction(self, background: bool = False) -> AsyncIterator[Conn]:
         async with self._write_lock.hold(background):

@@ -966,7 +966,7 @@ class Store(Queries):
         """On SQLite, a Tx to run a transaction's body on before it takes the write lock
         (see `DeferredConn`); commit it with `commit_deferred`. None on PostgreSQL, which
         has no single writer to wait for."""
-        if not isinstance(self.db, SqliteDatabase):
+        if not isinstance(self.db, SqliteDatabase) or not self.db.reads_committed:
             return None
         return Tx(DeferredConn(self.db.reader))
 

@@ -493,3 +493,17 @@ async def test_a_body_worked_out_before_the_lock_reads_committed_data_and_keeps_
         await store.commit_deferred(late)
     after = await store.get_match(match.id)
     assert (after.board_version, after.waiting_on) == (5, match.waiting_on)
+
+
+async def test_moves_are_worked_out_ahead_of_the_lock_only_where_reads_see_committed_data(
+        tmp_path):
+    """A `:memory:` database reads on its writer's connection, which sees a transaction's
+    uncommitted rows: no move is worked out there before the write lock."""
+    memory = await Store.open(":memory:")
+    on_file = await Store.open(str(tmp_path / "corral.sqlite3"))
+    try:
+        assert memory.deferred() is None
+        assert on_file.deferred() is not None
+    finally:
+        await memory.close()
+        await on_file.close()
