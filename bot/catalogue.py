@@ -2,7 +2,7 @@
 
 A game is offered when it has rules (`games.REGISTRY`: id, name, seats, options, how a move is
 entered, turn cards...), a picture (`render.RENDERED_GAMES`) and a rules summary in every language
-(`bot/rules/<language>/<id>.md`); tests/test_catalogue.py checks that each registered game has
+(`bot/rules/<language>/<id>.md`); tests/test_ui.py checks that each registered game has
 all of them.
 """
 
