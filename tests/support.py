@@ -34,6 +34,15 @@ BOB = Player(202, "Bob")
 CAROL = Player(303, "Carol")
 
 
+async def ghostone_for_three(service: Any, channel_id: int) -> Any:
+    """A Ghostone match of Alice, Bob and Carol, started by Alice (the host) in `channel_id`."""
+    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
+                                     guild_id=1, channel_id=channel_id)
+    await service.join(lobby.id, BOB)
+    await service.join(lobby.id, CAROL)
+    return await service.start(lobby.id, ALICE.user_id)
+
+
 async def take(store, kind: str | None = None) -> list[dict[str, Any]]:
     """The pending outbox rows (payloads, with `kind` and `lane`), marked delivered."""
     rows = await store.conn.fetch("SELECT * FROM outbox WHERE status = 'pending' ORDER BY id")

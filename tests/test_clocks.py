@@ -4,7 +4,17 @@ reminders and digests, restarts with overdue deadlines, vacations, offers, setti
 import random
 
 import pytest
-from support import ALICE, BOB, CAROL, FakeClock, FirstFixed, board_lines, take, text
+from support import (
+    ALICE,
+    BOB,
+    CAROL,
+    FakeClock,
+    FirstFixed,
+    board_lines,
+    ghostone_for_three,
+    take,
+    text,
+)
 
 from bot import service as svc
 from bot.clocks import clock_for, format_duration, overlap, parse_duration
@@ -267,11 +277,7 @@ async def test_no_takeback_across_hidden_information_or_a_roll(service, store, c
     with pytest.raises(svc.BadRequest, match="hidden information"):
         await service.request_takeback(hidden.id, ALICE.user_id)
     service.dice = random.Random(3)
-    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
-                                     guild_id=1, channel_id=710)
-    await service.join(lobby.id, BOB)
-    await service.join(lobby.id, CAROL)
-    match = await service.start(lobby.id, ALICE.user_id)
+    match = await ghostone_for_three(service, 710)
     chooser = random.Random(4)
     while match.status == "active":
         mover = match.to_move()

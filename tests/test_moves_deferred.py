@@ -4,7 +4,7 @@ game with die rolls, under concurrent clicks on old and current reads."""
 import asyncio
 import random
 
-from support import ALICE, BOB, CAROL, FirstFixed, take
+from support import FirstFixed, ghostone_for_three, take
 
 from bot import service as svc
 from bot.service import Service
@@ -16,11 +16,7 @@ async def test_ghostone_clicks_on_old_reads_apply_each_move_and_roll_once(store,
     move once with its roll; the log replays to the stored state; every board is for a
     state a roll never waits in."""
     service = Service(store, clock=clock, rng=FirstFixed(), dice=random.Random(3))
-    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
-                                     guild_id=1, channel_id=840)
-    await service.join(lobby.id, BOB)
-    await service.join(lobby.id, CAROL)
-    match = await service.start(lobby.id, ALICE.user_id)
+    match = await ghostone_for_three(service, 840)
     chooser = random.Random(7)
     old = match
     interaction = 5000

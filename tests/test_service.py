@@ -5,7 +5,7 @@ import asyncio
 import random
 
 import pytest
-from support import ALICE, BOB, CAROL, FirstFixed, board_lines, take, text
+from support import ALICE, BOB, CAROL, FirstFixed, board_lines, ghostone_for_three, take, text
 
 from bot import service as svc
 from bot.service import Service, parse_options
@@ -179,11 +179,7 @@ async def test_recovery_rolls_a_pending_roll_and_posts_missing_boards(service, s
     """Rows from before the outbox (or a crash between a move and its roll in older
     versions): the latest state gets a board, a pending roll is rolled."""
     service.dice = random.Random(5)
-    lobby = await service.open_match(game_id="ghostone", options={}, host=ALICE, opponent=None,
-                                     guild_id=1, channel_id=820)
-    await service.join(lobby.id, BOB)
-    await service.join(lobby.id, CAROL)
-    match = await service.start(lobby.id, ALICE.user_id)
+    match = await ghostone_for_three(service, 820)
     chooser = random.Random(1)
     # play until a move would make a roll due; save that move the way an old version did,
     # without the roll
