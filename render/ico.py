@@ -258,11 +258,8 @@ def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
         box for box in [b.box for b in canvas.boxes] + canvas.markers
         if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
     for cx, cy in candidates:
-        x0, y0, x1, y1 = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True,
-                                         align="centre")
-        # overlaps(box, other, 3) for each, written out (the board's hottest loop)
-        if not any(x0 - 3 < o[2] and o[0] - 3 < x1 and y0 - 3 < o[3] and o[1] - 3 < y1
-                   for o in near):
+        box = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True, align="centre")
+        if not any(overlaps(box, other, 3) for other in near):
             break
     else:
         cx, cy = x, y
