@@ -27,10 +27,11 @@ def names_of(payload: dict[str, Any]) -> list[str]:
 
 
 def allowed(user_ids: Sequence[int]) -> discord.AllowedMentions:
-    """Ping exactly these users and nobody else."""
-    return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False,
-        users=[discord.Object(u) for u in user_ids] if user_ids else False)
+    """Ping exactly these users and nobody else. Rows queued before AI seats were left out of
+    mention lists may still name one (a negative id, which Discord refuses): it is dropped."""
+    users = [discord.Object(u) for u in user_ids if u > 0]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=users or False)
 
 
 def fit(text: str, limit: int = MAX_CONTENT) -> str:

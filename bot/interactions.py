@@ -31,6 +31,9 @@ else:
     Interaction = discord.Interaction
 
 log = logging.getLogger("bot.interactions")
+# the largest integer Discord takes as an option's max_value (2^53 - 1): one more and the whole
+# command sync is refused with 50035, and no command appears on any server
+MAX_MATCH_ID = 2**53 - 1
 CONTEXT: contextvars.ContextVar[str] = contextvars.ContextVar("corral_context", default="-")
 
 

@@ -15,7 +15,7 @@ from ..boards import MAX_CONTENT
 from ..catalogue import PLAYABLE, rules_text
 from ..clocks import absolute_time, clock_for, relative_time
 from ..i18n import Texts
-from ..interactions import Interaction, handling, note_match, reply, texts_for
+from ..interactions import MAX_MATCH_ID, Interaction, handling, note_match, reply, texts_for
 from ..service import Match, result_phrase
 from ..ui import Custom
 
@@ -35,7 +35,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     @tree.command(name="record", description="A match's game record, as a text file")
     @app_commands.describe(match="The match number (default: this channel's match)")
     async def record(interaction: Interaction,
-                     match: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+                     match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None) -> None:
         async with handling(interaction):
             found = (await bot.service.get(match) if match is not None
                      else await bot.service.in_channel(interaction.channel_id or 0))

@@ -14,7 +14,15 @@ from .. import strings
 from ..catalogue import PLAYABLE
 from ..clocks import format_duration, relative_time
 from ..i18n import Texts
-from ..interactions import Interaction, display_name, handling, note_match, reply, texts_for
+from ..interactions import (
+    MAX_MATCH_ID,
+    Interaction,
+    display_name,
+    handling,
+    note_match,
+    reply,
+    texts_for,
+)
 from ..pictures import profile_chart, replay_frame, replay_gif
 from ..ratings import Skill
 from ..service import Match, Profile, result_phrase
@@ -92,7 +100,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                                               "viewer")
     @app_commands.describe(match="The match number (default: this channel's match)")
     async def replay(interaction: Interaction,
-                     match: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+                     match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None) -> None:
         async with handling(interaction):
             found = (await bot.service.get(match) if match is not None
                      else await bot.service.in_channel(interaction.channel_id or 0))

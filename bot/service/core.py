@@ -147,6 +147,12 @@ def moves_count(n: int) -> Phrase:
     return nphrase(*strings.MOVES_COUNT, n)
 
 
+def people(user_ids: Iterable[int]) -> list[int]:
+    """Whom a message may ping: Discord users only, once each. An AI seat's id is not a
+    snowflake, and Discord refuses a message whose allowed_mentions name one (50035)."""
+    return sorted({u for u in user_ids if not is_ai(u)})
+
+
 class Effects:
     """What players must see after a change: outbox rows written in the change's transaction.
 
@@ -197,7 +203,7 @@ class Effects:
             "game": match.game.id, "seats": [[s.user_id, s.name] for s in match.seats],
             "state": row.state, "lead": phrase_to_json(lead),
             "lines": [phrase_to_json(line) for line in lines],
-            "mention": sorted(set(players if final and ping_all_at_end else mention)),
+            "mention": people(players if final and ping_all_at_end else mention),
             "turn": mover.user_id if mover else None,
             "turn_note": phrase_to_json(match.game.turn_note(match.state)
                                         if mover is not None else None),
@@ -253,7 +259,7 @@ class Effects:
             "match_id": match.id, "channel_id": match.row.channel_id,
             "parent_channel_id": match.row.parent_channel_id,
             "seats": [[s.user_id, s.name] for s in match.seats], "text": phrase_to_json(text),
-            "mention": sorted(set(mention)), "buttons": list(buttons), "live": live,
+            "mention": people(mention), "buttons": list(buttons), "live": live,
             "version": match.row.version, "offer_id": offer_id})
 
     async def lobby(self, match: Match, mention: Iterable[int] = ()) -> None:
@@ -261,7 +267,7 @@ class Effects:
         await self._put(f"m:{match.id}", "lobby", {
             "match_id": match.id, "channel_id": match.row.channel_id,
             "parent_channel_id": match.row.parent_channel_id,
-            "version": match.row.version, "mention": sorted(set(mention))})
+            "version": match.row.version, "mention": people(mention)})
 
     async def retire(self, match: Match, *, below_version: int | None = None,
                      offer_ids: Sequence[int] = (), text: Phrase | None = None) -> None:
