@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 from test_render import layout_problems
 
-from render import ChartLabels, TextBox, cjk_font_available, rating_chart
+from render import ChartLabels, TextBox, rating_chart
 from render.chart import HEIGHT, LINE, WIDTH, rating_ticks
 from render.common import translated
 
@@ -90,10 +90,9 @@ def test_the_words_come_through_the_translation():
     assert "NO RATED GAMES YET" in texts
 
 
-def test_japanese_chart_uses_the_catalog_and_the_cjk_font():
+def test_japanese_chart_uses_the_catalog_and_the_cjk_font(cjk_font):
     from bot.i18n import translations
 
-    assert cjk_font_available()
     japanese = translations("ja")
     empty = japanese.gettext(ChartLabels.empty)
     assert empty != ChartLabels.empty and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", empty)

@@ -197,7 +197,7 @@ import random  # noqa: E402
 import pytest  # noqa: E402
 
 from games import REGISTRY  # noqa: E402
-from render import LABELS, cjk_font_available  # noqa: E402
+from render import LABELS  # noqa: E402
 from render.common import SHADES, Canvas, TextBox, contrast, mix, overlaps  # noqa: E402
 
 PHONE = 360
@@ -347,10 +347,9 @@ def test_every_word_comes_through_the_translation(game_id):
     assert status
 
 
-def test_japanese_labels_use_the_cjk_font():
+def test_japanese_labels_use_the_cjk_font(cjk_font):
     from render.common import _face, _layout
 
-    assert cjk_font_available()  # fonts-ipafont-gothic is installed on the project's machines
     cjk = _layout("アリスの手番 2", 30, True)[2]
     assert cjk  # every word of a label with CJK text takes the CJK font
     face, _ = _face(30, True, cjk)
@@ -414,7 +413,7 @@ def test_the_encoder_reuses_bands_and_still_round_trips_exactly():
     assert len(common._bands) == 5  # 4 bands of the first picture, 1 new of the second
 
 
-def test_every_character_of_the_japanese_labels_has_a_glyph():
+def test_every_character_of_the_japanese_labels_has_a_glyph(cjk_font):
     """Each character the Japanese pictures may draw (every label's translation, and a
     Japanese name) exists in the font chosen for it: none comes out as the font's empty box."""
     from babel.messages.pofile import read_po
@@ -422,7 +421,6 @@ def test_every_character_of_the_japanese_labels_has_a_glyph():
     from bot.catalogs import po_path
     from render.common import _face, _layout
 
-    assert cjk_font_available()  # CI installs fonts-ipafont-gothic; never skipped
     with po_path("ja").open("rb") as source:
         catalog = read_po(source)
     labels = [m.string for m in catalog

@@ -38,7 +38,7 @@ def contents(messages) -> list[str]:
     return [m.get("content") or "" for m in messages if m]
 
 
-async def test_a_whole_match_in_japanese(fake, bot):
+async def test_a_whole_match_in_japanese(cjk_font, fake, bot):
     fake.set_guild_locale(fake.guild_id, "ja")
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     for user in (alice, bob):
