@@ -20,7 +20,7 @@ from games import phrase
 from . import cogs, strings
 from .config import Settings, make_clock
 from .delivery import Delivery
-from .interactions import Interaction, context, reply, texts_for
+from .interactions import Answers, Interaction, context, reply, texts_for
 from .pool import Workers
 from .service import Service
 from .store import Store
@@ -62,6 +62,10 @@ class CorralBot(discord.Client):
                          max_messages=None, **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
+        self.answers = Answers()  # which interactions were answered (boards follow them up)
+        # users to tell privately, at their next interaction, that a DM could not reach them
+        # (the store has the truth; this process's copy is refreshed with every clock tick)
+        self.dm_notes: set[int] = set()
         self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -150,6 +154,7 @@ class CorralBot(discord.Client):
         while not self._closing:
             started = time.perf_counter()
             try:
+                self.dm_notes = await self.service.users_with_dm_notes()
                 report = await self.service.tick()
                 if report.reminders or report.expiries or report.digests:
                     log.info("clock: %s due, %s reminders, %s expiries, %s digests "

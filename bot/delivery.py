@@ -29,9 +29,10 @@ from games import Phrase, phrase
 from . import strings
 from .ai import ai_level, ai_move_job, is_ai, random_move, seed_for
 from .boards import allowed, board_text, board_view, fit, names_of, phrase_text, result_text
+from .followups import Unsent, send_follow_up
 from .i18n import Texts, phrase_from_json, phrase_to_json
 from .pictures import board_picture
-from .service import ServiceError, wrap
+from .service import ServiceError, Via, wrap
 from .store import LiveMessage, OutboxRow, Store, Tx
 from .ui import StaticView, button
 
@@ -49,6 +50,11 @@ LEASE = 120.0  # seconds a claimed row is ours before another worker may take it
 MAX_ATTEMPTS = 60
 PRUNE_AFTER = 7 * 86400.0
 DM_NOTE_EVERY = 86400.0  # closed DMs are noted in the channel at most once a day per user
+# Discord lets a bot make 50 requests a second outside interaction answers and follow-ups;
+# the outbox keeps its own (channel posts, edits, DMs) under this, leaving the rest to the
+# commands' own requests, so that a burst queues here in order instead of meeting 429s
+GLOBAL_RATE = 40.0
+ANSWER_WAIT = 3.5  # seconds a board waits for its move's interaction to be answered (Discord: 3)
 
 
 class Retry(Exception):
@@ -57,6 +63,45 @@ class Retry(Exception):
 
 class Give(Exception):
     """This row can never be delivered (logged, then marked failed)."""
+
+
+class Skip(Exception):
+    """This row has nothing left to deliver to (its channel was deleted): marked done."""
+
+
+class ThreadArchived(Exception):
+    """Discord refused a request in an archived thread (50083): a locked thread, which only a
+    moderator can open again, or an edit in a thread that has gone quiet."""
+
+
+UNKNOWN_CHANNEL = 10003
+THREAD_ARCHIVED = 50083
+
+
+class Pacer:
+    """At most `rate` requests a second, with bursts of up to `burst`: a token bucket whose
+    waiters are served in the order they came (an asyncio lock is first come, first served)."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep):
+        self.rate, self.burst, self.clock, self.sleep = rate, burst, clock, sleep
+        self._tokens = burst
+        self._at = clock()
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> None:
+        async with self._lock:
+            self._refill()
+            if self._tokens < 1:
+                await self.sleep((1 - self._tokens) / self.rate)
+                self._refill()
+                self._tokens = max(self._tokens, 1.0)  # what accrued while we slept is ours
+            self._tokens -= 1
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate)
+        self._at = now
 
 
 class Delivery:
@@ -74,6 +119,8 @@ class Delivery:
         self._in_flight: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._sem = asyncio.Semaphore(CONCURRENCY)
+        self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
+        self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
 
     def wake(self) -> None:
         self._wake.set()
@@ -128,6 +175,8 @@ class Delivery:
             await asyncio.wait(set(self._tasks), timeout=grace)
         for task in list(self._tasks):
             task.cancel()
+        if self._session is not None:
+            await self._session.close()
 
 
     async def _deliver(self, row: OutboxRow) -> None:
@@ -147,6 +196,10 @@ class Delivery:
             log.error("outbox row %s (%s) given up: %s", row.id, row.kind, exc)
             async with self.store.transaction(background=True) as tx:
                 await tx.finish_outbox(row.id, self.clock(), status="failed", error=str(exc))
+        except Skip as exc:
+            log.info("outbox row %s (%s) skipped: %s", row.id, row.kind, exc)
+            async with self.store.transaction(background=True) as tx:
+                await tx.finish_outbox(row.id, self.clock(), {"skipped": str(exc)})
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug: keep the row, retry later, log it
@@ -199,7 +252,8 @@ class Delivery:
             log.warning("match %s: the AI played a random legal move (%s)", match.id, notation)
         try:
             await self.bot.service.play(match.id, mover.user_id, notation,
-                                        expected_ply=payload["ply"])
+                                        expected_ply=payload["ply"],
+                                        via=Via.from_json(payload.get("via")))
         except ServiceError as exc:  # e.g. a takeback or resignation meanwhile
             log.info("AI move in match %s not played: %s", match.id, exc)
             return {"stale": True}
@@ -209,12 +263,16 @@ class Delivery:
     async def _call(self, make: Callable[[], Awaitable[Any]]) -> Any:
         """One REST call, with Discord's and the network's failures sorted into Retry
         (5xx, 429, timeouts), Give (a request Discord will never accept) or re-raised
-        (Forbidden, NotFound: the caller decides)."""
+        (Forbidden, NotFound: the caller decides). Every such call counts against the bot's
+        global limit: it waits its turn at the pacer first."""
+        await self._pacer.take()
         try:
             return await asyncio.wait_for(make(), 30)
         except (discord.Forbidden, discord.NotFound):
             raise
         except discord.HTTPException as exc:
+            if exc.code == THREAD_ARCHIVED:
+                raise ThreadArchived(f"{exc.status} {exc.code}: {exc.text[:200]}") from None
             if exc.status >= 500 or exc.status == 429:
                 raise Retry(f"{exc.status} {exc.code}: {exc.text[:200]}") from None
             raise Give(f"{exc.status} {exc.code}: {exc.text[:300]}") from None
@@ -229,32 +287,64 @@ class Delivery:
 
     async def _send_with_fallback(self, row: OutboxRow, payload: dict[str, Any], **kwargs: Any
                                   ) -> discord.Message:
-        """Post in the match's channel; if a thread refuses us (permissions), post in its
-        parent channel instead."""
+        """Post in the match's channel; if a thread refuses us (permissions, or it is locked),
+        post in its parent channel instead. A deleted channel ends its match (see
+        `Service.channel_gone`)."""
         try:
             return await self._send(row, payload["channel_id"], **kwargs)
-        except discord.Forbidden as exc:
+        except (discord.Forbidden, ThreadArchived) as exc:
             parent = payload.get("parent_channel_id")
             if not parent:
-                raise Retry(f"403 {exc.code}: missing permissions in the channel") from None
+                raise Retry(f"missing permissions in the channel: {exc}") from None
             log.warning("cannot post in thread %s (%s); posting in %s", payload["channel_id"],
-                        exc.code, parent)
+                        exc, parent)
+            for file in kwargs.get("files") or ():
+                file.reset()  # the failed request read it to its end
             try:
                 return await self._send(row, parent, key="p", **kwargs)
-            except discord.Forbidden as again:
-                raise Retry(f"403 {again.code}: missing permissions") from None
+            except (discord.Forbidden, ThreadArchived) as again:
+                raise Retry(f"missing permissions: {again}") from None
+            except discord.NotFound as again:
+                await self._channel_gone(payload, again)
+                raise Give(f"not found ({again.code})") from None
         except discord.NotFound as exc:
-            raise Give(f"the channel is gone ({exc.code})") from None
+            await self._channel_gone(payload, exc)
+            raise Give(f"not found ({exc.code})") from None
+
+    async def _channel_gone(self, payload: dict[str, Any], exc: discord.NotFound) -> None:
+        """A match whose channel was deleted ends (its players are told by DM)."""
+        if exc.code != UNKNOWN_CHANNEL:
+            return
+        match_id = payload.get("match_id")
+        if match_id is not None and await self.bot.service.channel_gone(match_id):
+            log.info("the channel of match %s was deleted; the match is ended", match_id)
+        raise Skip(f"channel {payload['channel_id']} was deleted")
 
     async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
-        """Edit a message; False if it no longer exists."""
+        """Edit a message; False if it no longer exists, or sits in a locked thread. A thread
+        that went quiet (archived) is opened again first, as a moderator's client does."""
         message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        for attempt in range(2):
+            try:
+                await self._call(lambda: message.edit(**kwargs))
+                return True
+            except discord.NotFound:
+                return False
+            except discord.Forbidden as exc:
+                raise Retry(f"403 {exc.code}: cannot edit {message_id}") from None
+            except ThreadArchived as exc:
+                if attempt or not await self._unarchive(channel_id):
+                    log.info("cannot edit message %s in archived thread %s: %s", message_id,
+                             channel_id, exc)
+                    return False
+        return False
+
+    async def _unarchive(self, thread_id: int) -> bool:
         try:
-            await self._call(lambda: message.edit(**kwargs))
-        except discord.NotFound:
+            await self._call(lambda: self.bot.http.edit_channel(thread_id, archived=False))
+        except (discord.Forbidden, discord.NotFound, ThreadArchived, Give) as exc:
+            log.info("cannot open archived thread %s again: %s", thread_id, exc)
             return False
-        except discord.Forbidden as exc:
-            raise Retry(f"403 {exc.code}: cannot edit {message_id}") from None
         return True
 
     async def texts_for(self, guild_id: int | None) -> Texts:
@@ -285,10 +375,9 @@ class Delivery:
                 view = board_view(match.game, match.state, match.id, match.ply(),
                                   running=match.status == "active", playable=humans_turn,
                                   finished=match.status == "finished", texts=texts)
-            message = await self._send_with_fallback(
-                row, payload, content=content, view=view, allowed_mentions=allowed(mentions),
-                file=discord.File(io.BytesIO(picture), filename="board.png"))
-            message_id, channel_id = message.id, message.channel.id
+            message_id, channel_id = await self._post_board(
+                row, payload, picture, content=content, view=view,
+                allowed_mentions=allowed(mentions))
             payload = {**payload, "message_id": message_id, "posted_in": channel_id}
             # not background work: a click on the new board can come at once, and its move
             # takes the board's buttons away without another request only once it is recorded
@@ -298,6 +387,71 @@ class Delivery:
                             None) if current else None, self.clock()), background=False)
         retired = await self._retire_older(match_row.id, payload["version"], keep=message_id)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
+
+    async def _post_board(self, row: OutboxRow, payload: dict[str, Any], picture: bytes, *,
+                          content: str, view: StaticView,
+                          allowed_mentions: discord.AllowedMentions) -> tuple[int, int]:
+        """A board answers its move's interaction with a follow-up where it can (Discord does
+        not count follow-ups against the bot's 50 requests a second; channel posts count),
+        else it is posted in the channel. Returns (message id, channel id)."""
+        via = Via.from_json(payload.get("via"))
+        if via is not None and via.channel_id == payload["channel_id"]:
+            posted = await self._follow_up(row, via, picture, {
+                "content": content, "components": view.to_components(),
+                "allowed_mentions": allowed_mentions.to_dict()})
+            if posted is not None:
+                return posted
+        message = await self._send_with_fallback(
+            row, payload, files=_board_file(picture), content=content, view=view,
+            allowed_mentions=allowed_mentions)
+        return message.id, message.channel.id
+
+    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes,
+                         message: dict[str, Any]) -> tuple[int, int] | None:
+        """The board as a follow-up of `via`; None when that cannot be (the token is old, the
+        interaction was never answered, Discord refuses it), and the board goes to the
+        channel instead. A follow-up carries no nonce, so a row tried before first looks for
+        the board an earlier attempt may have posted with its answer lost."""
+        application_id = self.bot.application_id
+        if self.clock() >= via.expires_at or application_id is None:
+            return None
+        answered = await self.bot.answers.wait(via.interaction_id, ANSWER_WAIT)
+        if answered is False:
+            return None
+        if row.tried:
+            found = await self._call(lambda: self._find_follow_up(via))
+            if found is not None:
+                return found
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession()
+        try:
+            data = await send_follow_up(self._session, self.bot.settings.api_base,
+                                        application_id, via.token, message, picture,
+                                        "board.png")
+        except Unsent as exc:
+            if not exc.refused:
+                raise Retry(f"follow-up: {exc}") from None
+            log.info("board of outbox row %s not sent as a follow-up (%s); posting it",
+                     row.id, exc)
+            return None
+        return int(data["id"]), int(data["channel_id"])
+
+    async def _find_follow_up(self, via: Via) -> tuple[int, int] | None:
+        """The board this interaction's follow-up posted, if there is one."""
+        me = self.bot.user
+        channel = self.bot.get_partial_messageable(via.channel_id)
+        try:
+            async for message in channel.history(limit=25,
+                                                 after=discord.Object(via.interaction_id)):
+                meta = message.interaction_metadata
+                if (me is not None and message.author.id == me.id and meta is not None
+                        and meta.id == via.interaction_id
+                        and any(a.filename == "board.png" for a in message.attachments)):
+                    return message.id, via.channel_id
+        except discord.Forbidden:  # no Read Message History: better twice than never
+            log.warning("cannot read channel %s to look for a board already posted",
+                        via.channel_id)
+        return None
 
     @staticmethod
     async def _posted(outbox_id: int, payload: dict[str, Any], live: LiveMessage | None,
@@ -452,33 +606,33 @@ class Delivery:
         return f"<#{payload['channel_id']}>"
 
     async def _dm_failed(self, payload: dict[str, Any]) -> None:
-        """Tell the channel, without a ping, unless a turn notice must become a mention."""
+        """A turn notice becomes a mention in the channel. Anything else (a private view, a
+        turn card) is told to the user alone, once, at their next interaction (an ephemeral
+        follow-up: see `interactions.handling`), with where to look instead."""
         fallback = payload.get("fallback")
         if fallback is None:
             return
         user_id = payload["user_id"]
-        name = next((n for uid, n in payload["seats"] if uid == user_id), f"<@{user_id}>")
-        if fallback == "mention":
-            text = phrase(strings.DM_TURN_FALLBACK, mention=f"<@{user_id}>",
-                          match_id=payload["match_id"])
-            mention = [user_id]
-        else:
-            template = (strings.PRIVATE_UNDELIVERED if payload.get("picture")
-                        else strings.TURN_CARD_UNDELIVERED)
-            text = phrase(template, name=name)
-            mention = []
         match_row = await self.store.get_match(payload["match_id"])
         if match_row is None:
             return
         async with self.store.transaction(background=True) as tx:
-            if fallback != "mention":
-                await tx.set_user(user_id, dm_closed_at=self.clock())
-            await tx.enqueue(f"m:{match_row.id}", "notice", {
-                "match_id": match_row.id, "channel_id": match_row.channel_id,
-                "parent_channel_id": match_row.parent_channel_id, "seats": payload["seats"],
-                "text": phrase_to_json(text), "mention": mention, "buttons": [],
-                "live": None, "version": match_row.version, "offer_id": None}, self.clock())
-        self.wake()
+            if fallback == "mention":
+                text = phrase(strings.DM_TURN_FALLBACK, mention=f"<@{user_id}>",
+                              match_id=payload["match_id"])
+                await tx.enqueue(f"m:{match_row.id}", "notice", {
+                    "match_id": match_row.id, "channel_id": match_row.channel_id,
+                    "parent_channel_id": match_row.parent_channel_id,
+                    "seats": payload["seats"], "text": phrase_to_json(text),
+                    "mention": [user_id], "buttons": [], "live": None,
+                    "version": match_row.version, "offer_id": None}, self.clock())
+            else:
+                await tx.set_user(user_id, dm_closed_at=self.clock(),
+                                  dm_note_match=match_row.id)
+        if fallback == "mention":
+            self.wake()
+        else:
+            self.bot.dm_notes.add(user_id)
 
     async def _digest(self, row: OutboxRow) -> dict[str, Any]:
         payload = row.payload
@@ -492,6 +646,11 @@ class Delivery:
         except discord.Forbidden:
             return {"undelivered": True}
         return {"message_id": message.id}
+
+
+def _board_file(picture: bytes) -> list[discord.File]:
+    """A new file per request: discord.py leaves a sent file's stream at its end."""
+    return [discord.File(io.BytesIO(picture), filename="board.png")]
 
 
 def _with_field(text: Phrase, name: str, value: Any) -> Phrase:

@@ -8,9 +8,11 @@ message, never Discord's "This interaction failed".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import logging
+import time
 from collections.abc import AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +23,7 @@ from games import Phrase
 from . import strings
 from .boards import fit
 from .i18n import Texts, language_of
-from .service import ServiceError
+from .service import ServiceError, Via
 
 if TYPE_CHECKING:
     from .client import CorralBot
@@ -43,6 +45,56 @@ class ContextFilter(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.ctx = CONTEXT.get()
         return True
+
+
+# Discord keeps an interaction's token for 15 minutes; a follow-up is sent only within 14
+TOKEN_LIFETIME = 14 * 60.0
+
+
+def via(interaction: Interaction) -> Via | None:
+    """The interaction as the change it causes may answer it (see `Via`)."""
+    if interaction.channel_id is None:
+        return None
+    return Via(interaction.id, interaction.token, interaction.channel_id,
+               time.time() + TOKEN_LIFETIME)
+
+
+class Answers:
+    """Whether this process answered an interaction. Discord refuses a follow-up (10015)
+    until the interaction's first answer is in, and the delivery worker may be ready to post
+    a move's board before the command that made the move has answered; it waits here."""
+
+    KEEP = 1000  # entries kept for interactions nobody asked about (a command with no board)
+
+    def __init__(self) -> None:
+        self._events: dict[int, asyncio.Event] = {}
+        self._answered: dict[int, bool] = {}
+
+    def begin(self, interaction_id: int) -> None:
+        if len(self._events) >= self.KEEP:  # the oldest first: dicts keep insertion order
+            for old in list(self._events)[: self.KEEP // 2]:
+                self._events.pop(old, None)
+                self._answered.pop(old, None)
+        self._events[interaction_id] = asyncio.Event()
+
+    def end(self, interaction_id: int, answered: bool) -> None:
+        event = self._events.get(interaction_id)
+        if event is not None:
+            self._answered[interaction_id] = answered
+            event.set()
+
+    async def wait(self, interaction_id: int, within: float) -> bool | None:
+        """True once answered, False if the handler finished without an answer (or took
+        longer than `within` seconds), None if this process never saw the interaction
+        (another shard process handled it, or a restart came between)."""
+        event = self._events.get(interaction_id)
+        if event is None:
+            return None
+        try:
+            await asyncio.wait_for(event.wait(), within)
+        except TimeoutError:
+            return False
+        return self._answered.get(interaction_id, False)
 
 
 def texts_for(interaction: Interaction) -> Texts:
@@ -102,11 +154,14 @@ async def reply(interaction: Interaction, text: str | Phrase, *, ephemeral: bool
 async def handling(interaction: Interaction, what: str | None = None) -> AsyncIterator[None]:
     """The one error handler: refusals answered in the user's terms, failures logged with
     their context and answered with the bot's own message."""
+    answers: Answers | None = getattr(interaction.client, "answers", None)
+    if answers is not None:
+        answers.begin(interaction.id)
     with context(interaction, what):
-        # first, what the channel and the DMs will speak (a board may be posted before
-        # this interaction is answered); read once per user and server in this process
-        await _note_languages(interaction)
         try:
+            # first, what the channel and the DMs will speak (a board may be posted before
+            # this interaction is answered); read once per user and server in this process
+            await _note_languages(interaction)
             yield
         except ServiceError as exc:
             log.info("refused: %s", exc)
@@ -120,6 +175,26 @@ async def handling(interaction: Interaction, what: str | None = None) -> AsyncIt
         except Exception:
             log.exception("interaction failed")
             await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
+        finally:
+            if answers is not None:
+                answers.end(interaction.id, interaction.response.is_done())
+        if (interaction.user.id in getattr(interaction.client, "dm_notes", ())
+                and interaction.response.is_done()):
+            await _tell_dm_note(interaction)
+
+
+async def _tell_dm_note(interaction: Interaction) -> None:
+    """A DM could not reach this user (their DMs are closed to the bot): say so to them
+    alone, once, with where to look instead."""
+    interaction.client.dm_notes.discard(interaction.user.id)
+    try:
+        note = await interaction.client.service.take_dm_note(interaction.user.id)
+        if note is not None:
+            await interaction.followup.send(fit(texts_for(interaction)(note)), ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())
+    except Exception:  # a note lost costs little; it must not turn into an error answer
+        log.warning("could not tell user %s that their DMs are closed", interaction.user.id,
+                    exc_info=True)
 
 
 _SEEN_LANGUAGES: dict[tuple[int, int | None], tuple[str, str | None]] = {}

@@ -126,6 +126,9 @@ class OutboxRow:
     payload: dict[str, Any]
     attempts: int
     created_at: float
+    # claimed before and not finished: an earlier delivery may have got through with its answer
+    # lost (a crash, a timeout), so what it sends without a nonce is looked for first
+    tried: bool = False
 
 
 @dataclass(frozen=True)
@@ -270,6 +273,16 @@ class Queries:
             " WHERE match_id = ? ORDER BY seq", match_id)
         return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
                         r["played_at"], r["interaction_id"]) for r in rows]
+
+    async def last_entry(self, match_id: int) -> MoveRow | None:
+        """The newest entry of the match's log (a move, a die roll, a takeback or a skip)."""
+        row = await self.conn.fetchrow(
+            "SELECT seq, ply, kind, notation, actor_id, played_at, interaction_id FROM moves"
+            " WHERE match_id = ? ORDER BY seq DESC LIMIT 1", match_id)
+        if row is None:
+            return None
+        return MoveRow(row["seq"], row["ply"], row["kind"], row["notation"], row["actor_id"],
+                       row["played_at"], row["interaction_id"])
 
     async def move_by_interaction(self, interaction_id: int) -> tuple[int, MoveRow] | None:
         row = await self.conn.fetchrow(
@@ -548,6 +561,11 @@ class Queries:
         return await self.conn.fetchval(
             "SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'pending'")
 
+    async def users_with_dm_notes(self) -> list[int]:
+        """Users to tell, at their next interaction, that a private view could not be DMed."""
+        rows = await self.conn.fetch("SELECT user_id FROM users WHERE dm_note_match IS NOT NULL")
+        return [int(row["user_id"]) for row in rows]
+
     async def meta(self, key: str) -> str | None:
         return await self.conn.fetchval("SELECT value FROM meta WHERE key = ?", key)
 
@@ -744,7 +762,7 @@ class Tx(Queries):
         """Upsert user columns: reminders, notify, last_digest_at, next_digest_at,
         dm_channel_id."""
         allowed = {"reminders", "notify", "last_digest_at", "next_digest_at", "dm_channel_id",
-                   "dm_closed_at", "language", "language_chosen"}
+                   "dm_closed_at", "dm_note_match", "language", "language_chosen"}
         assert set(values) <= allowed, values
         names = list(values)
         await self.conn.execute(
@@ -752,6 +770,18 @@ class Tx(Queries):
             f" ON CONFLICT (user_id) DO UPDATE SET "
             + ", ".join(f"{n} = excluded.{n}" for n in names),
             user_id, *values.values())
+
+    async def take_dm_note(self, user_id: int) -> int | None:
+        """The match whose private view could not be DMed to the user, if they are still to be
+        told; taken once (by one process), and the transaction's last statement."""
+        match_id = await self.conn.fetchval(
+            "SELECT dm_note_match FROM users WHERE user_id = ?", user_id)
+        if match_id is None:
+            return None
+        rows = await self.conn.fetch_last(
+            "UPDATE users SET dm_note_match = NULL WHERE user_id = ? AND dm_note_match = ?"
+            " RETURNING user_id", user_id, match_id)
+        return int(match_id) if rows else None
 
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
         await self.conn.execute(
@@ -861,10 +891,11 @@ class Tx(Queries):
 
     async def release_claims(self, worker: str) -> None:
         """Rows an earlier run of this worker held (a run of another process keeps its own
-        until they are done or their lease ends)."""
+        until they are done or their lease ends). Their `claimed_by` stays: it says that they
+        were tried (see `OutboxRow.tried`)."""
         await self.conn.execute(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            " WHERE status = 'pending' AND claimed_by = ?", worker)
+            "UPDATE outbox SET claimed_until = NULL"
+            " WHERE status = 'pending' AND claimed_by = ? AND claimed_until IS NOT NULL", worker)
 
     async def prune_outbox(self, before: float) -> int:
         return await self.conn.execute(
@@ -1064,7 +1095,8 @@ def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
 
 def _outbox_row(row: Row) -> OutboxRow:
     return OutboxRow(row["id"], row["lane"], row["kind"], loads(row["payload"]),
-                     row["attempts"], row["created_at"])
+                     row["attempts"], row["created_at"],
+                     tried=row["attempts"] > 0 or row["claimed_by"] is not None)
 
 
 def _rating_row(row: Row) -> RatingRow:

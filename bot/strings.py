@@ -40,6 +40,8 @@ STALE_BOARD = N_("That board is out of date: the match has moved on (it is at mo
                  "Use the newest board.")
 ALREADY_PLAYED = N_("Already played: `{notation}` (move {ply}). The match has moved on; see the "
                     "newest board.")
+CONFIRM_REPEAT = N_("You played `{notation}` a moment ago and it is your move again in match "
+                    "#{match_id}. Play `{notation}` again?")
 RACE_LOST = N_("The match changed while you were moving; nothing was played. Look at the newest "
                "board.")
 OPPONENT_IS_YOU = N_("You can't challenge yourself. Leave the opponent empty to open a lobby.")
@@ -97,6 +99,7 @@ BUTTON_MOVES = N_("Moves")
 BUTTON_MY_VIEW = N_("My view")
 BUTTON_PLAY = N_("Play…")
 BUTTON_BACK = N_("Back")
+BUTTON_PLAY_AGAIN = N_("Play {notation} again")
 BUTTON_CLAIM = N_("Claim the win")
 BUTTON_SKIP = N_("Skip their turn")
 PICK_PAGE = N_("{prompt} ({first}–{last})")
@@ -115,8 +118,13 @@ REPOSTED = N_("(Posted again after a restart.)")
 RESULT_LINE = N_("🏁 Match #{match_id}: {result}.")
 RESULT_DRAW = N_("drawn")
 PLAYERS_LINE = N_("Players: {mentions}")
-TURN_CARD_UNDELIVERED = N_("({name}: I couldn't DM you; your DMs are closed to me.)")
-PRIVATE_UNDELIVERED = N_("({name}: I couldn't DM you your private view; use `/hand`.)")
+DM_CLOSED_PRIVATE = N_("I couldn't DM you your private view of match #{match_id}: your DMs are "
+                       "closed to me. Press **My view** under its board in {link}, or use "
+                       "`/hand` there, to see it.")
+DM_CLOSED = N_("I couldn't DM you about match #{match_id}: your DMs are closed to me. Its board "
+               "in {link} shows everything, and mentions you when it is your turn.")
+CHANNEL_GONE = N_("The channel of match #{match_id} ({game}) was deleted, so the match has ended "
+                  "there without a result (it is not rated). Start a new one with `/play`.")
 DM_TURN_FALLBACK = N_("{mention}, your turn in match #{match_id} (I couldn't DM you).")
 
 # how matches end, beyond what each game says

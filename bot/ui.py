@@ -16,6 +16,8 @@ Custom ids (at most 100 characters; everything a component needs survives restar
     c1:m:<match>                         rematch
     c1:R:<match>:<ply>:<f|b|n|l>         replay viewer: show the position after <ply> entries
                                          (the letter keeps First/Back/Next/Last ids distinct)
+    c1:y:<match>:<ply>:<notation>        play a typed move again that repeats the player's own
+                                         move of a moment ago (asked, as it may be a retry)
 
 `answers` are the values chosen so far: steps separated by `/`, several picks of one step by
 `.` (values are ASCII letters, digits, `+` and `-`, as the games promise).
@@ -42,6 +44,7 @@ OPTIONS_PER_MENU = 25
 MAX_MENUS = 4
 _ID = r"[0-9]{1,19}"
 _ANSWERS = r"[A-Za-z0-9+./-]{0,60}"
+_NOTATION = r"[\w@>:,+ -]{1,60}"  # a canonical move, as the games write them
 _PATTERNS = {
     "s": re.compile(rf"c1:s:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answers>{_ANSWERS})"),
     "S": re.compile(rf"c1:S:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answers>{_ANSWERS}):"
@@ -56,9 +59,9 @@ _PATTERNS = {
     "o": re.compile(rf"c1:o:(?P<offer>{_ID}):(?P<answer>a|d)"),
     "m": re.compile(rf"c1:m:(?P<match>{_ID})"),
     "R": re.compile(rf"c1:R:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answer>[fbnl])"),
+    "y": re.compile(rf"c1:y:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<move>{_NOTATION})"),
     # boards posted before the generic flow: a move button with its notation
-    "legacy": re.compile(rf"corral:mv:(?P<match>{_ID}):(?P<ply>{_ID}):"
-                         r"(?P<move>[\w@>:,+ -]{1,60})"),
+    "legacy": re.compile(rf"corral:mv:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<move>{_NOTATION})"),
 }
 _VALUE = re.compile(r"^[A-Za-z0-9+-]{1,16}$")
 
@@ -123,6 +126,10 @@ def step_id(match_id: int, ply: int, answers: Sequence[Answer]) -> str:
 
 def select_id(match_id: int, ply: int, answers: Sequence[Answer], page: int) -> str:
     return f"c1:S:{match_id}:{ply}:{encode_answers(answers)}:{page}"
+
+
+def repeat_id(match_id: int, ply: int, notation: str) -> str:
+    return f"c1:y:{match_id}:{ply}:{notation}"[:100]
 
 
 def back_id(match_id: int, ply: int, answers: Sequence[Answer]) -> str:

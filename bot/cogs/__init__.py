@@ -23,7 +23,7 @@ MODULES = (matches, moves, private, clocks, settings, info, stats)
 Handler = Callable[["CorralBot", Interaction, Custom], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {
     "s": moves.on_step, "b": moves.on_step, "p": moves.on_step,
-    "legacy": moves.on_legacy_move,
+    "legacy": moves.on_legacy_move, "y": moves.on_repeat,
     "v": private.on_view, "h": info.on_moves,
     "l": matches.on_lobby, "r": matches.on_resign, "m": matches.on_rematch,
     "c": clocks.on_claim, "o": clocks.on_offer, "R": stats.on_replay_step,

@@ -14,10 +14,17 @@ from games import Answer, Phrase, phrase
 
 from .. import strings
 from ..boards import board_view
-from ..interactions import Interaction, handling, note_match, reply, texts_for
+from ..interactions import Interaction, handling, note_match, reply, texts_for, via
 from ..pictures import board_picture
-from ..service import Match, MoveResult, ServiceError, result_phrase
-from ..ui import Custom, manual_answers, step_view
+from ..service import (
+    ConfirmRepeat,
+    Match,
+    MoveResult,
+    ServiceError,
+    StaleAction,
+    result_phrase,
+)
+from ..ui import Custom, StaticView, button, manual_answers, repeat_id, step_view
 
 if TYPE_CHECKING:
     from ..client import CorralBot
@@ -43,9 +50,14 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             match = await bot.service.in_channel(interaction.channel_id or 0)
             note_match(match.id)
             text, ply = split_ply(notation[:200])
-            result = await bot.service.play(match.id, interaction.user.id, text,
-                                            expected_ply=ply, interaction_id=interaction.id,
-                                            seen=match)
+            try:
+                result = await bot.service.play(
+                    match.id, interaction.user.id, text, expected_ply=ply,
+                    interaction_id=interaction.id, seen=match, via=via(interaction),
+                    confirm_repeat=True)
+            except ConfirmRepeat as ask:
+                await ask_to_repeat(interaction, ask)
+                return
             await reply(interaction, played(result))
 
     @move.autocomplete("notation")
@@ -67,6 +79,25 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     async def board(interaction: Interaction, public: bool = False) -> None:
         async with handling(interaction):
             await show_board(bot, interaction, public)
+
+
+async def ask_to_repeat(interaction: Interaction, ask: ConfirmRepeat) -> None:
+    """The typed move repeats the player's own move of a moment ago: a button plays it."""
+    texts = texts_for(interaction)
+    view = StaticView()
+    view.add_item(button(texts(phrase(strings.BUTTON_PLAY_AGAIN, notation=ask.notation)),
+                         repeat_id(ask.match_id, ask.ply, ask.notation)))
+    await reply(interaction, ask.phrase, view=view)
+
+
+async def on_repeat(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
+    """"Play it again", pressed: the move, at the ply the question was asked at."""
+    match = await _match_for(bot, interaction, custom)
+    result = await bot.service.play(match.id, interaction.user.id, custom.notation,
+                                    expected_ply=custom.ply, interaction_id=interaction.id,
+                                    seen=match, via=via(interaction))
+    await interaction.response.edit_message(content=texts_for(interaction)(played(result)),
+                                            view=None)
 
 
 def played(result: MoveResult) -> Phrase:
@@ -101,15 +132,25 @@ async def on_step(bot: CorralBot, interaction: Interaction, custom: Custom,
 
 async def advance(bot: CorralBot, interaction: Interaction, match: Match,
                   answers: tuple[Answer, ...], ply: int | None) -> None:
-    step, answers = bot.service.move_input(match, interaction.user.id, answers,
-                                           expected_ply=ply)
+    try:
+        step, answers = bot.service.move_input(match, interaction.user.id, answers,
+                                               expected_ply=ply)
+    except StaleAction:
+        made = None if ply is None else await bot.service.move_made_at(
+            match.id, interaction.user.id, ply)
+        if made is None:
+            raise
+        await reply(interaction, phrase(strings.ALREADY_PLAYED, notation=made.notation,
+                                        ply=made.ply + 1))
+        return
     private_message = bool(interaction.message and interaction.message.flags.ephemeral)
     texts = texts_for(interaction)
     if isinstance(step, str):
         board = interaction.message if interaction.message and not private_message else None
         result = await bot.service.play(match.id, interaction.user.id, step, expected_ply=ply,
                                         interaction_id=interaction.id,
-                                        answered_on=board.id if board else None, seen=match)
+                                        answered_on=board.id if board else None, seen=match,
+                                        via=via(interaction))
         if private_message:
             await interaction.response.edit_message(content=texts(played(result)), view=None,
                                                     attachments=[])
@@ -140,7 +181,7 @@ async def on_legacy_move(bot: CorralBot, interaction: Interaction, custom: Custo
     match = await _match_for(bot, interaction, custom)
     result = await bot.service.play(match.id, interaction.user.id, custom.notation,
                                     expected_ply=custom.ply, interaction_id=interaction.id,
-                                    seen=match)
+                                    seen=match, via=via(interaction))
     await reply(interaction, played(result))
 
 

@@ -11,6 +11,7 @@ from .clocks import NOTIFY_MODES, REMINDER_MODES, TickReport, parse_time
 from .core import (
     AlreadyOpen,
     BadRequest,
+    ConfirmRepeat,
     Forbidden,
     IllegalMove,
     Match,
@@ -20,6 +21,7 @@ from .core import (
     Player,
     ServiceError,
     StaleAction,
+    Via,
     WrongPhase,
     result_phrase,
     wrap,
@@ -38,8 +40,9 @@ class Service(OffersMixin, StatsMixin, SettingsMixin):
 
 MatchService = Service
 
-__all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "FIRST_CHOICES", "Forbidden",
+__all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "ConfirmRepeat", "FIRST_CHOICES",
+           "Forbidden",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
-           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "WrongPhase",
-           "parse_options", "parse_time", "result_phrase", "seat_result", "wrap"]
+           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "Via",
+           "WrongPhase", "parse_options", "parse_time", "result_phrase", "seat_result", "wrap"]

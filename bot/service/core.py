@@ -39,6 +39,15 @@ class WrongPhase(ServiceError): ...
 class BadRequest(ServiceError): ...
 
 
+class ConfirmRepeat(ServiceError):
+    """A typed move that repeats the mover's move of a moment ago, legal again (a bonus
+    turn): it may be a retry of a move whose answer was lost, so it waits for a yes."""
+
+    def __init__(self, match_id: int, notation: str, ply: int):
+        super().__init__(strings.CONFIRM_REPEAT, notation=notation, match_id=match_id)
+        self.match_id, self.notation, self.ply = match_id, notation, ply
+
+
 class AlreadyOpen(ServiceError):
     """A retried /play found the match it already opened."""
 
@@ -147,6 +156,30 @@ def moves_count(n: int) -> Phrase:
     return nphrase(*strings.MOVES_COUNT, n)
 
 
+@dataclass(frozen=True)
+class Via:
+    """The interaction a change answers: its board may go out as that interaction's follow-up
+    (Discord does not count follow-ups against a bot's 50 requests a second, which channel
+    posts share). `expires_at` is wall-clock time, a little before Discord forgets the token
+    (15 minutes); the board goes out as a channel message after that, or in another channel."""
+
+    interaction_id: int
+    token: str
+    channel_id: int
+    expires_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"interaction_id": self.interaction_id, "token": self.token,
+                "channel_id": self.channel_id, "expires_at": self.expires_at}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Via | None:
+        if not isinstance(data, dict):
+            return None
+        return cls(int(data["interaction_id"]), str(data["token"]), int(data["channel_id"]),
+                   float(data["expires_at"]))
+
+
 def people(user_ids: Iterable[int]) -> list[int]:
     """Whom a message may ping: Discord users only, once each. An AI seat's id is not a
     snowflake, and Discord refuses a message whose allowed_mentions name one (50035)."""
@@ -159,9 +192,10 @@ class Effects:
     Lanes keep order: a match's channel messages go out in commit order (`m:<id>`), its DMs in
     theirs (`d:<id>`, so a slow DM never holds a board back), digests per user (`u:<id>`)."""
 
-    def __init__(self, tx: Tx, now: float, *, batched: bool = False):
+    def __init__(self, tx: Tx, now: float, *, batched: bool = False, via: Via | None = None):
         self.tx = tx
         self.now = now
+        self.via = via
         self.count = 0
         # batched: rows are kept and written in one statement by `flush` (the clock tick
         # writes a hundred at a time; one round trip each would cost more than the work)
@@ -212,9 +246,16 @@ class Effects:
             "final": final, "reposted": reposted,
             "scores": list(match.game.scores(match.state) or ()) if match.state else [],
             "ratings": await self._rating_lines(match) if final else [],
+            "via": self._via(row.channel_id),
         })
         if row.board_version != row.version:  # else written with the change itself
             await self.tx.set_board_version(row.id, row.version)
+
+    def _via(self, channel_id: int) -> dict[str, Any] | None:
+        """The interaction to answer through, if it came from the channel the row posts in."""
+        if self.via is None or self.via.channel_id != channel_id:
+            return None
+        return self.via.to_json()
 
     async def _rating_lines(self, match: Match) -> list[list[Any]]:
         """[user, rating before, after, change] of a finished rated match, as shown."""
@@ -248,7 +289,7 @@ class Effects:
         a lane of its own, so boards never wait for it), after a restart too."""
         await self._put(f"a:{match.id}", "ai", {
             "match_id": match.id, "user_id": user_id, "ply": match.ply(),
-            "version": match.row.version})
+            "version": match.row.version, "via": self._via(match.row.channel_id)})
 
     async def notice(self, match: Match, text: Phrase, *, mention: Iterable[int] = (),
                      buttons: Sequence[dict[str, Any]] = (), live: str | None = None,

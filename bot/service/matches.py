@@ -302,6 +302,27 @@ class MatchesMixin(ServiceBase):
         self.on_commit()
         return match
 
+    async def channel_gone(self, match_id: int) -> bool:
+        """The match's channel (or thread) was deleted: nothing can be posted or played there
+        any more. The match ends unrated, without a result (its record is kept: `/matches`,
+        `/record`), and each player is told by DM. False if it had ended already."""
+        now = self.clock()
+        async with self.store.transaction() as tx:
+            match = await self.locked(tx, match_id)
+            if match.status not in ("open", "invited", "active"):
+                return False
+            match = await self.save(tx, match, now=now, status="aborted",
+                                    result={"channel_gone": True})
+            await tx.void_offers(match.id)
+            effects = Effects(tx, now)
+            for seat in match.seats:
+                if not is_ai(seat.user_id):
+                    await effects.dm(seat.user_id, match, phrase(
+                        strings.CHANNEL_GONE, match_id=match.id, game=match.game.name),
+                        kind="info")
+        self.on_commit()
+        return True
+
     async def rematch(self, match_id: int, user: Player) -> Match:
         """A new match in the same channel, same game and options; the other player(s)
         invited, and the first move passes to the other side."""

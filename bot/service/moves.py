@@ -10,8 +10,24 @@ from games import Answer, GameError, Phrase, Step, phrase
 from .. import strings
 from ..db import Conflict, NeedsLock
 from ..store import LiveMessage, MoveRow, Tx
-from .core import DAY, Effects, IllegalMove, Match, ServiceError, StaleAction, WrongPhase, refusal
+from .core import (
+    DAY,
+    ConfirmRepeat,
+    Effects,
+    IllegalMove,
+    Match,
+    ServiceError,
+    StaleAction,
+    Via,
+    WrongPhase,
+    refusal,
+)
 from .matches import MatchesMixin
+
+# a typed move that repeats the mover's own move of less than this many seconds ago (legal again:
+# a bonus turn) is asked about first: the first one's answer may have been lost, and the player
+# retyping it would otherwise play it twice
+REPEAT_WINDOW = 120.0
 
 
 class _SeenStale(Exception):
@@ -64,7 +80,8 @@ class MovesMixin(MatchesMixin):
 
     async def play(self, match_id: int, user_id: int, text: str, *,
                    expected_ply: int | None = None, interaction_id: int | None = None,
-                   answered_on: int | None = None, seen: Match | None = None) -> MoveResult:
+                   answered_on: int | None = None, seen: Match | None = None,
+                   via: Via | None = None, confirm_repeat: bool = False) -> MoveResult:
         """Play `text` for `user_id`. A repeat of a move this player already made (the same
         interaction delivered twice, or the same move sent again for the same ply because the
         answer was lost) is reported as `already`, never played twice. `answered_on`: the
@@ -76,17 +93,22 @@ class MovesMixin(MatchesMixin):
         in the lock made every other change wait for it): the match's UPDATE checks its
         version, so a move that commits was played on the match as it is. If the match had
         moved on, or the move is refused, it is played again on the match as the lock sees
-        it, so that no answer rests on an old read."""
+        it, so that no answer rests on an old read.
+
+        `via`: the interaction the move answers; its board (and an AI's reply) may go out as
+        that interaction's follow-up. `confirm_repeat` (a typed move): refuse with
+        `ConfirmRepeat` a move that repeats the mover's own move of a moment ago."""
+        guard = REPEAT_WINDOW if confirm_repeat else None
         try:
             if seen is not None and seen.id == match_id and not (
                     seen.status == "active" and seen.game.is_chance(seen.state)):
                 try:
                     return await self._play(match_id, user_id, text, expected_ply,
-                                            interaction_id, answered_on, seen)
+                                            interaction_id, answered_on, seen, via, guard)
                 except (_SeenStale, ServiceError):
                     pass
             return await self._play(match_id, user_id, text, expected_ply, interaction_id,
-                                    answered_on, None)
+                                    answered_on, None, via, guard)
         except (ServiceError, Conflict):
             # an interaction delivered again is looked up only when its move fails (the
             # log's unique interaction id refuses it at the latest): not on every move
@@ -98,7 +120,8 @@ class MovesMixin(MatchesMixin):
 
     async def _play(self, match_id: int, user_id: int, text: str, expected_ply: int | None,
                     interaction_id: int | None, answered_on: int | None,
-                    seen: Match | None) -> MoveResult:
+                    seen: Match | None, via: Via | None,
+                    guard: float | None) -> MoveResult:
         """With `seen`, on SQLite, the move is first worked out before the write lock (see
         `DeferredConn`: its reads are of committed data, its writes wait) and committed
         together with whatever else waits for the lock; a move that needs the lock (one
@@ -108,7 +131,8 @@ class MovesMixin(MatchesMixin):
         if body is not None:
             try:
                 result = await self._move(body, match_id, user_id, text, expected_ply,
-                                          interaction_id, answered_on, seen, now)
+                                          interaction_id, answered_on, seen, now, via,
+                                          guard)
             except NeedsLock:
                 pass
             else:
@@ -118,20 +142,21 @@ class MovesMixin(MatchesMixin):
                 return result
         async with self.store.transaction() as tx:
             result = await self._move(tx, match_id, user_id, text, expected_ply,
-                                      interaction_id, answered_on, seen, now)
+                                      interaction_id, answered_on, seen, now, via, guard)
         if not result.already:
             self.on_commit()
         return result
 
     async def _move(self, tx: Tx, match_id: int, user_id: int, text: str,
                     expected_ply: int | None, interaction_id: int | None,
-                    answered_on: int | None, seen: Match | None, now: float) -> MoveResult:
+                    answered_on: int | None, seen: Match | None, now: float,
+                    via: Via | None, guard: float | None = None) -> MoveResult:
         match = seen if seen is not None else await self.locked(tx, match_id)
         if expected_ply is not None and match.state is not None and expected_ply < match.ply():
             entry = await self._played_before(tx, match, user_id, expected_ply, text)
             if entry is not None:
                 return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
-        effects = Effects(tx, now)
+        effects = Effects(tx, now, via=via)
         lines: list[Phrase] = []
         news: set[int] = set()
         if match.status == "active" and match.game.is_chance(match.state):
@@ -145,6 +170,8 @@ class MovesMixin(MatchesMixin):
             after = game.apply(before, move)
         except GameError as exc:
             raise IllegalMove(refusal(exc, text)) from None
+        if guard is not None and await self._repeats(tx, match, user_id, canonical, now - guard):
+            raise ConfirmRepeat(match.id, canonical, match.ply())
         lines.append(self.move_line(mover.name, public, game.move_effects(before, move, after)))
         news |= set(game.private_news(before, after))
         outcome = game.outcome(after)
@@ -165,6 +192,25 @@ class MovesMixin(MatchesMixin):
         match = await self._roll(tx, match, now, lines, news)
         await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
         return MoveResult(match, canonical, public, game.ply(before))
+
+    async def move_made_at(self, match_id: int, user_id: int, ply: int) -> MoveRow | None:
+        """This user's move at `ply`, if they made one (and it was not taken back): what a
+        click on a board of that ply did, when it reaches the bot after the move (the same
+        click in two processes, or a click replayed after the board was answered)."""
+        for entry in effective_log(await self.store.moves(match_id)):
+            if entry.ply == ply and entry.kind == "move":
+                return entry if entry.actor_id == user_id else None
+        return None
+
+    @staticmethod
+    async def _repeats(tx: Tx, match: Match, user_id: int, canonical: str,
+                       since: float) -> bool:
+        """Whether the log's newest entry is this user's `canonical`, played at the ply just
+        before this one and after `since`."""
+        last = await tx.last_entry(match.id)
+        return (last is not None and last.kind == "move" and last.actor_id == user_id
+                and last.notation == canonical and last.ply == match.ply() - 1
+                and last.played_at >= since)
 
     async def board_kept_live(self, match: Match, message_id: int, channel_id: int) -> None:
         """The answer that was to remove a clicked board's components failed: the board is

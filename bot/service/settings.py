@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import Phrase, get_game, phrase
+
 from .. import strings
 from ..i18n import LANGUAGES
 from .clocks import parse_time
@@ -70,6 +72,23 @@ class SettingsMixin(ServiceBase):
             raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
         async with self.store.transaction() as tx:
             await tx.set_user(user_id, language=language, language_chosen=1)
+
+    async def take_dm_note(self, user_id: int) -> Phrase | None:
+        """What to tell a user whose DMs were closed when a match tried to DM them (once: the
+        first of their interactions that asks gets it), with where to look instead."""
+        async with self.store.transaction() as tx:
+            match_id = await tx.take_dm_note(user_id)
+        if match_id is None:
+            return None
+        row = await self.store.get_match(match_id)
+        if row is None:
+            return None
+        hidden = get_game(row.game).info.hidden_information
+        return phrase(strings.DM_CLOSED_PRIVATE if hidden else strings.DM_CLOSED,
+                      match_id=match_id, link=f"<#{row.channel_id}>")
+
+    async def users_with_dm_notes(self) -> set[int]:
+        return set(await self.store.users_with_dm_notes())
 
     async def channel_language(self, guild_id: int | None) -> str:
         now = await self.store.guild_settings(guild_id)

@@ -24,6 +24,7 @@ CANNOT_DM = (403, 50007, "Cannot send messages to this user")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
 INVALID_FORM_BODY = (400, 50035, "Invalid Form Body")
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 UNAUTHORIZED = (401, 0, "401: Unauthorized")
 
 SERVER_ERRORS = {500: "500: Internal Server Error", 502: "502: Bad Gateway",

@@ -53,6 +53,13 @@ Test controls (everything below is a method or attribute of FakeDiscord):
   set_locale(user_id, locale), set_guild_locale(guild_id, locale): interactions carry
       `locale` and `guild_locale`; guilds carry `preferred_locale`
   close_dms(user_id): DMs to that user answer 50007
+  delete_channel(channel_id): the channel (or thread) is gone: its routes answer 404 10003
+      Unknown Channel, and CHANNEL_DELETE / THREAD_DELETE is dispatched
+  archive_thread(thread_id, locked=False): the thread is archived, as after its inactivity
+      period (topics/threads): a new message (a post, an interaction's answer or follow-up)
+      opens it again unless it is locked; editing or deleting a message in it, or posting in
+      it while locked, answers 400 50083 Thread is archived; PATCH /channels/{id} with
+      `archived: false` opens it unless it is locked (the bot is no moderator)
   deny(channel_id, *actions) / allow(channel_id, *actions): actions are "send",
       "send_in_threads" (on the parent of a thread), "create_thread", "manage_messages";
       denied actions answer 50013 and are missing from the interactions' `app_permissions`
@@ -107,6 +114,7 @@ from .errors import (
     INVALID_WEBHOOK_TOKEN,
     MISSING_PERMISSIONS,
     SERVER_ERRORS,
+    THREAD_ARCHIVED,
     UNAUTHORIZED,
     UNKNOWN_CHANNEL,
     UNKNOWN_INTERACTION,
@@ -364,6 +372,31 @@ class FakeDiscord:
     # -- test controls --------------------------------------------------------------------
     def close_dms(self, user_id: int) -> None:
         self.closed_dms.add(user_id)
+
+    async def delete_channel(self, channel_id: int) -> None:
+        channel = self.channels.pop(channel_id)
+        event = "THREAD_DELETE" if channel["type"] in THREADS else "CHANNEL_DELETE"
+        await self.dispatch(event, {k: channel[k] for k in ("id", "type", "guild_id",
+                                                            "parent_id") if k in channel})
+
+    def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        meta = self.channels[thread_id]["thread_metadata"]
+        meta.update(archived=True, locked=locked, archive_timestamp=self.timestamp())
+
+    def _archived(self, channel_id: int) -> Json | None:
+        """The thread's metadata if it is an archived thread."""
+        meta = self.channels[channel_id].get("thread_metadata")
+        return meta if meta and meta.get("archived") else None
+
+    async def _reopen_for_message(self, channel_id: int) -> None:
+        """A new message in an archived thread opens it again, unless it is locked."""
+        meta = self._archived(channel_id)
+        if meta is None:
+            return
+        if meta.get("locked"):
+            raise ApiError(*THREAD_ARCHIVED)
+        meta["archived"] = False
+        await self.dispatch("THREAD_UPDATE", self.channels[channel_id])
 
     def set_locale(self, user_id: int, locale: str) -> None:
         assert locale in limits.LOCALES, f"{locale!r} is not a Discord locale"
@@ -948,12 +981,14 @@ class FakeDiscord:
             ("DELETE", hook + r"/messages/(?P<mid>@original|\d+)", self._delete_webhook_message),
             ("POST", hook, self._followup),
             ("POST", r"/channels/(?P<cid>\d+)/messages", self._create_message),
+            ("GET", r"/channels/(?P<cid>\d+)/messages", self._channel_history),
             ("PATCH", message, self._edit_channel_message),
             ("GET", message, self._get_channel_message),
             ("DELETE", message, self._delete_channel_message),
             ("POST", r"/channels/(?P<cid>\d+)/threads", self._create_thread),
             ("POST", message + r"/threads", self._create_thread),
             ("GET", r"/channels/(?P<cid>\d+)", self._get_channel),
+            ("PATCH", r"/channels/(?P<cid>\d+)", self._edit_channel),
             ("POST", r"/users/@me/channels", self._open_dm),
             ("GET", r"/users/(?P<uid>\d+)", self._get_user),
         ]
@@ -1148,6 +1183,7 @@ class FakeDiscord:
             message_id, when = self.nonces[key]
             if self.now() - when <= self.nonce_window and message_id in self.messages:
                 return self.messages[message_id]
+        await self._reopen_for_message(channel_id)
         message = await self._post(channel_id, body, call.files)
         if body.get("nonce") is not None:
             self.nonces[key] = (int(message["id"]), self.now())
@@ -1157,13 +1193,37 @@ class FakeDiscord:
         message = self._channel_message(cid, mid)
         if int(message["author"]["id"]) != BOT_USER_ID:
             raise ApiError(*CANNOT_EDIT_OTHERS)
+        if self._archived(int(cid)):
+            raise ApiError(*THREAD_ARCHIVED)
         return await self._update(message, call.body or {}, call.files)
+
+    async def _channel_history(self, call: Call, cid: str) -> list[Json]:
+        """A channel's messages, newest first, as Discord answers (around is not imitated):
+        `limit` 1-100 (default 50), and `before` or `after` a message id."""
+        self._channel(cid)
+        try:
+            limit = int(call.query.get("limit", 50))
+            before = int(call.query.get("before", 0)) or None
+            after = int(call.query.get("after", 0))
+        except ValueError:
+            raise ApiError(400, 50035, "Invalid Form Body") from None
+        if not 1 <= limit <= 100:
+            form = Form()
+            form.number_range(("limit",), limit, 1, 100)
+            form.raise_if_any()
+        found = [m for m in self.messages.in_channel(int(cid))
+                 if not m["flags"] & EPHEMERAL and int(m["id"]) > after
+                 and (before is None or int(m["id"]) < before)]
+        found.sort(key=lambda m: int(m["id"]), reverse=True)
+        return found[-limit:] if after and before is None else found[:limit]
 
     async def _get_channel_message(self, call: Call, cid: str, mid: str) -> Json:
         return self._channel_message(cid, mid)
 
     async def _delete_channel_message(self, call: Call, cid: str, mid: str) -> None:
         message = self._channel_message(cid, mid)
+        if self._archived(int(cid)):
+            raise ApiError(*THREAD_ARCHIVED)
         if int(message["author"]["id"]) != BOT_USER_ID:
             if self.channels[int(cid)]["type"] == DM:
                 raise ApiError(403, 50003, "Cannot execute action on a DM channel")
@@ -1199,6 +1259,8 @@ class FakeDiscord:
             limits.check_modal(form, data, ("data",))
         form.raise_if_any()
         message = None
+        if kind in (4, 5, 7) and record.channel_id in self.channels:
+            await self._reopen_for_message(record.channel_id)
         if kind == 4:
             message = await self._post(record.channel_id, data, call.files, interaction=record,
                                        at=("data",))
@@ -1260,6 +1322,8 @@ class FakeDiscord:
 
     async def _followup(self, call: Call, app: str, token: str) -> Json:
         record = self._webhook_record(app, token)
+        self._channel(record.channel_id)
+        await self._reopen_for_message(record.channel_id)
         message = await self._post(record.channel_id, call.body or {}, call.files,
                                    interaction=record)
         record.followups.append(message)
@@ -1296,6 +1360,21 @@ class FakeDiscord:
 
     async def _get_channel(self, call: Call, cid: str) -> Json:
         return self._channel(cid)
+
+    async def _edit_channel(self, call: Call, cid: str) -> Json:
+        """Only what the bot may do: open its archived (not locked) thread again."""
+        channel = self._channel(cid)
+        body = call.body or {}
+        assert set(body) <= {"archived"}, f"the imitation does not edit {sorted(body)}"
+        meta = channel.get("thread_metadata")
+        if meta is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if body.get("archived") is False and meta.get("archived"):
+            if meta.get("locked"):
+                raise ApiError(*MISSING_PERMISSIONS)
+            meta["archived"] = False
+            await self.dispatch("THREAD_UPDATE", channel)
+        return channel
 
     async def _open_dm(self, call: Call) -> Json:
         user_id = int((call.body or {}).get("recipient_id") or 0)

@@ -18,6 +18,7 @@ from e2e_helpers import (
     is_ephemeral,
     next_board,
     only_live,
+    open_invitation,
     play_button,
     play_slash,
     posted,
@@ -26,6 +27,7 @@ from e2e_helpers import (
 
 MESSAGES = r"/channels/\d+/messages"
 CALLBACK = r"/interactions/\d+/[^/]+/callback"
+FOLLOW_UP = r"/webhooks/\d+/[^/]+"  # a move's board answers its interaction with a follow-up
 
 
 def logged_moves(bot) -> int:
@@ -43,27 +45,60 @@ def board_plies(fake, channel_id=None) -> list[int]:
 
 
 async def test_five_500s_on_a_board_post_delay_it_but_it_is_posted_once(fake, bot):
+    """The first board (posted in the channel: Accept makes no move to follow up)."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    invitation = await open_invitation(fake, alice, bob)
+    fake.fail("POST", MESSAGES, status=500, times=5)  # discord.py retries 4, the outbox the 5th
+    record = await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    assert record.kind == 7  # accepted at once
+    first = await next_board(fake, 0, what="the first board after five 500s", timeout=40)
+    assert f"<@{alice}>, your turn" in first["content"] and fake.pinged(first) == {alice}
+    await fake.settle(0.5)
+    assert len(boards(fake)) == 1
+
+
+async def test_five_500s_on_a_follow_up_delay_the_board_but_it_is_posted_once(fake, bot):
+    """A follow-up is sent once per attempt (no nonce exists for it): each 500 is the outbox's
+    retry, which first looks in the channel for a board posted with its answer lost."""
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob)
-    fake.fail("POST", MESSAGES, status=500, times=5)  # discord.py retries 4, the outbox the 5th
+    fake.fail("POST", FOLLOW_UP, status=500, times=5)
     before = len(boards(fake))
     record = await fake.answered(await fake.click(alice, board, board_buttons(fake, board)["k"]))
-    assert record.kind == 7  # the move was acknowledged at once
+    assert record.kind == 7
     after = await next_board(fake, before, what="the board after five 500s", timeout=40)
     assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    assert after["interaction_metadata"]["id"] == str(record.id)  # still the click's follow-up
     await fake.settle(0.5)
     assert len(boards(fake)) == before + 1 and logged_moves(bot) == 1
 
 
 async def test_a_post_processed_then_answered_502_is_not_posted_twice(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
-    board = await challenge_and_accept(fake, alice, bob)
+    invitation = await open_invitation(fake, alice, bob)
     fake.fail("POST", MESSAGES, status=502, times=1, processed=True)
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    first = await next_board(fake, 0, what="the first board")
+    await fake.settle(2.5)  # discord.py's own retry comes after a second
+    assert len(boards(fake)) == 1  # the retry carried the same nonce
+    assert board_buttons(fake, first)
+
+
+async def test_a_follow_up_processed_then_answered_502_is_not_posted_twice(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    fake.fail("POST", FOLLOW_UP, status=502, times=1, processed=True)
     before = len(boards(fake))
     after = await play_button(fake, alice, board, "k")
-    await fake.settle(2.5)  # discord.py's own retry comes after a second
-    assert len(boards(fake)) == before + 1  # the retry carried the same nonce
+    await fake.settle(2.0)  # the outbox's retry found the board and posted nothing
+    assert len(boards(fake)) == before + 1
     assert "played `k`" in after["content"]
+    assert any(r.method == "GET" and re.fullmatch(MESSAGES, r.path) for r in fake.requests)
+    await only_live(fake, after)
+    _, nxt = await slash_move(fake, bob, "c")  # and the match goes on from that board
+    assert "played `c`" in nxt["content"]
 
 
 async def test_a_lost_answer_to_a_click_still_gets_the_board_posted(fake, bot):
@@ -202,6 +237,9 @@ async def test_an_expiry_notice_refused_with_50013_is_retried_until_it_is_posted
 
 
 async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fake, bot):
+    """Without Send Messages the move's board still arrives (a follow-up of the move's
+    interaction needs no channel permission), and a board posted in the channel (the
+    interaction's token gone) waits until the permission is back."""
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, game="consequence")
     fake.deny(fake.channel_id, "send")
@@ -209,11 +247,19 @@ async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fa
         c for c in fake.custom_ids(board) if c.startswith("c1:p:"))))
     assert is_ephemeral(step.original)
     await fake.answered(await fake.slash(alice, "move", notation="BM@b2"))
-    await fake.settle(0.5)
-    assert len(boards(fake)) == 1
-    fake.allow(fake.channel_id, "send")
-    after = await next_board(fake, 1, what="the board once allowed", timeout=20)
+    after = await next_board(fake, 1, what="the board as a follow-up")
     assert "played `B@b2`" in after["content"] and fake.pinged(after) == {bob}
+    assert "BM" not in after["content"]  # the tile stays hidden
+    fake.token_lifetime = 0  # Discord forgets the tokens: boards go to the channel
+    legal = await fake.answered(await fake.autocomplete(bob, "move", "notation", notation=""))
+    choice = legal.choices[0]["value"]
+    moved = await fake.answered(await fake.slash(bob, "move", notation=choice))
+    assert "You played" in moved.original["content"], moved.original["content"]
+    await fake.settle(0.8)
+    assert len(boards(fake)) == 2
+    fake.allow(fake.channel_id, "send")
+    last = await next_board(fake, 2, what="the board once allowed", timeout=20)
+    assert "**Bob** played" in last["content"] and fake.pinged(last) == {alice}
 
 
 async def test_forged_buttons_and_oversized_input_get_short_answers(fake, bot):

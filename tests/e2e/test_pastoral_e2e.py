@@ -45,9 +45,14 @@ async def test_a_pastoral_match_on_components_with_turn_cards(fake, bot):
         board = await enter_move(fake, user, board, GAME, state, notation)
         state = GAME.play(state, notation)
         assert f"played `{notation}`" in board["content"]
-    # Bob's DMs are closed: the channel says so once (not every turn), without a ping
-    notes = [m for m in fake.channel_messages() if "couldn't DM you" in m["content"]]
-    assert len(notes) == 1 and fake.pinged(notes[0]) == set() and "Bob" in notes[0]["content"]
+    # Bob's DMs are closed: he alone is told so, once (not every turn), at his next click;
+    # the channel is not told
+    assert not [m for m in fake.channel_messages() if "couldn't DM you" in m["content"]]
+    notes = [f for r in fake.interactions.values() for f in r.followups
+             if "couldn't DM you" in f["content"]]
+    assert len(notes) == 1 and is_ephemeral(notes[0]), notes
+    assert notes[0]["interaction_metadata"]["user"]["id"] == str(bob)
+    assert f"<#{fake.channel_id}>" in notes[0]["content"]
     assert used_menus  # later positions offer more cells than buttons fit: menus
     assert "Alice made a bingo" in board["content"]
     assert components(board, 3) == [] and board_buttons(fake, board) == {}

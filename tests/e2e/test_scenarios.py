@@ -136,12 +136,27 @@ async def test_a_player_with_closed_dms_is_told_where_to_look(fake, bot):
     await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
                                  if "Your turn in match #1" in m["content"]],
                         what="Alice's turn DM")
+    # Bob is told alone, once, at an interaction of his, and not in the channel
+    board = await play_button(fake, alice, board, "c")
+    await fake.answered(await fake.slash(bob, "matches"))
+
+    def notes():
+        return [f for r in fake.interactions.values() for f in r.followups
+                if "couldn't DM you" in f["content"]]
+
+    await fake.wait_for(notes, what="the note to Bob")
+    await fake.answered(await fake.slash(bob, "matches"))
+    await fake.settle(0.3)
+    assert len(notes()) == 1 and notes()[0]["flags"] & 64
+    assert notes()[0]["interaction_metadata"]["user"]["id"] == str(bob)
+    assert f"Its board in <#{fake.channel_id}>" in notes()[0]["content"]
+    assert not [m for m in fake.channel_messages() if "couldn't DM you" in m["content"]]
 
 
 async def test_a_429_on_posting_the_board_delays_it_but_never_loses_or_doubles_it(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, first="me")
-    fake.rate_limit("POST", r"/channels/\d+/messages", times=1, retry_after=0.4)
+    fake.rate_limit("POST", r"/webhooks/\d+/[^/]+", times=1, retry_after=0.4)  # its follow-up
     before = len(boards(fake))
     board = await play_button(fake, alice, board, "k")
     await fake.settle(0.6)

@@ -1,0 +1,69 @@
+"""A board posted as a follow-up of the interaction that made its move, in one request.
+
+Discord does not count interaction follow-ups against a bot's global limit of 50 requests a
+second (topics/rate-limits, "Interaction endpoints are not bound to the bot's Global Rate
+Limit"), which every channel post shares. So a move made through a button or `/move` gets its
+board this way while the interaction's token lives (15 minutes).
+
+A follow-up carries no nonce, and discord.py's webhook client retries a 5xx answer by itself:
+when Discord did the work and only the answer was lost, that retry posts the board twice. So
+it is sent here with one request per attempt; a 5xx or a timeout is left to the outbox's own
+retry, whose next attempt first looks in the channel for the board it may have posted
+(`Delivery._find_follow_up`). A 429 (nothing was done) is waited out and sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import orjson
+
+MAX_WAIT = 10.0  # seconds a 429 on a follow-up is waited out before the outbox retries
+
+
+class Unsent(Exception):
+    """Discord answered without posting: `refused` (the token is gone, 10015 or 50027, or
+    the request is refused) means the board should go to the channel instead; otherwise try
+    again later (a 5xx, a timeout: the board may have been posted)."""
+
+    def __init__(self, reason: str, *, refused: bool):
+        super().__init__(reason)
+        self.refused = refused
+
+
+async def send_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
+                         token: str, payload: dict[str, Any], picture: bytes,
+                         filename: str) -> dict[str, Any]:
+    """POST the message (`payload`, as Discord's JSON, with one PNG attached) as a follow-up;
+    returns the created message. Raises `Unsent`."""
+    body = {**payload, "attachments": [{"id": 0, "filename": filename}]}
+    url = f"{api_base}/webhooks/{application_id}/{token}"
+    waited = 0.0
+    while True:
+        form = aiohttp.FormData(quote_fields=False)  # a FormData is sent once
+        form.add_field("payload_json", orjson.dumps(body).decode(),
+                       content_type="application/json")
+        form.add_field("files[0]", picture, filename=filename, content_type="image/png")
+        try:
+            async with session.post(url, data=form, params={"wait": "true"},
+                                    timeout=aiohttp.ClientTimeout(total=30)) as response:
+                text = await response.text()
+                status = response.status
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            raise Unsent(f"network: {exc!r}", refused=False) from None
+        if 200 <= status < 300:
+            data: dict[str, Any] = orjson.loads(text)
+            return data
+        if status == 429:
+            try:
+                retry_after = float(orjson.loads(text).get("retry_after", 1.0))
+            except (orjson.JSONDecodeError, AttributeError, TypeError, ValueError):
+                retry_after = 1.0
+            if waited + retry_after > MAX_WAIT:
+                raise Unsent(f"429 for {retry_after:.1f}s", refused=False)
+            waited += retry_after
+            await asyncio.sleep(retry_after)
+            continue
+        raise Unsent(f"{status}: {text[:300]}", refused=status < 500)
