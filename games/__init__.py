@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from .base import (  # noqa: F401  (re-exported vocabulary)
     N_,
     Answer,
+    Ending,
     Game,
     GameError,
     GameOverError,

@@ -204,10 +204,10 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     outcome = game.outcome(state)
     if outcome is not None:
         if outcome.draw:
-            out.write(f"draw ({outcome.reason.value})\n")
+            out.write(f"draw ({outcome.cause})\n")
         else:
             won = ", ".join(f"seat {w + 1}" for w in outcome.winners)
-            out.write(f"{won} wins ({outcome.reason.value})\n")
+            out.write(f"{won} wins ({outcome.cause})\n")
     meta = {"date": dt.date.today().isoformat()}
     if outcome is not None:
         meta["result"] = ("draw" if outcome.draw else

@@ -141,38 +141,73 @@ class InvalidStateError(GameError):
 
 
 class Termination(enum.StrEnum):
-    """Why a game ended. The platform adds its own reasons (resignation, timeout...)."""
+    """Why a match ended, as the platform sees it: the game's rules ended it (`Outcome.ending`
+    then says how, in the game's own terms), or one of the platform's own reasons."""
 
-    TARGET = "target"  # a player reached the winning score, or made a bingo
-    REPETITION = "repetition"  # house rule: third occurrence of a position
-    NO_LEGAL_MOVE = "no-legal-move"
-    TIE_BREAK = "tie-break"  # Consequence: equal scores, one player has four in a line
-    PICKUP_FAILURE = "pickup-failure"  # Pastoral Square: the stock cannot cover the pick-up
+    RULES = "rules"
     RESIGNATION = "resignation"
     AGREEMENT = "agreement"
     TIMEOUT = "timeout"
 
 
+class Ending(enum.StrEnum):
+    """A game's own reasons for ending. Each game declares a subclass beside its rules (e.g.
+    `class PastoralEnding(Ending): PICKUP_FAILURE = "pickup-failure"`) and lists its members
+    in `GameInfo.endings`. The values are stored with finished matches: never change one."""
+
+
+# Before version 2 one shared enum held every reason, the games' own among them: a stored
+# result of version 1 with one of these reasons was ended by the rules, with that ending.
+_V1_ENDINGS = frozenset({"target", "repetition", "no-legal-move", "tie-break", "pickup-failure"})
+_V1_PLATFORM = frozenset({"resignation", "agreement", "timeout"})
+OUTCOME_VERSION = 2
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a game ended. `winners` are 0-based seats; on a draw, every drawing seat."""
+    """How a game ended. `winners` are 0-based seats; on a draw, every drawing seat. A game's
+    outcome has `reason` RULES and one of the game's own `Ending`s; the platform's (a
+    resignation, a timeout claim, an agreed draw) have no ending."""
 
     winners: tuple[int, ...]
-    reason: Termination
+    reason: Termination = Termination.RULES
     draw: bool = False
+    ending: str | None = None  # the game's `Ending` (a str: loaded outcomes hold the text)
+
+    @property
+    def cause(self) -> str:
+        """The most precise reason there is: the game's ending, else the platform's reason."""
+        return str(self.ending) if self.ending is not None else self.reason.value
 
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason.value, "draw": self.draw}
+        data: dict[str, Any] = {"version": OUTCOME_VERSION, "winners": list(self.winners),
+                                "reason": self.reason.value, "draw": self.draw}
+        if self.ending is not None:
+            data["ending"] = str(self.ending)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        """An outcome saved by this version or an older one (no "version": version 1)."""
         try:
+            version = data.get("version", 1)
+            reason_text, ending = data["reason"], data.get("ending")
+            if version == 1:
+                if reason_text in _V1_ENDINGS:
+                    reason_text, ending = Termination.RULES.value, reason_text
+                elif reason_text not in _V1_PLATFORM:
+                    raise ValueError(f"no reason {reason_text!r} in version 1")
+            elif version != OUTCOME_VERSION:
+                raise ValueError(f"version {version!r} is not known here")
+            if ending is not None and not isinstance(ending, str):
+                raise TypeError(f"ending {ending!r} is not a text")
             return cls(
                 winners=tuple(int(w) for w in data["winners"]),
-                reason=Termination(data["reason"]),
+                reason=Termination(reason_text),
                 draw=bool(data.get("draw", False)),
+                ending=ending,
             )
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InvalidStateError(f"bad outcome {data!r}: {exc}") from None
 
 
@@ -218,6 +253,7 @@ class GameInfo:
     max_seats: int
     options: tuple[OptionSpec, ...] = field(default=())
     hidden_information: bool = False  # some of the state is private to one player
+    endings: tuple[Ending, ...] = ()  # every way the rules may end a game
 
 
 # -- how a player enters a move ------------------------------------------------------------

@@ -28,6 +28,7 @@ from typing import Any
 from .base import (
     N_,
     Answer,
+    Ending,
     Game,
     GameInfo,
     GameOverError,
@@ -39,13 +40,19 @@ from .base import (
     Phrase,
     Seat,
     Step,
-    Termination,
     checked_decoder,
     nphrase,
     phrase,
     repetition_option,
 )
 from .grid import DIRECTIONS, Grid
+
+
+class ConsequenceEnding(Ending):
+    COUNT = "target"  # the final count of pairs (a draw when it is equal, without a line)
+    TIE_BREAK = "tie-break"  # an equal count, and one player has four in a line
+    REPETITION = "repetition"  # house rule: the third occurrence of a position
+
 
 SIZE = 4
 SQUARES = SIZE * SIZE
@@ -146,6 +153,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         max_seats=2,
         options=(repetition_option(),),
         hidden_information=True,
+        endings=tuple(ConsequenceEnding),
     )
 
     # -- set-up ------------------------------------------------------------------------
@@ -192,13 +200,13 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         if self._finished(state):
             (a, b), _, lines = self.final_scores(state)
             if a != b:
-                return Outcome((0 if a > b else 1,), Termination.TARGET)
+                return Outcome((0 if a > b else 1,), ending=ConsequenceEnding.COUNT)
             with_line = {seat for seat, _ in lines}
             if len(with_line) == 1:
-                return Outcome((with_line.pop(),), Termination.TIE_BREAK)
-            return Outcome((0, 1), Termination.TARGET, draw=True)
+                return Outcome((with_line.pop(),), ending=ConsequenceEnding.TIE_BREAK)
+            return Outcome((0, 1), draw=True, ending=ConsequenceEnding.COUNT)
         if state.repetition and state.history.count(state.key()) >= 3:
-            return Outcome((0, 1), Termination.REPETITION, draw=True)
+            return Outcome((0, 1), draw=True, ending=ConsequenceEnding.REPETITION)
         return None
 
     def to_move(self, state: ConsequenceState) -> int | None:
@@ -424,12 +432,12 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         outcome = self.outcome(state)
         if outcome is None:
             return super().describe_outcome(state)
-        if outcome.reason is Termination.REPETITION:
+        if outcome.ending == ConsequenceEnding.REPETITION:
             return phrase(N_("Drawn: the same position came up a third time"))
         (moons, suns), _, _ = self.final_scores(state)
         if outcome.draw:
             return phrase(N_("Drawn {moons}-{suns}"), moons=moons, suns=suns)
-        if outcome.reason is Termination.TIE_BREAK:
+        if outcome.ending == ConsequenceEnding.TIE_BREAK:
             return phrase(N_("{moons}-{suns}, and {winner} wins with four in a line"),
                           moons=moons, suns=suns, winner=Seat(outcome.winners[0]))
         return phrase(N_("{winner} wins the count, moons {moons} to suns {suns}"),

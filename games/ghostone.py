@@ -22,6 +22,7 @@ from typing import Any
 from .base import (
     N_,
     Answer,
+    Ending,
     Game,
     GameInfo,
     GameOverError,
@@ -33,7 +34,6 @@ from .base import (
     Phrase,
     Seat,
     Step,
-    Termination,
     checked_decoder,
     nphrase,
     phrase,
@@ -45,6 +45,12 @@ SIZE = 4
 PLATES = SIZE * SIZE
 FILES = "abcd"
 PAWNS = {3: 3, 4: 2}
+class GhostoneEnding(Ending):
+    PAWNS = "target"  # the pawns left on the board all belong to one player
+    PASSES = "no-legal-move"  # every player in turn could not step
+    REPETITION = "repetition"  # house rule: the third occurrence of a position
+
+
 SETUP_ORDER = {3: (0, 1, 2, 1, 2, 0, 2, 0, 1), 4: (0, 1, 2, 3, 3, 2, 1, 0)}
 BONUS = (3, 2, 1)
 NO_PAWN = -1
@@ -182,6 +188,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         min_seats=3,
         max_seats=4,
         options=(repetition_option("ends the game"),),
+        endings=tuple(GhostoneEnding),
     )
 
     # -- set-up ------------------------------------------------------------------------
@@ -228,9 +235,9 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         scores = self.scores(state)
         best = max(scores)
         winners = tuple(seat for seat, score in enumerate(scores) if score == best)
-        reason = {"pawns": Termination.TARGET, "passes": Termination.NO_LEGAL_MOVE,
-                  "repetition": Termination.REPETITION}[state.end]
-        return Outcome(winners, reason, draw=len(winners) > 1)
+        ending = {"pawns": GhostoneEnding.PAWNS, "passes": GhostoneEnding.PASSES,
+                  "repetition": GhostoneEnding.REPETITION}[state.end]
+        return Outcome(winners, draw=len(winners) > 1, ending=ending)
 
     def to_move(self, state: GhostoneState) -> int | None:
         return None if state.end is not None or state.phase == ROLL else state.to_move

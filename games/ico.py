@@ -25,6 +25,7 @@ from typing import Any
 from .base import (
     N_,
     Answer,
+    Ending,
     Game,
     GameInfo,
     GameOverError,
@@ -38,11 +39,16 @@ from .base import (
     Phrase,
     Seat,
     Step,
-    Termination,
     ascii_number,
     checked_decoder,
     phrase,
 )
+
+
+class IcoEnding(Ending):
+    PATTERN = "target"  # a player completed the level's winning pattern
+    IDLE = "no-legal-move"  # house rule: two rounds without a placement
+
 
 COLOURS = ("red", "blue", "yellow", "green")
 MARKERS = 30
@@ -178,6 +184,7 @@ class Ico(Game[IcoState, IcoMove]):
             OptionSpec("antipodal", ("no", "yes"), "no",
                        "level 2+: a big triangle and the one around the antipodal face"),
         ),
+        endings=tuple(IcoEnding),
     )
 
     def check_options(self, options: Mapping[str, str]) -> None:
@@ -288,9 +295,9 @@ class Ico(Game[IcoState, IcoMove]):
         if state.last is not None and state.last[2]:
             seat = state.last[0]
             if self.winning(state, seat)[0]:
-                return Outcome((seat,), Termination.TARGET)
+                return Outcome((seat,), ending=IcoEnding.PATTERN)
         if state.idle >= 2 * state.seats:
-            return Outcome(tuple(range(state.seats)), Termination.NO_LEGAL_MOVE, draw=True)
+            return Outcome(tuple(range(state.seats)), draw=True, ending=IcoEnding.IDLE)
         return None
 
     def to_move(self, state: IcoState) -> int | None:

@@ -30,6 +30,7 @@ from typing import Any
 from .base import (
     N_,
     Answer,
+    Ending,
     Game,
     GameInfo,
     GameOverError,
@@ -42,12 +43,18 @@ from .base import (
     Phrase,
     Seat,
     Step,
-    Termination,
     checked_decoder,
     nphrase,
     phrase,
     repetition_option,
 )
+
+
+class MancalaEnding(Ending):
+    TARGET = "target"  # a player reached the target score
+    REPETITION = "repetition"  # house rule: the third occurrence of a position
+    NO_LEGAL_MOVE = "no-legal-move"  # the player to move has no pit to sow
+
 
 SEEDS_PER_PIT = 5
 TARGETS = {11: 28, 17: 43}
@@ -211,6 +218,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             OptionSpec("pits", ("11", "17"), "11", "17 pits is the expert board (first to 43)"),
             repetition_option(),
         ),
+        endings=tuple(MancalaEnding),
     )
 
     # -- set-up ------------------------------------------------------------------------
@@ -239,11 +247,11 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     def outcome(self, state: MancalaState) -> Outcome | None:
         for seat, score in enumerate(state.scores):
             if score >= state.target:
-                return Outcome((seat,), Termination.TARGET)
+                return Outcome((seat,), ending=MancalaEnding.TARGET)
         if state.repetition and state.history.count(state.key()) >= 3:
-            return Outcome((0, 1), Termination.REPETITION, draw=True)
+            return Outcome((0, 1), draw=True, ending=MancalaEnding.REPETITION)
         if not self._playable(state):
-            return Outcome((0, 1), Termination.NO_LEGAL_MOVE, draw=True)
+            return Outcome((0, 1), draw=True, ending=MancalaEnding.NO_LEGAL_MOVE)
         return None
 
     def _playable(self, state: MancalaState) -> bool:
@@ -320,11 +328,11 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         outcome = self.outcome(state)
         if outcome is None:
             return super().describe_outcome(state)
-        if outcome.reason is Termination.TARGET:
+        if outcome.ending == MancalaEnding.TARGET:
             seat = outcome.winners[0]
             return phrase(N_("{winner} reached {score} seeds (first to {target})"),
                           winner=Seat(seat), score=state.scores[seat], target=state.target)
-        if outcome.reason is Termination.REPETITION:
+        if outcome.ending == MancalaEnding.REPETITION:
             return phrase(N_("Drawn: the same position came up a third time"))
         return phrase(N_("Drawn: no pit can be sown"))
 

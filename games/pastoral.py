@@ -24,6 +24,7 @@ from typing import Any
 from .base import (
     N_,
     Answer,
+    Ending,
     Game,
     GameInfo,
     GameOverError,
@@ -36,7 +37,6 @@ from .base import (
     Phrase,
     Seat,
     Step,
-    Termination,
     ascii_number,
     checked_decoder,
     nphrase,
@@ -44,6 +44,13 @@ from .base import (
     repetition_option,
 )
 from .grid import Grid
+
+
+class PastoralEnding(Ending):
+    BINGO = "target"  # three corral cells in a line, with equal stacks
+    PICKUP_FAILURE = "pickup-failure"  # the stock of the player to move cannot cover the pick-up
+    REPETITION = "repetition"  # house rule: the third occurrence of a position
+
 
 FILES = "abcdefgh"
 STONES = 64
@@ -220,6 +227,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             OptionSpec("colour", ("black", "white"), "black", "the first player's colour"),
             repetition_option(),
         ),
+        endings=tuple(PastoralEnding),
     )
 
     # -- set-up ------------------------------------------------------------------------
@@ -242,11 +250,11 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
     def outcome(self, state: PastoralState) -> Outcome | None:
         line = bingo_line(state.owner, state.count)
         if line is not None:
-            return Outcome((state.owner[line[0]],), Termination.TARGET)
+            return Outcome((state.owner[line[0]],), ending=PastoralEnding.BINGO)
         if state.pickup_failed:
-            return Outcome((1 - state.to_move,), Termination.PICKUP_FAILURE)
+            return Outcome((1 - state.to_move,), ending=PastoralEnding.PICKUP_FAILURE)
         if state.repetition and state.history.count(state.key()) >= 3:
-            return Outcome((0, 1), Termination.REPETITION, draw=True)
+            return Outcome((0, 1), draw=True, ending=PastoralEnding.REPETITION)
         return None
 
     def to_move(self, state: PastoralState) -> int | None:
@@ -408,14 +416,14 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         outcome = self.outcome(state)
         if outcome is None:
             return super().describe_outcome(state)
-        if outcome.reason is Termination.TARGET:
+        if outcome.ending == PastoralEnding.BINGO:
             line = bingo_line(state.owner, state.count)
             assert line is not None
             return nphrase(N_("{winner} made a bingo: {cells} with {n} stone each"),
                            N_("{winner} made a bingo: {cells} with {n} stones each"),
                            state.count[line[0]], winner=Seat(outcome.winners[0]),
                            cells=", ".join(cell_name(c) for c in line))
-        if outcome.reason is Termination.PICKUP_FAILURE:
+        if outcome.ending == PastoralEnding.PICKUP_FAILURE:
             loser = 1 - outcome.winners[0]
             return phrase(N_("{loser}'s stock could not cover the pick-up: {winner} wins"),
                           loser=Seat(loser), winner=Seat(outcome.winners[0]))

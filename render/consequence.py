@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.consequence import DIRECTIONS, FILES, SIZE, ConsequenceView, TileView
+from games.consequence import (
+    DIRECTIONS,
+    FILES,
+    SIZE,
+    ConsequenceEnding,
+    ConsequenceView,
+    TileView,
+)
 
 from .common import (
     BACKGROUND,
@@ -275,13 +282,13 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         assert mover is not None
         template = labels.final_placements if view.phase == "final" else labels.to_move
         status, colour = template.format(name=who[mover]), SEAT_LINE[mover]
-    elif outcome.reason.value == "repetition":
+    elif outcome.ending == ConsequenceEnding.REPETITION:
         status, colour = labels.draw_repetition, TEXT
     else:
         a, b = view.scores if view.scores else (0, 0)
         if outcome.draw:
             status = labels.draw.format(a=a, b=b)
-        elif outcome.reason.value == "tie-break":
+        elif outcome.ending == ConsequenceEnding.TIE_BREAK:
             status = labels.wins_tie.format(name=who[outcome.winners[0]])
         else:
             w = outcome.winners[0]

@@ -15,7 +15,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.pastoral import CORRAL, EMPTY, FILES, HOLDING, VALUE, PastoralView, cell_name
+from games.pastoral import (
+    CORRAL,
+    EMPTY,
+    FILES,
+    HOLDING,
+    VALUE,
+    PastoralEnding,
+    PastoralView,
+    cell_name,
+)
 
 from .common import (
     BACKGROUND,
@@ -272,7 +281,7 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
         outcome = view.outcome
         if outcome.draw:
             status = labels.draw.format(reason=labels.repetition)
-        elif outcome.reason.value == "pickup-failure":
+        elif outcome.ending == PastoralEnding.PICKUP_FAILURE:
             winner = outcome.winners[0]
             status = labels.wins_pickup.format(name=who[winner], loser=who[1 - winner])
         else:

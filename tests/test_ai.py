@@ -608,7 +608,7 @@ def test_the_consequence_simulation_plays_by_the_rules():
             assert drawn == actions or not small
             state = game.apply(state, rng.choice(legal))
         outcome = game.outcome(state)
-        if outcome.reason.value != "repetition":
+        if outcome.ending != "repetition":
             result = engine._consequence_result(list(state.grid))
             assert result == engine.outcome_rewards(game, state, 2)
             finals += 1

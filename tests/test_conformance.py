@@ -66,6 +66,7 @@ def test_random_playouts_keep_every_promise(game_id, seed):
             else:
                 assert moves == [] and game.to_move(state) is None
                 assert outcome.winners and set(outcome.winners) <= set(range(seats))
+                assert outcome.ending in game.info.endings  # the game's own, declared
                 assert str(game.describe_outcome(state))  # the English words, seats and all
             encoded = json.loads(json.dumps(game.to_json(state)))
             assert game.from_json(encoded) == state

@@ -7,13 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Termination
+from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError
 from games.consequence import (
     EMPTY,
     FINAL,
     GAME,
     KINDS,
     PLAY,
+    ConsequenceEnding,
     ConsequenceState,
     Place,
     Push,
@@ -171,7 +172,7 @@ def test_a_tie_is_broken_by_four_in_a_line_else_drawn():
     state = _finished(grid)
     assert GAME.scores(state) == (3, 3)
     outcome = GAME.outcome(state)
-    assert outcome.winners == (0,) and outcome.reason is Termination.TIE_BREAK
+    assert outcome.winners == (0,) and outcome.ending is ConsequenceEnding.TIE_BREAK
     both = {"a1": 0, "a2": 1, "a3": 2, "a4": 10, "d1": 3, "d2": 7, "d3": 8, "d4": 9,
             "b1": 4, "b2": 5, "b3": 6, "c1": 11, "c2": 12, "c3": 13}
     assert GAME.scores(_finished(both)) == (3, 3) and GAME.outcome(_finished(both)).draw
@@ -189,7 +190,7 @@ def test_third_repetition_is_a_draw_and_the_option_turns_it_off():
     b = GAME.play(a, "c3-d4")
     seen_twice = replace(b, history=(b.key(), state.key(), b.key()))
     drawn = replace(b, history=seen_twice.history + (b.key(),))
-    assert GAME.outcome(drawn).reason is Termination.REPETITION and GAME.outcome(drawn).draw
+    assert GAME.outcome(drawn).ending is ConsequenceEnding.REPETITION and GAME.outcome(drawn).draw
     assert GAME.outcome(replace(drawn, repetition=False)) is None
 
 

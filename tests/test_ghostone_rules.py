@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from games import GameOverError, IllegalMoveError, InvalidMoveError, Termination
+from games import GameOverError, IllegalMoveError, InvalidMoveError
 from games.ghostone import (
     GAME,
     GHOST,
@@ -13,6 +13,7 @@ from games.ghostone import (
     PLAY,
     ROLL,
     SETUP_ORDER,
+    GhostoneEnding,
     GhostoneState,
     PawnMove,
     Roll,
@@ -148,7 +149,7 @@ def test_the_game_ends_when_one_colour_remains_and_that_escape_moves_no_rock():
     assert after.phase != GHOST  # no ghost when the escape ended the game
     assert GAME.scores(after) == (3, 4, 3)
     outcome = GAME.outcome(after)
-    assert outcome.reason is Termination.TARGET and outcome.winners == (1,)
+    assert outcome.ending is GhostoneEnding.PAWNS and outcome.winners == (1,)
     with pytest.raises(GameOverError):
         GAME.play(after, "d4-d3 S")
 
@@ -175,7 +176,7 @@ def test_automatic_pass_and_the_all_pass_end():
     stuck = position({"a1": 0, "b1": 1, "d4": 2}, flipped=("a2", "b2", "c1", "c4", "d3"),
                      to_move=0)
     ended = GAME._begin_turn(replace(stuck, passes=0), 0)
-    assert ended.end == "passes" and GAME.outcome(ended).reason is Termination.NO_LEGAL_MOVE
+    assert ended.end == "passes" and GAME.outcome(ended).ending is GhostoneEnding.PASSES
 
 
 # -- the ghost ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from games import IllegalMoveError, InvalidMoveError, InvalidOptionError, Termination
+from games import IllegalMoveError, InvalidMoveError, InvalidOptionError
 from games.ico import (
     ACROSS,
     ANTIPODE,
@@ -17,6 +17,7 @@ from games.ico import (
     FACE_EDGES,
     FACES,
     GAME,
+    IcoEnding,
     IcoMove,
     IcoState,
 )
@@ -163,7 +164,7 @@ def test_no_marker_left_rolls_without_placing():
 def test_level_1_win_a_face():
     state = position([(0, 0, 1), (1, 0, 1)], active=0)
     after = GAME.play(state, "e5")
-    assert GAME.outcome(after).winners == (0,) and GAME.outcome(after).reason is Termination.TARGET
+    assert GAME.outcome(after).winners == (0,) and GAME.outcome(after).ending is IcoEnding.PATTERN
     assert GAME.legal_moves(after) == []
 
 
@@ -200,7 +201,7 @@ def test_level_2_plus_antipodal_option_needs_both_big_triangles():
 def test_idle_turns_draw_house_rule():
     state = replace(position([(0, 0, 1), (1, 0, 1), (5, 0, 1)], level="1+"), idle=3)
     after = GAME.play(state, "-e0")
-    assert GAME.outcome(after).draw and GAME.outcome(after).reason is Termination.NO_LEGAL_MOVE
+    assert GAME.outcome(after).draw and GAME.outcome(after).ending is IcoEnding.IDLE
 
 
 def test_notation():

@@ -9,10 +9,9 @@ from games import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
-    Termination,
     mancala,
 )
-from games.mancala import GAME, MancalaMove, MancalaState, RelayLoopError, sow
+from games.mancala import GAME, MancalaEnding, MancalaMove, MancalaState, RelayLoopError, sow
 
 GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 GAME2_SCORES = [(1, 0), (1, 2), (2, 2), (2, 6), (3, 6), (3, 7), (3, 7), (3, 12), (3, 15),
@@ -54,7 +53,7 @@ def test_game2_every_score_the_goal_and_the_relay_of_move_14():
             assert letters(state.last.path) == ["a", "d", "g", "e", "c", "a", "k", "d", "b", "h", "c", "a", "k", "i", "c"]
             assert state.last.ended_empty
     outcome = GAME.outcome(state)
-    assert outcome.winners == (1,) and outcome.reason is Termination.TARGET
+    assert outcome.winners == (1,) and outcome.ending is MancalaEnding.TARGET
     assert GAME.legal_moves(state) == []
 
 
@@ -186,7 +185,7 @@ def test_third_repetition_is_a_draw_and_the_option_turns_it_off():
     seen_twice = replace(before, history=(after.key(), after.key(), before.key()))
     drawn = GAME.play(seen_twice, "c")
     outcome = GAME.outcome(drawn)
-    assert outcome.draw and outcome.winners == (0, 1) and outcome.reason is Termination.REPETITION
+    assert outcome.draw and outcome.winners == (0, 1) and outcome.ending is MancalaEnding.REPETITION
     assert GAME.legal_moves(drawn) == []
     off = replace(seen_twice, repetition=False)
     assert GAME.outcome(GAME.play(off, "c")) is None

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError, Termination
+from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError
 from games.pastoral import (
     CATTLE,
     CORRAL,
@@ -15,6 +15,7 @@ from games.pastoral import (
     LINES,
     SQUARES,
     VALUE,
+    PastoralEnding,
     PastoralState,
     cell_name,
     parse_cell,
@@ -88,7 +89,7 @@ def test_a_short_stock_loses_at_once():
     state = position(cells, held=(2, 2), stock=(1, 1))  # 58 on the board
     after = GAME.play(state, "save")  # the second player holds 2, must take 2, has 1
     outcome = GAME.outcome(after)
-    assert outcome.winners == (0,) and outcome.reason is Termination.PICKUP_FAILURE
+    assert outcome.winners == (0,) and outcome.ending is PastoralEnding.PICKUP_FAILURE
     assert GAME.legal_moves(after) == [] and GAME.to_move(after) is None
     assert after.held == (2, 2) and after.stock == (1, 1)  # nothing was taken
 
@@ -217,7 +218,7 @@ def test_bingo_on_a_rank_with_equal_counts():
     state = position({"c3": (0, 3), "d3": (0, 3)}, held=(3, 0))
     after = GAME.play(state, "e3:3")
     outcome = GAME.outcome(after)
-    assert outcome.winners == (0,) and outcome.reason is Termination.TARGET
+    assert outcome.winners == (0,) and outcome.ending is PastoralEnding.BINGO
     assert GAME.legal_moves(after) == []
     with pytest.raises(GameOverError):
         GAME.play(after, "save")
@@ -238,7 +239,7 @@ def test_third_repetition_is_a_draw_and_the_option_turns_it_off():
     assert b.key() == state.key()
     seen_twice = replace(state, history=(state.key(), a.key(), state.key()))
     drawn = GAME.play(GAME.play(seen_twice, "save"), "save")
-    assert GAME.outcome(drawn).draw and GAME.outcome(drawn).reason is Termination.REPETITION
+    assert GAME.outcome(drawn).draw and GAME.outcome(drawn).ending is PastoralEnding.REPETITION
     off = replace(seen_twice, repetition=False)
     assert GAME.outcome(GAME.play(GAME.play(off, "save"), "save")) is None
 

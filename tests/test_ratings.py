@@ -37,11 +37,11 @@ def test_rate_gives_openskills_own_numbers(before, places):
 
 
 def test_places_from_outcomes_and_scores():
-    won = Outcome((1,), Termination.TARGET)
+    won = Outcome((1,), Termination.RULES)
     assert ratings.places(won, 2) == [2, 1]
-    assert ratings.places(Outcome((0, 1), Termination.TARGET, draw=True), 2) == [1, 1]
+    assert ratings.places(Outcome((0, 1), Termination.RULES, draw=True), 2) == [1, 1]
     # a game's own ending ranks the others by score; resignations and timeouts do not
-    assert ratings.places(Outcome((2,), Termination.TARGET), 4, (3, 7, 9, 3)) == [3, 2, 1, 3]
+    assert ratings.places(Outcome((2,), Termination.RULES), 4, (3, 7, 9, 3)) == [3, 2, 1, 3]
     assert ratings.places(Outcome((0, 2), Termination.RESIGNATION), 3, (1, 9, 2)) == [1, 2, 1]
 
 
@@ -52,9 +52,9 @@ def test_display_and_provisional():
 
 
 @pytest.mark.parametrize("rated, ids, reason, plies, counted", [
-    (True, (1, 2), Termination.TARGET, 30, True),
-    (False, (1, 2), Termination.TARGET, 30, False),  # opened unrated
-    (True, (1, -12), Termination.TARGET, 30, False),  # an AI seat
+    (True, (1, 2), Termination.RULES, 30, True),
+    (False, (1, 2), Termination.RULES, 30, False),  # opened unrated
+    (True, (1, -12), Termination.RULES, 30, False),  # an AI seat
     (True, (1, 2), Termination.RESIGNATION, 1, False),  # resigned in the first two moves
     (True, (1, 2), Termination.TIMEOUT, 0, False),
     (True, (1, 2), Termination.RESIGNATION, 2, True),
