@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import get_game
-from games import pastoral as P
 from games.ai import _pastoral_line_needs, choose_move
+from games.pastoral import game as P
 
 NAMES = ["lines needing 1 (mover)", "2 (mover)", "3 (mover)", "4+ (mover)",
          "lines needing 1 (other)", "2 (other)", "3 (other)", "4+ (other)",

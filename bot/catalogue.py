@@ -1,34 +1,27 @@
-"""The games the bot offers, and everything it needs per game, registered in one place.
+"""The games the bot offers, and everything it needs per game, found through each game's kit.
 
-A game is offered when it has rules (`games.REGISTRY`: id, name, seats, options, how a move is
-entered, turn cards...), a picture (`render.RENDERED_GAMES`) and a rules summary in every language
-(`bot/rules/<language>/<id>.md`); tests/test_ui.py checks that each registered game has
-all of them.
+A game is offered when its kit (`games.KITS`) has rules (id, name, seats, options, how a move
+is entered, turn cards...), a picture (`render.RENDERED_GAMES`) and a rules summary in English
+at least (`Kit.rules_file`); tests/test_ui.py checks that each registered game has all of them.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
-from games import REGISTRY, Game
+from games import KITS, Game
 from render import RENDERED_GAMES
 
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES
-
-RULES_DIR = Path(__file__).resolve().parent / "rules"
-
-
-def rules_path(game_id: str, language: str) -> Path:
-    return RULES_DIR / language / f"{game_id}.md"
 
 
 @cache
 def rules_text(game_id: str, language: str = DEFAULT_LANGUAGE) -> str | None:
     """The /rules summary of a game, in `language` if written, else in English."""
+    kit = KITS.get(game_id)
     for lang in (language, DEFAULT_LANGUAGE):
-        path = rules_path(game_id, lang)
-        if path.is_file():
+        path = None if kit is None else kit.rules_file(lang)
+        if path is not None and path.is_file():
             return path.read_text(encoding="utf-8").strip()
     return None
 
@@ -39,10 +32,11 @@ def missing_parts(game_id: str) -> list[str]:
     if game_id not in RENDERED_GAMES:
         missing.append("a renderer")
     for language in LANGUAGES:
-        if language == DEFAULT_LANGUAGE and not rules_path(game_id, language).is_file():
+        path = KITS[game_id].rules_file(language)
+        if language == DEFAULT_LANGUAGE and (path is None or not path.is_file()):
             missing.append(f"rules in {language}")
     return missing
 
 
-PLAYABLE: dict[str, Game] = {gid: game for gid, game in REGISTRY.items()
+PLAYABLE: dict[str, Game] = {gid: kit.game for gid, kit in KITS.items()
                              if not missing_parts(gid)}

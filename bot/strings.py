@@ -3,7 +3,7 @@
 Each constant is a gettext message id (English, with str.format fields); `N_` marks it for the
 extractor and `NP_` marks a singular/plural pair. Code turns them into `Phrase`s with their
 fields (`phrase(strings.X, name=...)`), and `bot.i18n` translates a phrase for whoever reads it.
-Rule summaries for `/rules` are files in `bot/rules/<language>/<game>.md`.
+Rule summaries for `/rules` are files in each game's kit, `games/<kit>/rules/<language>.md`.
 """
 
 from __future__ import annotations

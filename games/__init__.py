@@ -1,11 +1,14 @@
-"""Pure rules of Corral's games, and the registry that finds them by id.
+"""Pure rules of Corral's games, and the registry that finds each game's kit by id.
 
-Nothing in this package does I/O or draws chance: the host makes chance moves and logs them.
+Every game is a kit (games/kit.py): a package with its rules, its AI knowledge and its rules
+summaries, naming its picture module. Nothing in this package does I/O or draws chance (the
+host makes chance moves and logs them), and nothing in it imports `render`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import os
 
 from .base import (  # noqa: F401  (re-exported vocabulary)
     N_,
@@ -31,43 +34,57 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     replay,
     shorten,
 )
-from .consequence import GAME as _CONSEQUENCE
-from .ghostone import GAME as _GHOSTONE
-from .ico import GAME as _ICO
-from .mancala import GAME as _MANCALA
-from .pastoral import GAME as _PASTORAL
+from .kit import Kit
 
-
-@dataclass(frozen=True)
-class CatalogueEntry:
-    """A game Corral will host; `game` is None until its rules are implemented."""
-
-    id: str
-    name: str
-    players: str
-    game: Game | None
-
-
-CATALOGUE: tuple[CatalogueEntry, ...] = (
-    CatalogueEntry("pastoral-square", "Pastoral Square", "2", _PASTORAL),
-    CatalogueEntry("ghostone", "Ghostone", "3-4", _GHOSTONE),
-    CatalogueEntry("progressive-mancala", "Progressive Mancala", "2", _MANCALA),
-    CatalogueEntry("ico", "ICO", "2-4", _ICO),
-    CatalogueEntry("consequence", "Consequence", "2", _CONSEQUENCE),
+# The product's games, one line each: the package of the game's kit (games/kit.py), in the order
+# the bot and `python -m games list` show them.
+PRODUCT_KITS: tuple[str, ...] = (
+    ".pastoral",
+    ".ghostone",
+    ".mancala",
+    ".ico",
+    ".consequence",
 )
 
-REGISTRY: dict[str, Game] = {e.id: e.game for e in CATALOGUE if e.game is not None}
+# More kits, from outside the product: importable package names, separated by commas (the
+# tests register a tic-tac-toe kit this way, tests/kits/tictactoe). Read once, at import.
+EXTRA_KITS_VARIABLE = "CORRAL_EXTRA_KITS"
+
+
+def _load_kits(paths: tuple[str, ...]) -> dict[str, Kit]:
+    kits: dict[str, Kit] = {}
+    for path in paths:
+        module = importlib.import_module(path, __name__)
+        kit = getattr(module, "KIT", None)
+        if not isinstance(kit, Kit):
+            raise ImportError(f"{module.__name__} declares no KIT (a games.kit.Kit)")
+        if kit.id in kits:
+            raise ImportError(f"two kits for {kit.id}: {kits[kit.id]} and {module.__name__}")
+        kits[kit.id] = kit
+    return kits
+
+
+def _extra_kits() -> tuple[str, ...]:
+    text = os.environ.get(EXTRA_KITS_VARIABLE, "")
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+KITS: dict[str, Kit] = _load_kits(PRODUCT_KITS + _extra_kits())
+PRODUCT: frozenset[str] = frozenset(list(KITS)[: len(PRODUCT_KITS)])  # the product's game ids
+REGISTRY: dict[str, Game] = {game_id: kit.game for game_id, kit in KITS.items()}
 
 
 class UnknownGameError(GameError):
-    """No game has this id (or it is not playable yet)."""
+    """No game has this id."""
+
+
+def get_kit(game_id: str) -> Kit:
+    key = game_id.strip().lower()
+    if key in KITS:
+        return KITS[key]
+    raise UnknownGameError(N_("{game} is not a game (games: {known})"), game=shorten(game_id),
+                           known=", ".join(KITS))
 
 
 def get_game(game_id: str) -> Game:
-    key = game_id.strip().lower()
-    if key in REGISTRY:
-        return REGISTRY[key]
-    if any(e.id == key for e in CATALOGUE):
-        raise UnknownGameError(N_("{game} is not playable yet"), game=shorten(game_id))
-    raise UnknownGameError(N_("{game} is not a game (games: {known})"), game=shorten(game_id),
-                           known=", ".join(REGISTRY))
+    return get_kit(game_id).game

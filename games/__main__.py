@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from . import CATALOGUE, Game, GameError, get_game, replay
+from . import REGISTRY, Game, GameError, get_game, replay
 from .record import Record, RecordError, format_record, parse_record, replay_record
 
 
@@ -45,14 +45,10 @@ def _load(path: str) -> tuple[Record, Game, Any]:
 
 
 def cmd_list(args, out: TextIO) -> None:
-    for entry in CATALOGUE:
-        game = entry.game
-        if game is None:
-            out.write(f"{entry.id:<20} {entry.name:<20} players {entry.players:<4} (coming soon)\n")
-            continue
+    for game in REGISTRY.values():
         opts = "; ".join(f"{o.name}={'|'.join(o.choices)} (default {o.default})"
                          for o in game.info.options) or "no options"
-        out.write(f"{entry.id:<20} {entry.name:<20} players {entry.players:<4} {opts}\n")
+        out.write(f"{game.id:<20} {game.name:<20} players {game.seats_text():<4} {opts}\n")
 
 
 def cmd_replay(args, out: TextIO) -> None:

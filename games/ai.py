@@ -44,11 +44,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from . import consequence as _consequence
 from . import get_game
-from . import ghostone as _ghostone
-from . import pastoral as _pastoral
 from .base import Game, GameError
+from .consequence import game as _consequence
+from .ghostone import game as _ghostone
+from .pastoral import game as _pastoral
 
 Rewards = list[float]
 Sampler = Callable[[random.Random], Any]

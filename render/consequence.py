@@ -1,4 +1,4 @@
-"""Consequence pictures, drawn only from a `ConsequenceView` (games.consequence.observe).
+"""Consequence pictures, drawn only from a `ConsequenceView` (games.consequence.game.observe).
 
 The public picture gets the public view, which carries no symbol before the final count, so it
 cannot leak one: two positions that differ only in hidden symbols give identical PNG bytes
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.consequence import (
+from games.consequence.game import (
     DIRECTIONS,
     FILES,
     SIZE,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.ghostone import (
+from games.ghostone.game import (
     DIRECTIONS,
     FILES,
     NO_PAWN,

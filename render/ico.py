@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.ico import EDGES, FACES, VERTICES, IcoView
+from games.ico.game import EDGES, FACES, VERTICES, IcoView
 
 from .common import (
     BACKGROUND,

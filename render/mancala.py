@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.mancala import MancalaView, pit_letter
+from games.mancala.game import MancalaView, pit_letter
 
 from .common import (
     BACKGROUND,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.pastoral import (
+from games.pastoral.game import (
     CORRAL,
     EMPTY,
     FILES,

@@ -243,7 +243,7 @@ def test_the_pastoral_simulation_plays_by_the_rules():
     """The playouts' own representation: every action gives the rules' board, held stones,
     stocks (after the next pick-up), no-place cells and bingo; the decisive move is a bingo
     exactly when the rules have one."""
-    from games import pastoral
+    from games.pastoral import game as pastoral
 
     game = get_game("pastoral-square")
     rng = random.Random(12)
@@ -372,7 +372,7 @@ def test_a_lost_position_is_played_for_the_opponents_mistakes():
 def _winning_by_scan(state, seat):
     """ICO's winning patterns as the rule file states them: a scan of every face (the
     engine's code before it kept bit masks)."""
-    from games.ico import ANTIPODE, BELTS, BIG_TRIANGLES, EDGES, FACE_EDGES, FACES
+    from games.ico.game import ANTIPODE, BELTS, BIG_TRIANGLES, EDGES, FACE_EDGES, FACES
 
     has = [state.markers[e][seat] > 0 for e in range(len(EDGES))]
     complete = [f for f in range(len(FACES)) if all(has[e] for e in FACE_EDGES[f])]
@@ -419,7 +419,7 @@ def test_ico_winning_patterns_by_bit_masks_match_the_scan(options):
 
 def test_ghostone_position_keys_are_the_rule_modules_original_keys():
     """The repetition keys are saved with a match: the faster key builds the same text."""
-    from games.ghostone import NO_PAWN, PLATES
+    from games.ghostone.game import NO_PAWN, PLATES
 
     def original(state):
         rocks = "".join(chr(48 + n) for n in state.rocks)
@@ -435,7 +435,7 @@ def test_ghostone_position_keys_are_the_rule_modules_original_keys():
 
 def _ghost_action(move):
     """A rules' Ghostone move as the playouts' action."""
-    from games import ghostone as g
+    from games.ghostone import game as g
 
     if isinstance(move, g.SetupMove):
         return (0, move.pawn, move.rocks)
@@ -537,7 +537,7 @@ def test_consequence_playout_moves_are_the_rules_moves():
 def test_the_consequence_playouts_place_the_last_tiles_for_pairs():
     """In the final placements of a playout a seat puts its own symbol beside its own symbols
     and the opponent's symbol where it pairs with nothing; every tile of the hand goes down."""
-    from games import consequence as c
+    from games.consequence import game as c
 
     tiles = {kind: [t for t, k in enumerate(c.KINDS) if k == kind] for kind in set(c.KINDS)}
     rs, bm = tiles["RS"], tiles["BM"]
@@ -561,7 +561,7 @@ def test_the_consequence_simulation_plays_by_the_rules():
     """The playouts' own representation: every legal action gives the rules' grid and hands
     (tiles of one kind are alike), the random action is always legal and every legal action
     turns up, and the final count gives the rules' winner."""
-    from games import consequence as c
+    from games.consequence import game as c
 
     game = get_game("consequence")
     rng = random.Random(4)

@@ -122,7 +122,7 @@ def test_consequence_tiles_are_conserved_and_the_public_view_never_shows_a_symbo
 
 
 def test_ghostone_rocks_are_conserved_and_random_play_meets_the_ghost():
-    from games.ghostone import rock_count, total_rocks
+    from games.ghostone.game import rock_count, total_rocks
 
     game = REGISTRY["ghostone"]
     rolls = 0

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError
-from games.consequence import (
+from games.consequence.game import (
     EMPTY,
     FINAL,
     GAME,

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidMoveError
-from games.ghostone import (
+from games.ghostone.game import (
     GAME,
     GHOST,
     NO_PAWN,

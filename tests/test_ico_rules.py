@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from games import IllegalMoveError, InvalidMoveError, InvalidOptionError
-from games.ico import (
+from games.ico.game import (
     ACROSS,
     ANTIPODE,
     BELTS,
@@ -223,6 +223,6 @@ def test_the_platform_can_skip_a_timed_out_seat_with_three_or_more():
 
 
 def test_the_pictures_coordinates_are_the_solid_of_the_tables():
-    from games.ico import VERTICES
+    from games.ico.game import VERTICES
 
     assert all(math.dist(a, b) < 1e-12 for a, b in zip(VERTICES, vertices(), strict=True))

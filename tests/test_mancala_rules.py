@@ -9,9 +9,9 @@ from games import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidStateError,
-    mancala,
 )
-from games.mancala import GAME, MancalaEnding, MancalaMove, MancalaState, RelayLoopError, sow
+from games.mancala import game as mancala
+from games.mancala.game import GAME, MancalaEnding, MancalaMove, MancalaState, RelayLoopError, sow
 
 GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
 GAME2_SCORES = [(1, 0), (1, 2), (2, 2), (2, 6), (3, 6), (3, 7), (3, 7), (3, 12), (3, 15),

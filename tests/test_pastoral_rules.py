@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from games import GameOverError, IllegalMoveError, InvalidMoveError, InvalidStateError
-from games.pastoral import (
+from games.pastoral.game import (
     CATTLE,
     CORRAL,
     EMPTY,

@@ -89,7 +89,7 @@ def test_pastoral_board_shows_stacks_and_a_mutilation_square():
     from dataclasses import replace
 
     from games.pastoral import GAME as PASTORAL
-    from games.pastoral import PastoralState, parse_cell
+    from games.pastoral.game import PastoralState, parse_cell
     from render.pastoral import ACCENT, MUTILATION, STONE_R, _box, _centre
 
     owner, count = [-1] * 64, [0] * 64
@@ -169,8 +169,8 @@ def test_ghostone_picture_shows_pawns_holes_and_the_ghost():
 
 
 def test_ico_map_shows_the_active_face_black_and_markers_in_seat_colours():
-    from games.ico import FACES
     from games.ico import GAME as ICO
+    from games.ico.game import FACES
     from render.ico import (
         ACTIVE,
         EDGE_PATHS,

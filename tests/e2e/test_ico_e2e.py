@@ -17,7 +17,7 @@ from e2e_helpers import (
     slash_move,
 )
 
-from games.ico import FACE_EDGES, GAME
+from games.ico.game import FACE_EDGES, GAME
 from render import render_observation
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import (
+from ..base import (
     N_,
     Answer,
     Ending,
@@ -39,7 +39,7 @@ from .base import (
     phrase,
     repetition_option,
 )
-from .grid import DIRECTIONS, ORTHOGONAL, Grid
+from ..grid import DIRECTIONS, ORTHOGONAL, Grid
 
 SIZE = 4
 PLATES = SIZE * SIZE

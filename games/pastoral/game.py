@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import (
+from ..base import (
     N_,
     Answer,
     Ending,
@@ -43,7 +43,7 @@ from .base import (
     phrase,
     repetition_option,
 )
-from .grid import Grid
+from ..grid import Grid
 
 
 class PastoralEnding(Ending):

@@ -22,7 +22,7 @@ from itertools import compress
 from operator import itemgetter
 from typing import Any
 
-from .base import (
+from ..base import (
     N_,
     Answer,
     Ending,

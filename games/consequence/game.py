@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .base import (
+from ..base import (
     N_,
     Answer,
     Ending,
@@ -45,7 +45,7 @@ from .base import (
     phrase,
     repetition_option,
 )
-from .grid import DIRECTIONS, Grid
+from ..grid import DIRECTIONS, Grid
 
 
 class ConsequenceEnding(Ending):

@@ -1,0 +1,9 @@
+"""Pastoral Square's kit (games/kit.py): the rules in `game`, the rules summaries in
+`rules/<language>.md`; its picture is `render.pastoral`."""
+
+from pathlib import Path
+
+from ..kit import Kit
+from .game import GAME
+
+KIT = Kit(GAME, picture="render.pastoral", texts=Path(__file__).parent / "rules")
