@@ -1,4 +1,5 @@
-"""The AI opponent (games.ai): legal, deterministic, and blind to what its seat cannot see."""
+"""The AI opponent (games.ai, games.search, and each kit's knowledge in games/<kit>/ai.py): legal,
+deterministic, and blind to what its seat cannot see."""
 
 import pickle
 import random
@@ -16,6 +17,9 @@ from games.ai import (
     random_legal_move,
     sampler_for,
 )
+from games.consequence import ai as consequence_ai
+from games.ghostone import ai as ghostone_ai
+from games.pastoral import ai as pastoral_ai
 
 # every option of every game, and every seat count
 CONFIGS = [
@@ -98,7 +102,7 @@ def test_the_job_entry_point_is_picklable_for_a_process_pool():
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_the_same_seed_and_budget_give_the_same_move(game_id):
-    config = next(c for c in CONFIGS if c[0] == game_id)
+    config = next((c for c in CONFIGS if c[0] == game_id), (game_id, None, {}))
     game, states = random_positions(config, 3, seed=11)
     for state in states:
         first = [game.format_move(state, choose_move(game, state, seed=s, iterations=60,
@@ -231,7 +235,7 @@ def test_fast_pastoral_moves_are_the_rules_moves():
         state = game.new()
         while True:
             legal = game.legal_moves(state)
-            assert engine._pastoral_legal(game, state) == legal
+            assert pastoral_ai.legal(game, state) == legal
             counted += 1
             if not legal:
                 break
@@ -256,20 +260,20 @@ def test_the_pastoral_simulation_plays_by_the_rules():
             afters = {m: game.apply(state, m) for m in legal}
             bingos = [m for m, after in afters.items()
                       if pastoral.bingo_line(after.owner, after.count) is not None]
-            decisive = engine._pastoral_decisive(game, state)
+            decisive = pastoral_ai.decisive(game, state)
             assert (decisive is None) == (not bingos) and (decisive is None or decisive in bingos)
             for move in legal:
                 if move.cell is None:
                     continue
                 owner, count = list(state.owner), list(state.count)
                 held, stock = list(state.held), list(state.stock)
-                blocked, bingo = engine._pastoral_sim_apply(owner, count, held, stock, seat,
+                blocked, bingo = pastoral_ai.sim_apply(owner, count, held, stock, seat,
                                                             move.cell, move.stones)
                 after = afters[move]
                 assert (tuple(owner), tuple(count)) == (after.owner, after.count)
                 assert bingo == (pastoral.bingo_line(after.owner, after.count) is not None)
                 if not bingo:
-                    if engine._pastoral_pickup(held, stock, 1 - seat):
+                    if pastoral_ai.pickup(held, stock, 1 - seat):
                         assert (tuple(held), tuple(stock)) == (after.held, after.stock)
                     else:
                         assert after.pickup_failed
@@ -299,7 +303,7 @@ def test_the_ai_takes_a_pastoral_bingo_and_stops_the_opponents():
     # the second player owns c4 and d4 with 4 stones each and will hold 5: claiming e4 (4)
     # next turn is a bingo, and only claiming it first stops that
     game, state = _pastoral({"c4": [1, 4], "d4": [1, 4]}, [4, 3], [28, 21])
-    assert game.format_move(state, engine._pastoral_decisive(game, game.play(state, "save"))) \
+    assert game.format_move(state, pastoral_ai.decisive(game, game.play(state, "save"))) \
         == "e4:4"
     for seed in range(3):
         move = choose_move(game, state, seed=seed, iterations=200, time_cap=None)
@@ -440,7 +444,7 @@ def _ghost_action(move):
     if isinstance(move, g.SetupMove):
         return (0, move.pawn, move.rocks)
     if isinstance(move, g.PawnMove):
-        rock = -1 if move.rock is None else engine._G_ORTHO.index(move.rock)
+        rock = -1 if move.rock is None else ghostone_ai.ORTHO.index(move.rock)
         return (1, move.origin, move.target, rock)
     if isinstance(move, g.GhostPlacement):
         return (2, move.plate)
@@ -448,7 +452,7 @@ def _ghost_action(move):
 
 
 def _ghost_fields(sim):
-    return {name: getattr(sim, name) for name in engine._GhostSim.__slots__}
+    return {name: getattr(sim, name) for name in ghostone_ai.GhostSim.__slots__}
 
 
 @pytest.mark.parametrize("seats", [3, 4])
@@ -464,19 +468,19 @@ def test_the_ghostone_simulation_plays_by_the_rules(seats):
         state = game.new(seats, {"repetition": "off"})
         while game.outcome(state) is None:
             legal = game.legal_moves(state)
-            sim = engine._GhostSim(state)
+            sim = ghostone_ai.GhostSim(state)
             assert sorted(sim.actions()) == sorted(_ghost_action(m) for m in legal)
             for move in legal if len(legal) < 60 else rng.sample(legal, 60):
-                copy = engine._GhostSim(state)
+                copy = ghostone_ai.GhostSim(state)
                 copy.apply(_ghost_action(move))
                 after = game.apply(state, move)
-                assert _ghost_fields(copy) == _ghost_fields(engine._GhostSim(after)), move
+                assert _ghost_fields(copy) == _ghost_fields(ghostone_ai.GhostSim(after)), move
                 checked += 1
             if sim.phase == 0:
                 assert sim.random_setup(rng) in sim.actions()
                 setups += 1
             state = game.apply(state, rng.choice(legal))
-        sim = engine._GhostSim(state)
+        sim = ghostone_ai.GhostSim(state)
         outcome = game.outcome(state)
         assert sim.rewards() == engine.outcome_rewards(game, state, seats)
         ends += outcome is not None
@@ -501,10 +505,10 @@ def test_the_ghostone_simulation_moves_the_ghost_round_flipped_plates():
         position = dataclasses.replace(state, ghost=a1, flipped=frozenset(flipped),
                                        rocks=rocks)
         for roll in game.legal_moves(position):
-            sim = engine._GhostSim(position)
+            sim = ghostone_ai.GhostSim(position)
             sim.apply(_ghost_action(roll))
             after = game.apply(position, roll)
-            assert _ghost_fields(sim) == _ghost_fields(engine._GhostSim(after)), roll
+            assert _ghost_fields(sim) == _ghost_fields(ghostone_ai.GhostSim(after)), roll
 
 
 def test_the_wall_clock_cap_stops_a_long_search():
@@ -524,13 +528,13 @@ def test_consequence_playout_moves_are_the_rules_moves():
     for _ in range(30):
         state = game.new()
         while game.outcome(state) is None:
-            kinds, empty, occupied, size = engine._consequence_space(state)
-            found = [engine._consequence_candidate(game, state, i, kinds, empty, occupied)
+            kinds, empty, occupied, size = consequence_ai.space(state)
+            found = [consequence_ai.candidate(game, state, i, kinds, empty, occupied)
                      for i in range(size)]
             found = [m for m in found if m is not None]
             legal = game.legal_moves(state)
             assert len(found) == len(set(found)) and set(found) == set(legal)
-            assert engine._consequence_random(game, state, rng) in legal
+            assert consequence_ai.random_move(game, state, rng) in legal
             state = game.apply(state, rng.choice(legal))
 
 
@@ -547,13 +551,13 @@ def test_the_consequence_playouts_place_the_last_tiles_for_pairs():
         grid[0], grid[1] = rs[0], rs[1]  # suns on a1 and b1
         grid[15], grid[14] = bm[0], bm[1]  # moons on d4 and c4
         hand = [rs[2], bm[2]]
-        engine._consequence_place_last(grid, hand, 1, rng)  # the sun player
+        consequence_ai.place_last(grid, hand, 1, rng)  # the sun player
         assert hand == [] and sorted(t for t in grid if t >= 0) == sorted(
             [*rs, *bm[:3]])
         assert grid.index(rs[2]) in (4, 5)  # a2 or b2: beside both suns
         moon = grid.index(bm[2])
         assert moon not in (9, 10, 11, 13)  # beside no other moon
-        counted = engine._consequence_counts(grid)
+        counted = consequence_ai.counts(grid)
         assert counted[:2] == (1, 3)
 
 
@@ -588,7 +592,7 @@ def test_the_consequence_simulation_plays_by_the_rules():
                               ("push", tile, move.square, directions.index(move.direction)))
                 actions.add((action[0], c.KINDS[action[1]] if action[0] != "slide"
                              else action[1], *action[2:]))
-                moved, placed = engine._consequence_sim_apply(grid, hands, seat, action)
+                moved, placed = consequence_ai.sim_apply(grid, hands, seat, action)
                 after = game.apply(state, move)
                 assert kinds(grid, hands) == kinds(after.grid, after.hands)
                 assert moved == (-1 if after.just_moved is None else after.just_moved)
@@ -597,7 +601,7 @@ def test_the_consequence_simulation_plays_by_the_rules():
             drawn = set()
             small = len(legal) <= 40  # then every legal action must turn up
             for _ in range(30 * len(legal) if small else 3 * len(legal)):
-                action = engine._consequence_sim_move(
+                action = consequence_ai.sim_move(
                     list(state.grid), [list(state.hands[0]), list(state.hands[1])], seat,
                     state.phase, -1 if state.just_moved is None else state.just_moved,
                     -1 if state.just_placed is None else state.just_placed, rng)
@@ -609,7 +613,7 @@ def test_the_consequence_simulation_plays_by_the_rules():
             state = game.apply(state, rng.choice(legal))
         outcome = game.outcome(state)
         if outcome.ending != "repetition":
-            result = engine._consequence_result(list(state.grid))
+            result = consequence_ai.result(list(state.grid))
             assert result == engine.outcome_rewards(game, state, 2)
             finals += 1
     assert checked > 1200 and finals > 12

@@ -186,7 +186,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
                             pairs.append((seat, a, b))
         scores = (sum(1 for p in pairs if p[0] == 0), sum(1 for p in pairs if p[0] == 1))
         lines = []
-        for line in _LINES:
+        for line in LINES:
             for seat in (0, 1):
                 if all(state.grid[s] != EMPTY and KINDS[state.grid[s]][1] == SYMBOL_OF_SEAT[seat]
                        for s in line):
@@ -236,12 +236,12 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             moves.extend(Slide(origin, n) for n in neighbours(origin) if state.grid[n] == EMPTY)
         for square in empty:
             for direction in DIRECTIONS:
-                if self._push_run(state, square, direction, check=False) is not None:
+                if self.push_run(state, square, direction, check=False) is not None:
                     moves.extend(Push(k, square, direction) for k in kinds)
         return moves
 
-    def _push_run(self, state: ConsequenceState, square: int, direction: str,
-                  check: bool = True) -> tuple[list[int], bool] | None:
+    def push_run(self, state: ConsequenceState, square: int, direction: str,
+                 check: bool = True) -> tuple[list[int], bool] | None:
         """The run a push from `square` would slide, and whether its last tile falls off.
         None if the push is not possible; with `check`, raises with the reason instead."""
         first = step(square, direction)
@@ -312,7 +312,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             run: list[int] = []
             falls = False
             if isinstance(move, Push):
-                pushed = self._push_run(state, move.square, move.direction)
+                pushed = self.push_run(state, move.square, move.direction)
                 assert pushed is not None  # with check, an impossible push raises
                 run, falls = pushed
             tile = self._take(state, move.kind)
@@ -598,6 +598,6 @@ def _lines() -> tuple[tuple[int, ...], ...]:
     return tuple(rows + cols + diagonals)
 
 
-_LINES = _lines()
+LINES = _lines()  # the rows, columns and diagonals of four
 
 GAME = Consequence()

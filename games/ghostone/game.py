@@ -257,7 +257,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             moves: list[GhostoneMove] = []
             for pawn in range(PLATES):
                 if state.pawns[pawn] == NO_PAWN:
-                    moves.extend(_SETUP_MOVES[pawn])
+                    moves.extend(SETUP_MOVES[pawn])
             return moves
         return self._pawn_moves(state, state.to_move)
 
@@ -716,4 +716,4 @@ def _setup_moves(pawn: int) -> tuple[SetupMove, ...]:
                  for k in range(j + 1, len(near)))
 
 
-_SETUP_MOVES = tuple(_setup_moves(p) for p in range(PLATES))
+SETUP_MOVES = tuple(_setup_moves(p) for p in range(PLATES))  # per pawn plate, in order

@@ -1,9 +1,10 @@
-"""Pastoral Square's kit (games/kit.py): the rules in `game`, the rules summaries in
-`rules/<language>.md`; its picture is `render.pastoral`."""
+"""Pastoral Square's kit (games/kit.py): the rules in `game`, what the AI knows of the game in
+`ai`, the rules summaries in `rules/<language>.md`; its picture is `render.pastoral`."""
 
 from pathlib import Path
 
 from ..kit import Kit
 from .game import GAME
 
-KIT = Kit(GAME, picture="render.pastoral", texts=Path(__file__).parent / "rules")
+KIT = Kit(GAME, picture="render.pastoral", ai=f"{__name__}.ai",
+          texts=Path(__file__).parent / "rules")

@@ -1,4 +1,4 @@
-"""How the weights of Pastoral Square's playout evaluation (`games/ai.py`) were found.
+"""How the weights of Pastoral Square's playout evaluation (`ai.py` beside this) were found.
 
 Plays games of the AI against itself (a few hundred iterations a move, now and then a random
 move, so that positions vary), records every position with the final result for the seat to
@@ -6,9 +6,10 @@ move, and fits a logistic model of that result on the evaluation's features by N
 (L2-regularised), on 80% of the games; the other 20% give the held-out log loss, beside the
 loss of the old evaluation (stones left and corral cells) and of a constant 1/2.
 
-    python bench/fit_pastoral_eval.py [--games 300] [--jobs 2]
+    python -m games.pastoral.fit_eval [--games 300] [--jobs 2]
 
-Standard library only; the printed weights are the ones to copy into `_P_WEIGHTS_*`.
+Standard library only; the printed weights are the ones to copy into `ai.WEIGHTS_*`, `WEIGHT_*`
+and `BIAS`. A tool for whoever tunes the AI: nothing else imports it.
 """
 
 from __future__ import annotations
@@ -16,16 +17,12 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games import get_game
-from games.ai import _pastoral_line_needs, choose_move
-from games.pastoral import game as P
+from ..ai import choose_move
+from . import game as P
+from .ai import line_needs
 
 NAMES = ["lines needing 1 (mover)", "2 (mover)", "3 (mover)", "4+ (mover)",
          "lines needing 1 (other)", "2 (other)", "3 (other)", "4+ (other)",
@@ -34,7 +31,7 @@ Row = tuple[tuple[int, ...], tuple[int, ...], tuple[int, int], tuple[int, int], 
 
 
 def one_game(seed: int) -> tuple[list[Row], list[float]]:
-    game = get_game("pastoral-square")
+    game = P.GAME
     rng = random.Random(seed)
     state = game.new()
     rows: list[Row] = []
@@ -55,7 +52,7 @@ def one_game(seed: int) -> tuple[list[Row], list[float]]:
 def features(row: Row) -> list[float]:
     owner, count, held, stock, mover = row
     other = 1 - mover
-    mine, theirs = _pastoral_line_needs(owner, count, mover), _pastoral_line_needs(owner, count,
+    mine, theirs = line_needs(owner, count, mover), line_needs(owner, count,
                                                                                    other)
     cells = sum((owner[c] == mover) - (owner[c] == other) for c in P.CORRAL)
     return [mine[1], mine[2], mine[3], sum(mine[4:]), theirs[1], theirs[2], theirs[3],

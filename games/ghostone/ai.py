@@ -1,0 +1,207 @@
+"""What the AI knows of Ghostone: playouts on plain lists (`GhostSim`), the scores so far as the
+evaluation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..search import Knowledge, Rewards, Tuning, share
+from . import game as rules
+
+
+def evaluate(state: Any, seats: int) -> Rewards:
+    scores = [sum(p + b for p, b in escapes) for escapes in state.escaped]
+    return share([float(s) for s in scores], 2.5)
+
+
+# Ghostone's playouts run on plain lists too (a rules' move builds a new state and a position
+# key every ply); tests play the simulation against the rules move by move. Repetition is not
+# tracked inside a playout.
+ORTHO = tuple(rules.ORTHOGONAL)  # a step's rock direction index: N E S W
+_ROLLS = tuple(rules.DIRECTIONS)
+# per plate: (direction index, the plate a step leads to or -1 off the board), N E S W
+_STEPS = tuple(tuple((i, -1 if (to := rules.step(p, d)) is None else to)
+                       for i, d in enumerate(ORTHO)) for p in range(rules.PLATES))
+_WRAP = tuple(tuple(rules.wrap_step(p, d) for p in range(rules.PLATES)) for d in _ROLLS)
+_SETUPS = tuple(tuple(m.rocks for m in rules.SETUP_MOVES[p]) for p in range(rules.PLATES))
+_PHASES = {rules.SETUP: 0, rules.PLAY: 1, rules.GHOST: 2, rules.ROLL: 3, rules.OVER: 4}
+
+
+class GhostSim:
+    """A Ghostone position on plain lists. Actions: (0, pawn, rocks) set-up, (1, origin,
+    target, rock direction index or -1) a step, (2, plate) the ghost, (3, roll index)."""
+
+    __slots__ = ("ended", "escapes", "flipped", "ghost", "passes", "pawns", "phase", "rocks",
+                 "scores", "seats", "setup_index", "to_move")
+
+    def __init__(self, state: Any):
+        self.seats = state.seats
+        self.rocks = list(state.rocks)
+        self.pawns = list(state.pawns)
+        self.flipped = [p in state.flipped for p in range(rules.PLATES)]
+        self.scores = [sum(p + b for p, b in escapes) for escapes in state.escaped]
+        self.escapes = state.escapes()
+        self.ghost = -1 if state.ghost is None else state.ghost
+        self.phase = _PHASES[state.phase]
+        self.to_move = state.to_move
+        self.setup_index = state.setup_index
+        self.passes = state.passes
+        self.ended = state.end is not None
+
+    def steps(self, seat: int) -> list[tuple[int, int]]:
+        pawns, flipped = self.pawns, self.flipped
+        found = []
+        for origin in range(rules.PLATES):
+            if pawns[origin] == seat:
+                for _, target in _STEPS[origin]:
+                    if target >= 0 and pawns[target] < 0 and not flipped[target]:
+                        found.append((origin, target))
+        return found
+
+    def actions(self) -> list[tuple]:
+        if self.ended:
+            return []
+        phase = self.phase
+        if phase == 3:
+            return [(3, i) for i in range(8)]
+        if phase == 2:
+            return [(2, p) for p in range(rules.PLATES) if not self.flipped[p]]
+        if phase == 0:
+            return [(0, p, rocks) for p in range(rules.PLATES) if self.pawns[p] < 0
+                    for rocks in _SETUPS[p]]
+        rocks, flipped = self.rocks, self.flipped
+        found: list[tuple] = []
+        for origin, target in self.steps(self.to_move):
+            escapes = rocks[target] == 0
+            before = len(found)
+            if rocks[origin] and not (escapes and self._ends_after(origin)):
+                for d, to in _STEPS[origin]:
+                    if to < 0 or not (flipped[to] or (escapes and to == target)):
+                        found.append((1, origin, target, d))
+            if len(found) == before:  # no rock to move, or no direction open
+                found.append((1, origin, target, -1))
+        return found
+
+    def random_setup(self, rng: random.Random) -> tuple:
+        """A set-up action drawn uniformly from `actions()`."""
+        free = [p for p in range(rules.PLATES) if self.pawns[p] < 0]
+        index = rng.randrange(sum(len(_SETUPS[p]) for p in free))
+        for pawn in free:
+            if index < len(_SETUPS[pawn]):
+                return 0, pawn, _SETUPS[pawn][index]
+            index -= len(_SETUPS[pawn])
+        raise AssertionError("unreachable")
+
+    def _ends_after(self, origin: int) -> bool:
+        """Whether the pawns left after the one on `origin` escapes belong to one seat."""
+        first = -1
+        for plate, seat in enumerate(self.pawns):
+            if seat >= 0 and plate != origin:
+                if first < 0:
+                    first = seat
+                elif seat != first:
+                    return False
+        return True
+
+    def apply(self, action: tuple) -> None:
+        kind = action[0]
+        if kind == 1:
+            _, origin, target, d = action
+            seat, rocks, pawns = self.to_move, self.rocks, self.pawns
+            pawns[origin] = -1
+            self.passes = 0
+            if rocks[target] == 0:
+                self.scores[seat] += rocks[origin] + (3 - self.escapes if self.escapes < 3
+                                                      else 0)
+                self.escapes += 1
+                self.flipped[target] = True
+                if self._ends_after(-1):
+                    self.ended, self.phase = True, 4
+                    return
+                escaped = True
+            else:
+                pawns[target] = seat
+                escaped = False
+            if d >= 0:
+                rocks[origin] -= 1
+                to = _STEPS[origin][d][1]
+                if to >= 0:
+                    rocks[to] += 1
+            if escaped and self.escapes == 3:
+                self.phase = 2
+                return
+            self._next_turn((seat + 1) % self.seats)
+        elif kind == 3:
+            direction, origin = _WRAP[action[1]], self.ghost
+            here, flipped = origin, self.flipped
+            for _ in range(rules.PLATES):
+                here = direction[here]
+                if here == origin or not flipped[here]:
+                    break
+            if not (here == origin and flipped[origin]) and self.rocks[origin] > 0:
+                self.rocks[origin] -= 1
+            self.ghost = here
+            self._begin_turn(0)
+        elif kind == 2:
+            self.ghost = action[1]
+            self._next_turn((self.to_move + 1) % self.seats)
+        else:
+            _, pawn, plates = action
+            self.pawns[pawn] = self.to_move
+            for plate in plates:
+                self.rocks[plate] += 1
+            self.setup_index += 1
+            order = rules.SETUP_ORDER[self.seats]
+            if self.setup_index < len(order):
+                self.to_move = order[self.setup_index]
+            else:
+                self.phase = 1
+                self._next_turn(self.seats - 1)
+
+    def _next_turn(self, seat: int) -> None:
+        if seat == 0 and self.ghost >= 0:
+            self.phase, self.to_move = 3, 0
+        else:
+            self._begin_turn(seat)
+
+    def _begin_turn(self, seat: int) -> None:
+        while True:
+            self.phase, self.to_move = 1, seat
+            if self.steps(seat):
+                return
+            self.passes += 1
+            if self.passes >= self.seats:
+                self.ended, self.phase = True, 4
+                return
+            seat = (seat + 1) % self.seats
+            if seat == 0 and self.ghost >= 0:
+                self.phase, self.to_move = 3, 0
+                return
+
+    def rewards(self) -> Rewards:
+        scores = self.scores
+        if self.ended:
+            best = max(scores)
+            winners = [s for s in range(self.seats) if scores[s] == best]
+            return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.seats)]
+        return share([float(s) for s in scores], 2.5)
+
+
+def playout(game: Any, state: Any, rng: random.Random, depth: int,
+                      seats: int) -> Rewards:
+    """Uniformly random play (the die's rolls among the plies) to the end, or `depth` plies
+    and then the scores so far."""
+    sim = GhostSim(state)
+    for _ in range(depth):
+        if sim.phase == 0:  # up to ~300 set-ups: draw one without listing them
+            sim.apply(sim.random_setup(rng))
+            continue
+        actions = sim.actions()
+        if not actions:
+            break
+        sim.apply(actions[rng.randrange(len(actions))])
+    return sim.rewards()
+
+
+KNOWLEDGE = Knowledge(Tuning(40, evaluate, playout=playout))

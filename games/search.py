@@ -1,0 +1,379 @@
+"""The AI's search, for any game: information-set Monte Carlo tree search (UCT).
+
+It imports no game. What it knows of one comes from the game's kit (games/kit.py) as a
+`Knowledge`: a `Tuning` (how deep a playout runs and how a cut position is valued, a playout
+policy, faster move generators, a decisive-move test), a resampler that deals what a seat
+cannot see, and, if the kit wants one, a search of its own in place of this one (as
+OpenSpiel's searches take an evaluator and a resampler and stay generic over the State API).
+
+The search never receives the true state of a game with hidden information: `games.ai` turns it
+into `observe(state, seat)` and hands the search a *sampler* built from that observation alone,
+which deals the tiles the seat cannot see at random, consistently with what it can (a
+determinization). Every iteration samples a new deal and walks one shared tree whose edges are
+moves (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012); a move's bandit statistics
+count only the iterations where it was available. Games without hidden information
+(`GameInfo.hidden_information` false) hide nothing from any seat, so their sampler returns the
+state itself (which also carries the public history that the repetition rule needs).
+
+- Chance (a die): a chance state is not a decision; the search draws its outcome from the
+  die's distribution (uniform over `legal_moves`) and follows that branch.
+- Three or four players: every node keeps a reward per seat and the seat to move picks the
+  child best for itself (max^n).
+- Playouts are random (or follow the kit's policy) and are cut after the kit's number of
+  plies, where its evaluation gives a reward per seat; a finished game gives 1 to the winner,
+  shared on a draw.
+- Positions proved lost (perfect-information games): once the search proves that every move
+  loses against perfect play, the rest of the budget goes to a search in which the opponents
+  choose at random, so that the move chosen leaves them the most chances to go wrong.
+- Given a seed and a budget the choice is deterministic, as long as the wall-clock cap does not
+  stop the search first (`time_cap=None` disables it).
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .base import Game, GameError
+
+Rewards = list[float]
+Sampler = Callable[[random.Random], Any]
+
+
+class AiError(GameError):
+    """The AI cannot move here: the game is over, or the host must roll the die first (or a
+    resampler finds the observation inconsistent)."""
+
+
+# -- what a kit tells the search --------------------------------------------------------------
+@dataclass(frozen=True)
+class Tuning:
+    """How the default search (`ismcts`) plays one game: its evaluation and playout policy."""
+
+    playout_depth: int  # plies of random play before the evaluation cuts a playout
+    evaluate: Callable[[Any, int], Rewards] | None = None  # (state, seats) -> reward per seat
+    exploration: float = 0.7
+    # the level's iterations are multiplied by this: a game whose iterations are cheap gets
+    # more of them within the same think time
+    budget: float = 1.0
+    # the same list as `game.legal_moves(state)`, faster (tests check they agree)
+    legal: Callable[[Any, Any], list] | None = None
+    # a uniformly random legal move, or None at the end (for playouts)
+    random_move: Callable[[Any, Any, random.Random], Any] | None = None
+    # a whole playout, (game, state, rng, depth, seats) -> rewards, in place of the loop of
+    # random moves (a game may simulate on a lighter representation than its states)
+    playout: Callable[[Any, Any, random.Random, int, int], Rewards] | None = None
+    # a move that wins at once for the seat to move, or None (two-player games): a position
+    # where it exists counts as won by that seat, in the tree and in playouts
+    decisive: Callable[[Any, Any], Any] | None = None
+
+
+def share(values: list[float], scale: float) -> Rewards:
+    """Rewards from per-seat figures: a soft-max with `scale` figures per e-fold."""
+    top = max(values)
+    weights = [math.exp((v - top) / scale) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+DEFAULT_TUNING = Tuning(400)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move to choose, as a search receives it. `position` is the state itself only when
+    the game hides nothing from the seat; otherwise the search has `sampler` alone."""
+
+    game: Game
+    seat: int  # the seat to move, whose move is chosen
+    seats: int
+    legal: list  # the seat's legal moves (more than one)
+    sampler: Sampler  # a state consistent with what the seat sees, dealt afresh per call
+    position: Any  # the state, when nothing is hidden from the seat; else None
+    level: str  # easy, normal or hard
+    iterations: int  # the level's budget (scaled by `Tuning.budget`), or the caller's
+    time_cap: float | None  # seconds at most, or None: no cap
+    seed: int
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a kit knows of its game for the AI (its module `ai` defines `KNOWLEDGE`)."""
+
+    tuning: Tuning = DEFAULT_TUNING
+    # (one seat's observation) -> a sampler of states consistent with it: required for a game
+    # with hidden information, unused otherwise
+    resampler: Callable[[Any], Sampler] | None = None
+    # a search of the kit's own (alpha-beta, a solver...) in place of `ismcts`: it returns one
+    # of `decision.legal`
+    search: Callable[[Decision], Any] | None = None
+
+    def choose(self, decision: Decision) -> Any:
+        if self.search is not None:
+            return self.search(decision)
+        return ismcts(decision, self.tuning)
+
+
+DEFAULT_KNOWLEDGE = Knowledge()
+
+
+# -- the tree ------------------------------------------------------------------------------
+class Node:
+    __slots__ = ("avail", "children", "info", "mover", "reward", "state", "visits")
+
+    def __init__(self, mover: int | None, seats: int):
+        self.mover = mover  # the seat whose move led here (None: a chance outcome)
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 0  # iterations in which the move leading here was available
+        self.reward = [0.0] * seats
+        # without hidden information a node stands for one state: it is kept, with what the
+        # search needs of it (see Search.describe), so that a walk down the tree replays
+        # nothing
+        self.state: Any = None
+        self.info: tuple[bool, list, Rewards | None] | None = None
+
+
+def outcome_rewards(game: Game, state: Any, seats: int) -> Rewards:
+    outcome = game.outcome(state)
+    rewards = [0.0] * seats
+    if outcome is None:  # a playout that stopped on no legal move without an outcome
+        return [1.0 / seats] * seats
+    for seat in outcome.winners:
+        rewards[seat] = 1.0 / len(outcome.winners)
+    return rewards
+
+
+class Search:
+    """One decision: `run()` then `best_move()`."""
+
+    def __init__(self, game: Game, sampler: Sampler, seats: int, seed: int,
+                 tuning: Tuning | None = None, fallible: int | None = None):
+        self.game = game
+        self.sampler = sampler
+        self.seats = seats
+        self.rng = random.Random(seed)
+        self.tuning = tuning or DEFAULT_TUNING
+        self.root = Node(None, seats)
+        self.iterations = 0
+        # with hidden information every iteration deals a different state to the same node
+        self.cache = not game.info.hidden_information
+        # a seat whose opponents are taken to choose at random: the search then looks for the
+        # moves that leave them the most chances to go wrong (used once a position is proved
+        # lost; nothing is proved in this mode)
+        self.fallible = fallible
+        self.solve = self.cache and fallible is None
+        fast = self.tuning.legal
+        self.legal_moves: Callable[[Any], list] = (
+            game.legal_moves if fast is None else (lambda state: fast(game, state)))
+
+    def run(self, iterations: int, time_cap: float | None = None) -> None:
+        deadline = None if time_cap is None else time.perf_counter() + time_cap
+        for i in range(iterations):
+            if deadline is not None and i % 8 == 0 and i and time.perf_counter() > deadline:
+                break
+            if self.root.info is not None and self.root.info[2] is not None:
+                break  # the root is decided: nothing left to learn
+            self.iterate()
+
+    def describe(self, state: Any) -> tuple[bool, list, Rewards | None]:
+        """(a die roll is due, the moves or the die's outcomes, the rewards if the position
+        is decided: the game is over, or the seat to move has a move that wins at once)."""
+        game = self.game
+        if game.is_chance(state):
+            return True, game.legal_moves(state), None
+        legal = self.legal_moves(state)
+        if not legal:
+            return False, legal, outcome_rewards(game, state, self.seats)
+        decisive = self.tuning.decisive
+        if decisive is not None:
+            move = decisive(game, state)
+            if move is not None:
+                return False, legal, outcome_rewards(game, game.apply(state, move), self.seats)
+        return False, legal, None
+
+    def iterate(self) -> None:
+        game, rng, seats, cache = self.game, self.rng, self.seats, self.cache
+        c = self.tuning.exploration
+        node = self.root
+        if cache:
+            if node.state is None:
+                node.state = self.sampler(rng)
+            state = node.state
+        else:
+            state = self.sampler(rng)
+        path = [node]
+        while True:
+            if cache:
+                info = node.info
+                if info is None:
+                    info = node.info = self.describe(state)
+            else:
+                info = self.describe(state)
+            chance, legal, decided = info
+            if decided is not None:
+                rewards = decided
+                if self.solve:
+                    self.settle(path)
+                break
+            if chance:
+                move = legal[rng.randrange(len(legal))]
+                child = node.children.get(move)
+                if child is None:
+                    child = node.children[move] = Node(None, seats)
+                node = child
+                path.append(node)
+                if not cache:
+                    state = game.apply(state, move)
+                elif node.state is None:
+                    state = node.state = game.apply(state, move)
+                else:
+                    state = node.state
+                continue
+            mover = state.to_move  # every game's state names the seat to move
+            children = node.children
+            untried = []
+            if self.fallible is not None and mover != self.fallible:
+                move = legal[rng.randrange(len(legal))]
+                if move in children:
+                    node = children[move]
+                    state = node.state if cache else game.apply(state, move)
+                    path.append(node)
+                    continue
+                untried.append(move)
+            for move in legal if not untried else ():
+                child = children.get(move)
+                if child is None:
+                    untried.append(move)
+                else:
+                    child.avail += 1
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = children[move] = Node(mover, seats)
+                child.avail = 1
+                state = game.apply(state, move)
+                path.append(child)
+                if cache:
+                    child.state = state
+                    child.info = self.describe(state)
+                    if child.info[2] is not None:
+                        rewards = child.info[2]
+                        if self.solve:
+                            self.settle(path)
+                        break
+                rewards = self.playout(state)
+                break
+            best, best_value = None, -1.0
+            for move in legal:
+                child = children[move]
+                value = (child.reward[mover] / child.visits
+                         + c * math.sqrt(math.log(child.avail) / child.visits))
+                if value > best_value:
+                    best, best_value = move, value
+            node = children[best]
+            state = node.state if cache else game.apply(state, best)
+            path.append(node)
+        for n in path:
+            n.visits += 1
+            r = n.reward
+            for s in range(seats):
+                r[s] += rewards[s]
+        self.iterations += 1
+
+    @staticmethod
+    def settle(path: list[Node]) -> None:
+        """A node whose position is decided (over, or won at once by the seat to move) may
+        decide the nodes above it: a seat to move with a decided child that gives it the
+        most it can get, or whose children are all decided, has a decided position too
+        (MCTS-Solver, Winands, Bjornsson and Saito 2008). Only without hidden information,
+        where a node is one state; a die roll decides nothing."""
+        for i in range(len(path) - 2, -1, -1):
+            node = path[i]
+            info = node.info
+            if info is None or info[0] or info[2] is not None or not node.children:
+                return
+            legal, children = info[1], node.children
+            mover = next(iter(children.values())).mover
+            assert mover is not None
+            best: Rewards | None = None
+            open_ = len(children) < len(legal)
+            for child in children.values():
+                decided = child.info[2] if child.info is not None else None
+                if decided is None:
+                    open_ = True
+                elif best is None or decided[mover] > best[mover]:
+                    best = decided
+            if best is None or (open_ and best[mover] < 1.0):
+                return
+            node.info = (False, legal, best)
+
+    def playout(self, state: Any) -> Rewards:
+        game, rng = self.game, self.rng
+        tuning = self.tuning
+        if tuning.playout is not None:
+            return tuning.playout(game, state, rng, tuning.playout_depth, self.seats)
+        evaluate = tuning.evaluate
+        legal_moves = self.legal_moves
+        random_move = tuning.random_move
+        for _ in range(tuning.playout_depth):
+            if random_move is not None:
+                move = random_move(game, state, rng)
+                if move is None:
+                    return outcome_rewards(game, state, self.seats)
+                state = game.apply(state, move)
+                continue
+            legal = legal_moves(state)
+            if not legal:
+                return outcome_rewards(game, state, self.seats)
+            state = game.apply(state, legal[rng.randrange(len(legal))])
+        if game.outcome(state) is not None:
+            return outcome_rewards(game, state, self.seats)
+        if evaluate is None:
+            return [1.0 / self.seats] * self.seats
+        return evaluate(state, self.seats)
+
+    def best_move(self) -> Any:
+        """The most visited move at the root (ties: the better average, then the first); a
+        move proved to win comes first, and one proved to lose last."""
+        best, key = None, (-1, -1, -1.0)
+        for move, child in self.root.children.items():
+            mover = child.mover if child.mover is not None else 0
+            decided = child.info[2] if child.info is not None else None
+            proved = 1 if decided is None else 2 if decided[mover] >= 1.0 else \
+                0 if decided[mover] <= 0.0 else 1
+            k = (proved, child.visits,
+                 child.reward[mover] / child.visits if child.visits else 0.0)
+            if k > key:
+                best, key = move, k
+        return best
+
+
+
+def ismcts(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> Any:
+    """The default search's choice: a move that wins at once if the tuning knows one, else the
+    most visited move of a search of `decision.iterations` iterations."""
+    game, state, seed, cap = decision.game, decision.position, decision.seed, decision.time_cap
+    if tuning.decisive is not None and state is not None:
+        winning = tuning.decisive(game, state)
+        if winning is not None:
+            return winning
+    budget, to_move, sampler = decision.iterations, decision.seat, decision.sampler
+    began = time.perf_counter()
+    search = Search(game, sampler, decision.seats, seed, tuning)
+    search.run(budget, cap)
+    decided = search.root.info[2] if search.root.info is not None else None
+    if decided is not None and decided[to_move] <= 0.0 and budget > search.iterations:
+        # proved lost against perfect play: spend what is left of the budget on the move
+        # that leaves the opponents the most chances to go wrong
+        used = search.iterations
+        search = Search(game, sampler, decision.seats, seed, tuning, fallible=to_move)
+        search.run(budget - used,
+                   None if cap is None else max(0.0, cap - (time.perf_counter() - began)))
+    move = search.best_move()
+    return move if move is not None else decision.legal[0]
