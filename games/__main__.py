@@ -3,13 +3,12 @@
     python -m games list
     python -m games replay FILE
     python -m games moves FILE
-    python -m games render FILE -o board.png
-    python -m games render FILE --animate -o game.gif
     python -m games play GAME [--seats N] [--option name=value ...] [--out FILE]
                          [--ai easy|normal|hard] [--ai-seat N ...]
     python -m games ai FILE [--level easy|normal|hard] [--seed N] [--iterations N]
 
-Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr.
+Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr. Pictures of a
+record: `python -m render FILE -o board.png` (render/__main__.py).
 """
 
 from __future__ import annotations
@@ -71,39 +70,6 @@ def cmd_moves(args, out: TextIO) -> None:
     _, game, state = _load(args.file)
     for notation in game.legal_notations(state):
         out.write(notation + "\n")
-
-
-def cmd_render(args, out: TextIO) -> None:
-    """The public picture of the position after the record, or with --animate a GIF of every
-    position from the start to it (the public view throughout, as the channel saw it)."""
-    from render import animate, render_observation  # Pillow only for this command
-
-    record, game, state = _load(args.file)
-    names = [n.strip() for n in record.meta.get("players", "").split(",") if n.strip()]
-    try:
-        if args.animate:
-            states = _positions(record, game)
-            data = animate(game.id, [game.observe(s, None) for s in states],
-                           names=names or None)
-        else:
-            data = render_observation(game.id, game.observe(state, None), names=names or None)
-    except ValueError as exc:
-        raise CliError(f"{args.file}: {exc}") from None
-    try:
-        Path(args.output).write_bytes(data)
-    except OSError as exc:
-        raise CliError(f"{args.output}: cannot write the picture: {exc}") from None
-    out.write(f"wrote {args.output} ({len(data)} bytes)\n")
-
-
-def _positions(record: Record, game: Game) -> list[Any]:
-    """The states after 0, 1, … n moves of a record already checked by `replay_record`."""
-    state = game.new(record.seats, record.options)
-    states = [state]
-    for _, notation in record.moves:
-        state = game.play(state, notation)
-        states.append(state)
-    return states
 
 
 def cmd_ai(args, out: TextIO) -> None:
@@ -236,12 +202,6 @@ def build_parser() -> argparse.ArgumentParser:
                        ("moves", "the legal moves after a record, one per line")):
         p = sub.add_parser(name, help=text)
         p.add_argument("file")
-    p = sub.add_parser("render", help="the position after a record as a PNG, or the whole "
-                       "match as an animated GIF")
-    p.add_argument("file")
-    p.add_argument("-o", "--output", required=True)
-    p.add_argument("--animate", action="store_true",
-                   help="write an animated GIF of every position, one frame per move")
     p = sub.add_parser("play", help="a hot-seat match in the terminal")
     p.add_argument("game")
     p.add_argument("--seats", type=int)
@@ -263,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "replay": cmd_replay, "moves": cmd_moves,
-               "render": cmd_render, "play": cmd_play, "ai": cmd_ai}[args.command]
+               "play": cmd_play, "ai": cmd_ai}[args.command]
     try:
         handler(args, out)
     except CliError as exc:

@@ -1,9 +1,16 @@
 """Pure pictures: observation -> PNG bytes. No Discord, no I/O; call off the event loop.
 
-The names below (`render_observation`, `RENDERERS`, `animate`...) come from `render.api`, which
-is imported, with Pillow and every renderer, the first time one of them is asked for. So a
-process that draws nothing, such as the bot's main process (its pictures are drawn in worker
-processes), can import `render` and read `RENDERED_GAMES` without paying for them (~14 MB).
+Each game's picture is a module here that its kit names (`Kit.picture`, e.g. `render.ico`) and
+that declares `PICTURE = Picture(draw, Labels)`; `render_observation(game_id, ...)` finds it
+through the kit. Nothing in `render` lists the games.
+
+The names below (`render_observation`, `animate`...) come from `render.api`, which is imported,
+with Pillow, the first time one of them is asked for; a game's picture module is imported the
+first time that game is drawn. So a process that draws nothing, such as the bot's main process
+(its pictures are drawn in worker processes), can import `render` and read `RENDERED_GAMES`
+without paying for them (~14 MB).
+
+`python -m render FILE -o board.png [--animate]` draws a game record (render/__main__.py).
 """
 
 from __future__ import annotations
@@ -11,30 +18,23 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# the games with a picture; tests/test_render.py checks that this is `api.RENDERERS`'s keys
-RENDERED_GAMES = frozenset({"progressive-mancala", "pastoral-square", "consequence", "ghostone",
-                            "ico"})
+from games import KITS
+
+# the games with a picture: those whose kit names one
+RENDERED_GAMES = frozenset(game_id for game_id, kit in KITS.items() if kit.picture is not None)
 
 if TYPE_CHECKING:
     from .api import (
         LABELS,
         RENDERERS,
         ChartLabels,
-        ConsequenceLabels,
-        GhostoneLabels,
-        IcoLabels,
-        MancalaLabels,
-        PastoralLabels,
+        Picture,
         TextBox,
         animate,
         cjk_font_available,
+        picture,
         rating_chart,
-        render_consequence,
-        render_ghostone,
-        render_ico,
-        render_mancala,
         render_observation,
-        render_pastoral,
     )
 
 
@@ -47,8 +47,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "ChartLabels", "ConsequenceLabels",
-           "GhostoneLabels", "IcoLabels", "MancalaLabels", "PastoralLabels", "TextBox",
-           "animate", "cjk_font_available", "rating_chart", "render_consequence",
-           "render_ghostone", "render_ico", "render_mancala", "render_observation",
-           "render_pastoral"]
+__all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "ChartLabels", "Picture", "TextBox",
+           "animate", "cjk_font_available", "picture", "rating_chart", "render_observation"]

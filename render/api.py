@@ -1,34 +1,53 @@
-"""Every renderer by game id, and `render_observation`, which picks one (see `render/__init__`)."""
+"""`render_observation`, which draws any game through the picture its kit names, and the
+pictures' other entry points (see `render/__init__`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
+from games import KITS
+
 from .chart import ChartLabels, rating_chart
-from .common import TextBox, cjk_font_available, translated
-from .consequence import ConsequenceLabels, render_consequence
-from .ghostone import GhostoneLabels, render_ghostone
-from .ico import IcoLabels, render_ico
-from .mancala import MancalaLabels, render_mancala
-from .pastoral import PastoralLabels, render_pastoral
+from .common import Picture, TextBox, cjk_font_available, translated
 from .replay import animate
 
-RENDERERS: dict[str, Callable[..., bytes]] = {
-    "progressive-mancala": render_mancala,
-    "pastoral-square": render_pastoral,
-    "consequence": render_consequence,
-    "ghostone": render_ghostone,
-    "ico": render_ico,
-}
 
-LABELS: dict[str, type] = {
-    "progressive-mancala": MancalaLabels,
-    "pastoral-square": PastoralLabels,
-    "consequence": ConsequenceLabels,
-    "ghostone": GhostoneLabels,
-    "ico": IcoLabels,
-}
+@cache
+def picture(game_id: str) -> Picture:
+    """The picture of a game: `PICTURE` in the module its kit names (imported on first use)."""
+    kit = KITS.get(game_id)
+    if kit is None or kit.picture is None:
+        raise ValueError(f"no picture for game '{game_id}'")
+    found = getattr(importlib.import_module(kit.picture), "PICTURE", None)
+    if not isinstance(found, Picture):
+        raise TypeError(f"{kit.picture}.PICTURE is not a render.common.Picture")
+    return found
+
+
+class _ByGame(Mapping[str, Any]):
+    """A read-only view, by game id, of one part of every game's picture."""
+
+    def __init__(self, part: str):
+        self.part = part
+
+    def __getitem__(self, game_id: str) -> Any:
+        try:
+            return getattr(picture(game_id), self.part)
+        except ValueError:
+            raise KeyError(game_id) from None
+
+    def __iter__(self) -> Any:
+        return (game_id for game_id, kit in KITS.items() if kit.picture is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+RENDERERS: Mapping[str, Any] = _ByGame("draw")  # game id -> its picture's draw function
+LABELS: Mapping[str, type] = _ByGame("labels")  # game id -> its picture's Labels dataclass
 
 
 def render_observation(game_id: str, observation: Any, *,
@@ -40,15 +59,10 @@ def render_observation(game_id: str, observation: Any, *,
     then nothing is drawn as if a player were to move). `tr`: a gettext-like object every word
     on the picture goes through (None: English). `layout`: a list that receives a `TextBox` for
     every label drawn (for tests of legibility and overlap)."""
-    try:
-        renderer = RENDERERS[game_id]
-    except KeyError:
-        raise ValueError(f"no picture for game '{game_id}'") from None
-    labels: Any = translated(LABELS[game_id], tr)
-    return renderer(observation, names=names, labels=labels, result=result, layout=layout)
+    drawing = picture(game_id)
+    labels: Any = translated(drawing.labels, tr)
+    return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout)
 
 
-__all__ = ["LABELS", "RENDERERS", "ChartLabels", "ConsequenceLabels", "GhostoneLabels",
-           "IcoLabels", "MancalaLabels", "PastoralLabels", "TextBox", "animate",
-           "cjk_font_available", "rating_chart", "render_consequence", "render_ghostone",
-           "render_ico", "render_mancala", "render_observation", "render_pastoral"]
+__all__ = ["LABELS", "RENDERERS", "ChartLabels", "Picture", "TextBox", "animate",
+           "cjk_font_available", "picture", "rating_chart", "render_observation"]

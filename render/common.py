@@ -16,7 +16,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -158,6 +158,19 @@ def readable(colour: Rgb, back: Rgb, ratio: float = 4.6) -> Rgb:
 def ink_on(back: Rgb, dark: Rgb = DARK_INK, light: Rgb = (250, 250, 250)) -> Rgb:
     """Dark or light text, whichever reads better on `back`."""
     return dark if contrast(dark, back) >= contrast(light, back) else light
+
+
+# -- what a game's picture module declares ------------------------------------------------
+@dataclass(frozen=True)
+class Picture:
+    """A game's picture: its module (named by the game's kit, `Kit.picture`) sets
+    `PICTURE = Picture(draw, Labels)`, and `render_observation` finds it there."""
+
+    # (observation, *, names, labels, result, layout) -> PNG bytes
+    draw: Callable[..., bytes]
+    # a dataclass whose defaults are every English word drawn (translated through `tr`, and
+    # extracted for the catalogs: its name ends in "Labels")
+    labels: type
 
 
 # -- labels ---------------------------------------------------------------------------------

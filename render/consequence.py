@@ -30,6 +30,7 @@ from .common import (
     MUTED,
     TEXT,
     Canvas,
+    Picture,
     Rgb,
     TextBox,
     fit_width,
@@ -309,3 +310,7 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         for row, line in enumerate(wrap_to(text, fits)[:2]):
             canvas.text((24, y + 46 + 36 * row), fit_width(canvas, line, SMALL, False, room),
                         size=SMALL, fg=MUTED, bg=BACKGROUND)
+
+
+# the consequence kit names this module as its picture (games/consequence/__init__.py)
+PICTURE = Picture(render_consequence, ConsequenceLabels)

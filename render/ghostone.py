@@ -32,6 +32,7 @@ from .common import (
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    Picture,
     Rgb,
     TextBox,
     fit_width,
@@ -349,3 +350,7 @@ def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
         canvas.text((column, y), escapes, size=SMALL, fg=TEXT, bg=back)
         canvas.text((WIDTH - 24, y), str(view.scores[seat]), size=SMALL_BOLD + 4, fg=TEXT,
                     bg=back, bold=True, align="right")
+
+
+# the ghostone kit names this module as its picture (games/ghostone/__init__.py)
+PICTURE = Picture(render_ghostone, GhostoneLabels)

@@ -22,6 +22,7 @@ from .common import (
     MUTED,
     TEXT,
     Canvas,
+    Picture,
     Rgb,
     TextBox,
     fit_width,
@@ -346,3 +347,7 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
         canvas.text((x + 34, 89), name, size=SMALL_BOLD, fg=TEXT, bg=BACKGROUND, bold=True)
         canvas.text((x + 34, 132), labels.left.format(n=view.left[seat]), size=SMALL,
                     fg=MUTED, bg=BACKGROUND)
+
+
+# the ico kit names this module as its picture (games/ico/__init__.py)
+PICTURE = Picture(render_ico, IcoLabels)

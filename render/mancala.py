@@ -22,6 +22,7 @@ from .common import (
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    Picture,
     TextBox,
     fit_width,
     min_size,
@@ -285,3 +286,7 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
         canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row), fit_width(canvas, line, SMALL, False,
                                                                    room),
                     size=SMALL, fg=colour, bg=BACKGROUND)
+
+
+# the mancala kit names this module as its picture (games/mancala/__init__.py)
+PICTURE = Picture(render_mancala, MancalaLabels)

@@ -31,6 +31,7 @@ from .common import (
     MUTED,
     TEXT,
     Canvas,
+    Picture,
     Rgb,
     TextBox,
     fit_width,
@@ -311,3 +312,7 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
     for row, line in enumerate(lines[:2]):
         canvas.text((24, y + 44 + 36 * row), fit_width(canvas, line, SMALL, False, room),
                     size=SMALL, fg=MUTED, bg=BACKGROUND)
+
+
+# the pastoral kit names this module as its picture (games/pastoral/__init__.py)
+PICTURE = Picture(render_pastoral, PastoralLabels)

@@ -1,4 +1,5 @@
-"""Game records and `python -m games`, run as a user would: a subprocess on real files."""
+"""Game records, `python -m games` and `python -m render`, run as a user would: a subprocess on
+real files."""
 
 import json
 import subprocess
@@ -18,6 +19,12 @@ GAME2 = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "
 def run(*args, stdin: str | None = None, cwd: Path = ROOT):
     return subprocess.run([sys.executable, "-m", "games", *args], capture_output=True,
                           text=True, input=stdin, cwd=cwd, timeout=60)
+
+
+def draw(*args):
+    """`python -m render`: the pictures of a record."""
+    return subprocess.run([sys.executable, "-m", "render", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
 
 
 def write(tmp_path: Path, text: str) -> str:
@@ -80,9 +87,19 @@ def test_bad_records_exit_2_with_the_line_and_the_reason(tmp_path, text, message
     assert result.stderr.strip().startswith(message), result.stderr
 
 
+def test_games_no_longer_draws_and_never_imports_render(tmp_path):
+    assert run("render", write(tmp_path, game2()), "-o", str(tmp_path / "b.png")).returncode == 2
+    code = ("import sys, games, games.__main__, games.ai, games.record; "
+            "print(sorted(m for m in sys.modules if m == 'render' or m.startswith(('render.', "
+            "'PIL'))))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=ROOT)
+    assert found.stdout.strip() == "[]"
+
+
 def test_render_writes_a_png_of_the_position(tmp_path):
     out = tmp_path / "board.png"
-    result = run("render", write(tmp_path, game2(GAME2[:14])), "-o", str(out))
+    result = draw(write(tmp_path, game2(GAME2[:14])), "-o", str(out))
     assert result.returncode == 0, result.stderr
     with Image.open(out) as image:
         assert image.format == "PNG" and image.width >= 800
@@ -128,7 +145,7 @@ def test_pastoral_records_replay_list_moves_and_render(tmp_path):
     moves = run("moves", path).stdout.split()
     assert moves[0] == "save" and "c3:1" not in moves  # c3 is the first player's
     out = tmp_path / "pastoral.png"
-    assert run("render", path, "-o", str(out)).returncode == 0
+    assert draw(path, "-o", str(out)).returncode == 0
     with Image.open(out) as image:
         assert image.format == "PNG"
     bad = run("replay", write(tmp_path, "# game: pastoral-square\nd4:4\n"))
@@ -144,7 +161,7 @@ def test_consequence_records_keep_the_full_notation(tmp_path):
     moves = run("moves", path).stdout.split()
     assert "RS@a1" in moves and "c3-c4" in moves and all("@" in m or "-" in m for m in moves)
     out = tmp_path / "c.png"
-    assert run("render", path, "-o", str(out)).returncode == 0
+    assert draw(path, "-o", str(out)).returncode == 0
     bad = run("replay", write(tmp_path, "# game: consequence\nB@b2\n"))
     assert bad.returncode == 2 and bad.stderr.startswith("line 2: 'B@b2': say which tile")
 

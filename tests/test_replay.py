@@ -1,5 +1,5 @@
 """Animated replays: one GIF frame per position, one exact global palette, looping forever,
-a longer last frame, smaller frames when a byte budget asks, and `python -m games render
+a longer last frame, smaller frames when a byte budget asks, and `python -m render
 --animate` writing the same from a record."""
 
 import io
@@ -13,9 +13,9 @@ import pytest
 from PIL import Image
 
 from games import REGISTRY
-from games.__main__ import main
 from games.record import format_record
 from render import animate, render_observation
+from render.__main__ import main
 from render.replay import SCALES, shared_palette
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -216,7 +216,7 @@ def test_the_cli_writes_a_gif_of_every_position(tmp_path):
     record.write_text(format_record(game, start, notations, meta={"players": "A, B, C"}),
                       encoding="utf-8")
     out = tmp_path / "game.gif"
-    result = subprocess.run([sys.executable, "-m", "games", "render", str(record), "--animate",
+    result = subprocess.run([sys.executable, "-m", "render", str(record), "--animate",
                              "-o", str(out)], capture_output=True, text=True, cwd=ROOT,
                             timeout=120)
     assert result.returncode == 0, result.stderr
@@ -231,13 +231,13 @@ def test_the_cli_refuses_bad_input_with_one_line_and_status_2(tmp_path, capsys):
     record = tmp_path / "record.txt"
     record.write_text("# game: progressive-mancala\nk\nk\n", encoding="utf-8")
     out = tmp_path / "game.gif"
-    assert main(["render", str(record), "--animate", "-o", str(out)]) == 2
+    assert main([str(record), "--animate", "-o", str(out)]) == 2
     assert capsys.readouterr().err.strip() == "line 3: 'k': pit k is empty"
     assert not out.exists()
     record.write_text("# game: progressive-mancala\nk\n", encoding="utf-8")
-    assert main(["render", str(record), "--animate", "-o", str(tmp_path / "no" / "g.gif")]) == 2
+    assert main([str(record), "--animate", "-o", str(tmp_path / "no" / "g.gif")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"{tmp_path / 'no' / 'g.gif'}: cannot write") and "\n" not in err
     with pytest.raises(SystemExit) as exit_:
-        main(["render", str(record), "--animate"])  # -o is required
+        main([str(record), "--animate"])  # -o is required
     assert exit_.value.code == 2
