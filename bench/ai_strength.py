@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import re
 import statistics
 import sys
 import time
@@ -33,25 +34,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games import get_game  # noqa: E402
+from games import KITS, get_game  # noqa: E402
 from games.ai import choose_move  # noqa: E402
 
-CONFIGS = {
-    "progressive-mancala": ("progressive-mancala", None, {}),
-    "pastoral-square": ("pastoral-square", None, {}),
-    "ghostone-3": ("ghostone", 3, {}),
-    "ghostone-4": ("ghostone", 4, {}),
-    "ico-2": ("ico", 2, {"level": "1"}),
-    "ico-2-level-2": ("ico", 2, {"level": "2"}),
-    "ico-3": ("ico", 3, {"level": "2"}),
-    "consequence": ("consequence", None, {}),
-}
 
-# ICO's head-to-head is played at level 2: level 1 with two players is a win for the second
-# seat with perfect play from every start face (`python bench/ico_solve.py`), and both levels
-# find it, so hard against normal at level 1 can only split the games by seat.
-H2H_DEFAULT = ("progressive-mancala", "pastoral-square", "ghostone-3", "ico-2-level-2",
-               "consequence")
+def config_name(game_id: str, label: str, count: int) -> str:
+    """A kit's set-up as named on the command line: the game id, and the set-up's label when
+    the kit has several ("ico-level-2-2-seats")."""
+    return game_id if count == 1 else game_id + "-" + re.sub(r"[^a-z0-9+]+", "-", label.lower())
+
+
+# every kit's set-ups (`Kit.setups`): name -> (game id, seats, options)
+CONFIGS = {config_name(kit.id, setup.label, len(kit.setups)): (kit.id, setup.seats,
+                                                                dict(setup.options))
+           for kit in KITS.values() for setup in kit.setups}
+
+# hard against normal on each kit's first set-up (ICO's is level 2: level 1 with two players
+# is a win for the second seat with perfect play from every start face, `python -m
+# games.ico.solve`, and both levels find it, so hard against normal at level 1 can only split
+# the games by seat)
+H2H_DEFAULT = tuple(config_name(kit.id, kit.setups[0].label, len(kit.setups))
+                    for kit in KITS.values())
 
 
 @dataclass
@@ -108,7 +111,7 @@ def tasks(args) -> list[tuple]:
         if args.only and not any(config == o or (o not in CONFIGS and o in config)
                                  for o in args.only):
             continue
-        n = CONFIGS[config][1] or 2
+        n = CONFIGS[config][1]
         for level in args.levels:
             for i in range(args.games):
                 seat = i % n
@@ -185,7 +188,7 @@ def main(argv=None) -> int:
                         help="levels to test against random play")
     parser.add_argument("--h2h", type=int, default=10, help="hard-vs-normal games per game")
     parser.add_argument("--h2h-configs", default=",".join(H2H_DEFAULT),
-                        help="configurations for hard vs normal (default: one per game)")
+                        help="configurations for hard vs normal (default: each game's first)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="comma-separated configurations (a name, or a part "
                         "of names)")

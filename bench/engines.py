@@ -1,5 +1,7 @@
 """Engine speed: random playouts per second per game, this tree against a reference commit.
 
+Every kit's set-ups (`Kit.setups`) are measured.
+
     python bench/engines.py [--ref fb413fb] [--seconds 3] [--rounds 3] [--only ico]
 
 The reference is the `games/` package of another commit (default: where the AI work began),
@@ -24,32 +26,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-CONFIGS = [
-    ("progressive-mancala", None, {"pits": "11"}),
-    ("progressive-mancala", None, {"pits": "17"}),
-    ("pastoral-square", None, {}),
-    ("ghostone", 3, {}),
-    ("ghostone", 4, {}),
-    ("ico", 2, {"level": "1", "start": "f0"}),
-    ("ico", 3, {"level": "1+", "start": "f0"}),
-    ("ico", 2, {"level": "2", "start": "f0"}),
-    ("ico", 4, {"level": "2+", "start": "f0", "antipodal": "yes"}),
-    ("consequence", None, {}),
-]
 BASE_COMMIT = "13cf446"  # where the AI work began
 
 
 def load_reference(commit: str) -> object:
-    """The `games` package of `commit`, importable as `games_ref`."""
+    """The `games` package of `commit` (its kits' packages included), importable as
+    `games_ref`."""
     target = Path(tempfile.mkdtemp(prefix="engines-ref-")) / "games_ref"
     target.mkdir()
-    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "--name-only", commit, "games/"],
-                           check=True, capture_output=True, text=True).stdout.split()
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-tree", "-r", "--name-only", commit,
+                            "games/"], check=True, capture_output=True, text=True).stdout.split()
     for name in names:
         if name.endswith(".py"):
             text = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{name}"],
                                   check=True, capture_output=True, text=True).stdout
-            (target / Path(name).name).write_text(text, encoding="utf-8")
+            path = target / Path(name).relative_to("games")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
     sys.path.insert(0, str(target.parent))
     return importlib.import_module("games_ref")
 
@@ -101,25 +94,38 @@ def main(argv=None) -> int:
           f"python {sys.version.split()[0]}, reference {args.ref or '-'}")
     print(f"{'game':<22}{'seats':>6} {'options':<36}{'plies':>6}{'now/s':>9}{'ref/s':>9}"
           f"{'speed-up':>9}  same rules")
-    for game_id, seats, options in CONFIGS:
-        if args.only and args.only not in game_id:
+    for kit in games.KITS.values():
+        if args.only and args.only not in kit.id:
             continue
-        new = games.get_game(game_id)
-        old = ref.get_game(game_id) if ref is not None else None  # type: ignore[attr-defined]
-        now, before, plies = [], [], 0.0
-        for round_ in range(args.rounds):
-            rate, plies = playouts(new, seats, options, args.seconds, round_)
-            now.append(rate)
-            if old is not None:
-                before.append(playouts(old, seats, options, args.seconds, round_)[0])
-        rate_now = statistics.median(now)
-        rate_ref = statistics.median(before) if before else float("nan")
-        agree = same_games(new, old, seats, options) if old is not None else "-"
-        text = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
-        print(f"{game_id:<22}{seats or 2:>6} {text:<36}{plies:>6.0f}{rate_now:>9.1f}"
-              f"{rate_ref:>9.1f}{rate_now / rate_ref:>8.2f}x  {agree}", flush=True)
+        for setup in kit.setups:
+            measure(games, ref, kit.id, setup.seats, set_up(kit.game, setup.options), args)
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} at the end")
     return 0
+
+
+def set_up(game, options: dict) -> dict:
+    """A set-up's options with the host's chance drawn once (ICO's start face), and no other
+    default spelled out (a reference commit may not know every option)."""
+    drawn = game.draw_options(options, random.Random(0))
+    defaults = game.resolve_options(options)
+    return {k: v for k, v in drawn.items() if k in options or defaults.get(k) != v}
+
+
+def measure(games, ref, game_id: str, seats: int, options: dict, args) -> None:
+    new = games.get_game(game_id)
+    old = ref.get_game(game_id) if ref is not None else None  # type: ignore[attr-defined]
+    now, before, plies = [], [], 0.0
+    for round_ in range(args.rounds):
+        rate, plies = playouts(new, seats, options, args.seconds, round_)
+        now.append(rate)
+        if old is not None:
+            before.append(playouts(old, seats, options, args.seconds, round_)[0])
+    rate_now = statistics.median(now)
+    rate_ref = statistics.median(before) if before else float("nan")
+    agree = same_games(new, old, seats, options) if old is not None else "-"
+    text = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
+    print(f"{game_id:<22}{seats:>6} {text:<36}{plies:>6.0f}{rate_now:>9.1f}"
+          f"{rate_ref:>9.1f}{rate_now / rate_ref:>8.2f}x  {agree}", flush=True)
 
 
 if __name__ == "__main__":

@@ -34,20 +34,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PIL import Image
 
-from games import REGISTRY
+from games import KITS, REGISTRY
 from render import render_observation
 from render.common import to_png
 
-CASES = (
-    ("progressive-mancala", 2, {"pits": "11"}, "11 pits"),
-    ("progressive-mancala", 2, {"pits": "17"}, "17 pits"),
-    ("pastoral-square", 2, {}, "8x8"),
-    ("consequence", 2, {}, "public"),
-    ("ghostone", 3, {}, "3 seats"),
-    ("ghostone", 4, {}, "4 seats"),
-    ("ico", 2, {"level": "2"}, "level 2, 2 seats"),
-    ("ico", 4, {"level": "2+"}, "level 2+, 4 seats"),
-)
+# every kit's set-ups (`Kit.setups`) that have a picture
+CASES = tuple((kit.id, setup.seats, dict(setup.options), setup.label)
+              for kit in KITS.values() if kit.picture is not None for setup in kit.setups)
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 

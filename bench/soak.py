@@ -33,8 +33,8 @@ from discord_fake import FakeDiscord, UserRef  # noqa: E402
 
 from games import REGISTRY  # noqa: E402
 
-GAMES = (("progressive-mancala", 2), ("progressive-mancala", 2), ("pastoral-square", 2),
-         ("consequence", 2), ("ghostone", 3), ("ico", 2))
+# every game, with its fewest seats (the matches open with their default options)
+GAMES = tuple((game_id, game.info.min_seats) for game_id, game in REGISTRY.items())
 PLAYED = re.compile(r"\*\*(?P<name>[^*]+)\*\* played `(?P<notation>[^`]+)`")
 
 

@@ -12,7 +12,9 @@ A kit is a package (`games/<kit>/` for the product's games) whose `__init__` dec
 - `picture`: the import path of the kit's picture module, a module defining `PICTURE` (see
   `render`). It is only a name here: `games` never imports it (pictures need Pillow);
 - `texts`: the folder of the rules summaries the bot shows (`/rules`), one `<language>.md`
-  file per language, English at least.
+  file per language, English at least;
+- `setups`: the set-ups that show the game's range (board sizes, seat counts, levels), which
+  the benchmarks play; by default one per seat count.
 
 `games/__init__.py` lists the product's kits, one line each; `CORRAL_EXTRA_KITS` adds others
 (see there).
@@ -20,10 +22,21 @@ A kit is a package (`games/<kit>/` for the product's games) whose `__init__` dec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .base import Game
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One way to set a game up: seats and options (a random option, such as ICO's start
+    face, is drawn by `Game.draw_options` as the host draws it)."""
+
+    label: str  # short, for tables: "17 pits", "4 seats"
+    seats: int
+    options: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -32,10 +45,17 @@ class Kit:
     picture: str | None = None
     ai: str | None = None
     texts: Path | None = None
+    setups: tuple[Setup, ...] = ()
 
     @property
     def id(self) -> str:
         return self.game.id
+
+    def __post_init__(self) -> None:
+        if not self.setups:  # one per seat count, with the default options
+            info = self.game.info
+            object.__setattr__(self, "setups", tuple(
+                Setup(f"{n} seats", n) for n in range(info.min_seats, info.max_seats + 1)))
 
     def rules_file(self, language: str) -> Path | None:
         """Where the rules summary in `language` is (the file may not exist)."""

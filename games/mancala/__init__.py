@@ -3,8 +3,9 @@
 
 from pathlib import Path
 
-from ..kit import Kit
+from ..kit import Kit, Setup
 from .game import GAME
 
 KIT = Kit(GAME, picture="render.mancala", ai=f"{__name__}.ai",
-          texts=Path(__file__).parent / "rules")
+          texts=Path(__file__).parent / "rules",
+          setups=(Setup("11 pits", 2, {"pits": "11"}), Setup("17 pits", 2, {"pits": "17"})))

@@ -3,8 +3,8 @@
 
 from pathlib import Path
 
-from ..kit import Kit
+from ..kit import Kit, Setup
 from .game import GAME
 
 KIT = Kit(GAME, picture="render.pastoral", ai=f"{__name__}.ai",
-          texts=Path(__file__).parent / "rules")
+          texts=Path(__file__).parent / "rules", setups=(Setup("8x8", 2),))

@@ -1,11 +1,12 @@
 """Solve two-player ICO level 1 exactly from every start face.
 
-    python bench/ico_solve.py [--level 1]
+    python -m games.ico.solve [--level 1]
 
 A memoized negamax over the rules' own states (about 13,000-26,000 positions a face, under a
 second each): prints, per start face, the value for the first seat with perfect play (win,
 draw or loss) and the number of positions. Why: with two players level 1 is a second-seat win
 from every face, so a head-to-head of two AI levels there says nothing about their strength.
+A tool for whoever studies the game: nothing else imports it.
 """
 
 from __future__ import annotations
@@ -13,13 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from games import get_game
-
-GAME = get_game("ico")
+from .game import GAME
 
 
 def solve(state, memo: dict) -> int:
@@ -52,7 +48,8 @@ def main(argv=None) -> int:
     sys.setrecursionlimit(10_000)
     names = {1: "first seat wins", 0: "draw", -1: "second seat wins"}
     for face in range(20):
-        began, memo = time.perf_counter(), {}
+        began = time.perf_counter()
+        memo: dict = {}
         state = GAME.new(2, {"level": args.level, "start": f"f{face}"})
         value = solve(state, memo)
         print(f"start f{face:<2} {names[value]:<16} {len(memo):>7} positions "
