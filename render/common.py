@@ -261,7 +261,7 @@ class Canvas:
 
     def clone(self) -> Canvas:
         """A copy to draw one picture on (a cached base layer stays untouched)."""
-        other = Canvas.__new__(Canvas)
+        other: Canvas = Canvas.__new__(Canvas)  # (annotated: its private parts are ours)
         other.colours = list(self.colours)
         other.index = dict(self.index)
         if self.rows is None:
@@ -380,9 +380,9 @@ class Canvas:
         if self.rows is None:
             return encode_png(self._image, self.colours)
         width, height = self._image.size
-        base = self._base
-        if base is None or base.rows is None:
+        if self._base is None or self._base.rows is None:
             return _encode_scanlines(self.rows, width, height, self.colours)
+        base: Canvas = self._base  # a canvas's private parts are its class's to read
         return _encode_scanlines(self.rows, width, height, self.colours, base.rows,
                                  base._band_keys())
 
