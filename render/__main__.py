@@ -62,9 +62,8 @@ def draw(path: str, output: str, animated: bool, out: TextIO) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m render", description="the position after a game record as a PNG, or "
-        "the whole match as an animated GIF")
+    parser = argparse.ArgumentParser(prog="python -m render",
+                                     description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--animate", action="store_true",
