@@ -1,10 +1,19 @@
 import os
+from pathlib import Path
 
-import pytest
-from support import FakeClock, FirstFixed
+# A sixth game, kept in the tests (tests/kits/tictactoe), registered for the whole suite before
+# anything imports `games`: every test that covers "every game" plays it too, and subprocesses
+# (the CLI, the bot) find it through PYTHONPATH. Product-only checks use `games.PRODUCT`.
+TESTS = str(Path(__file__).resolve().parent)
+os.environ.setdefault("CORRAL_EXTRA_KITS", "kits.tictactoe")
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [TESTS] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p != TESTS])
 
-from bot.service import MatchService
-from bot.store import Store
+import pytest  # noqa: E402
+from support import FakeClock, FirstFixed  # noqa: E402
+
+from bot.service import MatchService  # noqa: E402
+from bot.store import Store  # noqa: E402
 
 BACKENDS = ["sqlite", "postgresql"]
 

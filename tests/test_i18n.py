@@ -190,3 +190,22 @@ def test_game_phrases_in_japanese():
 
     outcome = phrase("{winner} wins", winner=Seat(1))
     assert rendered(outcome, ["Taro", "Jiro"]) == "Jiro の勝ち"
+
+
+def test_every_product_game_has_its_rules_summary_in_every_language():
+    """The product's kits (`games.PRODUCT`) are translated throughout: their words are in the
+    catalogs (the template is extracted from bot/, games/ and render/ only) and their rules
+    summaries exist in every language. A kit from outside the product, such as the tests'
+    tic-tac-toe, may bring English alone: its words and rules stay English."""
+    from bot.catalogue import rules_text
+    from bot.i18n import LANGUAGES
+    from games import KITS, PRODUCT
+
+    assert len(PRODUCT) == 5
+    for game_id in PRODUCT:
+        for language in LANGUAGES:
+            path = KITS[game_id].rules_file(language)
+            assert path is not None and path.is_file(), (game_id, language)
+        assert rules_text(game_id, "ja") != rules_text(game_id, "en")
+    for game_id in set(KITS) - PRODUCT:
+        assert rules_text(game_id, "ja") == rules_text(game_id, "en")
