@@ -31,7 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from discord_fake import FakeDiscord, UserRef  # noqa: E402
 
-from games import REGISTRY  # noqa: E402
+from games import EXTRA_KITS_VARIABLE, REGISTRY  # noqa: E402
 
 # every game, with its fewest seats (the matches open with their default options)
 GAMES = tuple((game_id, game.info.min_seats) for game_id, game in REGISTRY.items())
@@ -82,7 +82,12 @@ class Bot:
                     "DISCORD_API_BASE": self.fake.api_base,
                     "DISCORD_GATEWAY_URL": self.fake.gateway_url, "CORRAL_LOG_LEVEL": "WARNING",
                     "CORRAL_RETRY_SECONDS": "0.2", "CORRAL_WORKERS": "1",
-                    "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT)})  # this checkout's bot
+                    "PYTHONUNBUFFERED": "1",  # this checkout's bot, and the kits this soak plays
+                    "PYTHONPATH": os.pathsep.join(
+                        [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(
+                            os.pathsep) if p])})
+        if EXTRA_KITS_VARIABLE in os.environ:  # the bot offers every game GAMES lists
+            env[EXTRA_KITS_VARIABLE] = os.environ[EXTRA_KITS_VARIABLE]
         env.update(self.extra_env)
         with open(self.folder / "bot.log", "ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
