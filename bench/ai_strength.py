@@ -46,7 +46,7 @@ def config_name(game_id: str, label: str, count: int) -> str:
 
 # every kit's set-ups (`Kit.setups`): name -> (game id, seats, options)
 CONFIGS = {config_name(kit.id, setup.label, len(kit.setups)): (kit.id, setup.seats,
-                                                                dict(setup.options))
+                                                               dict(setup.options))
            for kit in KITS.values() for setup in kit.setups}
 
 # hard against normal on each kit's first set-up (ICO's is level 2: level 1 with two players

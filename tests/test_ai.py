@@ -268,7 +268,7 @@ def test_the_pastoral_simulation_plays_by_the_rules():
                 owner, count = list(state.owner), list(state.count)
                 held, stock = list(state.held), list(state.stock)
                 blocked, bingo = pastoral_ai.sim_apply(owner, count, held, stock, seat,
-                                                            move.cell, move.stones)
+                                                       move.cell, move.stones)
                 after = afters[move]
                 assert (tuple(owner), tuple(count)) == (after.owner, after.count)
                 assert bingo == (pastoral.bingo_line(after.owner, after.count) is not None)

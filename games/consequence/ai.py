@@ -11,7 +11,7 @@ from ..search import AiError, Knowledge, Rewards, Sampler, Tuning, outcome_rewar
 from . import game as rules
 
 _PAIRS = tuple((a, b) for a in range(rules.SQUARES)
-                           for b in rules.neighbours(a) if a < b)
+               for b in rules.neighbours(a) if a < b)
 _SYMBOL = tuple(kind[1] for kind in rules.KINDS)
 
 
@@ -35,7 +35,7 @@ _DIRECTION_NAMES = tuple(rules.DIRECTIONS)
 
 
 def candidate(game: Any, state: Any, index: int, kinds: list[str],
-                           empty: list[int], occupied: list[int]) -> Any:
+              empty: list[int], occupied: list[int]) -> Any:
     """Candidate `index` of Consequence's move space (placements, then a slide of each tile
     in each of 8 directions, then a placement pushing in each of 8 directions), or None when
     the rules refuse it. Each legal move is exactly one candidate (tests check)."""
@@ -132,8 +132,8 @@ def result(grid: Any) -> Rewards:
 
 
 def sim_move(grid: list[int], hands: list[list[int]], seat: int, phase: str,
-                          just_moved: int, just_placed: int,
-                          rng: random.Random) -> tuple[Any, ...] | None:
+             just_moved: int, just_placed: int,
+             rng: random.Random) -> tuple[Any, ...] | None:
     """A uniformly random legal action for `seat`: ("place", tile, square), ("slide", origin,
     target) or ("push", tile, square, direction index); None if there is none."""
     c = rules
@@ -177,7 +177,7 @@ def sim_move(grid: list[int], hands: list[list[int]], seat: int, phase: str,
 
 
 def sim_apply(grid: list[int], hands: list[list[int]], seat: int,
-                           action: tuple[Any, ...]) -> tuple[int, int]:
+              action: tuple[Any, ...]) -> tuple[int, int]:
     """Plays `action` for `seat` in place: (the tile just moved, the tile just placed), -1
     for none."""
     if action[0] == "slide":
@@ -210,7 +210,7 @@ _NEIGHBOURS = tuple(tuple(sq for sq in row if sq is not None) for row in _STEP8)
 
 
 def place_last(grid: list[int], hand: list[int], seat: int,
-                            rng: random.Random) -> None:
+               rng: random.Random) -> None:
     """The final placements as a player who counts pairs makes them, not at random: each
     tile of the hand in turn (the seat's own symbol first) on the empty square where it makes
     the most of the seat's pairs, or the fewest of the opponent's (ties at random). The
@@ -238,7 +238,7 @@ def place_last(grid: list[int], hand: list[int], seat: int,
 
 
 def playout(game: Any, state: Any, rng: random.Random, depth: int,
-                         seats: int) -> Rewards:
+            seats: int) -> Rewards:
     """Uniformly random play to the final placements, which count pairs (see
     `place_last`), then the final count (or `depth` plies and the count so
     far)."""

@@ -22,7 +22,7 @@ ORTHO = tuple(rules.ORTHOGONAL)  # a step's rock direction index: N E S W
 _ROLLS = tuple(rules.DIRECTIONS)
 # per plate: (direction index, the plate a step leads to or -1 off the board), N E S W
 _STEPS = tuple(tuple((i, -1 if (to := rules.step(p, d)) is None else to)
-                       for i, d in enumerate(ORTHO)) for p in range(rules.PLATES))
+                     for i, d in enumerate(ORTHO)) for p in range(rules.PLATES))
 _WRAP = tuple(tuple(rules.wrap_step(p, d) for p in range(rules.PLATES)) for d in _ROLLS)
 _SETUPS = tuple(tuple(m.rocks for m in rules.SETUP_MOVES[p]) for p in range(rules.PLATES))
 _PHASES = {rules.SETUP: 0, rules.PLAY: 1, rules.GHOST: 2, rules.ROLL: 3, rules.OVER: 4}
@@ -189,7 +189,7 @@ class GhostSim:
 
 
 def playout(game: Any, state: Any, rng: random.Random, depth: int,
-                      seats: int) -> Rewards:
+            seats: int) -> Rewards:
     """Uniformly random play (the die's rolls among the plies) to the end, or `depth` plies
     and then the scores so far."""
     sim = GhostSim(state)

@@ -12,7 +12,7 @@ from ..search import Knowledge, Rewards, Tuning, outcome_rewards
 from . import game as rules
 
 _MOVES = tuple(tuple(rules.PastoralMove(cell, n)
-                              for n in range(rules.MAX_STACK + 1)) for cell in range(64))
+                     for n in range(rules.MAX_STACK + 1)) for cell in range(64))
 
 
 def legal(game: Any, state: Any) -> list:
@@ -35,10 +35,10 @@ _CORRAL = tuple(cell in rules.CORRAL for cell in range(64))
 _CORRAL_CELLS = tuple(sorted(rules.CORRAL))
 # per cattle cell X: (A, Y) of every mutilation square X is B or C of
 _PARTNERS = tuple(tuple((a, y) for a, y, _ in rules.PARTNERS.get(cell, ()))
-                    for cell in range(64))
+                  for cell in range(64))
 # per corral cell A: (X, Y) for each mutilation square at A, both ways round
 _SQUARES_AT = tuple(tuple(pair for sq in rules.SQUARES if sq.a == cell
-                            for pair in ((sq.b, sq.c), (sq.c, sq.b))) for cell in range(64))
+                          for pair in ((sq.b, sq.c), (sq.c, sq.b))) for cell in range(64))
 _LINES = rules.LINES
 _LINES_THROUGH = tuple(tuple(line for line in _LINES if cell in line) for cell in range(64))
 
@@ -78,7 +78,7 @@ def decisive(game: Any, state: Any) -> Any:
 
 
 def sim_moves(owner: list[int], count: list[int], held: int, blocked: Any,
-                        seat: int) -> list[tuple[int, int]]:
+              seat: int) -> list[tuple[int, int]]:
     """Every legal action but `save`, as (cell, stones)."""
     empty, opponent, value = _EMPTY, 1 - seat, _VALUE
     moves = []
@@ -114,7 +114,7 @@ def sim_moves(owner: list[int], count: list[int], held: int, blocked: Any,
 
 
 def sim_apply(owner: list[int], count: list[int], held: list[int],
-                        stock: list[int], seat: int, cell: int, n: int) -> tuple[Any, bool]:
+              stock: list[int], seat: int, cell: int, n: int) -> tuple[Any, bool]:
     """Plays (cell, n) for `seat` in place: (the cells the opponent may not place on next,
     whether it is a bingo)."""
     opponent = 1 - seat
@@ -217,7 +217,7 @@ def pickup(held: list[int], stock: list[int], seat: int) -> bool:
 
 
 def stops(owner: list[int], count: list[int], held: list[int], stock: list[int],
-                    seat: int, move: tuple[int, int] | None) -> bool:
+          seat: int, move: tuple[int, int] | None) -> bool:
     """Whether `move` (None: save) leaves the opponent of `seat` without a bingo next turn."""
     owner, count, held, stock = list(owner), list(count), list(held), list(stock)
     blocked: Any = ()
@@ -232,7 +232,7 @@ def stops(owner: list[int], count: list[int], held: list[int], stock: list[int],
 
 
 def playout(game: Any, state: Any, rng: random.Random, depth: int,
-                      seats: int) -> Rewards:
+            seats: int) -> Rewards:
     """Random play for `depth` plies, then the evaluation. A player takes a bingo when there
     is one, and otherwise stops the opponent's next-turn bingo when it can (a random move of
     those that do); when it cannot, the opponent's win is scored at once."""

@@ -52,8 +52,7 @@ def one_game(seed: int) -> tuple[list[Row], list[float]]:
 def features(row: Row) -> list[float]:
     owner, count, held, stock, mover = row
     other = 1 - mover
-    mine, theirs = line_needs(owner, count, mover), line_needs(owner, count,
-                                                                                   other)
+    mine, theirs = line_needs(owner, count, mover), line_needs(owner, count, other)
     cells = sum((owner[c] == mover) - (owner[c] == other) for c in P.CORRAL)
     return [mine[1], mine[2], mine[3], sum(mine[4:]), theirs[1], theirs[2], theirs[3],
             sum(theirs[4:]), cells, held[mover] + stock[mover] - held[other] - stock[other],
