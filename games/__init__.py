@@ -2,7 +2,8 @@
 
 Every game is a kit (games/kit.py): a package with its rules, its AI knowledge and its rules
 summaries, naming its picture module. Nothing in this package does I/O or draws chance (the
-host makes chance moves and logs them), and nothing in it imports `render`.
+host makes chance moves and logs them; the registry reads one environment variable at import,
+`CORRAL_EXTRA_KITS`), and nothing in it imports `render`.
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ class Setup:
 
 @dataclass(frozen=True)
 class Kit:
+    """One game's kit, as its package declares it (`KIT`)."""
+
     game: Game
     picture: str | None = None
     ai: str | None = None

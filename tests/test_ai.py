@@ -185,6 +185,36 @@ def test_the_consequence_search_starts_from_the_observation_only():
     assert sample_a == sample_b
 
 
+def test_a_kit_may_bring_a_search_of_its_own(monkeypatch):
+    """A kit's `Knowledge.search` replaces the generic search: it gets the seat's decision (its
+    legal moves, level, budget, cap and seed), with the position itself only when the game
+    hides nothing, and otherwise only the sampler."""
+    import dataclasses
+
+    seen = []
+
+    def own_search(decision):
+        seen.append(decision)
+        return decision.legal[-1]
+
+    kits_own = engine.knowledge_for
+    monkeypatch.setattr(engine, "knowledge_for",
+                        lambda game: dataclasses.replace(kits_own(game), search=own_search))
+    mancala = get_game("progressive-mancala")
+    state = mancala.new()
+    assert choose_move(mancala, state, level="hard", seed=4) == mancala.legal_moves(state)[-1]
+    game, a, _ = consequence_pair()
+    assert choose_move(game, a, level="easy", seed=1, time_cap=None) == game.legal_moves(a)[-1]
+    perfect, hidden = seen
+    assert perfect.position is state and perfect.sampler(random.Random(0)) is state
+    assert (perfect.level, perfect.iterations, perfect.time_cap, perfect.seed) == \
+        ("hard", 2400, 5.0, 4)
+    assert hidden.position is None and hidden.seat == 0 and hidden.time_cap is None
+    assert hidden.legal == game.legal_moves(a)
+    dealt, seen = game.observe(hidden.sampler(random.Random(0)), 0), game.observe(a, 0)
+    assert (dealt.grid, dealt.hand, dealt.hand_sizes) == (seen.grid, seen.hand, seen.hand_sizes)
+
+
 def test_consequence_deals_agree_with_what_the_seat_sees():
     """Every deal the sampler makes looks to the seat exactly like the true position, and
     offers it exactly the same moves."""
