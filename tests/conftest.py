@@ -45,3 +45,11 @@ async def store(request, tmp_path):
 @pytest.fixture
 def service(store, clock):
     return MatchService(store, clock=clock, rng=FirstFixed())
+
+
+def pytest_report_header(config):
+    """One line: whether the Discord imitation checks request bodies against Discord's OpenAPI
+    description (tests/discord_fake/spec.py)."""
+    from discord_fake import spec
+
+    return spec.status()
