@@ -210,6 +210,8 @@ LIMITS = [  # (message body, path of the error, inner code)
      "BASE_TYPE_MAX_LENGTH"),
     ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},  # as Discord answers it
      ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_MAX_LENGTH"),
+    ({"embeds": [{"fields": [{"name": "n", "value": " "}]}]},
+     ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_REQUIRED"),
     ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, ("embeds",),
      "MAX_EMBED_SIZE_EXCEEDED"),
     ({"components": [row(button(f"b{i}")) for i in range(6)]}, ("components",),
