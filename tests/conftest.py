@@ -48,8 +48,17 @@ def service(store, clock):
 
 
 def pytest_report_header(config):
-    """One line: whether the Discord imitation checks request bodies against Discord's OpenAPI
-    description (tests/discord_fake/spec.py)."""
+    """Where the Discord imitation's OpenAPI description comes from (tests/discord_fake/spec.py),
+    in the header of a run that shows one."""
     from discord_fake import spec
 
-    return spec.status()
+    return spec.status() if spec.spec_path().is_file() else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Without the description, one line says the request bodies went unchecked (shown with
+    -q too)."""
+    from discord_fake import spec
+
+    if not spec.spec_path().is_file():
+        terminalreporter.write_line(spec.status(), yellow=True)
