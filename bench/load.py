@@ -220,7 +220,7 @@ def quantiles(values: list[float]) -> str:
 
 
 async def mode(setup: str, workers: str, args: argparse.Namespace) -> None:
-    fake = FakeDiscord()
+    fake = FakeDiscord(check_spec=False)  # its figures are the bot's: no body validation
     await fake.start()
     server = None
     with tempfile.TemporaryDirectory() as folder:

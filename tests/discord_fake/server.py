@@ -19,17 +19,23 @@ REST: users, gateway info, command sync (validated), interaction callbacks and t
 (followups, @original), channel messages (JSON or multipart with files: create, edit, get,
 delete), threads, DMs. Every request is recorded in `requests` with the status answered.
 
-Rules enforced (see errors.py and limits.py for the 50035 details):
+Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
+  - every request body (JSON, or a multipart body's `payload_json`) fits its route's schema in
+    Discord's OpenAPI description (spec.py, from ../shared/discord-api-spec/openapi.json),
+    else 400 50035 with the errors tree, checked before the route's own rules below (after
+    authorization and the faults a test asked for) and before the request takes effect;
+    `FakeDiscord(check_spec=False)` skips it, and so does an imitation without the
+    description (one line in the test report's header; with CI=true it is required);
   - the first answer to an interaction within `response_deadline` seconds (3) of its creation,
     else 404 10062 Unknown interaction; a second answer: 400 40060
     (interactions/receiving-and-responding);
   - the interaction token for followups and @original: 404 10015 Unknown Webhook until the
     interaction is answered, 401 50027 Invalid Webhook Token after `token_lifetime` (15 min)
     (discord-api-docs issue #6851, and PR #2461 documenting 50027);
-  - message, component, embed, autocomplete, modal, thread and command limits -> 400 50035
-    Invalid Form Body with an `errors` tree; an empty message -> 400 50006; a file over
-    `attachment_size_limit` (10 MiB) or a request over 25 MiB -> 413 40005 (discord-api-docs
-    issue #8572);
+  - the rules the description cannot say (limits.py: message, component, embed,
+    autocomplete, modal and command rules) -> 400 50035 Invalid Form Body with an `errors`
+    tree; an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
+    request over 25 MiB -> 413 40005 (discord-api-docs issue #8572);
   - message nonces: with `enforce_nonce`, the same author, channel and nonce within
     `nonce_window` seconds returns the message already created (resources/message);
   - a channel message is sent to a closed DM -> 403 50007; an action the test denied in a
@@ -83,11 +89,13 @@ Acting as users:
   ids for user and channel options); the command's declared types decide what is sent.
 Reading what the bot did:
   requests, messages, channels, commands, interactions, sessions, identified, resumed,
-  ready, commands_synced; answered(record), settle(seconds), wait_for(condition),
-  channel_messages(channel_id), dm_messages(user), attachment_bytes(message),
-  pinged(message), custom_ids(message); InteractionRecord.kind (the answer's type) /
-  original / followups / messages() / choices / modal / payload (the INTERACTION_CREATE
-  data) / answered_after (seconds); Session.events / names() (what a gateway session got).
+  ready, commands_synced; refused() (requests answered 50035: the e2e fixtures fail a test
+  that caused one unless it called expect_refusals()); answered(record), settle(seconds),
+  wait_for(condition), channel_messages(channel_id), dm_messages(user),
+  attachment_bytes(message), pinged(message), custom_ids(message); InteractionRecord.kind
+  (the answer's type) / original / followups / messages() / choices / modal / payload (the
+  INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
+  gateway session got).
 """
 
 from __future__ import annotations
@@ -104,7 +112,7 @@ from typing import Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from . import limits
+from . import limits, spec
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
@@ -254,7 +262,9 @@ Handler = Callable[..., Awaitable[Any]]
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, *, check_spec: bool = True) -> None:
+        """`check_spec=False`: request bodies are not checked against Discord's OpenAPI
+        description (for load figures that should not count the imitation's validation)."""
         self._last_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS  # snowflake timestamps
         self._offset = 0.0
         # knobs
@@ -281,6 +291,10 @@ class FakeDiscord:
         self.interactions: dict[str, InteractionRecord] = {}
         self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
         self.faults: list[Fault] = []
+        # Discord's OpenAPI description (None where it is absent, outside CI): every request
+        # body is checked against it, and a test's fixture can see what was refused
+        self.spec = spec.load() if check_spec else None
+        self.refusals_expected = False
         # gateway
         self.sessions: list[Session] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -863,6 +877,16 @@ class FakeDiscord:
     def attachment_bytes(self, message: Json) -> list[bytes]:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
 
+    def refused(self) -> list[Request]:
+        """Requests answered 50035 Invalid Form Body: what real Discord would refuse as
+        malformed. The e2e fixtures fail a test that caused one, unless it called
+        `expect_refusals()`."""
+        return [r for r in self.requests if r.error is not None and r.error.get("code") == 50035]
+
+    def expect_refusals(self) -> None:
+        """This test provokes 50035 answers on purpose."""
+        self.refusals_expected = True
+
     def pinged(self, message: Json) -> set[int]:
         """Users notified when the message was posted (edits notify nobody, as on Discord)."""
         return self.notified.get(int(message["id"]), set())
@@ -889,6 +913,7 @@ class FakeDiscord:
         try:
             response = await self._handle(request, path, record)
         except ApiError as exc:
+            record.error = exc.body()
             response = _json(exc.body(), exc.status)
         record.status = response.status
         return response
@@ -909,6 +934,8 @@ class FakeDiscord:
                 return self._server_error(fault.status)
         handler, params = self._route(request.method, path)
         try:
+            if self.spec is not None:  # the body as the description says, before any rule here
+                self.spec.check(request.method, path, record.json)
             result = await handler(Call(record.json, record.files, request.query), **params)
         except ApiError:
             if fault is None or not fault.processed:
@@ -1008,11 +1035,12 @@ class FakeDiscord:
 
     # -- application commands ---------------------------------------------------------------
     async def _sync_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        commands = call.body or []  # null: no commands
         form = Form()
-        limits.check_commands(form, call.body)
+        limits.check_commands(form, commands)
         form.raise_if_any()
         stored = []
-        for command in call.body:
+        for command in commands:
             entry = {**command, "id": str(self.new_id()), "application_id": app,
                      "version": str(self.new_id()), "type": command.get("type", 1),
                      "default_member_permissions": command.get("default_member_permissions")}
@@ -1335,10 +1363,7 @@ class FakeDiscord:
         if parent["type"] not in (GUILD_TEXT, ANNOUNCEMENT):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         self._require(int(cid), "create_thread")
-        body = call.body or {}
-        form = Form()
-        limits.check_thread(form, body)
-        form.raise_if_any()
+        body = call.body or {}  # its fields: checked against the description
         if mid is not None:  # the thread shares the message's id (topics/threads)
             self._channel_message(cid, mid)
             thread_id, kind = int(mid), PUBLIC_THREAD if parent["type"] == GUILD_TEXT else 10
@@ -1346,7 +1371,7 @@ class FakeDiscord:
             thread_id, kind = self.new_id(), body.get("type", PRIVATE_THREAD)
         thread = {
             "id": str(thread_id), "type": kind, "guild_id": parent["guild_id"],
-            "parent_id": cid, "name": body["name"], "owner_id": str(BOT_USER_ID),
+            "parent_id": cid, "name": body.get("name"), "owner_id": str(BOT_USER_ID),
             "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
             "member_count": 1, "flags": 0, "total_message_sent": 0,
             "thread_metadata": {"archived": False, "locked": False,
