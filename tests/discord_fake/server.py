@@ -877,11 +877,15 @@ class FakeDiscord:
     def attachment_bytes(self, message: Json) -> list[bytes]:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
 
+    # what only a bot's mistake causes: a malformed body (50035), a second answer to an
+    # interaction (40060), an empty message (50006), a file or request too large (40005)
+    MISTAKES = frozenset({50035, 40060, 50006, 40005})
+
     def refused(self) -> list[Request]:
-        """Requests answered 50035 Invalid Form Body: what real Discord would refuse as
-        malformed. The e2e fixtures fail a test that caused one, unless it called
-        `expect_refusals()`."""
-        return [r for r in self.requests if r.error is not None and r.error.get("code") == 50035]
+        """Requests Discord would refuse because the bot got them wrong (`MISTAKES`). The e2e
+        fixtures fail a test that caused one, unless it called `expect_refusals()`."""
+        return [r for r in self.requests
+                if r.error is not None and r.error.get("code") in self.MISTAKES]
 
     def expect_refusals(self) -> None:
         """This test provokes 50035 answers on purpose."""

@@ -95,11 +95,13 @@ async def fake():
     await server.stop()
     refused = server.refused()
     if refused and not server.refusals_expected:
-        lines = [f"{r.method} {r.path} -> {json.dumps((r.error or {}).get('errors'))}"
+        lines = [f"{r.method} {r.path} -> {(r.error or {}).get('code')} "
+                 f"{json.dumps((r.error or {}).get('errors'))}"
                  for r in refused]
-        pytest.fail(f"Discord would refuse {len(refused)} request(s) of the bot (50035 Invalid "
-                    "Form Body; a test that provokes them on purpose calls "
-                    "fake.expect_refusals()):\n" + "\n".join(lines)[:6000], pytrace=False)
+        pytest.fail(f"Discord would refuse {len(refused)} request(s) of the bot (a malformed "
+                    "body, a second answer, an empty or oversized message; a test that "
+                    "provokes them on purpose calls fake.expect_refusals()):\n"
+                    + "\n".join(lines)[:6000], pytrace=False)
 
 
 @pytest.fixture
