@@ -200,8 +200,9 @@ class Load:
         async def channel(table: Table) -> None:
             local = random.Random(rng.random())
             while time.perf_counter() < end:
-                if per_channel is not None:
-                    await asyncio.sleep(local.expovariate(per_channel))
+                if per_channel is not None:  # the next arrival, or the end if that is sooner
+                    wait = local.expovariate(per_channel)
+                    await asyncio.sleep(min(wait, max(0.0, end - time.perf_counter())))
                     if time.perf_counter() >= end:
                         return
                 await self.move(table, local, figures)
