@@ -12,12 +12,13 @@ channels (a channel's next move waits for its board; a finished match starts ano
 bench/load.py). Reported per load: `/chan` the offered moves a second in each channel;
 `boards/s` moves whose board was posted, a second; first response p50/p99 (interaction to the
 bot's first answer, on the imitation's clock) and board posted p50/p99 (interaction to the new
-board in the channel), in ms; `bot r/s` bot-token requests a second (the global limit counts
-them: 50); requests per move by route kind: `cb` interaction callbacks, `hook` interaction
-webhooks (neither counted by the global limit), `bot` everything sent with the bot token; the
-429s the imitation answered: `glob` global, `bucket` a route bucket of a bot-token route,
-`intr` any on an interaction route; `fail` moves without a board within 30 s; `load1` the
-machine's load average when the load ended. Below the table: the 429s by route.
+board in the channel), in ms; `bot r/s` bot-token requests a second, 429s included (the global
+limit allows 50 a second, 429s not counted); requests per move by route kind: `cb` interaction
+callbacks, `hook` interaction webhooks (neither counted by the global limit), `bot` everything
+sent with the bot token; the 429s the imitation answered: `glob` global, `bucket` a route
+bucket of a bot-token route, `intr` any on an interaction route; `fail` moves without a board
+within 30 s; `load1` the machine's load average when the load ended. Below the table:
+requests per move and 429s, by route.
 
 The bot runs with CORRAL_RETRY_SECONDS=1 (the production default): a row that discord.py gives
 up on after five 429s is retried by the bot's outbox after 1 s, then 2, 4, ...
@@ -38,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from discord_fake import FakeDiscord  # noqa: E402
-from discord_fake.ratelimits import route_kind, summary  # noqa: E402
+from discord_fake.ratelimits import route_kind, route_name, summary  # noqa: E402
 from load import Load, quantiles  # noqa: E402
 from soak import Bot  # noqa: E402
 
@@ -86,8 +87,11 @@ async def level(rate: float, limits: bool, args: argparse.Namespace) -> list[str
           f" {kinds['callback'] / moves:5.2f} {kinds['webhook'] / moves:7.2f}"
           f" {kinds['bot'] / moves:6.2f} {counts['global']:5d} {bucket:6d} {interaction:5d}"
           f" {figures.failed:5d} {os.getloadavg()[0]:5.2f}", flush=True)
-    return [f"{'on' if limits else 'off'} {rate:g}/s: {name} x{n}"
-            for name, n in sorted(counts.items()) if " " in name]
+    label = f"{'on' if limits else 'off'} {rate:g}/s"
+    routes = Counter(route_name(r.method, r.path) for r in requests)
+    return ([f"{label}: requests per move: " + ", ".join(
+                f"{name} {n / moves:.2f}" for name, n in routes.most_common())]
+            + [f"{label}: 429 {name} x{n}" for name, n in sorted(counts.items()) if " " in name])
 
 
 def main() -> None:
