@@ -52,6 +52,9 @@ limit only from 429s. Its webhook adapter sends one request at a time per token.
 Windows are fixed: a bucket's window opens with its first request and closes `per` seconds
 later, on the imitation's clock (`FakeDiscord.now()`, which `advance()` moves). A request is
 counted when it is answered by its route (errors included); a refused one counts nowhere.
+Buckets of bot-token routes are per token (`Authorization: Bot ...`); an interaction's routes
+are keyed by the interaction alone (sent with or without the bot's token), the shared
+follow-up limit by the channel alone.
 """
 
 from __future__ import annotations
@@ -157,7 +160,8 @@ class RateLimits:
 
     def __init__(self, interactions: Mapping[str, Any]) -> None:
         self.interactions = interactions
-        self.windows: dict[tuple[str, str, str], Window] = {}  # (token, limit name, major)
+        # (bot token, or "" for an interaction's routes and shared limits; limit name; major)
+        self.windows: dict[tuple[str, str, str], Window] = {}
         self.global_windows: dict[str, Window] = {}  # bot token -> its current second
         self.refused: list[Refusal] = []
 
@@ -168,6 +172,7 @@ class RateLimits:
             if len(self.windows) > 50_000:  # per-interaction buckets: drop the closed ones
                 self.windows = {k: w for k, w in self.windows.items() if now < w.closes()}
             window = self.windows[key] = Window(limit[0], limit[1], now)
+        window.limit = limit[0]  # a changed knob applies at once
         return window
 
     def take(self, method: str, path: str, authorization: str, now: float,
@@ -176,24 +181,26 @@ class RateLimits:
         """Count a request: (None, the headers for its answer) when it may proceed, or (the
         429 to answer, {}) when a limit refuses it."""
         path = path.partition("?")[0]
+        interaction = bool(INTERACTION_ROUTE.fullmatch(path))
         token = authorization if authorization.startswith("Bot ") else ""
+        owner = "" if interaction else token  # an interaction's routes: keyed by it alone
         own: tuple[str, Window] | None = None  # the route's bucket
         counted: list[Window] = []
         for methods, pattern, name in ROUTES:
             limit = limits.get(name)
             match = pattern.fullmatch(path) if method in methods else None
             if match and limit:
-                own = name, self._window((token, name, match["major"]), limit, now)
+                own = name, self._window((owner, name, match["major"]), limit, now)
                 counted.append(own[1])
                 break
         shared: Window | None = None
         limit = limits.get("channel_followups")
         channel = self.followup_channel(method, path)
         if channel is not None and limit:
-            shared = self._window((token, "channel_followups", channel), limit, now)
+            shared = self._window(("", "channel_followups", channel), limit, now)
             counted.append(shared)
         second: Window | None = None
-        if token and global_limit and not INTERACTION_ROUTE.fullmatch(path):
+        if token and global_limit and not interaction:
             second = self.global_windows.get(token)
             if second is None or now >= second.closes():
                 second = self.global_windows[token] = Window(global_limit, 1.0, now)
