@@ -17,7 +17,8 @@ messages), THREAD_CREATE, GUILD_CREATE.
 
 REST: users, gateway info, command sync (validated), interaction callbacks and their webhooks
 (followups, @original), channel messages (JSON or multipart with files: create, edit, get,
-delete), threads, DMs. Every request is recorded in `requests` with the status answered.
+delete), threads, DMs. Every request is recorded in `requests` with the status answered
+(429 for one refused by a rate limit).
 
 Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
   - every request body (JSON, or a multipart body's `payload_json`) fits its route's schema in
@@ -44,6 +45,14 @@ Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
     leaves a message empty -> 50006; ephemeral messages are not reachable by channel routes;
     a thread started from a message takes the message's id (topics/threads);
   - requests other than webhooks and interaction callbacks need `Authorization: Bot ...`;
+  - rate limits (ratelimits.py names the sources, documented and observed): route buckets
+    per major parameter with `X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket` on
+    every answer of a limited route: a channel's messages 5 per 5 s (observed), its edits
+    5 per 5 s and deletes 5 per 1 s (approximated), an interaction's callback and its
+    follow-ups 5 per 2 s each; follow-ups 30 per 60 s per channel (shared scope); and 50
+    requests a second per bot token, interaction callbacks and interaction webhooks not
+    counted (documented). Over a limit: 429 with Discord's body and headers
+    (`X-RateLimit-Scope` user / shared / global), and the request takes no effect;
   - tests cannot do what a Discord client cannot: options not declared, wrong option types,
     values outside the declared choices or bounds, missing required options, a guild-only
     command in DMs, clicking a disabled or absent button, another user's ephemeral message,
@@ -70,12 +79,18 @@ Test controls (everything below is a method or attribute of FakeDiscord):
       "send_in_threads" (on the parent of a thread), "create_thread", "manage_messages";
       denied actions answer 50013 and are missing from the interactions' `app_permissions`
   rate_limit(method, path_regex, times=1, retry_after=0.3): 429 with Discord's headers
+      (besides the rate limits themselves)
+  global_rate_limit (50; None: off), route_limits ({name: (requests, seconds) or None},
+      names in ratelimits.ROUTE_LIMITS): the rate limits, on the imitation's clock
+  rate_limited() -> every 429 answered (Refusal: at, method, path, scope "global" / "user" /
+      "shared" / "injected", retry_after, kind "callback" / "webhook" / "bot", route);
+      ratelimits.summary(...) counts them
   fail(method, path_regex, status=500, times=1, processed=False): 5xx answers; with
       processed=True the request takes effect (the message is created) and the answer is lost
   slow(method, path_regex, seconds, times=1): the request is handled after a delay
   drop_gateway(shard_id=None): close the bot's websocket(s) abruptly (code 4000)
   advance(seconds): move the imitation's clock (answer deadline, token lifetime, nonce
-      window; the bot's own clock is separate); `now()`
+      window, rate-limit windows; the bot's own clock is separate); `now()`
   response_deadline, token_lifetime, nonce_window, attachment_size_limit,
       recommended_shards (GET /gateway/bot): plain attributes
   dispatch(name, data): send any gateway event (routed by its guild)
@@ -112,7 +127,7 @@ from typing import Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from . import limits, spec
+from . import limits, ratelimits, spec
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
@@ -295,6 +310,10 @@ class FakeDiscord:
         # body is checked against it, and a test's fixture can see what was refused
         self.spec = spec.load() if check_spec else None
         self.refusals_expected = False
+        # rate limits (ratelimits.py: sources): None or 0 turns one off
+        self.global_rate_limit: int | None = ratelimits.GLOBAL_PER_SECOND  # a bot token, a second
+        self.route_limits = dict(ratelimits.ROUTE_LIMITS)  # name -> (requests, seconds)
+        self.ratelimits = ratelimits.RateLimits(self.interactions)
         # gateway
         self.sessions: list[Session] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -914,13 +933,29 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         record = Request(request.method, path, None, {})
         self.requests.append(record)
+        refused, headers = self.ratelimits.take(
+            request.method, path, request.headers.get("Authorization", ""), self.now(),
+            self.global_rate_limit, self.route_limits)
+        if refused is not None:  # refused: it takes no effect
+            record.status = refused.status
+            return refused
         try:
             response = await self._handle(request, path, record)
         except ApiError as exc:
             record.error = exc.body()
             response = _json(exc.body(), exc.status)
+        if response.status == 429:  # FakeDiscord.rate_limit
+            self.ratelimits.injected(request.method, path, self.now(),
+                                     float(response.headers.get("Retry-After", 0)))
+        elif headers:
+            response.headers.update(headers)
         record.status = response.status
         return response
+
+    def rate_limited(self) -> list[ratelimits.Refusal]:
+        """Every 429 answered (by a limit or injected), oldest first;
+        `ratelimits.summary(...)` counts them by scope and route."""
+        return list(self.ratelimits.refused)
 
     async def _handle(self, request: web.Request, path: str,
                       record: Request) -> web.StreamResponse:
