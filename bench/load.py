@@ -181,6 +181,11 @@ class Load:
                                            notation=f"{notation} #{ply}")
         try:
             await self.fake.answered(record, timeout=30)
+            again = [c for c in self.fake.custom_ids(record.original or {})
+                     if c.startswith("c1:y:")]
+            if again:  # the same pit again after a bonus turn: the bot asks; the player says yes
+                await self.fake.answered(await self.fake.click(
+                    table.users[seat], record.original, again[0]), timeout=30)
             while table.boards == before:
                 table.board_posted.clear()
                 await asyncio.wait_for(table.board_posted.wait(), 30)
