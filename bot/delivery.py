@@ -29,7 +29,7 @@ from games import Phrase, phrase
 from . import strings
 from .ai import ai_level, ai_move_job, is_ai, random_move, seed_for
 from .boards import allowed, board_text, board_view, fit, names_of, phrase_text, result_text
-from .followups import Unsent, send_follow_up
+from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
 from .i18n import Texts, phrase_from_json, phrase_to_json
 from .pictures import board_picture
 from .service import ServiceError, Via, wrap
@@ -121,6 +121,7 @@ class Delivery:
         self._sem = asyncio.Semaphore(CONCURRENCY)
         self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
         self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
+        self._follow_ups = ChannelBudget()
 
     def wake(self) -> None:
         self._wake.set()
@@ -375,43 +376,46 @@ class Delivery:
                 view = board_view(match.game, match.state, match.id, match.ply(),
                                   running=match.status == "active", playable=humans_turn,
                                   finished=match.status == "finished", texts=texts)
-            message_id, channel_id = await self._post_board(
+            message_id, channel_id, via = await self._post_board(
                 row, payload, picture, content=content, view=view,
                 allowed_mentions=allowed(mentions))
             payload = {**payload, "message_id": message_id, "posted_in": channel_id}
+            live = LiveMessage(message_id, channel_id, match_row.id, "board", payload["version"],
+                               None, via.token if via else None,
+                               via.expires_at if via else None) if current else None
             # not background work: a click on the new board can come at once, and its move
             # takes the board's buttons away without another request only once it is recorded
             await self.store.together(functools.partial(
-                self._posted, row.id, payload,
-                LiveMessage(message_id, channel_id, match_row.id, "board", payload["version"],
-                            None) if current else None, self.clock()), background=False)
+                self._posted, row.id, payload, live, self.clock()), background=False)
         retired = await self._retire_older(match_row.id, payload["version"], keep=message_id)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
 
     async def _post_board(self, row: OutboxRow, payload: dict[str, Any], picture: bytes, *,
-                          content: str, view: StaticView,
-                          allowed_mentions: discord.AllowedMentions) -> tuple[int, int]:
+                          content: str, view: StaticView, allowed_mentions: discord.AllowedMentions
+                          ) -> tuple[int, int, Via | None]:
         """A board answers its move's interaction with a follow-up where it can (Discord does
         not count follow-ups against the bot's 50 requests a second; channel posts count),
-        else it is posted in the channel. Returns (message id, channel id)."""
+        else it is posted in the channel. Returns (message id, channel id, the interaction
+        whose follow-up it is)."""
         via = Via.from_json(payload.get("via"))
         if via is not None and via.channel_id == payload["channel_id"]:
             posted = await self._follow_up(row, via, picture, {
                 "content": content, "components": view.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()})
             if posted is not None:
-                return posted
+                return posted[0], posted[1], via
         message = await self._send_with_fallback(
             row, payload, files=_board_file(picture), content=content, view=view,
             allowed_mentions=allowed_mentions)
-        return message.id, message.channel.id
+        return message.id, message.channel.id, None
 
     async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes,
                          message: dict[str, Any]) -> tuple[int, int] | None:
         """The board as a follow-up of `via`; None when that cannot be (the token is old, the
-        interaction was never answered, Discord refuses it), and the board goes to the
-        channel instead. A follow-up carries no nonce, so a row tried before first looks for
-        the board an earlier attempt may have posted with its answer lost."""
+        interaction was never answered, the channel had its share of follow-ups this minute,
+        Discord refuses it), and the board goes to the channel instead. A follow-up carries
+        no nonce, so a row tried before first looks for the board an earlier attempt may have
+        posted with its answer lost."""
         application_id = self.bot.application_id
         if self.clock() >= via.expires_at or application_id is None:
             return None
@@ -422,10 +426,10 @@ class Delivery:
             found = await self._call(lambda: self._find_follow_up(via))
             if found is not None:
                 return found
-        if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession()
+        if not self._follow_ups.take(via.channel_id, time.monotonic()):
+            return None
         try:
-            data = await send_follow_up(self._session, self.bot.settings.api_base,
+            data = await send_follow_up(self._http(), self.bot.settings.api_base,
                                         application_id, via.token, message, picture,
                                         "board.png")
         except Unsent as exc:
@@ -435,6 +439,12 @@ class Delivery:
                      row.id, exc)
             return None
         return int(data["id"]), int(data["channel_id"])
+
+    def _http(self) -> aiohttp.ClientSession:
+        """The session of requests made on an interaction's token (not discord.py's)."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession()
+        return self._session
 
     async def _find_follow_up(self, via: Via) -> tuple[int, int] | None:
         """The board this interaction's follow-up posted, if there is one."""
@@ -477,13 +487,34 @@ class Delivery:
             live = [m for m in await self.store.live_messages(match_id)
                     if m.offer_id in offer_ids]
         retired = []
+        content = fit(texts(text)) if text is not None and texts is not None else None
         for message in live:
-            kwargs: dict[str, Any] = {"view": None}
-            if text is not None and texts is not None:
-                kwargs["content"] = fit(texts(text))
-            await self._edit(message.channel_id, message.message_id, **kwargs)
+            if not await self._edit_through_token(message, content):
+                kwargs: dict[str, Any] = {"view": None}
+                if content is not None:
+                    kwargs["content"] = content
+                await self._edit(message.channel_id, message.message_id, **kwargs)
             retired.append(message.message_id)
         return retired
+
+    async def _edit_through_token(self, message: LiveMessage, content: str | None) -> bool:
+        """Take a follow-up's components away through its interaction's token while Discord
+        keeps it (not counted against the global limit); False: edit it through the channel."""
+        application_id = self.bot.application_id
+        if (message.token is None or message.token_expires is None or application_id is None
+                or self.clock() >= message.token_expires):
+            return False
+        body: dict[str, Any] = {"components": []}
+        if content is not None:
+            body["content"] = content
+        try:
+            await edit_follow_up(self._http(), self.bot.settings.api_base, application_id,
+                                 message.token, message.message_id, body)
+        except Unsent as exc:
+            if not exc.refused:
+                raise Retry(f"follow-up edit: {exc}") from None
+            return False
+        return True
 
     async def _retire(self, row: OutboxRow) -> dict[str, Any]:
         payload = row.payload

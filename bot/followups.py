@@ -15,18 +15,24 @@ retry, whose next attempt first looks in the channel for the board it may have p
 from __future__ import annotations
 
 import asyncio
+import collections
 from typing import Any
 
 import aiohttp
 import orjson
 
-MAX_WAIT = 10.0  # seconds a 429 on a follow-up is waited out before the outbox retries
+MAX_WAIT = 5.0  # seconds of 429s a follow-up waits out; longer, and it goes another way
+# Discord also limits follow-ups by channel (about 30 a minute, reported, not documented: a
+# "shared" 429 with a retry_after of up to a minute); the outbox keeps under this and posts
+# the rest in the channel, whose own limit (5 messages in 5 s) is separate
+CHANNEL_BUDGET = (28, 60.0)
 
 
 class Unsent(Exception):
-    """Discord answered without posting: `refused` (the token is gone, 10015 or 50027, or
-    the request is refused) means the board should go to the channel instead; otherwise try
-    again later (a 5xx, a timeout: the board may have been posted)."""
+    """Discord answered without posting: `refused` (the token is gone, 10015 or 50027, the
+    request is refused, or rate-limited for longer than is worth waiting) means the board
+    should go another way (the channel); otherwise try again later (a 5xx, a timeout: the
+    board may have been posted)."""
 
     def __init__(self, reason: str, *, refused: bool):
         super().__init__(reason)
@@ -61,9 +67,47 @@ async def send_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
                 retry_after = float(orjson.loads(text).get("retry_after", 1.0))
             except (orjson.JSONDecodeError, AttributeError, TypeError, ValueError):
                 retry_after = 1.0
-            if waited + retry_after > MAX_WAIT:
-                raise Unsent(f"429 for {retry_after:.1f}s", refused=False)
+            if waited + retry_after > MAX_WAIT:  # nothing was done: another way, now
+                raise Unsent(f"429 for {retry_after:.1f}s", refused=True)
             waited += retry_after
             await asyncio.sleep(retry_after)
             continue
         raise Unsent(f"{status}: {text[:300]}", refused=status < 500)
+
+
+async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
+                         token: str, message_id: int, body: dict[str, Any]) -> None:
+    """PATCH a message the interaction `token` posted (as Discord's JSON). Raises `Unsent`
+    (an edit repeats safely, so a 5xx is simply retried later)."""
+    url = f"{api_base}/webhooks/{application_id}/{token}/messages/{message_id}"
+    try:
+        async with session.patch(url, data=orjson.dumps(body),
+                                 headers={"Content-Type": "application/json"},
+                                 timeout=aiohttp.ClientTimeout(total=30)) as response:
+            text = await response.text()
+            status = response.status
+    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+        raise Unsent(f"network: {exc!r}", refused=False) from None
+    if not 200 <= status < 300:
+        raise Unsent(f"{status}: {text[:300]}", refused=status < 500)
+
+
+class ChannelBudget:
+    """Follow-ups sent per channel in the last `window` seconds, kept under `limit`."""
+
+    def __init__(self, limit: int = CHANNEL_BUDGET[0], window: float = CHANNEL_BUDGET[1]):
+        self.limit, self.window = limit, window
+        self._sent: dict[int, collections.deque[float]] = {}
+
+    def take(self, channel_id: int, now: float) -> bool:
+        """Room for one more follow-up in this channel now (and it is counted)?"""
+        sent = self._sent.setdefault(channel_id, collections.deque())
+        while sent and sent[0] <= now - self.window:
+            sent.popleft()
+        if len(sent) >= self.limit:
+            return False
+        sent.append(now)
+        if len(self._sent) > 10_000:  # forget quiet channels
+            for key in [k for k, v in self._sent.items() if not v or v[-1] <= now - self.window]:
+                del self._sent[key]
+        return True

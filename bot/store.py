@@ -139,6 +139,10 @@ class LiveMessage:
     kind: str
     version: int
     offer_id: int | None
+    # a follow-up's interaction token, while Discord keeps it (wall-clock expiry): the message
+    # may be edited through it, outside the bot's global rate limit
+    token: str | None = None
+    token_expires: float | None = None
 
 
 @dataclass(frozen=True)
@@ -545,7 +549,8 @@ class Queries:
             args.append(kind)
         rows = await self.conn.fetch(sql + " ORDER BY message_id", *args)
         return [LiveMessage(r["message_id"], r["channel_id"], r["match_id"], r["kind"],
-                            r["version"], r["offer_id"]) for r in rows]
+                            r["version"], r["offer_id"], r["token"], r["token_expires"])
+                for r in rows]
 
     async def pending_outbox(self, now: float, limit: int) -> list[OutboxRow]:
         """The head of every lane that is due: rows of one lane go out strictly in order."""
@@ -904,9 +909,10 @@ class Tx(Queries):
     async def add_live_message(self, message: LiveMessage, now: float) -> None:
         await self.conn.write(
             "INSERT INTO live_messages (message_id, channel_id, match_id, kind, version,"
-            " offer_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            " offer_id, created_at, token, token_expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
             message.message_id, message.channel_id, message.match_id, message.kind,
-            message.version, message.offer_id, now)
+            message.version, message.offer_id, now, message.token, message.token_expires)
 
     async def forget_live_message(self, match_id: int, message_id: int) -> None:
         """A message of the match whose components are gone already (a board the move's

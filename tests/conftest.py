@@ -69,3 +69,20 @@ async def store(request, tmp_path):
 @pytest.fixture
 def service(store, clock):
     return MatchService(store, clock=clock, rng=FirstFixed())
+
+
+def pytest_report_header(config):
+    """Where the Discord imitation's OpenAPI description comes from (tests/discord_fake/spec.py),
+    in the header of a run that shows one."""
+    from discord_fake import spec
+
+    return spec.status() if spec.spec_path().is_file() else None
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Without the description, one line says the request bodies went unchecked (shown with
+    -q too)."""
+    from discord_fake import spec
+
+    if not spec.spec_path().is_file():
+        terminalreporter.write_line(spec.status(), yellow=True)

@@ -13,7 +13,15 @@ from typing import Any
 
 import aiohttp
 import pytest
-from discord_fake import APP_ID, EPHEMERAL, ChannelRef, FakeDiscord, InteractionRecord, UserRef
+from discord_fake import (
+    APP_ID,
+    EPHEMERAL,
+    ChannelRef,
+    FakeDiscord,
+    InteractionRecord,
+    UserRef,
+    spec,
+)
 from discord_fake.forms import MalformedForm, read_form
 
 with warnings.catch_warnings():  # discord.player imports audioop, deprecated in 3.11
@@ -151,6 +159,23 @@ def menu(custom_id: str, count: int = 3, **extra: Any) -> Json:
     return {"type": 3, "custom_id": custom_id, "options": options, **extra}
 
 
+# skipped where the description is absent, as the test report says; with CI=true, run (and
+# failed by FakeDiscord: the description is required)
+needs_spec = pytest.mark.skipif(not spec.spec_path().is_file() and not spec.required(),
+                                reason=spec.status())
+
+
+def hand(body: Json, path: tuple[str | int, ...], code: str) -> Any:
+    """A case of limits.py's rules."""
+    return pytest.param(body, path, code, id=f"{'.'.join(map(str, path))}-{code}")
+
+
+def described(body: Json, path: tuple[str | int, ...], code: str) -> Any:
+    """A case of the OpenAPI description's rules (spec.py)."""
+    return pytest.param(body, path, code, id=f"{'.'.join(map(str, path))}-{code}",
+                        marks=needs_spec)
+
+
 # -- interaction deadlines ----------------------------------------------------------------------
 async def test_an_answer_after_the_deadline_is_an_unknown_interaction(fake, api):
     assert fake.response_deadline == 3.0  # seconds, on the imitation's clock (real time + advance)
@@ -192,57 +217,63 @@ async def test_the_token_lives_fifteen_minutes(fake, api):
 
 
 # -- limits -----------------------------------------------------------------------------------
-LIMITS = [  # (message body, path of the error, inner code)
-    ({"content": "x" * 2001}, ("content",), "BASE_TYPE_MAX_LENGTH"),
-    ({"embeds": [{"title": "t"}] * 11}, ("embeds",), "BASE_TYPE_MAX_LENGTH"),
-    ({"embeds": [{"title": "t" * 257}]}, ("embeds", 0, "title"), "BASE_TYPE_MAX_LENGTH"),
-    ({"embeds": [{"description": "d" * 4097}]}, ("embeds", 0, "description"),
-     "BASE_TYPE_MAX_LENGTH"),
-    ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, ("embeds", 0, "fields"),
-     "BASE_TYPE_MAX_LENGTH"),
-    ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
-     ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_BAD_LENGTH"),
-    ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, ("embeds",),
-     "MAX_EMBED_SIZE_EXCEEDED"),
-    ({"components": [row(button(f"b{i}")) for i in range(6)]}, ("components",),
-     "BASE_TYPE_MAX_LENGTH"),
-    ({"components": [row(*(button(f"b{i}") for i in range(6)))]},
-     ("components", 0, "components"), "BASE_TYPE_BAD_LENGTH"),
-    ({"components": [row(menu("m"), button("b"))]}, ("components", 0, "components", 1),
-     "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
-    ({"components": [row(menu("m", 26))]}, ("components", 0, "components", 0, "options"),
-     "BASE_TYPE_BAD_LENGTH"),
-    ({"components": [row(menu("m", max_values=26))]},
-     ("components", 0, "components", 0, "max_values"), "NUMBER_TYPE_MAX"),
-    ({"components": [row(menu("m", min_values=-1))]},
-     ("components", 0, "components", 0, "min_values"), "NUMBER_TYPE_MIN"),
-    ({"components": [row(menu("m", 2, max_values=3))]},
-     ("components", 0, "components", 0, "options"), "BASE_TYPE_MIN_LENGTH"),
-    ({"components": [row(button("c" * 101))]},
-     ("components", 0, "components", 0, "custom_id"), "BASE_TYPE_BAD_LENGTH"),
-    ({"components": [row(button("same")), row(button("same"))]},
-     ("components", 1, "components", 0, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED"),
-    ({"components": [row(button("b", "l" * 81))]}, ("components", 0, "components", 0, "label"),
-     "BASE_TYPE_MAX_LENGTH"),
-    ({"components": [row(menu("m", placeholder="p" * 151))]},
-     ("components", 0, "components", 0, "placeholder"), "BASE_TYPE_MAX_LENGTH"),
-    ({"components": [row({**menu("m"), "options": [{"label": "l" * 101, "value": "v"}]})]},
-     ("components", 0, "components", 0, "options", 0, "label"), "BASE_TYPE_BAD_LENGTH"),
-    ({"components": [row({**menu("m"), "options": [{"label": "l", "value": "v" * 101}]})]},
-     ("components", 0, "components", 0, "options", 0, "value"), "BASE_TYPE_BAD_LENGTH"),
-    ({"components": [row({**menu("m"), "options": [{"label": "l", "value": "v",
-                                                    "description": "d" * 101}]})]},
-     ("components", 0, "components", 0, "options", 0, "description"), "BASE_TYPE_MAX_LENGTH"),
-    ({"content": "x", "nonce": "n" * 26}, ("nonce",), "NONCE_TYPE_TOO_LONG"),
-    ({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
-     ("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"),
-    ({"content": "x", "allowed_mentions": {"users": [str(i) for i in range(101)]}},
-     ("allowed_mentions", "users"), "BASE_TYPE_MAX_LENGTH"),
+LIMITS = [  # (message body, path of the error, inner code): limits.py's rules, and the
+    # description's (skipped without it)
+    hand({"content": "x" * 2001}, ("content",), "BASE_TYPE_MAX_LENGTH"),
+    described({"embeds": [{"title": "t"}] * 11}, ("embeds",), "BASE_TYPE_MAX_LENGTH"),
+    described({"embeds": [{"title": "t" * 257}]}, ("embeds", 0, "title"),
+              "BASE_TYPE_MAX_LENGTH"),
+    described({"embeds": [{"description": "d" * 4097}]}, ("embeds", 0, "description"),
+              "BASE_TYPE_MAX_LENGTH"),
+    described({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]},
+              ("embeds", 0, "fields"), "BASE_TYPE_MAX_LENGTH"),
+    described({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]},
+              ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_MAX_LENGTH"),  # as Discord says
+    hand({"embeds": [{"fields": [{"name": "n", "value": " "}]}]},
+         ("embeds", 0, "fields", 0, "value"), "BASE_TYPE_REQUIRED"),
+    hand({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, ("embeds",),
+         "MAX_EMBED_SIZE_EXCEEDED"),
+    hand({"components": [row(button(f"b{i}")) for i in range(6)]}, ("components",),
+         "BASE_TYPE_MAX_LENGTH"),
+    described({"components": [row(*(button(f"b{i}") for i in range(6)))]},
+              ("components", 0, "components"), "BASE_TYPE_BAD_LENGTH"),
+    hand({"components": [row(menu("m"), button("b"))]}, ("components", 0, "components", 1),
+         "COMPONENT_LAYOUT_WIDTH_EXCEEDED"),
+    described({"components": [row(menu("m", 26))]},
+              ("components", 0, "components", 0, "options"), "BASE_TYPE_BAD_LENGTH"),
+    described({"components": [row(menu("m", max_values=26))]},
+              ("components", 0, "components", 0, "max_values"), "NUMBER_TYPE_MAX"),
+    described({"components": [row(menu("m", min_values=-1))]},
+              ("components", 0, "components", 0, "min_values"), "NUMBER_TYPE_MIN"),
+    hand({"components": [row(menu("m", 2, max_values=3))]},
+         ("components", 0, "components", 0, "options"), "BASE_TYPE_MIN_LENGTH"),
+    described({"components": [row(button("c" * 101))]},
+              ("components", 0, "components", 0, "custom_id"), "BASE_TYPE_BAD_LENGTH"),
+    hand({"components": [row(button("same")), row(button("same"))]},
+         ("components", 1, "components", 0, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED"),
+    described({"components": [row(button("b", "l" * 81))]},
+              ("components", 0, "components", 0, "label"), "BASE_TYPE_MAX_LENGTH"),
+    described({"components": [row(menu("m", placeholder="p" * 151))]},
+              ("components", 0, "components", 0, "placeholder"), "BASE_TYPE_MAX_LENGTH"),
+    described({"components": [row({**menu("m"), "options": [{"label": "l" * 101,
+                                                             "value": "v"}]})]},
+              ("components", 0, "components", 0, "options", 0, "label"), "BASE_TYPE_BAD_LENGTH"),
+    described({"components": [row({**menu("m"), "options": [{"label": "l",
+                                                             "value": "v" * 101}]})]},
+              ("components", 0, "components", 0, "options", 0, "value"), "BASE_TYPE_BAD_LENGTH"),
+    described({"components": [row({**menu("m"), "options": [{"label": "l", "value": "v",
+                                                             "description": "d" * 101}]})]},
+              ("components", 0, "components", 0, "options", 0, "description"),
+              "BASE_TYPE_MAX_LENGTH"),
+    described({"content": "x", "nonce": "n" * 26}, ("nonce",), "NONCE_TYPE_TOO_LONG"),
+    hand({"content": "<@1>", "allowed_mentions": {"parse": ["users"], "users": ["1"]}},
+         ("allowed_mentions",), "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE"),
+    described({"content": "x", "allowed_mentions": {"users": [str(i) for i in range(101)]}},
+              ("allowed_mentions", "users"), "BASE_TYPE_MAX_LENGTH"),
 ]
 
 
-@pytest.mark.parametrize(("body", "path", "code"), LIMITS,
-                         ids=[f"{'.'.join(map(str, p))}-{c}" for _, p, c in LIMITS])
+@pytest.mark.parametrize(("body", "path", "code"), LIMITS)
 async def test_each_limit_is_an_invalid_form_body(fake, api, body, path, code):
     status, answer = await api.post(fake.channel_id, body)
     assert status == 400 and code in inner(answer, *path)
@@ -290,6 +321,7 @@ async def test_limits_apply_to_answers_followups_and_edits(fake, api):
     assert fake.messages[int(posted["id"])]["content"] == "board"
 
 
+@needs_spec
 async def test_autocomplete_choices_are_limited(fake, api):
     await api.register(PLAY)
     user = fake.add_user("Alice")
@@ -307,6 +339,7 @@ async def test_autocomplete_choices_are_limited(fake, api):
     assert len(record.choices) == 25
 
 
+@needs_spec
 async def test_thread_names_are_limited(fake, http):
     with pytest.raises(discord.HTTPException) as refused:
         await http.start_thread_without_message(fake.channel_id, name="n" * 101,
@@ -655,8 +688,9 @@ async def test_components_on_ephemeral_messages_deferred_updates_and_modals(fake
     ask = await fake.click(alice, record2.original, "name")
     modal = {"custom_id": "naming", "title": "Name your match", "components": [row(
         {"type": 4, "custom_id": "title", "label": "Title", "style": 1})]}
-    status, body = await api.answer(ask, 9, {**modal, "title": "t" * 46})
-    assert inner(body, "data", "title") == ["BASE_TYPE_BAD_LENGTH"]
+    if fake.spec is not None:  # the description's rule
+        status, body = await api.answer(ask, 9, {**modal, "title": "t" * 46})
+        assert inner(body, "data", "title") == ["BASE_TYPE_BAD_LENGTH"]
     assert (await api.answer(ask, 9, modal))[0] == 200 and ask.modal == modal
     submitted = await fake.submit_modal(alice, ask, {"title": "Friday game"})
     assert submitted.interaction_type == 5
@@ -795,7 +829,7 @@ async def test_command_localizations_are_stored_as_sent(fake, api):
 
 NAMES_OK = ["play", "my-game", "under_score", "l'heure", "日本語", "привет", "हिन्दी", "เล่น",
             "x" * 32, "42"]
-NAMES_BAD = ["Play", "ПРИВЕТ", "two words", "x" * 33, "", "emoji🙂", "dot.ted"]
+NAMES_BAD = ["Play", "ПРИВЕТ", "two words", "emoji🙂", "dot.ted"]
 
 
 @pytest.mark.parametrize("name", NAMES_OK)
@@ -810,18 +844,28 @@ async def test_invalid_command_names(api, name):
     assert status == 400 and inner(body, 0, "name") == ["APPLICATION_COMMAND_INVALID_NAME"]
 
 
+@needs_spec
+@pytest.mark.parametrize("name", ["x" * 33, ""])
+async def test_command_names_of_1_to_32_characters(api, name):
+    """The length is the description's rule, checked before the pattern."""
+    status, body = await api.register({"name": name, "description": "d"})
+    assert status == 400 and inner(body, 0, "name") == ["BASE_TYPE_BAD_LENGTH"]
+
+
 async def test_command_rules(fake, api):
     def option(i: int, **extra: Any) -> Json:
         return {"type": 3, "name": f"o{i}", "description": "d", **extra}
 
-    cases = [  # (command, path of the error, inner code)
-        ({"name": "c", "description": ""}, (0, "description"), "BASE_TYPE_BAD_LENGTH"),
-        ({"name": "c", "description": "d" * 101}, (0, "description"), "BASE_TYPE_BAD_LENGTH"),
+    described = [  # (command, path of the error, inner code): the description's rules
+        ({"name": "c", "description": "d" * 101}, (0, "description"), "BASE_TYPE_MAX_LENGTH"),
         ({"name": "c", "description": "d", "options": [option(i) for i in range(26)]},
          (0, "options"), "BASE_TYPE_MAX_LENGTH"),
         ({"name": "c", "description": "d", "options": [option(0, choices=[
             {"name": f"n{i}", "value": f"v{i}"} for i in range(26)])]},
          (0, "options", 0, "choices"), "BASE_TYPE_MAX_LENGTH"),
+    ]
+    cases = [  # limits.py's
+        ({"name": "c", "description": ""}, (0, "description"), "BASE_TYPE_BAD_LENGTH"),
         ({"name": "c", "description": "d", "options": [option(0), option(1, required=True)]},
          (0, "options", 1, "required"), "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID"),
         ({"name": "c", "description": "d", "options": [option(0, name="Bad")]},
@@ -830,7 +874,7 @@ async def test_command_rules(fake, api):
             {"name": "n", "value": "v" * 101}])]},
          (0, "options", 0, "choices", 0, "value"), "BASE_TYPE_MAX_LENGTH"),
     ]
-    for command, path, code in cases:
+    for command, path, code in cases + (described if fake.spec is not None else []):
         status, body = await api.register(command)
         assert status == 400 and code in inner(body, *path), (command, body)
     status, body = await api.register({"name": "c", "description": "d"},
@@ -839,3 +883,99 @@ async def test_command_rules(fake, api):
     assert "global" not in fake.commands  # nothing stored from refused syncs
     user = {"name": "Show Board", "type": 2, "description": ""}  # user commands: any case
     assert (await api.register(user))[0] == 200
+
+
+# -- Discord's OpenAPI description ------------------------------------------------------------
+
+@needs_spec
+async def test_snowflakes_are_digits_or_integers_never_negative(fake, api):
+    alice = fake.add_user("Alice")
+    for wrong in (-1, "-1", "abc", 2**64, 1.5, True):
+        fake.advance(5.0)  # the channel's 5 messages in 5 s
+        status, body = await api.post(fake.channel_id, {
+            "content": f"<@{alice}>", "allowed_mentions": {"users": [str(alice), wrong]}})
+        assert status == 400 and inner(body, "allowed_mentions", "users", 1) == [
+            "NUMBER_TYPE_COERCE"], wrong
+        assert "is not snowflake" in body["errors"]["allowed_mentions"]["users"]["1"][
+            "_errors"][0]["message"]
+    status, body = await api.call("POST", "/users/@me/channels", {"recipient_id": "-5"})
+    assert status == 400 and inner(body, "recipient_id") == ["NUMBER_TYPE_COERCE"]
+    status, sent = await api.post(fake.channel_id, {  # as a string or as an integer
+        "content": f"<@{alice}>", "allowed_mentions": {"users": [alice]}})
+    assert status == 200 and fake.pinged(sent) == {alice}
+    assert (await api.call("POST", "/users/@me/channels", {"recipient_id": alice}))[0] == 200
+    assert [r.path for r in fake.refused()] == [f"/channels/{fake.channel_id}/messages"] * 6 + [
+        "/users/@me/channels"]
+
+
+@needs_spec
+async def test_every_route_checks_its_body_against_the_description(fake, api, http):
+    await api.register(PLAY)
+    record = await fake.slash(fake.add_user("Alice"), "play", size=5)
+    status, body = await api.answer(record, 10, {"content": "no such answer"})
+    assert status == 400 and inner(body, "type") == ["BASE_TYPE_CHOICES"]
+    text_input = {"type": 4, "custom_id": "t", "style": 1, "label": "in a message"}
+    status, body = await api.answer(record, 4, {"content": "x", "components": [row(text_input)]})
+    assert inner(body, "data", "components", 0, "components", 0, "type") == ["BASE_TYPE_CHOICES"]
+    assert record.kind is None
+    assert (await api.answer(record, 4, {"content": "ok"}))[0] == 200
+    status, body = await api.followup(record, {"content": "x", "embeds": [{"color": -1}]})
+    assert inner(body, "embeds", 0, "color") == ["NUMBER_TYPE_MIN"]
+    hook = f"/webhooks/{APP_ID}/{record.token}/messages/@original"
+    status, body = await api.call("PATCH", hook, {"content": "x", "flags": "ephemeral"})
+    assert inner(body, "flags") == ["NUMBER_TYPE_COERCE"]
+    status, body = await api.call("POST", f"/channels/{fake.channel_id}/threads",
+                                  {"name": "match", "auto_archive_duration": 5, "type": 11})
+    assert inner(body, "auto_archive_duration") == ["BASE_TYPE_CHOICES"]
+    status, body = await api.call(
+        "POST", f"/channels/{fake.channel_id}/messages/{record.original['id']}/threads", {})
+    assert inner(body, "name") == ["BASE_TYPE_REQUIRED"]
+    assert [c["type"] for c in fake.channels.values()].count(11) == 0
+    option = {"type": 4, "name": "match", "description": "d", "min_value": 1}
+    status, body = await api.register({**PLAY, "options": [{**option, "max_value": 2**53}]})
+    assert inner(body, 0, "options", 0, "max_value") == ["NUMBER_TYPE_MAX"]
+    assert (await api.register({**PLAY, "options": [{**option, "max_value": 2**53 - 1}]}))[0] \
+        == 200
+    status, body = await api.call("PUT", f"/applications/{APP_ID}/guilds/{fake.guild_id}/commands",
+                                  [{**ADMIN, "contexts": [7]}])
+    assert inner(body, 0, "contexts", 0) == ["BASE_TYPE_CHOICES"]
+    form = aiohttp.FormData()  # multipart: payload_json is checked like a JSON body
+    form.add_field("payload_json", json.dumps({"content": 5}), content_type="application/json")
+    form.add_field("files[0]", b"png", filename="board.png")
+    status, body = await api.call("POST", f"/channels/{fake.channel_id}/messages", form=form)
+    assert status == 400 and inner(body, "content") == ["STRING_TYPE_CONVERT"]
+    with handle_message_parameters(content="x", nonce="n" * 26) as params, \
+            pytest.raises(discord.HTTPException) as refused:
+        await http.send_message(fake.channel_id, params=params)
+    assert refused.value.code == 50035 and "In nonce: Must be 25 or fewer" in str(refused.value)
+
+
+def test_routes_are_found_among_the_templates_literal_segments_first():
+    described = spec.load()
+    if described is None:
+        pytest.skip(spec.status())
+    found = {path: described.operation(method, path).template for method, path in [
+        ("PATCH", "/webhooks/1/token/messages/@original"),
+        ("PATCH", "/webhooks/1/token/messages/2"),
+        ("POST", "/users/@me/channels"), ("GET", "/users/@me"), ("GET", "/users/5"),
+        ("PUT", "/applications/1/guilds/2/commands")]}
+    assert list(found.values()) == [
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+        "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", "/users/@me/channels",
+        "/users/@me", "/users/{user_id}",
+        "/applications/{application_id}/guilds/{guild_id}/commands"]
+    assert described.operation("POST", "/no/such/route") is None
+    assert described.operation("GET", "/users//x") is None
+
+
+def test_without_the_description_the_check_is_skipped_but_not_in_ci(monkeypatch, tmp_path):
+    monkeypatch.setattr(spec, "_loaded", None)
+    monkeypatch.setattr(spec, "_absent", False)
+    monkeypatch.setenv(spec.ENV, str(tmp_path / "nowhere.json"))
+    monkeypatch.delenv("CI", raising=False)
+    assert spec.load() is None and spec.load() is None
+    assert "not found at" in spec.status() and "not checked" in spec.status()
+    assert FakeDiscord().spec is None
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(spec.SpecMissing, match="CI=true requires it"):
+        FakeDiscord()

@@ -3,7 +3,8 @@ of field errors (developers/reference#error-messages).
 
 The codes, messages and statuses are Discord's (topics/opcodes-and-status-codes, and answers
 quoted in public issues: 50027 "Invalid Webhook Token" with 401, 40005 with 413, 50013
-"Missing Permissions" with 403). limits.py says where each inner 50035 code comes from.
+"Missing Permissions" with 403). spec.py and limits.py say where each inner 50035 code comes
+from.
 """
 
 from __future__ import annotations
@@ -78,24 +79,10 @@ class Form:
         shown = ", ".join(repr(a) if isinstance(a, str) else str(a) for a in allowed)
         self.add(path, "BASE_TYPE_CHOICES", f"Value must be one of ({shown}).")
 
-    def number_range(self, path: Path, value: int, low: int, high: int) -> None:
-        if value < low:
-            self.add(path, "NUMBER_TYPE_MIN",
-                     f"int value should be greater than or equal to {low}.")
-        elif value > high:
-            self.add(path, "NUMBER_TYPE_MAX", f"int value should be less than or equal to {high}.")
-
     def at_most(self, path: Path, value: Any, high: int) -> None:
         """An optional string (or list) of at most `high` characters (items)."""
         if value is not None and len(value) > high:
             self.max_length(path, high)
-
-    def between(self, path: Path, value: Any, low: int, high: int) -> None:
-        """A required string (or list) of `low`-`high` characters (items)."""
-        if value is None:
-            self.required(path)
-        elif not low <= len(value) <= high:
-            self.bad_length(path, low, high)
 
     def raise_if_any(self) -> None:
         if self.errors:

@@ -1,27 +1,34 @@
-"""What Discord refuses with 50035 Invalid Form Body, checked cheaply.
+"""What Discord refuses with 50035 Invalid Form Body that its OpenAPI description cannot say.
 
-Sources (discord-api-docs): resources/message (create message: content up to 2000
-characters, up to 10 embeds, embed limits, a nonce of up to 25 characters, allowed_mentions,
-the empty message), components/reference (5 action rows, 5 buttons or one select a row,
-custom_id 1-100 and unique in a message, label 80, placeholder 150, 25 options of 100-character
-label/value/description, min_values 0-25 and max_values 1-25),
-interactions/receiving-and-responding (25 autocomplete choices, modal title 45, 1-5 modal
-components), interactions/application-commands (naming regex, lowercase, descriptions 1-100,
-25 options and 25 choices, required options first, 8000 characters a command),
-resources/channel (thread name 1-100, auto-archive durations) and reference#locales.
+Every field's own type, length, range and choices are checked against the description first
+(spec.py); the rules here run after it, in the route handlers, only on bodies that passed: a
+rule that ties two fields or items together, depends on a flag or on the request's route, or
+where Discord is stricter than its description.
+
+Sources (discord-api-docs): resources/message (a bot's content up to 2000 characters where the
+description allows 4000, allowed_mentions' exclusive `parse`, 6000 characters of embeds, a
+field's name and value required, the empty message), components/reference (without
+IS_COMPONENTS_V2: at most 5 action rows and only rows at the top, one select fills a row;
+custom ids unique in a message, a non-link button's custom_id, min_values up to max_values, no
+more values than options, option values unique), interactions/receiving-and-responding
+(autocomplete choices required, 1-5 modal components, a text input alone in its action row and
+labelled there), interactions/application-commands (naming regex and lowercase, a chat-input
+command's description 1-100 and a user or message command's none, string choices of 100
+characters where the description allows 6000, required options first, sub-commands not mixed
+with other options, 8000 characters a command, names unique) and reference#locales (the keys
+of localizations).
 
 Inner error codes: those quoted from Discord's answers in public reports are BASE_TYPE_*
 (MAX_LENGTH "Must be 2000 or fewer in length.", BAD_LENGTH "Must be between 1 and 5 in
 length.", REQUIRED, CHOICES), COMPONENT_CUSTOM_ID_DUPLICATED (discord-api-docs issue #3673),
 COMPONENT_LAYOUT_WIDTH_EXCEEDED, APPLICATION_COMMAND_INVALID_NAME,
 APPLICATION_COMMANDS_DUPLICATE_NAME, APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID,
-APPLICATION_COMMAND_OPTIONS_TYPE_INVALID, APPLICATION_COMMAND_TOO_LARGE (docs) and
-MODEL_TYPE_CONVERT (issue #3784). MAX_EMBED_SIZE_EXCEEDED, NONCE_TYPE_TOO_LONG,
-MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE, NUMBER_TYPE_MIN/MAX,
+APPLICATION_COMMAND_OPTIONS_TYPE_INVALID and APPLICATION_COMMAND_TOO_LARGE (docs).
+MAX_EMBED_SIZE_EXCEEDED, MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE,
 SELECT_COMPONENT_OPTION_VALUE_DUPLICATED and BUTTON_COMPONENT_CUSTOM_ID_REQUIRED follow another
 public Discord imitation. Approximations (no report found): NUMBER_TYPE_MAX for min_values
 above max_values, BASE_TYPE_MIN_LENGTH for fewer options than max_values, BASE_TYPE_CHOICES for
-an unknown locale, a response type the interaction does not take, or a misplaced option type.
+an unknown locale or a response type the interaction does not take.
 Tests should rely on the 50035 and the path; the inner code is informative.
 """
 
@@ -45,10 +52,13 @@ LINK_STYLE, PREMIUM_STYLE = 5, 6
 
 
 # -- messages ---------------------------------------------------------------------------------
+BOT_CONTENT = 2000  # a bot's message; the description allows a channel message 4000 (Nitro's)
+
+
 def check_message(form: Form, body: dict[str, Any], at: Path = ()) -> None:
-    """The limits of the fields present in a message body (a create or an edit)."""
+    """What the description cannot say of a message body (a create or an edit)."""
     if body.get("content") is not None:
-        form.at_most(at + ("content",), body["content"], 2000)
+        form.at_most(at + ("content",), body["content"], BOT_CONTENT)
     if body.get("embeds"):
         check_embeds(form, body["embeds"], at + ("embeds",))
     if body.get("components"):
@@ -56,21 +66,13 @@ def check_message(form: Form, body: dict[str, Any], at: Path = ()) -> None:
         check_components(form, body["components"], at + ("components",), v2=v2)
     if body.get("allowed_mentions"):
         check_allowed_mentions(form, body["allowed_mentions"], at + ("allowed_mentions",))
-    nonce = body.get("nonce")
-    if nonce is not None and len(str(nonce)) > 25:
-        form.add(at + ("nonce",), "NONCE_TYPE_TOO_LONG", "Must be 25 or fewer characters long.")
-    form.at_most(at + ("sticker_ids",), body.get("sticker_ids"), 3)
 
 
 def check_allowed_mentions(form: Form, allowed: dict[str, Any], at: Path) -> None:
-    """`parse` is exclusive with `users` / `roles` lists; at most 100 ids each
-    (resources/message#allowed-mentions-object)."""
+    """`parse` is exclusive with `users` / `roles` lists (resources/message#allowed-mentions-
+    object)."""
     parse = allowed.get("parse") or []
-    for index, kind in enumerate(parse):
-        if kind not in ("users", "roles", "everyone"):
-            form.choices(at + ("parse", index), ("users", "roles", "everyone"))
     for kind in ("users", "roles"):
-        form.at_most(at + (kind,), allowed.get(kind), 100)
         if kind in parse and allowed.get(kind):
             form.add(at, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
                      f'parse:["{kind}"] and {kind}: [ids...] are mutually exclusive.')
@@ -90,26 +92,21 @@ def _text(value: Any) -> str:
 
 
 def check_embeds(form: Form, embeds: list[dict[str, Any]], at: Path) -> None:
-    if len(embeds) > 10:
-        form.max_length(at, 10)
-        return
+    """A field's name and value are not blank; all embeds' texts make at most 6000
+    characters. (Each text's own limit, the 10 embeds and 25 fields: the description.)"""
     total = 0
     for index, embed in enumerate(embeds):
         here = at + (index,)
-        texts = {("title",): (_text(embed.get("title")), 256),
-                 ("description",): (_text(embed.get("description")), 4096),
-                 ("footer", "text"): (_text((embed.get("footer") or {}).get("text")), 2048),
-                 ("author", "name"): (_text((embed.get("author") or {}).get("name")), 256)}
-        for key, (text, limit) in texts.items():
-            form.at_most(here + key, text, limit)
-            total += len(text)
-        fields = embed.get("fields") or []
-        form.at_most(here + ("fields",), fields, 25)
-        for number, item in enumerate(fields[:25]):
-            name, value = _text(item.get("name")), _text(item.get("value"))
-            form.between(here + ("fields", number, "name"), name, 1, 256)
-            form.between(here + ("fields", number, "value"), value, 1, 1024)
-            total += len(name) + len(value)
+        for text in (embed.get("title"), embed.get("description"),
+                     (embed.get("footer") or {}).get("text"),
+                     (embed.get("author") or {}).get("name")):
+            total += len(_text(text))
+        for number, item in enumerate(embed.get("fields") or []):
+            for key in ("name", "value"):
+                text = _text(item.get(key))
+                if not text:
+                    form.required(here + ("fields", number, key))
+                total += len(text)
     if total > 6000:
         form.add(at, "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
 
@@ -117,8 +114,12 @@ def check_embeds(form: Form, embeds: list[dict[str, Any]], at: Path) -> None:
 # -- components -------------------------------------------------------------------------------
 def check_components(form: Form, rows: list[dict[str, Any]], at: Path, *,
                      v2: bool = False) -> None:
+    """Custom ids unique in a message; without IS_COMPONENTS_V2, at most 5 action rows and
+    nothing else at the top, a select alone in its row; a button's custom id unless it links;
+    a select's value counts against its options. (The lengths, the 5 items of a row, the types
+    a row takes, a select's 1-25 options: the description.)"""
     seen: set[str] = set()
-    if v2:  # the newer layout components: only the custom ids are checked
+    if v2:  # the newer layout components: only the custom ids
         for path, item in walk_components(rows, at):
             _check_custom_id(form, item, path, seen)
         return
@@ -129,8 +130,6 @@ def check_components(form: Form, rows: list[dict[str, Any]], at: Path, *,
             form.choices(here + ("type",), (1,))
             continue
         items = row.get("components") or []
-        if not 1 <= len(items) <= 5:
-            form.bad_length(here + ("components",), 1, 5)
         if len(items) > 1 and any(item.get("type") in SELECTS for item in items):
             for number in range(1, len(items)):  # a select fills its row
                 form.add(here + ("components", number), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
@@ -155,7 +154,6 @@ def _check_custom_id(form: Form, item: dict[str, Any], at: Path, seen: set[str])
     custom_id = item.get("custom_id")
     if custom_id is None:
         return
-    form.between(at + ("custom_id",), custom_id, 1, 100)
     if custom_id in seen:
         form.add(at + ("custom_id",), "COMPONENT_CUSTOM_ID_DUPLICATED",
                  "Component custom id was already specified")
@@ -165,7 +163,6 @@ def _check_custom_id(form: Form, item: dict[str, Any], at: Path, seen: set[str])
 def check_item(form: Form, item: dict[str, Any], at: Path, seen: set[str]) -> None:
     kind = item.get("type")
     if kind == BUTTON:
-        form.at_most(at + ("label",), item.get("label"), 80)
         if item.get("style") in (LINK_STYLE, PREMIUM_STYLE):
             return
         if not item.get("custom_id"):
@@ -174,90 +171,63 @@ def check_item(form: Form, item: dict[str, Any], at: Path, seen: set[str]) -> No
             return
     elif kind in SELECTS:
         check_select(form, item, at)
-    else:
-        form.choices(at + ("type",), (BUTTON, *sorted(SELECTS)))
-        return
     _check_custom_id(form, item, at, seen)
 
 
 def check_select(form: Form, select: dict[str, Any], at: Path) -> None:
-    form.at_most(at + ("placeholder",), select.get("placeholder"), 150)
-    low, high = int(select.get("min_values", 1)), int(select.get("max_values", 1))
-    form.number_range(at + ("min_values",), low, 0, 25)
-    form.number_range(at + ("max_values",), high, 1, 25)
+    low, high = (1 if select.get(k) is None else int(select[k]) for k in ("min_values",
+                                                                          "max_values"))
     if low > high:
         form.add(at + ("min_values",), "NUMBER_TYPE_MAX",
                  f"int value should be less than or equal to {high}.")
     if select.get("type") != STRING_SELECT:
         return
     options = select.get("options") or []
-    form.between(at + ("options",), options, 1, 25)
     if options and high > len(options):
         form.min_length(at + ("options",), high)
     values: set[str] = set()
-    for number, option in enumerate(options[:25]):
-        here = at + ("options", number)
-        form.between(here + ("label",), option.get("label"), 1, 100)
-        form.between(here + ("value",), option.get("value"), 1, 100)
-        form.at_most(here + ("description",), option.get("description"), 100)
+    for number, option in enumerate(options):
         if option.get("value") in values:
-            form.add(here + ("value",), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            form.add(at + ("options", number, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
                      "The specified option value is already used")
         values.add(option.get("value"))
 
 
 # -- interaction answers -----------------------------------------------------------------------
+CHOICE_VALUE = 100  # a string choice's value (the docs; the description allows 6000)
+
+
 def check_choices(form: Form, choices: Any, at: Path) -> None:
-    """An autocomplete answer: at most 25 choices of 1-100-character names and values."""
+    """An autocomplete answer has its choices (optional in the description), each string value
+    of at most 100 characters."""
     if choices is None:
         form.required(at)
         return
-    form.at_most(at, choices, 25)
-    for index, choice in enumerate(choices[:25]):
-        _check_choice(form, choice, at + (index,))
+    for index, choice in enumerate(choices):
+        _check_choice(form, choice or {}, at + (index,))
 
 
 def _check_choice(form: Form, choice: dict[str, Any], at: Path) -> None:
-    form.between(at + ("name",), choice.get("name"), 1, 100)
     value = choice.get("value")
-    if value is None:
-        form.required(at + ("value",))
-    elif isinstance(value, str):
-        form.at_most(at + ("value",), value, 100)
+    if isinstance(value, str):
+        form.at_most(at + ("value",), value, CHOICE_VALUE)
 
 
 def check_modal(form: Form, data: dict[str, Any], at: Path) -> None:
-    form.between(at + ("custom_id",), data.get("custom_id"), 1, 100)
-    form.between(at + ("title",), data.get("title"), 1, 45)
-    rows = data.get("components")
-    form.between(at + ("components",), rows, 1, 5)
-    for index, row in enumerate(rows or []):
+    """1-5 rows (the docs; the description allows 40), an action row holding exactly one text
+    input, which then has a label (a Label component labels its own)."""
+    rows = data.get("components") or []
+    form.at_most(at + ("components",), rows, 5)
+    for index, row in enumerate(rows):
         here = at + ("components", index)
-        if row.get("type") == LABEL:  # the newer form: a label around one component
-            form.between(here + ("label",), row.get("label"), 1, 45)
-            inputs = [(here + ("component",), row.get("component") or {})]
-        else:
-            items = row.get("components") or []
-            if len(items) != 1:
-                form.bad_length(here + ("components",), 1, 1)
-            inputs = [(here + ("components", n), item) for n, item in enumerate(items)]
-        for path, item in inputs:
-            form.between(path + ("custom_id",), item.get("custom_id"), 1, 100)
-            if item.get("type") == TEXT_INPUT:
-                if row.get("type") != LABEL:
-                    form.between(path + ("label",), item.get("label"), 1, 45)
-                form.at_most(path + ("placeholder",), item.get("placeholder"), 100)
-                form.at_most(path + ("value",), item.get("value"), 4000)
-
-
-# -- threads ----------------------------------------------------------------------------------
-def check_thread(form: Form, body: dict[str, Any]) -> None:
-    form.between(("name",), body.get("name"), 1, 100)
-    duration = body.get("auto_archive_duration")
-    if duration is not None and duration not in (60, 1440, 4320, 10080):
-        form.choices(("auto_archive_duration",), (60, 1440, 4320, 10080))
-    if body.get("type") is not None and body["type"] not in (10, 11, 12):
-        form.choices(("type",), (10, 11, 12))
+        if row.get("type") != 1:
+            continue
+        items = row.get("components") or []
+        if len(items) != 1:
+            form.bad_length(here + ("components",), 1, 1)
+        for number, item in enumerate(items):
+            if item.get("type") == TEXT_INPUT and item.get("label") is None:
+                form.required(here + ("components", number, "label"))
 
 
 # -- application commands ---------------------------------------------------------------------
@@ -274,13 +244,11 @@ def _deva_or_thai(ch: str) -> bool:
     return unicodedata.name(ch, "").startswith(("DEVANAGARI", "THAI"))
 
 
-def check_commands(form: Form, commands: Any) -> None:
-    if not isinstance(commands, list):
-        form.add((), "MODEL_TYPE_CONVERT", "Only iterables may be used in a ListType")
-        return
+def check_commands(form: Form, commands: list[dict[str, Any]]) -> None:
+    """Names unique by type; each command's own rules."""
     names: set[tuple[int, str]] = set()
     for index, command in enumerate(commands):
-        kind = command.get("type", 1)
+        kind = command.get("type") or 1
         key = (kind, command.get("name"))
         if key in names:
             form.add((index,), "APPLICATION_COMMANDS_DUPLICATE_NAME",
@@ -290,23 +258,29 @@ def check_commands(form: Form, commands: Any) -> None:
 
 
 def check_command(form: Form, command: dict[str, Any], at: Path) -> None:
-    kind = command.get("type", 1)
+    """What the description cannot say of a command: a chat-input command's name pattern and
+    description (1-100; a user or message command has none), the locales of localizations,
+    required options before optional ones, sub-commands not mixed with other options, a choice's
+    string value of 100 characters, 8000 characters in all. (Lengths, counts, types, the options
+    each level takes, integer bounds: the description.)"""
+    kind = command.get("type") or 1
     if kind == 1:
         _check_named(form, command, at)
-        _check_options(form, command.get("options") or [], at + ("options",), parent=0)
-    else:  # user and message commands: any case, spaces allowed, no description
-        form.between(at + ("name",), command.get("name"), 1, 32)
-        if command.get("description"):
-            form.max_length(at + ("description",), 0)
+        if command.get("description") is None:
+            form.required(at + ("description",))
+        elif not command["description"]:
+            form.bad_length(at + ("description",), 1, 100)
+        _check_options(form, command.get("options") or [], at + ("options",))
+    elif command.get("description"):  # user and message commands: any case, spaces allowed
+        form.max_length(at + ("description",), 0)
     if _size(command) > 8000:
         form.add(at, "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)")
 
 
 def _check_named(form: Form, item: dict[str, Any], at: Path) -> None:
-    """A chat-input command or option: its name, description and their localizations."""
+    """A chat-input command or option: its name, and the locales of its localizations."""
     if not valid_chat_input_name(item.get("name")):
         form.add(at + ("name",), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-    form.between(at + ("description",), item.get("description"), 1, 100)
     for key in ("name_localizations", "description_localizations"):
         for locale, text in (item.get(key) or {}).items():
             here = at + (key, locale)
@@ -314,16 +288,9 @@ def _check_named(form: Form, item: dict[str, Any], at: Path) -> None:
                 form.choices(here, LOCALES)
             elif key == "name_localizations" and not valid_chat_input_name(text):
                 form.add(here, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-            elif key == "description_localizations":
-                form.between(here, text, 1, 100)
 
 
-# option types allowed under a command (0), a sub-command group (2) and a sub-command (1)
-ALLOWED_OPTION_TYPES = {0: tuple(range(1, 12)), 2: (1,), 1: tuple(range(3, 12))}
-
-
-def _check_options(form: Form, options: list[dict[str, Any]], at: Path, parent: int) -> None:
-    form.at_most(at, options, 25)
+def _check_options(form: Form, options: list[dict[str, Any]], at: Path) -> None:
     optional_seen = False
     subcommands = [o for o in options if o.get("type") in (1, 2)]
     if subcommands and len(subcommands) != len(options):
@@ -332,13 +299,9 @@ def _check_options(form: Form, options: list[dict[str, Any]], at: Path, parent: 
                  "other types")
     for index, option in enumerate(options):
         here = at + (index,)
-        kind = option.get("type")
-        if kind not in ALLOWED_OPTION_TYPES[parent]:
-            form.choices(here + ("type",), ALLOWED_OPTION_TYPES[parent])
-            continue
         _check_named(form, option, here)
-        if kind in (1, 2):
-            _check_options(form, option.get("options") or [], here + ("options",), parent=kind)
+        if option.get("type") in (1, 2):
+            _check_options(form, option.get("options") or [], here + ("options",))
             continue
         if option.get("required"):
             if optional_seen:
@@ -346,17 +309,12 @@ def _check_options(form: Form, options: list[dict[str, Any]], at: Path, parent: 
                          "Required options must be placed before non-required options")
         else:
             optional_seen = True
-        choices = option.get("choices")
-        if choices:
-            form.at_most(here + ("choices",), choices, 25)
-            for number, choice in enumerate(choices[:25]):
-                _check_choice(form, choice, here + ("choices", number))
-                for locale, text in (choice.get("name_localizations") or {}).items():
-                    path = here + ("choices", number, "name_localizations", locale)
-                    if locale not in LOCALES:
-                        form.choices(path, LOCALES)
-                    else:
-                        form.between(path, text, 1, 100)
+        for number, choice in enumerate(option.get("choices") or []):
+            _check_choice(form, choice, here + ("choices", number))
+            for locale in choice.get("name_localizations") or {}:
+                if locale not in LOCALES:
+                    form.choices(here + ("choices", number, "name_localizations", locale),
+                                 LOCALES)
 
 
 def _size(item: dict[str, Any]) -> int:

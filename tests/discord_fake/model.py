@@ -70,6 +70,7 @@ class Request:
     json: Any
     files: dict[str, bytes]
     status: int = 200
+    error: Json | None = None  # the answer's body when it is an error Discord would send
 
 
 @dataclass

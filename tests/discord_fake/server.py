@@ -17,19 +17,26 @@ messages), THREAD_CREATE, GUILD_CREATE.
 
 REST: users, gateway info, command sync (validated), interaction callbacks and their webhooks
 (followups, @original), channel messages (JSON or multipart with files: create, edit, get,
-delete), threads, DMs. Every request is recorded in `requests` with the status answered.
+delete), threads, DMs. Every request is recorded in `requests` with the status answered
+(429 for one refused by a rate limit).
 
-Rules enforced (see errors.py and limits.py for the 50035 details):
+Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
+  - every request body (JSON, or a multipart body's `payload_json`) fits its route's schema in
+    Discord's OpenAPI description (spec.py, from ../shared/discord-api-spec/openapi.json),
+    else 400 50035 with the errors tree, checked before the route's own rules below (after
+    authorization and the faults a test asked for) and before the request takes effect;
+    `FakeDiscord(check_spec=False)` skips it, and so does an imitation without the
+    description (one line in the test report's header; with CI=true it is required);
   - the first answer to an interaction within `response_deadline` seconds (3) of its creation,
     else 404 10062 Unknown interaction; a second answer: 400 40060
     (interactions/receiving-and-responding);
   - the interaction token for followups and @original: 404 10015 Unknown Webhook until the
     interaction is answered, 401 50027 Invalid Webhook Token after `token_lifetime` (15 min)
     (discord-api-docs issue #6851, and PR #2461 documenting 50027);
-  - message, component, embed, autocomplete, modal, thread and command limits -> 400 50035
-    Invalid Form Body with an `errors` tree; an empty message -> 400 50006; a file over
-    `attachment_size_limit` (10 MiB) or a request over 25 MiB -> 413 40005 (discord-api-docs
-    issue #8572);
+  - the rules the description cannot say (limits.py: message, component, embed,
+    autocomplete, modal and command rules) -> 400 50035 Invalid Form Body with an `errors`
+    tree; an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
+    request over 25 MiB -> 413 40005 (discord-api-docs issue #8572);
   - message nonces: with `enforce_nonce`, the same author, channel and nonce within
     `nonce_window` seconds returns the message already created (resources/message);
   - a channel message is sent to a closed DM -> 403 50007; an action the test denied in a
@@ -38,6 +45,14 @@ Rules enforced (see errors.py and limits.py for the 50035 details):
     leaves a message empty -> 50006; ephemeral messages are not reachable by channel routes;
     a thread started from a message takes the message's id (topics/threads);
   - requests other than webhooks and interaction callbacks need `Authorization: Bot ...`;
+  - rate limits (ratelimits.py names the sources, documented and observed): route buckets
+    per major parameter with `X-RateLimit-Limit/-Remaining/-Reset/-Reset-After/-Bucket` on
+    every answer of a limited route: a channel's messages 5 per 5 s (observed), its edits
+    5 per 5 s and deletes 5 per 1 s (approximated), an interaction's callback and its
+    follow-ups 5 per 2 s each; follow-ups 30 per 60 s per channel (shared scope); and 50
+    requests a second per bot token, interaction callbacks and interaction webhooks not
+    counted (documented). Over a limit: 429 with Discord's body and headers
+    (`X-RateLimit-Scope` user / shared / global), and the request takes no effect;
   - tests cannot do what a Discord client cannot: options not declared, wrong option types,
     values outside the declared choices or bounds, missing required options, a guild-only
     command in DMs, clicking a disabled or absent button, another user's ephemeral message,
@@ -64,12 +79,18 @@ Test controls (everything below is a method or attribute of FakeDiscord):
       "send_in_threads" (on the parent of a thread), "create_thread", "manage_messages";
       denied actions answer 50013 and are missing from the interactions' `app_permissions`
   rate_limit(method, path_regex, times=1, retry_after=0.3): 429 with Discord's headers
+      (besides the rate limits themselves)
+  global_rate_limit (50; None: off), route_limits ({name: (requests, seconds) or None},
+      names in ratelimits.ROUTE_LIMITS): the rate limits, on the imitation's clock
+  rate_limited() -> every 429 answered (Refusal: at, method, path, scope "global" / "user" /
+      "shared" / "injected", retry_after, kind "callback" / "webhook" / "bot", route);
+      ratelimits.summary(...) counts them
   fail(method, path_regex, status=500, times=1, processed=False): 5xx answers; with
       processed=True the request takes effect (the message is created) and the answer is lost
   slow(method, path_regex, seconds, times=1): the request is handled after a delay
   drop_gateway(shard_id=None): close the bot's websocket(s) abruptly (code 4000)
   advance(seconds): move the imitation's clock (answer deadline, token lifetime, nonce
-      window; the bot's own clock is separate); `now()`
+      window, rate-limit windows; the bot's own clock is separate); `now()`
   response_deadline, token_lifetime, nonce_window, attachment_size_limit,
       recommended_shards (GET /gateway/bot): plain attributes
   dispatch(name, data): send any gateway event (routed by its guild)
@@ -83,11 +104,13 @@ Acting as users:
   ids for user and channel options); the command's declared types decide what is sent.
 Reading what the bot did:
   requests, messages, channels, commands, interactions, sessions, identified, resumed,
-  ready, commands_synced; answered(record), settle(seconds), wait_for(condition),
-  channel_messages(channel_id), dm_messages(user), attachment_bytes(message),
-  pinged(message), custom_ids(message); InteractionRecord.kind (the answer's type) /
-  original / followups / messages() / choices / modal / payload (the INTERACTION_CREATE
-  data) / answered_after (seconds); Session.events / names() (what a gateway session got).
+  ready, commands_synced; refused() (requests answered 50035: the e2e fixtures fail a test
+  that caused one unless it called expect_refusals()); answered(record), settle(seconds),
+  wait_for(condition), channel_messages(channel_id), dm_messages(user),
+  attachment_bytes(message), pinged(message), custom_ids(message); InteractionRecord.kind
+  (the answer's type) / original / followups / messages() / choices / modal / payload (the
+  INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
+  gateway session got).
 """
 
 from __future__ import annotations
@@ -104,7 +127,7 @@ from typing import Any
 import orjson
 from aiohttp import WSMsgType, web
 
-from . import limits
+from . import limits, ratelimits, spec
 from .errors import (
     ALREADY_ACKNOWLEDGED,
     CANNOT_DM,
@@ -254,7 +277,9 @@ Handler = Callable[..., Awaitable[Any]]
 
 
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, *, check_spec: bool = True) -> None:
+        """`check_spec=False`: request bodies are not checked against Discord's OpenAPI
+        description (for load figures that should not count the imitation's validation)."""
         self._last_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS  # snowflake timestamps
         self._offset = 0.0
         # knobs
@@ -281,6 +306,14 @@ class FakeDiscord:
         self.interactions: dict[str, InteractionRecord] = {}
         self.nonces: dict[tuple[int, int, str], tuple[int, float]] = {}
         self.faults: list[Fault] = []
+        # Discord's OpenAPI description (None where it is absent, outside CI): every request
+        # body is checked against it, and a test's fixture can see what was refused
+        self.spec = spec.load() if check_spec else None
+        self.refusals_expected = False
+        # rate limits (ratelimits.py: sources): None or 0 turns one off
+        self.global_rate_limit: int | None = ratelimits.GLOBAL_PER_SECOND  # a bot token, a second
+        self.route_limits = dict(ratelimits.ROUTE_LIMITS)  # name -> (requests, seconds)
+        self.ratelimits = ratelimits.RateLimits(self.interactions)
         # gateway
         self.sessions: list[Session] = []
         self._sockets: list[web.WebSocketResponse] = []
@@ -863,6 +896,20 @@ class FakeDiscord:
     def attachment_bytes(self, message: Json) -> list[bytes]:
         return [self.files[int(a["id"])] for a in message.get("attachments", [])]
 
+    # what only a bot's mistake causes: a malformed body (50035), a second answer to an
+    # interaction (40060), an empty message (50006), a file or request too large (40005)
+    MISTAKES = frozenset({50035, 40060, 50006, 40005})
+
+    def refused(self) -> list[Request]:
+        """Requests Discord would refuse because the bot got them wrong (`MISTAKES`). The e2e
+        fixtures fail a test that caused one, unless it called `expect_refusals()`."""
+        return [r for r in self.requests
+                if r.error is not None and r.error.get("code") in self.MISTAKES]
+
+    def expect_refusals(self) -> None:
+        """This test provokes 50035 answers on purpose."""
+        self.refusals_expected = True
+
     def pinged(self, message: Json) -> set[int]:
         """Users notified when the message was posted (edits notify nobody, as on Discord)."""
         return self.notified.get(int(message["id"]), set())
@@ -886,12 +933,29 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         record = Request(request.method, path, None, {})
         self.requests.append(record)
+        refused, headers = self.ratelimits.take(
+            request.method, path, request.headers.get("Authorization", ""), self.now(),
+            self.global_rate_limit, self.route_limits)
+        if refused is not None:  # refused: it takes no effect
+            record.status = refused.status
+            return refused
         try:
             response = await self._handle(request, path, record)
         except ApiError as exc:
+            record.error = exc.body()
             response = _json(exc.body(), exc.status)
+        if response.status == 429:  # FakeDiscord.rate_limit
+            self.ratelimits.injected(request.method, path, self.now(),
+                                     float(response.headers.get("Retry-After", 0)))
+        elif headers:
+            response.headers.update(headers)
         record.status = response.status
         return response
+
+    def rate_limited(self) -> list[ratelimits.Refusal]:
+        """Every 429 answered (by a limit or injected), oldest first;
+        `ratelimits.summary(...)` counts them by scope and route."""
+        return list(self.ratelimits.refused)
 
     async def _handle(self, request: web.Request, path: str,
                       record: Request) -> web.StreamResponse:
@@ -909,6 +973,8 @@ class FakeDiscord:
                 return self._server_error(fault.status)
         handler, params = self._route(request.method, path)
         try:
+            if self.spec is not None:  # the body as the description says, before any rule here
+                self.spec.check(request.method, path, record.json)
             result = await handler(Call(record.json, record.files, request.query), **params)
         except ApiError:
             if fault is None or not fault.processed:
@@ -1008,11 +1074,12 @@ class FakeDiscord:
 
     # -- application commands ---------------------------------------------------------------
     async def _sync_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        commands = call.body or []  # null: no commands
         form = Form()
-        limits.check_commands(form, call.body)
+        limits.check_commands(form, commands)
         form.raise_if_any()
         stored = []
-        for command in call.body:
+        for command in commands:
             entry = {**command, "id": str(self.new_id()), "application_id": app,
                      "version": str(self.new_id()), "type": command.get("type", 1),
                      "default_member_permissions": command.get("default_member_permissions")}
@@ -1335,10 +1402,7 @@ class FakeDiscord:
         if parent["type"] not in (GUILD_TEXT, ANNOUNCEMENT):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         self._require(int(cid), "create_thread")
-        body = call.body or {}
-        form = Form()
-        limits.check_thread(form, body)
-        form.raise_if_any()
+        body = call.body or {}  # its fields: checked against the description
         if mid is not None:  # the thread shares the message's id (topics/threads)
             self._channel_message(cid, mid)
             thread_id, kind = int(mid), PUBLIC_THREAD if parent["type"] == GUILD_TEXT else 10
@@ -1346,7 +1410,7 @@ class FakeDiscord:
             thread_id, kind = self.new_id(), body.get("type", PRIVATE_THREAD)
         thread = {
             "id": str(thread_id), "type": kind, "guild_id": parent["guild_id"],
-            "parent_id": cid, "name": body["name"], "owner_id": str(BOT_USER_ID),
+            "parent_id": cid, "name": body.get("name"), "owner_id": str(BOT_USER_ID),
             "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0,
             "member_count": 1, "flags": 0, "total_message_sent": 0,
             "thread_metadata": {"archived": False, "locked": False,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import sys
@@ -92,6 +93,15 @@ async def fake():
     await server.start()
     yield server
     await server.stop()
+    refused = server.refused()
+    if refused and not server.refusals_expected:
+        lines = [f"{r.method} {r.path} -> {(r.error or {}).get('code')} "
+                 f"{json.dumps((r.error or {}).get('errors'))}"
+                 for r in refused]
+        pytest.fail(f"Discord would refuse {len(refused)} request(s) of the bot (a malformed "
+                    "body, a second answer, an empty or oversized message; a test that "
+                    "provokes them on purpose calls fake.expect_refusals()):\n"
+                    + "\n".join(lines)[:6000], pytrace=False)
 
 
 @pytest.fixture

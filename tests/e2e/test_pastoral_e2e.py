@@ -58,5 +58,8 @@ async def test_a_pastoral_match_on_components_with_turn_cards(fake, bot):
     assert components(board, 3) == [] and board_buttons(fake, board) == {}
     image = decode_png(fake.attachment_bytes(board)[0])
     assert image.format == "PNG" and image.width >= 600
-    assert len([m for m in fake.dm_messages(alice) if "Your turn" in m["content"]]) == 5
+    # five turns, five cards (a DM channel takes 5 messages in 5 s: the last may wait)
+    await fake.wait_for(lambda: len([m for m in fake.dm_messages(alice)
+                                     if "Your turn" in m["content"]]) == 5,
+                        what="Alice's five turn cards")
     assert len(boards(fake)) == len(SCRIPT) + 1

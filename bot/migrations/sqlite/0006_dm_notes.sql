@@ -1,4 +1,0 @@
--- A private view that could not be sent by DM (the user's DMs are closed to the bot): the match
--- it was about, until the user is told so, once, privately, at their next interaction.
-ALTER TABLE users ADD COLUMN dm_note_match INTEGER;
-CREATE INDEX users_dm_note ON users (user_id) WHERE dm_note_match IS NOT NULL;
