@@ -43,8 +43,12 @@ _FONT_DIRS = (
     Path("/usr/share/fonts/dejavu"),
     Path("/usr/local/share/fonts"),
 )
-# CJK-capable fonts, by the same kind of search: IPAGothic (fonts-ipafont-gothic), Noto CJK.
+# CJK-capable fonts, by the same kind of search: IPA P Gothic first (fonts-ipafont-gothic; its
+# proportional kana and Latin take a fifth less room than the fixed-pitch IPAGothic's, which
+# set running Japanese text as a monospaced grid and cut labels short), then IPAGothic, Noto CJK.
 _CJK_FONTS = (
+    Path("/usr/share/fonts/opentype/ipafont-gothic/ipagp.ttf"),
+    Path("/usr/share/fonts/truetype/ipafont-gothic/ipagp.ttf"),
     Path("/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
     Path("/usr/share/fonts/truetype/fonts-japanese-gothic.ttf"),
     Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
@@ -568,46 +572,120 @@ def _painted(text: str, size: int, bold: bool, inks: tuple[int, ...]) -> Image.I
 
 def wrap_to(text: str, fits: Any) -> list[str]:
     """Greedy word wrap: `fits(line)` tells whether a line fits. Each line takes the most
-    words that fit (at least one), found by bisection: a line's width grows with its words,
-    so this is the greedy wrap with a few measurements instead of one per word."""
+    words that fit, found by bisection: a line's width grows with its words, so this is the
+    greedy wrap with a few measurements instead of one per word. A word too long for a line
+    of its own (Japanese runs a sentence together without spaces) is broken between
+    characters, so no part of it is lost."""
     words = text.split(" ")
     while len(words) > 1 and not words[0]:
         del words[0]  # leading spaces
     lines: list[str] = []
     prefix = ""
     while words:
-        taken = len(words)
-        if not fits(prefix + " ".join(words)):
-            taken, low, high = 1, 2, len(words) - 1
-            while low <= high:
-                middle = (low + high) // 2
-                if fits(prefix + " ".join(words[:middle])):
-                    taken, low = middle, middle + 1
-                else:
-                    high = middle - 1
-        lines.append(prefix + " ".join(words[:taken]))
-        words = words[taken:]
+        head, rest = prefix, words
+        taken = _most(lambda n: fits(head + " ".join(rest[:n])), len(words))  # noqa: B023
+        if taken == 0:  # the first word alone is too long: break it between characters
+            word = words[0]
+            cut = max(1, _most(lambda n: fits(head + word[:n]), len(word)))  # noqa: B023
+            lines.append(prefix + word[:cut])
+            words[0] = word[cut:]
+            if not words[0]:
+                del words[0]
+        else:
+            lines.append(prefix + " ".join(words[:taken]))
+            words = words[taken:]
         prefix = "  "
     return lines
+
+
+def _most(fits: Callable[[int], bool], most: int) -> int:
+    """The largest n in 0..most with fits(n), for a fits that holds up to some n and no
+    further (n = 0 is taken to fit)."""
+    if fits(most):
+        return most
+    low, high, best = 1, most - 1, 0
+    while low <= high:
+        middle = (low + high) // 2
+        if fits(middle):
+            best, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
 def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float) -> str:
-    """`text`, cut with an ellipsis until it is at most `width` pixels wide."""
-    if canvas.measure(text, size, bold)[0] <= width:
+def shorten(name: str, keep: int) -> str:
+    """A player's name cut to its first `keep` characters and an ellipsis (whole if short)."""
+    return name if len(name) <= keep else name[:keep].rstrip() + "…"
+
+
+def fit_width(canvas: Canvas, text: str, size: int, bold: bool, width: float,
+              names: Sequence[str] = ()) -> str:
+    """`text`, made at most `width` pixels wide. The players' `names` found in it are
+    shortened first, all to the same length, so that a sentence keeps its own words ("… wins
+    5-2") and only a long name gives way; only when the names are down to a character each is
+    the text itself cut with an ellipsis."""
+    def fits(line: str) -> bool:
+        return canvas.measure(line, size, bold)[0] <= width
+
+    if fits(text):
         return text
-    # the longest start (at least one character) that fits with the ellipsis, by bisection
-    keep, low, high = 1, 2, len(text) - 1
-    while low <= high:
-        middle = (low + high) // 2
-        if canvas.measure(text[:middle] + "…", size, bold)[0] <= width:
-            keep, low = middle, middle + 1
-        else:
-            high = middle - 1
+    present = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+    if present:
+        def shortened(keep: int) -> str:
+            line = text
+            for name in present:  # the longest first: a name inside another is left alone
+                line = line.replace(name, shorten(name, keep))
+            return line
+        keep = _most(lambda n: fits(shortened(n)), len(present[0]))
+        if keep:
+            return shortened(keep)
+        text = shortened(1)
+    # the longest start (at least one character) that fits with the ellipsis
+    keep = max(1, _most(lambda n: fits(text[:n] + "…"), len(text) - 1))
     return text[:keep].rstrip() + "…"
+
+
+def wrap_width(canvas: Canvas, text: str, size: int, bold: bool, width: float, rows: int,
+               names: Sequence[str] = ()) -> list[str]:
+    """`text` wrapped to at most `rows` lines of `width` pixels, the players' `names` in it
+    shortened (as `fit_width` does) until it takes no more; the last line is cut only if
+    even one-letter names leave too much."""
+    def fits(line: str) -> bool:
+        return canvas.measure(line, size, bold)[0] <= width
+
+    lines = wrap_to(text, fits)
+    if len(lines) <= rows:
+        return lines
+    present = sorted({n for n in names if n and n in text}, key=len, reverse=True)
+
+    def shortened(keep: int) -> str:
+        line = text
+        for name in present:
+            line = line.replace(name, shorten(name, keep))
+        return line
+
+    if present:
+        keep = _most(lambda n: len(wrap_to(shortened(n), fits)) <= rows, len(present[0]))
+        lines = wrap_to(shortened(max(1, keep)), fits)
+    if len(lines) > rows:
+        lines = lines[:rows - 1] + [fit_width(canvas, " ".join(x.strip() for x in lines[rows - 1:]),
+                                              size, bold, width)]
+    return lines
+
+
+def fit_size(canvas: Canvas, text: str, sizes: Sequence[int], bold: bool,
+             width: float, names: Sequence[str] = ()) -> tuple[str, int]:
+    """A label to be read whole (a seat's title, the status line): the largest of `sizes`
+    (largest first; the last one still legible at phone width) at which it fits; at the
+    smallest, `fit_width` shortens the players' names in it, then the label itself."""
+    for size in sizes:
+        if canvas.measure(text, size, bold)[0] <= width:
+            return text, size
+    return fit_width(canvas, text, sizes[-1], bold, width, names), sizes[-1]
 
 
 # -- pieces drawn once ------------------------------------------------------------------------

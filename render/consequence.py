@@ -33,11 +33,12 @@ from .common import (
     Picture,
     Rgb,
     TextBox,
+    fit_size,
     fit_width,
     min_size,
     mix,
     readable,
-    wrap_to,
+    wrap_width,
 )
 
 WIDTH = 760
@@ -253,8 +254,9 @@ def _header(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         tile = TileView("B" if seat == 0 else "R", "M" if seat == 0 else "S")
         _tile(canvas, box[0] + 38, 46, 22, tile)
         room = box[2] - box[0] - 90
-        name = fit_width(canvas, who[seat], SMALL_BOLD + 2, True, room)
-        canvas.text((box[0] + 72, 46), name, size=SMALL_BOLD + 2, fg=TEXT, bg=back, bold=True)
+        name, name_size = fit_size(canvas, who[seat], (SMALL_BOLD + 2, SMALL_BOLD), True,
+                                   room)
+        canvas.text((box[0] + 72, 46), name, size=name_size, fg=TEXT, bg=back, bold=True)
         detail = labels.hand.format(n=view.hand_sizes[seat])
         if view.scores is not None:
             detail = f"{labels.points.format(n=view.scores[seat])} · {detail}"
@@ -296,7 +298,8 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
             status = labels.wins.format(name=who[w], a=max(a, b), b=min(a, b))
         colour = SEAT_LINE[outcome.winners[0]] if not outcome.draw else TEXT
     big = SMALL_BOLD + 4
-    canvas.text((24, y), fit_width(canvas, status, big, True, room), size=big,
+    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
+    canvas.text((24, y), status, size=size,
                 fg=readable(colour, BACKGROUND),
                 bg=BACKGROUND, bold=True)
     last = view.last
@@ -306,10 +309,8 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
             colour_name = labels.colour_names[0 if last["ejected"][0] == "B" else 1]
             text += " · " + labels.ejected.format(colour=colour_name,
                                                   name=who[last["ejected_to"]])
-        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
-        for row, line in enumerate(wrap_to(text, fits)[:2]):
-            canvas.text((24, y + 46 + 36 * row), fit_width(canvas, line, SMALL, False, room),
-                        size=SMALL, fg=MUTED, bg=BACKGROUND)
+        for row, line in enumerate(wrap_width(canvas, text, SMALL, False, room, 2, who)):
+            canvas.text((24, y + 46 + 36 * row), line, size=SMALL, fg=MUTED, bg=BACKGROUND)
 
 
 # the consequence kit names this module as its picture (games/consequence/__init__.py)

@@ -35,10 +35,12 @@ from .common import (
     Picture,
     Rgb,
     TextBox,
+    fit_size,
     fit_width,
     min_size,
     mix,
     readable,
+    wrap_width,
 )
 
 WIDTH = 760
@@ -48,7 +50,9 @@ CELL = 136
 GRID_LEFT = 70
 GRID_TOP = 128
 GRID_SIZE = SIZE * CELL
-COMPASS_X, COMPASS_Y, COMPASS_R = WIDTH - 62, GRID_TOP + 90, 28
+COMPASS_Y, COMPASS_R = GRID_TOP + 90, 28
+CAVE_RIGHT = GRID_LEFT + GRID_SIZE + 12
+LETTER_GAP = 5  # between the compass's circle and its letters
 TABLE_TOP = GRID_TOP + GRID_SIZE + 104
 ROW = 50
 CAVE = (46, 40, 36)
@@ -87,6 +91,7 @@ def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
                     labels: GhostoneLabels = GhostoneLabels(), result: str | None = None,
                     layout: list[TextBox] | None = None) -> bytes:
     canvas = _static_layer(view.seats, labels.compass).clone()
+    compass_x, compass_r = _compass(labels.compass)
     who = [(names[i] if names and i < len(names) else labels.seat.format(n=i + 1))
            for i in range(view.seats)]
     over = result is not None or view.outcome is not None
@@ -116,7 +121,7 @@ def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
             x, y = _centre(plate)
             canvas.text((x - CELL / 2 + 16, y - CELL / 2 + 28), str(view.rocks[plate]),
                         size=SMALL_BOLD + 2, fg=DARK_INK, bg=PLATE, bold=True, halo=True)
-    _die(canvas, view, labels)
+    _die(canvas, view, labels, compass_x, compass_r)
     _header(canvas, view, who, labels, result, mover)
     _table(canvas, view, who, labels, mover)
     return canvas.png(layout)
@@ -149,13 +154,13 @@ def _static_layer(seats: int, compass: tuple[str, ...]) -> Canvas:
         canvas.text((GRID_LEFT - 38, y), str(i + 1), size=SMALL_BOLD, fg=MUTED, bg=BACKGROUND,
                     bold=True, align="centre")
     # the compass: N up, as the board's ranks
-    cx, cy, r = COMPASS_X, COMPASS_Y, COMPASS_R
+    (cx, r), cy = _compass(compass), COMPASS_Y
     canvas.circle(cx, cy, r, outline=MUTED, width=2)
     for (dx, dy), letter in zip(((0, -1), (1, 0), (0, 1), (-1, 0)), compass, strict=True):
         canvas.line((cx, cy, cx + dx * r, cy + dy * r), fill=MUTED, width=3)
         w, h = canvas.measure(letter, SMALL_BOLD, True)
-        canvas.text((cx + dx * (r + w / 2 + 7), cy + dy * (r + h / 2 + 9)), letter, size=SMALL_BOLD,
-                    fg=TEXT, bg=BACKGROUND, bold=True, align="centre")
+        canvas.text((cx + dx * (r + w / 2 + LETTER_GAP), cy + dy * (r + h / 2 + 9)), letter,
+                    size=SMALL_BOLD, fg=TEXT, bg=BACKGROUND, bold=True, align="centre")
     return canvas
 
 
@@ -285,18 +290,35 @@ def _last(canvas: Canvas, view: GhostoneView) -> None:
                width=4)
 
 
-def _die(canvas: Canvas, view: GhostoneView, labels: GhostoneLabels) -> None:
+@lru_cache(maxsize=8)
+def _compass(compass: tuple[str, ...]) -> tuple[float, float]:
+    """The compass's centre and radius: in the middle of the room between the cave and the
+    picture's right edge, counting its west and east letters (東 and 西 are twice as wide as
+    E and W, and 東 was cut by the edge when the compass stood where E left room for); the
+    circle gives up a few pixels when the letters need them."""
+    ruler = Canvas((1, 1), BACKGROUND)
+    west = ruler.measure(compass[3], SMALL_BOLD, True)[0]
+    east = ruler.measure(compass[1], SMALL_BOLD, True)[0]
+    room = WIDTH - 4 - (CAVE_RIGHT + 4)
+    radius = max(16.0, min(COMPASS_R, (room - west - east - 2 * LETTER_GAP) / 2))
+    span = west + LETTER_GAP + 2 * radius + LETTER_GAP + east
+    left = CAVE_RIGHT + 4 + max(0.0, (room - span) / 2)
+    return left + west + LETTER_GAP + radius, radius
+
+
+def _die(canvas: Canvas, view: GhostoneView, labels: GhostoneLabels, compass_x: float,
+         compass_r: float) -> None:
     """The last roll: an arrow on the compass, and its letters beneath."""
     roll = view.last_roll
     if roll is None or not isinstance(roll.move, Roll):
         return
     df, dr = DIRECTIONS[roll.move.direction]
     norm = math.hypot(df, dr)
-    tip = (COMPASS_X + df / norm * (COMPASS_R - 2), COMPASS_Y - dr / norm * (COMPASS_R - 2))
-    _arrow(canvas, (COMPASS_X - df / norm * 16, COMPASS_Y + dr / norm * 16), tip, GHOST, width=5)
+    tip = (compass_x + df / norm * (compass_r - 2), COMPASS_Y - dr / norm * (compass_r - 2))
+    _arrow(canvas, (compass_x - df / norm * 16, COMPASS_Y + dr / norm * 16), tip, GHOST, width=5)
     y = COMPASS_Y + COMPASS_R + 72
-    canvas.text((COMPASS_X, y), labels.die, size=SMALL, fg=MUTED, bg=BACKGROUND, align="centre")
-    canvas.text((COMPASS_X, y + 40), roll.move.direction, size=SMALL_BOLD + 8, fg=GHOST,
+    canvas.text((compass_x, y), labels.die, size=SMALL, fg=MUTED, bg=BACKGROUND, align="centre")
+    canvas.text((compass_x, y + 40), roll.move.direction, size=SMALL_BOLD + 8, fg=GHOST,
                 bg=BACKGROUND, bold=True, align="centre")
 
 
@@ -317,7 +339,8 @@ def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
                                                                              labels.to_move)
         text, colour = template.format(name=who[mover]), SEAT_COLOURS[mover]
     big = SMALL_BOLD + 4
-    canvas.text((24, 40), fit_width(canvas, text, big, True, WIDTH - 48), size=big,
+    text, size = fit_size(canvas, text, (big, SMALL_BOLD), True, WIDTH - 48, who)
+    canvas.text((24, 40), text, size=size,
                 fg=readable(colour, BACKGROUND),
                 bg=BACKGROUND, bold=True)
     canvas.text((24, 86), labels.removed.format(n=view.removed), size=SMALL, fg=MUTED,
@@ -328,8 +351,12 @@ def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
            mover: int | None) -> None:
     winners = set(view.outcome.winners) if view.outcome and not view.outcome.draw else set()
     column = 270
-    canvas.text((column, TABLE_TOP), fit_width(canvas, labels.escapes, SMALL, False, 300),
-                size=SMALL, fg=MUTED, bg=BACKGROUND)
+    score_w = canvas.measure(labels.score, SMALL, False)[0]
+    heading = wrap_width(canvas, labels.escapes, SMALL, False, WIDTH - 24 - score_w - 16 - column,
+                         2)
+    for row, line in enumerate(heading):
+        canvas.text((column, TABLE_TOP - 16 * (len(heading) - 1) + 32 * row), line.strip(),
+                    size=SMALL, fg=MUTED, bg=BACKGROUND)
     canvas.text((WIDTH - 24, TABLE_TOP), labels.score, size=SMALL, fg=MUTED, bg=BACKGROUND,
                 align="right")
     for seat in range(view.seats):

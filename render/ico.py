@@ -25,6 +25,7 @@ from .common import (
     Picture,
     Rgb,
     TextBox,
+    fit_size,
     fit_width,
     ink_on,
     min_size,
@@ -203,7 +204,7 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
         seat, edge, placed = view.last
         move = f"e{edge}" if placed else f"-e{edge}"
         text = fit_width(canvas, labels.last.format(name=who[seat], move=move), SMALL, False,
-                         WIDTH - 48)
+                         WIDTH - 48, who)
         canvas.text((24, HEIGHT - 36), text, size=SMALL, fg=MUTED, bg=BACKGROUND)
     return canvas.png(layout)
 
@@ -336,7 +337,9 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
     level = labels.level.format(level=view.level)
     level_w = canvas.measure(level, SMALL, False)[0]
     big = SMALL_BOLD + 4
-    canvas.text((24, 36), fit_width(canvas, status, big, True, WIDTH - 72 - level_w), size=big,
+    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, WIDTH - 72 - level_w,
+                            who)
+    canvas.text((24, 36), status, size=size,
                 fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
     canvas.text((WIDTH - 24, 36), level, size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
     width = (WIDTH - 48) / view.seats

@@ -24,11 +24,12 @@ from .common import (
     Canvas,
     Picture,
     TextBox,
+    fit_size,
     fit_width,
     min_size,
     mix,
     readable,
-    wrap_to,
+    wrap_width,
 )
 
 WIDTH = 1000
@@ -161,11 +162,12 @@ def _header(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
         score_x = box[2] - 18 if left else box[0] + 18
         score_w = canvas.measure(score, 64, True)[0]
         room = abs(score_x - name_x) - score_w - 20
-        name = fit_width(canvas, who[seat], SMALL_BOLD + 6, True, room)
-        canvas.text((name_x, 50), name, size=SMALL_BOLD + 6, fg=TEXT, bg=back, bold=True,
+        name, name_size = fit_size(canvas, who[seat], (SMALL_BOLD + 6, SMALL_BOLD + 3,
+                                                       SMALL_BOLD), True, room)
+        canvas.text((name_x, 50), name, size=name_size, fg=TEXT, bg=back, bold=True,
                     align=align)
         sows = (labels.sows_first if left else labels.sows_second).format(last=last)
-        sows = fit_width(canvas, sows, SMALL, False, room + 20)
+        sows = fit_width(canvas, sows, SMALL, False, abs(score_x - x_edge) - score_w - 12)
         canvas.text((x_edge, 112), sows, size=SMALL, fg=mix(colour, TEXT, 0.3), bg=back,
                     align=align)
         canvas.text((score_x, 62), score, size=64, fg=TEXT, bg=back, bold=True,
@@ -265,7 +267,8 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
                 n=view.extra_moves)
         colour = SEAT_COLOURS[mover]
     room = WIDTH - 2 * MARGIN
-    canvas.text((MARGIN, FOOTER_Y), fit_width(canvas, status, big, True, room), size=big,
+    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
+    canvas.text((MARGIN, FOOTER_Y), status, size=size,
                 fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
 
     rows: list[tuple[str, tuple[int, int, int]]] = []
@@ -278,14 +281,15 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
             trail += f"  ({labels.empty_end})"
         text = f"{labels.last.format(name=who[last.seat])}:  {trail}"
         colour = mix(SEAT_COLOURS[last.seat], TEXT, 0.35)
-        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
-        rows += [(line, colour) for line in wrap_to(text, fits)[:2]]
+        owed = 1 if mover is not None and view.owed else 0
+        rows += [(line, colour) for line in wrap_width(canvas, text, SMALL, False, room,
+                                                       3 - owed, who)]
     if mover is not None and view.owed:
         rows.append((labels.owes.format(name=who[1 - mover], n=view.owed), MUTED))
-    for row, (line, colour) in enumerate(rows[:3]):
-        canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row), fit_width(canvas, line, SMALL, False,
-                                                                   room),
-                    size=SMALL, fg=colour, bg=BACKGROUND)
+    for row, (line, colour) in enumerate(rows):
+        canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row),
+                    fit_width(canvas, line, SMALL, False, room, who), size=SMALL, fg=colour,
+                    bg=BACKGROUND)
 
 
 # the mancala kit names this module as its picture (games/mancala/__init__.py)

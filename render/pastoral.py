@@ -34,11 +34,12 @@ from .common import (
     Picture,
     Rgb,
     TextBox,
+    fit_size,
     fit_width,
     ink_on,
     min_size,
     mix,
-    wrap_to,
+    wrap_width,
 )
 
 WIDTH = 800
@@ -49,7 +50,8 @@ BOARD_LEFT = 44
 BOARD_TOP = 150
 BOARD_SIZE = 8 * CELL
 FOOTER_Y = BOARD_TOP + BOARD_SIZE + 70
-HEIGHT = FOOTER_Y + 130
+HEIGHT = FOOTER_Y + 166  # the status line and three more: the last move (two lines at
+# most, with what a mutilation removed) and the cells where a place is not allowed
 CORRAL_FILL = (150, 196, 110)
 CATTLE_FILL = (88, 140, 72)
 HOLDING_FILL = (214, 190, 140)
@@ -263,8 +265,9 @@ def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLa
         disc_x = box[0] + 34
         _disc(canvas, disc_x, 46, 20, colours[seat])
         room = box[2] - disc_x - 30 - 12
-        name = fit_width(canvas, who[seat], SMALL_BOLD + 4, True, room)
-        canvas.text((disc_x + 30, 46), name, size=SMALL_BOLD + 4, fg=TEXT, bg=back, bold=True)
+        name, name_size = fit_size(canvas, who[seat], (SMALL_BOLD + 4, SMALL_BOLD + 2,
+                                                       SMALL_BOLD), True, room)
+        canvas.text((disc_x + 30, 46), name, size=name_size, fg=TEXT, bg=back, bold=True)
         counts = (f"{labels.held.format(n=view.held[seat])} · "
                   f"{labels.stock.format(n=view.stock[seat])}")
         counts = fit_width(canvas, counts, SMALL, False, box[2] - box[0] - 28)
@@ -294,9 +297,11 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
                  f"{labels.picked.format(n=view.picked)}"
         colour = ACCENT
     big = SMALL_BOLD + 4
-    canvas.text((24, y), fit_width(canvas, status, big, True, room), size=big, fg=colour,
+    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
+    canvas.text((24, y), status, size=size, fg=colour,
                 bg=BACKGROUND, bold=True)
     lines: list[str] = []
+    blocked = mover is not None and bool(view.blocked)
     last = view.last
     if last is not None:
         move = labels.save if last.cell is None else f"{cell_name(last.cell)}:{last.stones}"
@@ -304,14 +309,13 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
         if last.mutilation is not None:
             cells = ", ".join(f"{cell_name(c)} ({n})" for c, _, n in last.mutilation.removed)
             text += " · " + labels.removed.format(cells=cells)
-        fits = lambda line: canvas.measure(line, SMALL, False)[0] <= room  # noqa: E731
-        lines += wrap_to(text, fits)
-    if mover is not None and view.blocked:
+        lines += wrap_width(canvas, text, SMALL, False, room, 2 if blocked else 3, who)
+    if blocked:
         cells = ", ".join(cell_name(c) for c in sorted(view.blocked))
-        lines.append(f"{labels.no_place}: {cells}")
-    for row, line in enumerate(lines[:2]):
-        canvas.text((24, y + 44 + 36 * row), fit_width(canvas, line, SMALL, False, room),
-                    size=SMALL, fg=MUTED, bg=BACKGROUND)
+        lines += wrap_width(canvas, f"{labels.no_place}: {cells}", SMALL, False, room,
+                            3 - len(lines))
+    for row, line in enumerate(lines):
+        canvas.text((24, y + 44 + 36 * row), line, size=SMALL, fg=MUTED, bg=BACKGROUND)
 
 
 # the pastoral kit names this module as its picture (games/pastoral/__init__.py)

@@ -198,7 +198,15 @@ import pytest  # noqa: E402
 
 from games import REGISTRY  # noqa: E402
 from render import LABELS  # noqa: E402
-from render.common import SHADES, Canvas, TextBox, contrast, mix, overlaps  # noqa: E402
+from render.common import (  # noqa: E402
+    SHADES,
+    Canvas,
+    TextBox,
+    contrast,
+    mix,
+    overlaps,
+    translated,
+)
 
 PHONE = 360
 
@@ -299,7 +307,8 @@ def test_the_layout_check_fails_a_board_drawn_with_a_label_over_the_cave(monkeyp
     import render.ghostone as ghostone
 
     ghostone._static_layer.cache_clear()
-    monkeypatch.setattr(ghostone, "COMPASS_X", ghostone.GRID_LEFT + ghostone.GRID_SIZE)
+    ghostone._compass.cache_clear()
+    monkeypatch.setattr(ghostone, "CAVE_RIGHT", ghostone.GRID_LEFT + ghostone.GRID_SIZE - 120)
     try:
         game, states = positions("ghostone", 3, {}, 0)
         boxes: list[TextBox] = []
@@ -308,6 +317,7 @@ def test_the_layout_check_fails_a_board_drawn_with_a_label_over_the_cave(monkeyp
                    for p in layout_problems(png, boxes))
     finally:
         ghostone._static_layer.cache_clear()
+        ghostone._compass.cache_clear()
 
 
 @pytest.mark.parametrize("game_id,seats,options", CONFIGS[::2])
@@ -608,3 +618,81 @@ def test_the_games_with_a_picture_are_known_without_loading_pillow():
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, cwd=Path(__file__).resolve().parents[1])
     assert found.stdout.strip() == "[]"
+
+
+# Players' names as long as Discord allows a display name (32 characters), in both scripts.
+LONGEST = ["Alexandria-Konstantinopolous-XIV",
+           "長谷川・ボブ・ジョンソン・ザ・サード・ロングネーム・二世です本当に"[:32], "Carol", "Dave"]
+
+
+def _cut_outside_a_name(text: str, names: list[str]) -> bool:
+    """Whether an ellipsis in `text` cuts something other than a name: each one must end a
+    start of a name (a name gives way; the sentence around it keeps its words)."""
+    return any(ch == "…" and not any(text[:i].endswith(n[:k]) for n in names
+                                     for k in range(1, len(n)))
+               for i, ch in enumerate(text))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("game_id,seats,options", CONFIGS)
+def test_every_label_is_whole_in_both_languages_with_the_longest_names(
+        game_id, seats, options, language, request):
+    """At phone width, in English and in Japanese (the real catalogs), with 32-character
+    names and with no names at all (the seats' own labels): every label inside the picture,
+    clear of every other label and marker, and nothing cut but a name, shortened with an
+    ellipsis so that the sentence around it (the winner, whose turn it is) stays whole."""
+    if language == "ja":
+        request.getfixturevalue("cjk_font")
+    from bot.i18n import translations
+
+    tr = translations(language)
+    labels = translated(LABELS[game_id], tr)
+    # with no names, the seats are named by the picture's own labels ("Seat 2", "先攻")
+    seat_words = sorted({value.replace("{n}", str(n)) for value in vars(labels).values()
+                         if isinstance(value, str) for n in range(1, 5)})
+    found = []
+    game, states = positions(game_id, seats, options, 0)
+    for state in states:
+        for names in (LONGEST[:seats], None):
+            results = [None] if names is None else [
+                None, tr.gettext("{name} resigned: {winners} wins").format(name=names[-1],
+                                                                           winners=names[0])]
+            for result in results:
+                boxes: list[TextBox] = []
+                png = render_observation(game_id, game.observe(state, None), names=names,
+                                         result=result, tr=tr, layout=boxes)
+                found += [f"ply {game.ply(state)}: {p}" for p in layout_problems(png, boxes)]
+                found += [f"ply {game.ply(state)}: {b.text!r} is cut" for b in boxes
+                          if _cut_outside_a_name(b.text, LONGEST + seat_words)]
+    assert not found, "\n".join(sorted(set(found))[:20])
+
+
+def test_the_whole_label_check_catches_a_sentence_cut_short():
+    assert _cut_outside_a_name("Alexandria-Konstantinopolous-XIV to m…", LONGEST)
+    assert not _cut_outside_a_name("Alexandria-Kon… to move", LONGEST)
+    assert _cut_outside_a_name("5–2 で 長谷川・ボブ・ジョンソン・ザ・サードの長い名…", ["Bob"])
+
+
+def test_after_a_mutilation_the_footer_still_says_where_no_stone_may_be_placed():
+    """The last move's line with what a mutilation removed took the footer's two lines and
+    the "no place" line was dropped; it has a line of its own now, names at their longest."""
+    from games.pastoral import GAME as PASTORAL
+
+    seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = PASTORAL.new(2, PASTORAL.draw_options({}, rng))
+        while PASTORAL.outcome(state) is None and seen < 3:
+            state = PASTORAL.apply(state, rng.choice(PASTORAL.legal_moves(state)))
+            view = PASTORAL.observe(state, None)
+            if view.last is None or view.last.mutilation is None or not view.blocked or \
+                    PASTORAL.outcome(state) is not None:
+                continue
+            seen += 1
+            boxes: list[TextBox] = []
+            png = render_observation(PASTORAL.id, view, names=LONGEST[:2], layout=boxes)
+            assert any(b.text.startswith("no place: ") for b in boxes), [b.text for b in boxes]
+            assert not layout_problems(png, boxes)
+        if seen >= 3:
+            break
+    assert seen == 3  # the playouts met such positions
