@@ -6,6 +6,7 @@
     python -m games play GAME [--seats N] [--option name=value ...] [--out FILE]
                          [--ai easy|normal|hard] [--ai-seat N ...]
     python -m games ai FILE [--level easy|normal|hard] [--seed N] [--iterations N]
+    python -m games learn GAME [--lang en|ja]
 
 Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr. Pictures of a
 record: `python -m render FILE -o board.png` (render/__main__.py).
@@ -179,6 +180,57 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     out.write(f"record saved to {path}\n")
 
 
+def cmd_learn(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
+    """A game's lesson in the terminal, as /learn plays it in Discord (games/lessons.py)."""
+    from . import lessons
+
+    try:
+        lesson = lessons.lesson_for(args.game)
+    except GameError as exc:
+        raise CliError(str(exc)) from None
+    except lessons.LessonError as exc:
+        raise CliError(f"the lesson of {args.game} is broken: {exc}") from None
+    if lesson is None:
+        raise CliError(f"{args.game} has no lesson yet")
+    lang = args.lang
+    game = lesson.game
+    out.write(f"{lesson.title.get(lang)}  ('quit' to stop)\n")
+    state = lessons.start(lesson)
+    shown = -1
+    while not lessons.done(lesson, state):
+        step = lessons.current(lesson, state)
+        assert step is not None
+        if shown != state.step:
+            shown = state.step
+            out.write(f"\n[{state.step + 1}/{len(lesson.steps)}] {step.text.get(lang)}\n\n")
+            out.write(game.describe(step.position) + "\n\n")
+            out.write(step.task.get(lang) + "\n")
+            if step.is_question:
+                for number, choice in enumerate(step.choices, 1):
+                    out.write(f"  {number}. {choice.text.get(lang)}\n")
+            else:
+                out.write(f"legal: {' '.join(game.legal_notations(step.position))}\n")
+        out.write("> ")
+        out.flush()
+        line = inp.readline()
+        if not line or line.strip() in ("quit", "exit"):
+            out.write("\n")
+            return
+        text = line.strip()
+        if not text:
+            continue
+        if step.is_question and text.isdigit() and 1 <= int(text) <= len(step.choices):
+            text = step.choices[int(text) - 1].id
+        state, verdict = lessons.answer(lesson, state, text)
+        mark = "right" if verdict.correct else "not quite"
+        words = f": {verdict.text.get(lang)}" if verdict.text is not None else ""
+        out.write(f"{mark}{words}\n")
+        if verdict.reply:
+            out.write(f"reply: {' '.join(verdict.reply)}\n")
+    out.write(f"\nlesson done ({state.mistakes} wrong answer(s) on the way). "
+              f"Try a match: python -m games play {game.id} --ai easy\n")
+
+
 def _not_human(game: Game, start: Any, moves: list[str], ai_seats: set[int]) -> bool:
     """Whether the last of `moves` was played by the AI or the host."""
     state = start
@@ -217,13 +269,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="the same seed and record give the same move")
     p.add_argument("--iterations", type=int, help="search budget (overrides the level's)")
     p.add_argument("--time-cap", type=float, help="seconds of search at most")
+    p = sub.add_parser("learn", help="a game's lesson, step by step")
+    p.add_argument("game")
+    p.add_argument("--lang", choices=("en", "ja"), default="en")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "replay": cmd_replay, "moves": cmd_moves,
-               "play": cmd_play, "ai": cmd_ai}[args.command]
+               "play": cmd_play, "ai": cmd_ai, "learn": cmd_learn}[args.command]
     try:
         handler(args, out)
     except CliError as exc:

@@ -14,7 +14,10 @@ A kit is a package (`games/<kit>/` for the product's games) whose `__init__` dec
 - `texts`: the folder of the rules summaries the bot shows (`/rules`), one `<language>.md`
   file per language, English at least;
 - `setups`: the set-ups that show the game's range (board sizes, seat counts, levels), which
-  the benchmarks play; by default one per seat count.
+  the benchmarks play; by default one per seat count;
+- `lessons`: the game's lesson file (`/learn`), a JSON file read by `games.lessons`: small
+  positions in the game's own notation, each with a task and its texts in every language, or
+  None for a game without a lesson.
 
 `games/__init__.py` lists the product's kits, one line each; `CORRAL_EXTRA_KITS` adds others
 (see there).
@@ -48,6 +51,7 @@ class Kit:
     ai: str | None = None
     texts: Path | None = None
     setups: tuple[Setup, ...] = ()
+    lessons: Path | None = None
 
     @property
     def id(self) -> str:
