@@ -10,6 +10,7 @@ from .game import GAME
 # the benchmarks' head-to-head of two AI levels plays the first set-up, level 2
 KIT = Kit(GAME, picture="render.ico", ai=f"{__name__}.ai",
           texts=Path(__file__).parent / "rules",
+          lessons=Path(__file__).parent / "lessons.json",
           setups=(Setup("level 2, 2 seats", 2, {"level": "2"}),
                   Setup("level 1, 2 seats", 2, {"level": "1"}),
                   Setup("level 1+, 3 seats", 3, {"level": "1+"}),
