@@ -197,3 +197,26 @@ def test_bad_progress_is_refused():
         LessonState.from_json({"step": -1, "tries": 0, "mistakes": 0})
     with pytest.raises(LessonError):
         LessonState.from_json({"step": "x"})
+
+
+JAPANESE = "[\u3040-\u30ff\u4e00-\u9fff]"
+# words the authors do not use (their own: キャトリーチ, 賽子, ボーナス手番, ラップ, 先攻/後攻...)
+NOT_THE_AUTHORS = ("ダイス", "追加の1手", "リレー", "黒い面", "席", "指す", "ホスト")
+
+
+@pytest.mark.parametrize("kit_id", LESSON_KITS)
+def test_texts_speak_each_language(kit_id):
+    import re
+
+    lesson = load(kit_id)
+    texts = [lesson.title]
+    for step in lesson.steps:
+        texts += [step.text, step.task, *step.wrong.values()]
+        texts += [t for t in (step.otherwise, step.right) if t is not None]
+    labels = [c.text for step in lesson.steps for c in step.choices]  # may be notation: e7
+    for text in texts + labels:
+        english, japanese = text.get("en"), text.get("ja")
+        assert not re.search(JAPANESE, english), english
+        assert text in labels or re.search(JAPANESE, japanese), japanese
+        assert not any(word in japanese for word in NOT_THE_AUTHORS), japanese
+        assert "リーチ" not in japanese.replace("キャトリーチ", ""), japanese

@@ -7,4 +7,5 @@ from ..kit import Kit, Setup
 from .game import GAME
 
 KIT = Kit(GAME, picture="render.pastoral", ai=f"{__name__}.ai",
-          texts=Path(__file__).parent / "rules", setups=(Setup("8x8", 2),))
+          texts=Path(__file__).parent / "rules", setups=(Setup("8x8", 2),),
+          lessons=Path(__file__).parent / "lessons.json")
