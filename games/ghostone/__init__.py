@@ -7,4 +7,5 @@ from ..kit import Kit
 from .game import GAME
 
 KIT = Kit(GAME, picture="render.ghostone", ai=f"{__name__}.ai",
-          texts=Path(__file__).parent / "rules")
+          texts=Path(__file__).parent / "rules",
+          lessons=Path(__file__).parent / "lessons.json")
