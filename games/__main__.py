@@ -180,9 +180,11 @@ def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
     out.write(f"record saved to {path}\n")
 
 
-def cmd_learn(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
+def cmd_learn(args, out: TextIO, inp: TextIO | None = None) -> None:
     """A game's lesson in the terminal, as /learn plays it in Discord (games/lessons.py)."""
     from . import lessons
+
+    inp = inp if inp is not None else sys.stdin
 
     try:
         lesson = lessons.lesson_for(args.game)

@@ -113,6 +113,9 @@ TICTACTOE = {
          "text": t("X has played a corner."), "task": t("How many squares are left?"),
          "choices": [{"id": "8", "text": t("8")}, {"id": "9", "text": t("9")}],
          "answers": ["8"], "wrong": {"9": t("a1 is taken.")}},
+        {"id": "centre", "setup": [],
+         "text": t("The centre is in four lines."), "task": t("Take the centre."),
+         "answers": ["b2"], "reply": ["a1"], "otherwise": t("That is not the centre.")},
     ],
 }
 
@@ -143,7 +146,11 @@ def test_a_good_small_lesson_loads_and_runs(tmp_path):
     state, verdict = lessons.answer(lesson, state, "9")
     assert verdict.key == "count.wrong.9" and verdict.text.get("ja") == "[ja] a1 is taken."
     state, verdict = lessons.answer(lesson, state, "8")
-    assert verdict.correct and verdict.done and lessons.done(lesson, state)
+    assert verdict.correct and verdict.after is None and not verdict.done
+    state, verdict = lessons.answer(lesson, state, "b2")  # the opponent's scripted reply follows
+    assert verdict.correct and verdict.reply == ("a1",) and verdict.done
+    assert verdict.text is None  # the step says nothing more after the right answer
+    assert lesson.game.ply(verdict.after) == 2 and lessons.done(lesson, state)
     assert LessonState.from_json(state.to_json()) == state
     with pytest.raises(LessonError, match="over"):
         lessons.answer(lesson, state, "8")
@@ -166,6 +173,7 @@ BROKEN = [
     (lambda d: d["steps"][0].update(answers=["c3"], wrong={}), r"does not meet expect 'wins'"),
     (lambda d: d["steps"][0].update(wrong={"c1": t("no")}), r"'c1' is also an accepted answer"),
     (lambda d: d["steps"][0].update(hint=t("x")), r"step 1 \(win\): unknown field 'hint'"),
+    (lambda d: d["steps"][2].update(reply=["b2"]), r"step 3 \(centre\) answer b2 reply move 1 'b2'"),
     (lambda d: d["steps"][0].update(state={"board": []}), r"exactly one of setup"),
     (lambda d: d["steps"][1].update(answers=["7"]), r"step 2 \(count\): answers: '7' is not one"),
     (lambda d: d["steps"][1].update(learner=5), r"step 2 \(count\): learner 5"),
@@ -220,3 +228,25 @@ def test_texts_speak_each_language(kit_id):
         assert text in labels or re.search(JAPANESE, japanese), japanese
         assert not any(word in japanese for word in NOT_THE_AUTHORS), japanese
         assert "リーチ" not in japanese.replace("キャトリーチ", ""), japanese
+
+
+def test_the_terminal_walk_through(monkeypatch, capsys):
+    import io
+
+    from games.__main__ import main
+
+    lesson = load("progressive-mancala")
+    answers = ["k", "nonsense"] + [step.answers[0] for step in lesson.steps]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
+    assert main(["learn", "progressive-mancala", "--lang", "ja"]) == 0
+    out = capsys.readouterr().out
+    assert lesson.steps[0].wrong["k"].get("ja") in out
+    assert "その手はこの局面では選べません" in out and "lesson done (2 wrong" in out
+
+
+def test_the_walk_through_refuses_an_unknown_game(capsys):
+    from games.__main__ import main
+
+    assert main(["learn", "chess"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "chess is not a game" in err
