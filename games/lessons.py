@@ -25,8 +25,11 @@ by it), `scores` (the learner's score grows), `again` (the learner moves next), 
 turn passes to someone else), `effect:<words>` (the game's `move_effects` say so in English).
 
 The runner is pure: `start(lesson)` gives a `LessonState`, `answer(lesson, state, text)` the
-next one and a `Verdict`; `position(lesson, state)` is what to draw. Nothing here does I/O
-but `load`, which reads one file.
+next one and a `Verdict`; `position(lesson, state)` is what to draw, `current(lesson, state)`
+the step (its texts, its choices), `done(lesson, state)` whether it is over. A move step is
+answered through the game's own `move_input` on the step's position, like a match; a question
+step through its `choices`. `lesson_for(game_id)` loads a kit's lesson once. Nothing here does
+I/O but `load`, which reads one file.
 """
 
 from __future__ import annotations
@@ -102,6 +105,11 @@ class Lesson:
     options: Mapping[str, str]
     title: Text
     steps: tuple[LessonStep, ...]
+
+    @property
+    def id(self) -> str:
+        """The game's id: a player's progress is kept per lesson, so per game."""
+        return self.game.id
 
 
 # -- the runner -------------------------------------------------------------------------------
