@@ -185,5 +185,5 @@ async def test_an_accept_and_a_decline_racing_in_two_processes_settle_once(two):
     with pytest.raises(StaleAction):
         await accept
     final = await one.get(match.id)
-    status = await one.store.conn.fetchval("SELECT status FROM offers WHERE id = ?", offer.id)
+    status = await one.store.conn.fetchval("SELECT status FROM offers WHERE id = $1", offer.id)
     assert (status, final.status) == ("declined", "active")

@@ -8,7 +8,7 @@ from typing import Any
 from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
-from ..db import Conflict, NeedsLock
+from ..db import Conflict
 from ..store import LiveMessage, MoveRow, Tx
 from .core import (
     DAY,
@@ -88,27 +88,35 @@ class MovesMixin(MatchesMixin):
         board message whose components the move's answer removes (a click on it), so the
         outbox does not edit it again (`board_kept_live` undoes this if the answer fails).
 
-        `seen`: the match as the caller just read it (committed data). The move is played
-        on it without reading the match again under the write lock (under load, each read
-        in the lock made every other change wait for it): the match's UPDATE checks its
-        version, so a move that commits was played on the match as it is. If the match had
-        moved on, or the move is refused, it is played again on the match as the lock sees
-        it, so that no answer rests on an old read.
+        The move is one `Store.atomic` body, which the store may run more than once (on
+        SQLite, first ahead of its write lock). `seen`: the match as the caller just read it
+        (committed data); the body's first run plays on it without reading the match again:
+        the match's UPDATE checks its version, so a move that commits was played on the match
+        as it is. If the match had moved on, or the move is refused, the body runs again on
+        the match as the transaction reads it, so that no answer rests on an old read.
 
         `via`: the interaction the move answers; its board (and an AI's reply) may go out as
         that interaction's follow-up. `confirm_repeat` (a typed move): refuse with
         `ConfirmRepeat` a move that repeats the mover's own move of a moment ago."""
         guard = REPEAT_WINDOW if confirm_repeat else None
+        now = self.clock()
+        start = [seen] if seen is not None and seen.id == match_id and not (
+            seen.status == "active" and seen.game.is_chance(seen.state)) else []
+
+        async def move(tx: Tx) -> MoveResult:
+            hint = start.pop() if start else None  # the caller's read: the first run only
+            if hint is None:
+                return await self._move(tx, await self.locked(tx, match_id), user_id, text,
+                                        expected_ply, interaction_id, answered_on, now, via,
+                                        guard, stale=None)
+            try:
+                return await self._move(tx, hint, user_id, text, expected_ply, interaction_id,
+                                        answered_on, now, via, guard, stale=_SeenStale())
+            except ServiceError:
+                raise _SeenStale() from None
+
         try:
-            if seen is not None and seen.id == match_id and not (
-                    seen.status == "active" and seen.game.is_chance(seen.state)):
-                try:
-                    return await self._play(match_id, user_id, text, expected_ply,
-                                            interaction_id, answered_on, seen, via, guard)
-                except (_SeenStale, ServiceError):
-                    pass
-            return await self._play(match_id, user_id, text, expected_ply, interaction_id,
-                                    answered_on, None, via, guard)
+            result = await self.store.atomic(move, again_on=(_SeenStale,))
         except (ServiceError, Conflict):
             # an interaction delivered again is looked up only when its move fails (the
             # log's unique interaction id refuses it at the latest): not on every move
@@ -117,41 +125,16 @@ class MovesMixin(MatchesMixin):
                 if found is not None:
                     return await self._already(found[0], found[1])
             raise
-
-    async def _play(self, match_id: int, user_id: int, text: str, expected_ply: int | None,
-                    interaction_id: int | None, answered_on: int | None,
-                    seen: Match | None, via: Via | None,
-                    guard: float | None) -> MoveResult:
-        """With `seen`, on SQLite, the move is first worked out before the write lock (see
-        `DeferredConn`: its reads are of committed data, its writes wait) and committed
-        together with whatever else waits for the lock; a move that needs the lock (one
-        that finishes the match: ratings) is worked out again in a transaction."""
-        now = self.clock()
-        body = self.store.deferred() if seen is not None else None
-        if body is not None:
-            try:
-                result = await self._move(body, match_id, user_id, text, expected_ply,
-                                          interaction_id, answered_on, seen, now, via,
-                                          guard)
-            except NeedsLock:
-                pass
-            else:
-                if not result.already:
-                    await self.store.commit_deferred(body)
-                    self.on_commit()
-                return result
-        async with self.store.transaction() as tx:
-            result = await self._move(tx, match_id, user_id, text, expected_ply,
-                                      interaction_id, answered_on, seen, now, via, guard)
         if not result.already:
             self.on_commit()
         return result
 
-    async def _move(self, tx: Tx, match_id: int, user_id: int, text: str,
+    async def _move(self, tx: Tx, match: Match, user_id: int, text: str,
                     expected_ply: int | None, interaction_id: int | None,
-                    answered_on: int | None, seen: Match | None, now: float,
-                    via: Via | None, guard: float | None = None) -> MoveResult:
-        match = seen if seen is not None else await self.locked(tx, match_id)
+                    answered_on: int | None, now: float, via: Via | None,
+                    guard: float | None, stale: Exception | None) -> MoveResult:
+        """The move on `match` as `tx` sees it (or as the caller read it: then the match's
+        UPDATE fails with `stale` if it has moved on)."""
         if expected_ply is not None and match.state is not None and expected_ply < match.ply():
             entry = await self._played_before(tx, match, user_id, expected_ply, text)
             if entry is not None:
@@ -180,9 +163,9 @@ class MovesMixin(MatchesMixin):
         # its number goes into the same UPDATE (a statement saved on every move)
         board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
         match = await self.save(tx, match, now=now, state=after, clock=True,
-                                status="finished" if outcome else None,
-                                result=outcome.to_json() if outcome else None,
-                                stale=None if seen is None else _SeenStale(), **board)
+                                    status="finished" if outcome else None,
+                                    result=outcome.to_json() if outcome else None,
+                                    stale=stale, **board)
         await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
                             notation=canonical, actor_id=user_id, now=now,
                             interaction_id=interaction_id)
