@@ -189,14 +189,3 @@ def migration_scripts(dialect: str) -> list[tuple[int, str, str]]:
         number = int(path.name.split("_", 1)[0])
         scripts.append((number, path.stem, path.read_text(encoding="utf-8")))
     return scripts
-
-
-async def open_database(url: str) -> Database:
-    """`postgresql://...` selects PostgreSQL; anything else is a SQLite path."""
-    if url.startswith(("postgresql://", "postgres://")):
-        from .pg import PostgresDatabase
-
-        return await PostgresDatabase.open(url)
-    from .sqlite import SqliteDatabase
-
-    return await SqliteDatabase.open(url)

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from .db import Conflict, Conn, Database, Row, open_database, params
+from .db import Conflict, Conn, Database, Row, params
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
@@ -1025,6 +1025,18 @@ class Store(Queries):
     async def close(self) -> None:
         """Close the database once the commits under way have ended."""
         await self.db.close()
+
+
+async def open_database(url: str) -> Database:
+    """`postgresql://...` selects PostgreSQL; anything else is a SQLite path (each driver is
+    imported only when chosen: a SQLite bot never loads asyncpg)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from .pg import PostgresDatabase
+
+        return await PostgresDatabase.open(url)
+    from .sqlite import SqliteDatabase
+
+    return await SqliteDatabase.open(url)
 
 
 def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
