@@ -114,9 +114,8 @@ def _setup(conn: sqlite3.Connection, writer: bool) -> None:
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=5000")
-    if writer:  # after the PRAGMAs, which must run outside a transaction: sqlite3 begins a
-        # write transaction (BEGIN IMMEDIATE) with the first INSERT, UPDATE, DELETE or REPLACE
-        conn.isolation_level = "IMMEDIATE"
+    if not writer:  # what the reader is given is a read by the interface's contract (`fetch`)
+        conn.execute("PRAGMA query_only=ON")
 
 
 def _fetch(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[Row]:
@@ -152,18 +151,28 @@ class _NotOneRow(Exception):
 Queued = tuple[str, Sequence[Any], Exception | None]
 
 
+def _begin(conn: sqlite3.Connection) -> None:
+    """Open the write transaction before a write (the connection is in autocommit mode, so
+    sqlite3 opens none by itself): the call it came through says it is a write."""
+    if not conn.in_transaction:
+        conn.execute("BEGIN IMMEDIATE")
+
+
 def _batch(conn: sqlite3.Connection, writes: list[Queued], mode: str, sql: str,
            args: Any) -> Any:
     """Runs on the connection's thread: the queued writes in order (a `write_one` that did
-    not change exactly one row stops there), then one statement (`mode` fetch, execute or
-    many) or the commit."""
+    not change exactly one row stops there), then one statement (`mode` fetch, returning,
+    returning_commit, execute or many) or the commit. The transaction begins with the first
+    write, in the same round trip."""
+    if writes or mode in ("returning", "returning_commit", "execute", "many"):
+        _begin(conn)
     for queued_sql, queued_args, otherwise in writes:
         changed = conn.execute(queued_sql, _named(queued_args)).rowcount
         if otherwise is not None and changed != 1:
             raise _NotOneRow(otherwise)
-    if mode in ("fetch", "fetch_commit"):
+    if mode in ("fetch", "returning", "returning_commit"):
         rows = _rows(conn.execute(sql, _named(args)))
-        if mode == "fetch_commit":
+        if mode == "returning_commit":
             conn.commit()
         return rows
     if mode == "execute":
@@ -173,8 +182,8 @@ def _batch(conn: sqlite3.Connection, writes: list[Queued], mode: str, sql: str,
     elif mode == "commit":
         if conn.in_transaction:
             conn.commit()
-    elif mode == "script":  # DDL opens no transaction by itself: a migration opens its own
-        conn.execute("BEGIN IMMEDIATE")
+    elif mode == "script":  # a migration, in a transaction of its own
+        _begin(conn)
         for statement in sql:
             conn.execute(statement)
         conn.execute(f"PRAGMA user_version={int(args)}")
@@ -213,10 +222,10 @@ class _SqliteTx(Conn):
         return await self._run("fetch", sql, args)
 
     async def returning(self, sql: str, *args: Any) -> list[Row]:
-        return await self._run("fetch", sql, args)
+        return await self._run("returning", sql, args)
 
     async def returning_last(self, sql: str, *args: Any) -> list[Row]:
-        rows = await self._run("fetch_commit", sql, args)
+        rows = await self._run("returning_commit", sql, args)
         self._finished = True
         return rows
 
@@ -352,8 +361,9 @@ class SqliteDatabase(Database):
     A write transaction holds the lock across its round trips to the database thread, and
     under load each round trip waits for a turn of the busy event loop: the lock's time, not
     the CPU, bounded the moves per second. So a transaction spends no round trip of its own on
-    BEGIN: sqlite3 opens the transaction (BEGIN IMMEDIATE) in the same call as the first
-    write, and reads before that first write run on the writer outside a transaction. They
+    BEGIN: the driver opens the transaction (BEGIN IMMEDIATE) in the same call as the first
+    write (a call the interface names a write: `write`, `execute`, `returning`, never guessed
+    from the SQL), and reads before that first write run on the writer outside a transaction. They
     still see exactly what the transaction would, because every write of the process goes
     through this lock and a SQLite file belongs to one bot process (several processes share
     PostgreSQL, never SQLite). A transaction that only reads never takes SQLite's write lock

@@ -214,6 +214,37 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
     assert (await store.get_match(match.id)).state == {"n": 1}
 
 
+async def test_a_transaction_begins_with_its_first_write_whatever_the_sql_looks_like(store):
+    """The driver opens the transaction because the call is a write (`write`, `execute`), not
+    because the statement starts with INSERT or UPDATE (sqlite3's own implicit BEGIN reads
+    those letters, and would autocommit a write behind a WITH clause or a comment)."""
+    match = await new_match(store)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.conn.write(
+                "WITH target AS (SELECT id FROM matches WHERE id = $1) UPDATE matches SET status = 'active'"
+                " WHERE id = (SELECT id FROM target)", match.id)
+            await tx.conn.write("/* a note */ UPDATE matches SET board_version = 5"
+                                " WHERE id = $1", match.id)
+            seen = await tx.get_match(match.id)
+            assert seen is not None and (seen.status, seen.board_version) == ("active", 5)
+            raise RuntimeError("a crash before the commit")
+    row = await store.get_match(match.id)
+    assert (row.status, row.board_version) == ("open", match.board_version)
+
+
+async def test_the_reader_refuses_a_write(store):
+    """`fetch` is a read by the interface's contract; on SQLite the reader's connection is
+    query-only, so a write given to it fails instead of committing outside the write lock."""
+    match = await new_match(store)
+    if store.db.dialect != "sqlite":
+        return
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await store.conn.fetch("UPDATE matches SET status = 'active' WHERE id = $1"
+                               " RETURNING id", match.id)
+    assert (await store.get_match(match.id)).status == "open"
+
+
 async def test_a_stale_change_waiting_for_the_commit_still_fails_the_transaction(store):
     """A match change that may wait for the commit (it cannot break the one-live-match
     constraint) still fails the whole transaction, with the caller's error, if the match
