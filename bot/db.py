@@ -34,9 +34,17 @@ postgresql+asyncpg). On this project's 2-core machine (load ~2), per operation:
 The bot's saturation is bound by CPU and by the time SQLite's write lock is held; SQLAlchemy's
 async layer (greenlets, result processing, a round trip per statement on SQLite, where this
 driver sends a transaction's writes and commit in one) costs several times the CPU per move.
-Migrations stay SQL files per database (`bot/migrations/<dialect>/`): their differences are
-the types (INTEGER/REAL against BIGINT/DOUBLE PRECISION/BIGSERIAL) and the append-only trigger,
-which an Alembic port would have to spell per dialect as well.
+
+Migrations are SQL files, numbered. Those written once for both databases are in
+`bot/migrations/common/` (from 0004 on: BIGINT and DOUBLE PRECISION, which SQLite reads with
+the same INTEGER and REAL affinity as its own spelling, so no type name is substituted); a
+database's own are in `bot/migrations/<dialect>/`. 0001-0003 stay twins per database because
+what they make is spelled differently, not just typed: an id is SQLite's INTEGER PRIMARY KEY
+(the rowid; AUTOINCREMENT for the outbox) against a BIGSERIAL, the append-only trigger is a
+SELECT RAISE against a PL/pgSQL function, and 0002 rebuilds SQLite's move log (it cannot drop
+a primary key) where PostgreSQL alters it. Rewriting those applied migrations into one text
+would need a template language for exactly these cases; Alembic would spell them per dialect
+as well. `tests/test_postgres.py` checks that both sets make the same schema.
 """
 
 from __future__ import annotations
@@ -183,9 +191,14 @@ class Database(ABC):
 
 
 def migration_scripts(dialect: str) -> list[tuple[int, str, str]]:
-    """(number, name, SQL) of `bot/migrations/<dialect>/NNNN_name.sql`, in order."""
-    scripts = []
-    for path in sorted((MIGRATIONS / dialect).glob("*.sql")):
-        number = int(path.name.split("_", 1)[0])
-        scripts.append((number, path.stem, path.read_text(encoding="utf-8")))
-    return scripts
+    """(number, name, SQL) of the numbered migrations, in order: those written once for both
+    databases (`bot/migrations/common/`) and the database's own (`bot/migrations/<dialect>/`).
+    A number in both is an error: it would be ambiguous which one a database applied."""
+    scripts: dict[int, tuple[int, str, str]] = {}
+    for folder in (MIGRATIONS / "common", MIGRATIONS / dialect):
+        for path in sorted(folder.glob("*.sql")):
+            number = int(path.name.split("_", 1)[0])
+            if number in scripts:
+                raise DatabaseError(f"migration {number} is both common and {dialect}'s own")
+            scripts[number] = (number, path.stem, path.read_text(encoding="utf-8"))
+    return [scripts[number] for number in sorted(scripts)]

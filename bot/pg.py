@@ -1,7 +1,8 @@
 """PostgreSQL behind the store, through asyncpg: a connection pool, unique-constraint violations
-mapped to `Conflict`, and the numbered migrations of `bot/migrations/postgresql/` applied under
-an advisory lock (several bot processes may start at once; one migrates, the others wait and
-find the schema current). The store's `$1, $2, …` placeholders are asyncpg's own.
+mapped to `Conflict`, and the numbered migrations (`bot/migrations/common/` and
+`bot/migrations/postgresql/`) applied under an advisory lock (several bot processes may start
+at once; one migrates, the others wait and find the schema current). The store's `$1, $2, …`
+placeholders are asyncpg's own.
 
 Transactions are READ COMMITTED; what must happen once across processes is guarded in the
 database itself: a match row is locked (`SELECT … FOR UPDATE`, `Conn.locking`) by every change

@@ -245,6 +245,23 @@ async def test_the_reader_refuses_a_write(store):
     assert (await store.get_match(match.id)).status == "open"
 
 
+def test_a_migration_is_either_common_or_a_databases_own(tmp_path, monkeypatch):
+    """`bot/migrations/common/` and `bot/migrations/<dialect>/` make one numbered sequence;
+    the same number in both would leave it to chance which one a database applied."""
+    import bot.db
+    from bot.db import DatabaseError
+
+    for folder, name in (("common", "0002_b"), ("sqlite", "0001_a"), ("sqlite", "0003_c")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / f"{name}.sql").write_text(f"-- {name}\n", encoding="utf-8")
+    monkeypatch.setattr(bot.db, "MIGRATIONS", tmp_path)
+    assert [(n, name) for n, name, _ in migration_scripts("sqlite")] == [
+        (1, "0001_a"), (2, "0002_b"), (3, "0003_c")]
+    (tmp_path / "sqlite" / "0002_b.sql").write_text("-- again\n", encoding="utf-8")
+    with pytest.raises(DatabaseError, match="migration 2"):
+        migration_scripts("sqlite")
+
+
 async def test_a_stale_change_waiting_for_the_commit_still_fails_the_transaction(store):
     """A match change that may wait for the commit (it cannot break the one-live-match
     constraint) still fails the whole transaction, with the caller's error, if the match
