@@ -23,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
+from bot.db import params  # noqa: E402
 from bot.service import Player, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -100,8 +101,8 @@ async def measure(size: int, due: int, rounds: int) -> dict[str, float]:
             ids = list(range(1 + number * due, 1 + (number + 1) * due))
             async with store.transaction() as tx:
                 await tx.conn.execute(
-                    f"UPDATE matches SET next_check_at = ? WHERE id IN "
-                    f"({', '.join('?' * len(ids))})", START + DAY / 2, *ids)
+                    f"UPDATE matches SET next_check_at = $1 WHERE id IN ({params(len(ids), 2)})",
+                    START + DAY / 2, *ids)
             stop = asyncio.Event()
             prober = asyncio.create_task(probe(stalls if number else [], stop))
             await asyncio.sleep(0.01)

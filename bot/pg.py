@@ -1,20 +1,20 @@
-"""PostgreSQL behind the store, through asyncpg: a connection pool, `?` placeholders rewritten
-to `$n`, unique-constraint violations mapped to `Conflict`, and the numbered migrations of
-`bot/migrations/postgresql/` applied under an advisory lock (several bot processes may start at
-once; one migrates, the others wait and find the schema current).
+"""PostgreSQL behind the store, through asyncpg: a connection pool, unique-constraint violations
+mapped to `Conflict`, and the numbered migrations (`bot/migrations/common/` and
+`bot/migrations/postgresql/`) applied under an advisory lock (several bot processes may start
+at once; one migrates, the others wait and find the schema current). The store's `$1, $2, …`
+placeholders are asyncpg's own.
 
 Transactions are READ COMMITTED; what must happen once across processes is guarded in the
-database itself: a match row is locked (`SELECT … FOR UPDATE`) by every change of the match,
-outbox rows and clock notices are claimed by conditional updates and unique keys, and rating
-updates take a transaction-scoped advisory lock.
+database itself: a match row is locked (`SELECT … FOR UPDATE`, `Conn.locking`) by every change
+of the match, outbox rows and clock notices are claimed by conditional updates and unique keys,
+the clock's batches skip the rows another process holds (`SKIP LOCKED`), and rating updates
+take a transaction-scoped advisory lock (`Conn.serialize`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import AsyncIterator, Iterable, Sequence
-from functools import lru_cache
 from typing import Any
 
 import asyncpg
@@ -22,45 +22,50 @@ import asyncpg
 from .db import Conflict, Conn, Database, Row, migration_scripts
 
 MIGRATION_LOCK = 0x636F7272  # "corr": one process migrates at a time
-_STATUS_COUNT = re.compile(r"(\d+)$")
 
 
-@lru_cache(maxsize=1024)
-def to_postgres(sql: str) -> str:
-    """`?` placeholders as `$1, $2, …` (the store's SQL has no `?` inside literals)."""
-    counter = iter(range(1, 10_000))
-    return re.sub(r"\?", lambda _: f"${next(counter)}", sql)
+def _changed(status: str | None) -> int:
+    """The row count of a command status such as "UPDATE 3" or "INSERT 0 1"."""
+    last = (status or "").rpartition(" ")[2]
+    return int(last) if last.isdigit() else 0
 
 
 class _PgConn(Conn):
-    dialect = "postgresql"
-
     def __init__(self, conn: Any):
-        self._conn = conn
+        self._conn = conn  # a pooled connection in a transaction, or the pool itself
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         try:
-            rows = await self._conn.fetch(to_postgres(sql), *args)
+            rows = await self._conn.fetch(sql, *args)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise Conflict(str(exc)) from None
         return [dict(row) for row in rows]
 
+    async def returning(self, sql: str, *args: Any) -> list[Row]:
+        return await self.fetch(sql, *args)
+
     async def execute(self, sql: str, *args: Any) -> int:
         try:
-            status = await self._conn.execute(to_postgres(sql), *args)
+            status = await self._conn.execute(sql, *args)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise Conflict(str(exc)) from None
-        found = _STATUS_COUNT.search(status or "")
-        return int(found.group(1)) if found else 0
+        return _changed(status)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         batch = [tuple(row) for row in rows]
         if not batch:
             return
         try:
-            await self._conn.executemany(to_postgres(sql), batch)
+            await self._conn.executemany(sql, batch)
         except asyncpg.IntegrityConstraintViolationError as exc:
             raise Conflict(str(exc)) from None
+
+    def locking(self, of: str | None = None, *, skip_locked: bool = False) -> str:
+        return (" FOR UPDATE" + (f" OF {of}" if of else "")
+                + (" SKIP LOCKED" if skip_locked else ""))
+
+    async def serialize(self, key: int) -> None:
+        await self._conn.fetchval("SELECT pg_advisory_xact_lock($1)", key)
 
 
 class PostgresDatabase(Database):

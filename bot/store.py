@@ -9,16 +9,15 @@ a double click or a race loses cleanly instead of applying a move twice.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
-from .db import Conflict, Conn, Database, DeferredConn, Row, SqliteDatabase, open_database
+from .db import Conflict, Conn, Database, Row, params
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
@@ -211,18 +210,18 @@ class Queries:
     conn: Conn
 
     async def get_match(self, match_id: int) -> MatchRow | None:
-        return await self._one_match("m.id = ?", match_id)
+        return await self._one_match("m.id = $1", match_id)
 
     async def live_match_in(self, channel_id: int) -> MatchRow | None:
         return await self._one_match(
-            "m.channel_id = ? AND m.status IN ('open', 'invited', 'active')", channel_id)
+            "m.channel_id = $1 AND m.status IN ('open', 'invited', 'active')", channel_id)
 
     async def _one_match(self, condition: str, *args: Any, lock: bool = False
                          ) -> MatchRow | None:
         """The match meeting `condition` (at most one does) with its seats, in one query:
         a round trip fewer than reading the seats after it, on every move's path. `lock`:
         PostgreSQL locks the match row until the transaction ends."""
-        suffix = " FOR UPDATE OF m" if lock and self.conn.dialect == "postgresql" else ""
+        suffix = self.conn.locking("m") if lock else ""
         rows = await self.conn.fetch(
             "SELECT m.*, s.seat AS seat_number, s.user_id AS seat_user_id,"
             " s.name AS seat_name FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
@@ -236,15 +235,15 @@ class Queries:
     async def live_matches_of(self, user_id: int) -> list[MatchRow]:
         rows = await self.conn.fetch(
             "SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id"
-            " WHERE s.user_id = ? AND m.status IN ('open', 'invited', 'active')"
+            " WHERE s.user_id = $1 AND m.status IN ('open', 'invited', 'active')"
             " ORDER BY m.updated_at", user_id)
         return [await self._with_seats(row) for row in rows]
 
     async def finished_matches_of(self, user_id: int, limit: int = 10) -> list[MatchRow]:
         rows = await self.conn.fetch(
             "SELECT m.* FROM matches m JOIN seats s ON s.match_id = m.id"
-            " WHERE s.user_id = ? AND m.status = 'finished'"
-            " ORDER BY m.finished_at DESC, m.id DESC LIMIT ?", user_id, limit)
+            " WHERE s.user_id = $1 AND m.status = 'finished'"
+            " ORDER BY m.finished_at DESC, m.id DESC LIMIT $2", user_id, limit)
         return [await self._with_seats(row) for row in rows]
 
     async def recent_opening(self, host_id: int, parent_channel_id: int, game: str,
@@ -252,29 +251,34 @@ class Queries:
         """A lobby or invitation this host opened from this channel a moment ago (a retried
         `/play` finds it instead of opening a second match)."""
         row = await self.conn.fetchrow(
-            "SELECT * FROM matches WHERE host_id = ? AND status IN ('open', 'invited')"
-            " AND game = ? AND created_at >= ?"
-            " AND (parent_channel_id = ? OR channel_id = ?)"
-            " AND COALESCE(invited_id, 0) = ? ORDER BY id DESC LIMIT 1",
+            "SELECT * FROM matches WHERE host_id = $1 AND status IN ('open', 'invited')"
+            " AND game = $2 AND created_at >= $3"
+            " AND (parent_channel_id = $4 OR channel_id = $5)"
+            " AND COALESCE(invited_id, 0) = $6 ORDER BY id DESC LIMIT 1",
             host_id, game, since, parent_channel_id, parent_channel_id, invited_id or 0)
         return None if row is None else await self._with_seats(row)
 
     async def placeholder_matches(self, older_than: float) -> list[int]:
         rows = await self.conn.fetch(
             "SELECT id FROM matches WHERE channel_id < 0 AND status IN ('open', 'invited')"
-            " AND created_at < ?", older_than)
+            " AND created_at < $1", older_than)
         return [row["id"] for row in rows]
+
+    async def _new_id(self, sql: str, *args: Any) -> int:
+        """The id an INSERT … RETURNING id gave its row."""
+        rows = await self.conn.returning(sql, *args)
+        return int(rows[0]["id"])
 
     async def _with_seats(self, row: Row) -> MatchRow:
         seat_rows = await self.conn.fetch(
-            "SELECT seat, user_id, name FROM seats WHERE match_id = ? ORDER BY seat", row["id"])
+            "SELECT seat, user_id, name FROM seats WHERE match_id = $1 ORDER BY seat", row["id"])
         return _match_row(row, tuple(SeatRow(r["seat"], r["user_id"], r["name"])
                                      for r in seat_rows))
 
     async def moves(self, match_id: int) -> list[MoveRow]:
         rows = await self.conn.fetch(
             "SELECT seq, ply, kind, notation, actor_id, played_at, interaction_id FROM moves"
-            " WHERE match_id = ? ORDER BY seq", match_id)
+            " WHERE match_id = $1 ORDER BY seq", match_id)
         return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
                         r["played_at"], r["interaction_id"]) for r in rows]
 
@@ -282,7 +286,7 @@ class Queries:
         """The newest entry of the match's log (a move, a die roll, a takeback or a skip)."""
         row = await self.conn.fetchrow(
             "SELECT seq, ply, kind, notation, actor_id, played_at, interaction_id FROM moves"
-            " WHERE match_id = ? ORDER BY seq DESC LIMIT 1", match_id)
+            " WHERE match_id = $1 ORDER BY seq DESC LIMIT 1", match_id)
         if row is None:
             return None
         return MoveRow(row["seq"], row["ply"], row["kind"], row["notation"], row["actor_id"],
@@ -291,7 +295,7 @@ class Queries:
     async def move_by_interaction(self, interaction_id: int) -> tuple[int, MoveRow] | None:
         row = await self.conn.fetchrow(
             "SELECT match_id, seq, ply, kind, notation, actor_id, played_at, interaction_id"
-            " FROM moves WHERE interaction_id = ?", interaction_id)
+            " FROM moves WHERE interaction_id = $1", interaction_id)
         if row is None:
             return None
         return row["match_id"], MoveRow(row["seq"], row["ply"], row["kind"], row["notation"],
@@ -309,15 +313,15 @@ class Queries:
             " invited_id, first_seat, status, NULL AS state, version, result, created_at,"
             " updated_at, move_seconds, turn_started_at, parent_channel_id, waiting_on,"
             " next_check_at, board_version, finished_at, rated FROM matches"
-            " WHERE status = 'active' AND next_check_at <= ? ORDER BY next_check_at LIMIT ?"
-            + (" FOR UPDATE SKIP LOCKED" if lock and self.conn.dialect == "postgresql" else ""),
+            " WHERE status = 'active' AND next_check_at <= $1 ORDER BY next_check_at LIMIT $2"
+            + (self.conn.locking(skip_locked=True) if lock else ""),
             now, limit)
         if not rows:
             return []
         ids = [row["id"] for row in rows]
         seat_rows = await self.conn.fetch(
             "SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN"
-            f" ({', '.join('?' * len(ids))}) ORDER BY match_id, seat", *ids)
+            f" ({params(len(ids))}) ORDER BY match_id, seat", *ids)
         seats: dict[int, list[SeatRow]] = {}
         for r in seat_rows:
             seats.setdefault(r["match_id"], []).append(SeatRow(r["seat"], r["user_id"], r["name"]))
@@ -329,7 +333,7 @@ class Queries:
             return {}
         rows = await self.conn.fetch(
             "SELECT user_id, starts_at, ends_at FROM vacations WHERE user_id IN"
-            f" ({', '.join('?' * len(ids))}) ORDER BY starts_at", *ids)
+            f" ({params(len(ids))}) ORDER BY starts_at", *ids)
         found: dict[int, list[tuple[float, float]]] = {uid: [] for uid in ids}
         for r in rows:
             found[r["user_id"]].append((r["starts_at"], r["ends_at"]))
@@ -342,7 +346,7 @@ class Queries:
             rows = await self.conn.fetch(
                 "SELECT user_id, reminders, notify, last_digest_at, dm_channel_id, dm_closed_at,"
                 " language"
-                f" FROM users WHERE user_id IN ({', '.join('?' * len(ids))})", *ids)
+                f" FROM users WHERE user_id IN ({params(len(ids))})", *ids)
             for r in rows:
                 found[r["user_id"]] = UserRow(r["user_id"], r["reminders"], r["notify"],
                                               r["last_digest_at"], r["dm_channel_id"],
@@ -351,7 +355,7 @@ class Queries:
 
     async def matches_waiting_on(self, user_id: int) -> list[int]:
         rows = await self.conn.fetch(
-            "SELECT id FROM matches WHERE status = 'active' AND waiting_on = ?", user_id)
+            "SELECT id FROM matches WHERE status = 'active' AND waiting_on = $1", user_id)
         return [row["id"] for row in rows]
 
     async def unsettled_matches(self, finished_since: float) -> list[int]:
@@ -362,7 +366,7 @@ class Queries:
             "SELECT id FROM matches WHERE status = 'active'"
             " AND (waiting_on IS NULL OR board_version IS NULL OR board_version <> version)"
             " UNION SELECT id FROM matches WHERE status = 'finished' AND state IS NOT NULL"
-            " AND (board_version IS NULL OR board_version <> version) AND updated_at >= ?"
+            " AND (board_version IS NULL OR board_version <> version) AND updated_at >= $1"
             " ORDER BY id", finished_since)
         return [row["id"] for row in rows]
 
@@ -373,19 +377,19 @@ class Queries:
             return {}
         rows = await self.conn.fetch(
             "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
-            f" WHERE game = ? AND user_id IN ({', '.join('?' * len(ids))})", game, *ids)
+            f" WHERE game = $1 AND user_id IN ({params(len(ids), 2)})", game, *ids)
         return {r["user_id"]: _rating_row(r) for r in rows}
 
     async def ratings_of(self, user_id: int) -> list[RatingRow]:
         rows = await self.conn.fetch(
             "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
-            " WHERE user_id = ? ORDER BY games DESC, game", user_id)
+            " WHERE user_id = $1 ORDER BY games DESC, game", user_id)
         return [_rating_row(r) for r in rows]
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]:
         rows = await self.conn.fetch(
             "SELECT user_id, place, mu_before, sigma_before, mu_after, sigma_after"
-            " FROM rating_history WHERE match_id = ? ORDER BY place, user_id", match_id)
+            " FROM rating_history WHERE match_id = $1 ORDER BY place, user_id", match_id)
         return [RatingChange(r["user_id"], r["place"], r["mu_before"], r["sigma_before"],
                              r["mu_after"], r["sigma_after"]) for r in rows]
 
@@ -394,7 +398,7 @@ class Queries:
         """(time, mu, sigma) after each of the user's rated matches of `game`, oldest first."""
         rows = await self.conn.fetch(
             "SELECT rated_at, mu_after, sigma_after FROM rating_history"
-            " WHERE user_id = ? AND game = ? ORDER BY rated_at DESC, seq DESC LIMIT ?",
+            " WHERE user_id = $1 AND game = $2 ORDER BY rated_at DESC, seq DESC LIMIT $3",
             user_id, game, limit)
         return [(r["rated_at"], r["mu_after"], r["sigma_after"]) for r in reversed(rows)]
 
@@ -423,15 +427,15 @@ class Queries:
         if guild_id is None:
             rows = await self.conn.fetch(
                 "SELECT user_id, game, name, mu, sigma, games, last_played_at FROM ratings"
-                " WHERE game = ? AND games >= ? AND last_played_at >= ?"
-                " ORDER BY mu DESC, user_id LIMIT ?", game, min_games, active_since, limit)
+                " WHERE game = $1 AND games >= $2 AND last_played_at >= $3"
+                " ORDER BY mu DESC, user_id LIMIT $4", game, min_games, active_since, limit)
         else:
             rows = await self.conn.fetch(
                 "SELECT r.user_id, r.game, r.name, r.mu, r.sigma, r.games, r.last_played_at"
                 " FROM rating_members m JOIN ratings r"
                 " ON r.user_id = m.user_id AND r.game = m.game"
-                " WHERE m.guild_id = ? AND m.game = ? AND r.games >= ?"
-                " AND r.last_played_at >= ? ORDER BY r.mu DESC, r.user_id LIMIT ?",
+                " WHERE m.guild_id = $1 AND m.game = $2 AND r.games >= $3"
+                " AND r.last_played_at >= $4 ORDER BY r.mu DESC, r.user_id LIMIT $5",
                 guild_id, game, min_games, active_since, limit)
         return [_rating_row(r) for r in rows]
 
@@ -439,39 +443,39 @@ class Queries:
                                active_since: float, guild_id: int | None = None) -> int | None:
         """The user's place on that leaderboard, or None when they are not on it."""
         mine = await self.conn.fetchrow(
-            "SELECT mu, games, last_played_at FROM ratings WHERE user_id = ? AND game = ?",
+            "SELECT mu, games, last_played_at FROM ratings WHERE user_id = $1 AND game = $2",
             user_id, game)
         if mine is None or mine["games"] < min_games or mine["last_played_at"] < active_since:
             return None
         if guild_id is None:
             above = await self.conn.fetchval(
-                "SELECT COUNT(*) FROM ratings WHERE game = ? AND games >= ?"
-                " AND last_played_at >= ? AND (mu > ? OR (mu = ? AND user_id < ?))",
+                "SELECT COUNT(*) FROM ratings WHERE game = $1 AND games >= $2"
+                " AND last_played_at >= $3 AND (mu > $4 OR (mu = $5 AND user_id < $6))",
                 game, min_games, active_since, mine["mu"], mine["mu"], user_id)
         else:
             member = await self.conn.fetchval(
-                "SELECT 1 FROM rating_members WHERE guild_id = ? AND game = ? AND user_id = ?",
+                "SELECT 1 FROM rating_members WHERE guild_id = $1 AND game = $2 AND user_id = $3",
                 guild_id, game, user_id)
             if member is None:
                 return None
             above = await self.conn.fetchval(
                 "SELECT COUNT(*) FROM rating_members m JOIN ratings r"
                 " ON r.user_id = m.user_id AND r.game = m.game"
-                " WHERE m.guild_id = ? AND m.game = ? AND r.games >= ?"
-                " AND r.last_played_at >= ? AND (r.mu > ? OR (r.mu = ? AND r.user_id < ?))",
+                " WHERE m.guild_id = $1 AND m.game = $2 AND r.games >= $3"
+                " AND r.last_played_at >= $4 AND (r.mu > $5 OR (r.mu = $6 AND r.user_id < $7))",
                 guild_id, game, min_games, active_since, mine["mu"], mine["mu"], user_id)
         return int(above) + 1
 
     async def finished_record(self, user_id: int, game: str | None = None,
                               limit: int = 1000) -> list[FinishedRow]:
         """The user's finished matches (newest first): game, seat, result, length."""
-        where = " AND m.game = ?" if game is not None else ""
-        args: list[Any] = [user_id, *([game] if game is not None else []), limit]
+        args: list[Any] = [user_id, limit, *([game] if game is not None else [])]
+        where = " AND m.game = $3" if game is not None else ""
         rows = await self.conn.fetch(
             "SELECT m.id, m.game, s.seat, m.result, m.plies, m.created_at, m.finished_at,"
             " m.rated FROM seats s JOIN matches m ON m.id = s.match_id"
-            f" WHERE s.user_id = ? AND m.status = 'finished'{where}"
-            " ORDER BY COALESCE(m.finished_at, m.updated_at) DESC, m.id DESC LIMIT ?", *args)
+            f" WHERE s.user_id = $1 AND m.status = 'finished'{where}"
+            " ORDER BY COALESCE(m.finished_at, m.updated_at) DESC, m.id DESC LIMIT $2", *args)
         return [FinishedRow(r["id"], r["game"], r["seat"],
                             None if r["result"] is None else loads(r["result"]),
                             r["plies"], r["created_at"], r["finished_at"] or r["created_at"],
@@ -482,7 +486,7 @@ class Queries:
             return {}
         rows = await self.conn.fetch(
             "SELECT match_id, seat, user_id, name FROM seats WHERE match_id IN"
-            f" ({', '.join('?' * len(match_ids))}) ORDER BY match_id, seat", *match_ids)
+            f" ({params(len(match_ids))}) ORDER BY match_id, seat", *match_ids)
         found: dict[int, list[SeatRow]] = {}
         for r in rows:
             found.setdefault(r["match_id"], []).append(SeatRow(r["seat"], r["user_id"], r["name"]))
@@ -491,7 +495,7 @@ class Queries:
 
     # -- offers ----------------------------------------------------------------------------
     async def get_offer(self, offer_id: int) -> OfferRow | None:
-        row = await self.conn.fetchrow("SELECT * FROM offers WHERE id = ?", offer_id)
+        row = await self.conn.fetchrow("SELECT * FROM offers WHERE id = $1", offer_id)
         if row is None:
             return None
         return OfferRow(row["id"], row["match_id"], row["kind"], row["from_user"],
@@ -500,12 +504,12 @@ class Queries:
     # -- users -----------------------------------------------------------------------------
     async def language_chosen(self, user_id: int) -> bool:
         return bool(await self.conn.fetchval(
-            "SELECT language_chosen FROM users WHERE user_id = ?", user_id))
+            "SELECT language_chosen FROM users WHERE user_id = $1", user_id))
 
     async def user(self, user_id: int) -> UserRow:
         row = await self.conn.fetchrow(
             "SELECT user_id, reminders, notify, last_digest_at, dm_channel_id, dm_closed_at,"
-            " language FROM users WHERE user_id = ?", user_id)
+            " language FROM users WHERE user_id = $1", user_id)
         if row is None:
             return UserRow(user_id)
         return UserRow(row["user_id"], row["reminders"], row["notify"], row["last_digest_at"],
@@ -513,13 +517,13 @@ class Queries:
 
     async def digests_due(self, now: float, limit: int) -> list[int]:
         rows = await self.conn.fetch(
-            "SELECT user_id FROM users WHERE reminders = 'digest' AND next_digest_at <= ?"
-            " ORDER BY next_digest_at LIMIT ?", now, limit)
+            "SELECT user_id FROM users WHERE reminders = 'digest' AND next_digest_at <= $1"
+            " ORDER BY next_digest_at LIMIT $2", now, limit)
         return [row["user_id"] for row in rows]
 
     async def vacations(self, user_id: int) -> list[tuple[float, float]]:
         rows = await self.conn.fetch(
-            "SELECT starts_at, ends_at FROM vacations WHERE user_id = ? ORDER BY starts_at",
+            "SELECT starts_at, ends_at FROM vacations WHERE user_id = $1 ORDER BY starts_at",
             user_id)
         return [(row["starts_at"], row["ends_at"]) for row in rows]
 
@@ -527,7 +531,7 @@ class Queries:
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
         if guild_id is None:
             return dict(DEFAULT_GUILD_SETTINGS)
-        row = await self.conn.fetchrow("SELECT * FROM guild_settings WHERE guild_id = ?",
+        row = await self.conn.fetchrow("SELECT * FROM guild_settings WHERE guild_id = $1",
                                        guild_id)
         if row is None:
             return dict(DEFAULT_GUILD_SETTINGS)
@@ -539,14 +543,14 @@ class Queries:
     # -- delivery --------------------------------------------------------------------------
     async def live_messages(self, match_id: int, below_version: int | None = None,
                             kind: str | None = None) -> list[LiveMessage]:
-        sql = "SELECT * FROM live_messages WHERE match_id = ?"
+        sql = "SELECT * FROM live_messages WHERE match_id = $1"
         args: list[Any] = [match_id]
         if below_version is not None:
-            sql += " AND version < ?"
             args.append(below_version)
+            sql += f" AND version < ${len(args)}"
         if kind is not None:
-            sql += " AND kind = ?"
             args.append(kind)
+            sql += f" AND kind = ${len(args)}"
         rows = await self.conn.fetch(sql + " ORDER BY message_id", *args)
         return [LiveMessage(r["message_id"], r["channel_id"], r["match_id"], r["kind"],
                             r["version"], r["offer_id"], r["token"], r["token_expires"])
@@ -555,11 +559,11 @@ class Queries:
     async def pending_outbox(self, now: float, limit: int) -> list[OutboxRow]:
         """The head of every lane that is due: rows of one lane go out strictly in order."""
         rows = await self.conn.fetch(
-            "SELECT * FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= ?"
-            " AND (o.claimed_until IS NULL OR o.claimed_until < ?)"
+            "SELECT * FROM outbox o WHERE o.status = 'pending' AND o.next_attempt_at <= $1"
+            " AND (o.claimed_until IS NULL OR o.claimed_until < $2)"
             " AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.lane = o.lane"
             " AND p.status = 'pending' AND p.id < o.id)"
-            " ORDER BY o.id LIMIT ?", now, now, limit)
+            " ORDER BY o.id LIMIT $3", now, now, limit)
         return [_outbox_row(row) for row in rows]
 
     async def next_outbox_due(self) -> float | None:
@@ -572,7 +576,7 @@ class Queries:
         return [int(row["user_id"]) for row in rows]
 
     async def meta(self, key: str) -> str | None:
-        return await self.conn.fetchval("SELECT value FROM meta WHERE key = ?", key)
+        return await self.conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
 
 
 class Tx(Queries):
@@ -589,11 +593,11 @@ class Tx(Queries):
                            move_seconds: int | None, seats: Iterable[SeatRow],
                            now: float, rated: bool = False) -> int:
         try:
-            match_id = await self.conn.fetchval(
+            match_id = await self._new_id(
                 "INSERT INTO matches (game, options, seat_count, guild_id, channel_id, in_thread,"
                 " parent_channel_id, host_id, invited_id, first_seat, status, move_seconds,"
                 " created_at, updated_at, rated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                f" VALUES ({params(15)}) RETURNING id",
                 game, dumps(options), seat_count, guild_id, channel_id, int(in_thread),
                 parent_channel_id, host_id, invited_id, first_seat, status, move_seconds, now,
                 now, int(rated))
@@ -604,12 +608,13 @@ class Tx(Queries):
 
     async def _insert_seats(self, match_id: int, seats: Iterable[SeatRow], now: float) -> None:
         await self.conn.executemany(
-            "INSERT INTO seats (match_id, seat, user_id, name, joined_at) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO seats (match_id, seat, user_id, name, joined_at)"
+            " VALUES ($1, $2, $3, $4, $5)",
             [(match_id, s.seat, s.user_id, s.name, now) for s in seats])
 
     async def lock_match(self, match_id: int) -> MatchRow | None:
         """The match as this transaction sees it (PostgreSQL also locks the row)."""
-        return await self._one_match("m.id = ?", match_id, lock=True)
+        return await self._one_match("m.id = $1", match_id, lock=True)
 
     async def update_match(self, match_id: int, expected_version: int, *, now: float,
                            **changes: Any) -> int:
@@ -643,7 +648,7 @@ class Tx(Queries):
         unknown = set(changes) - _UPDATABLE
         if unknown:
             raise TypeError(f"not a match column: {', '.join(sorted(unknown))}")
-        sets = ["version = version + 1", "updated_at = ?"]
+        sets = ["version = version + 1", "updated_at = $1"]
         args: list[Any] = [now]
         written: dict[str, Any] = {}
         for name, value in changes.items():
@@ -656,9 +661,10 @@ class Tx(Queries):
                 value = loads(text)  # what a read gives back: a copy, JSON types only
             else:
                 args.append(value)
-            sets.append(f"{name} = ?")
+            sets.append(f"{name} = ${len(args)}")
             written[name] = value
-        sql = f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?"
+        sql = (f"UPDATE matches SET {', '.join(sets)}"
+               f" WHERE id = ${len(args) + 1} AND version = ${len(args) + 2}")
         if changes.get("status") in (None, "finished", "aborted"):
             # it cannot make a second live match in the channel (the one constraint it could
             # break), so it may wait for the transaction's next round trip (a move's
@@ -674,7 +680,7 @@ class Tx(Queries):
                 raise stale or StaleVersion(match_id)
         seats = changes.get("seats")
         if seats is not None:
-            await self.conn.execute("DELETE FROM seats WHERE match_id = ?", match_id)
+            await self.conn.execute("DELETE FROM seats WHERE match_id = $1", match_id)
             await self._insert_seats(match_id, seats, now)
         return written
 
@@ -682,23 +688,23 @@ class Tx(Queries):
         """A match opened with a placeholder channel gets its real one."""
         try:
             await self.conn.execute(
-                "UPDATE matches SET channel_id = ?, in_thread = ?,"
-                " parent_channel_id = CASE WHEN ? = 1 THEN parent_channel_id ELSE NULL END"
-                " WHERE id = ?", channel_id, int(in_thread), int(in_thread), match_id)
+                "UPDATE matches SET channel_id = $1, in_thread = $2,"
+                " parent_channel_id = CASE WHEN $3 = 1 THEN parent_channel_id ELSE NULL END"
+                " WHERE id = $4", channel_id, int(in_thread), int(in_thread), match_id)
         except Conflict:
             raise ChannelBusy(channel_id) from None
 
     async def set_clock_check(self, match_id: int, next_check_at: float | None) -> None:
         """Move a match's next clock check (not a change of the match: no new version)."""
-        await self.conn.write("UPDATE matches SET next_check_at = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET next_check_at = $1 WHERE id = $2",
                               next_check_at, match_id)
 
     async def set_board_version(self, match_id: int, version: int) -> None:
-        await self.conn.write("UPDATE matches SET board_version = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET board_version = $1 WHERE id = $2",
                               version, match_id)
 
     async def set_waiting_on(self, match_id: int, user_id: int | None) -> None:
-        await self.conn.write("UPDATE matches SET waiting_on = ? WHERE id = ?",
+        await self.conn.write("UPDATE matches SET waiting_on = $1 WHERE id = $2",
                               user_id, match_id)
 
     async def append_log(self, match_id: int, seq: int, *, ply: int, kind: str, notation: str,
@@ -707,7 +713,7 @@ class Tx(Queries):
         """One log entry; its sequence is the match version it replaces (unique)."""
         await self.conn.write(
             "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at,"
-            " interaction_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " interaction_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             match_id, seq, ply, kind, notation, actor_id, now, interaction_id)
 
     # -- notices: each reminder or expiry is sent at most once per match and turn ----------
@@ -717,22 +723,22 @@ class Tx(Queries):
             return set()
         rows = await self.conn.fetch(
             "SELECT match_id, ply, kind FROM notices WHERE match_id IN"
-            f" ({', '.join('?' * len(match_ids))})", *match_ids)
+            f" ({params(len(match_ids))})", *match_ids)
         return {(r["match_id"], r["ply"], r["kind"]) for r in rows}
 
     async def add_notices(self, notices: Sequence[tuple[int, int, str]], now: float) -> None:
         await self.conn.executemany(
-            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT DO NOTHING", [(m, t, k, now) for m, t, k in notices])
 
     async def set_clock_checks(self, checks: Sequence[tuple[int, float | None]]) -> None:
-        await self.conn.executemany("UPDATE matches SET next_check_at = ? WHERE id = ?",
+        await self.conn.executemany("UPDATE matches SET next_check_at = $1 WHERE id = $2",
                                     [(when, match_id) for match_id, when in checks])
 
     async def claim_notice(self, match_id: int, turn: int, kind: str, now: float) -> bool:
         """Record that a notice is being sent; False if it already was."""
         changed = await self.conn.execute(
-            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES (?, ?, ?, ?)"
+            "INSERT INTO notices (match_id, ply, kind, sent_at) VALUES ($1, $2, $3, $4)"
             " ON CONFLICT DO NOTHING", match_id, turn, kind, now)
         return changed == 1
 
@@ -741,26 +747,27 @@ class Tx(Queries):
                         now: float) -> tuple[int, list[int]]:
         """A new offer; an open offer of the same kind is withdrawn. Returns (id, withdrawn)."""
         withdrawn = await self.conn.fetch(
-            "SELECT id FROM offers WHERE match_id = ? AND kind = ? AND status = 'open'",
+            "SELECT id FROM offers WHERE match_id = $1 AND kind = $2 AND status = 'open'",
             match_id, kind)
         await self.conn.execute(
-            "UPDATE offers SET status = 'void' WHERE match_id = ? AND kind = ? AND status = 'open'",
+            "UPDATE offers SET status = 'void'"
+            " WHERE match_id = $1 AND kind = $2 AND status = 'open'",
             match_id, kind)
-        offer_id = await self.conn.fetchval(
+        offer_id = await self._new_id(
             "INSERT INTO offers (match_id, kind, from_user, version, created_at)"
-            " VALUES (?, ?, ?, ?, ?) RETURNING id", match_id, kind, from_user, version, now)
+            " VALUES ($1, $2, $3, $4, $5) RETURNING id", match_id, kind, from_user, version, now)
         return int(offer_id), [row["id"] for row in withdrawn]
 
     async def close_offer(self, offer_id: int, status: str, by: int | None = None) -> bool:
         """Close an open offer; False if it was no longer open (answered twice, or void)."""
         changed = await self.conn.execute(
-            "UPDATE offers SET status = ?, answered_by = ? WHERE id = ? AND status = 'open'",
+            "UPDATE offers SET status = $1, answered_by = $2 WHERE id = $3 AND status = 'open'",
             status, by, offer_id)
         return changed == 1
 
     async def void_offers(self, match_id: int) -> None:
         await self.conn.write(
-            "UPDATE offers SET status = 'void' WHERE match_id = ? AND status = 'open'", match_id)
+            "UPDATE offers SET status = 'void' WHERE match_id = $1 AND status = 'open'", match_id)
 
     # -- users -----------------------------------------------------------------------------
     async def set_user(self, user_id: int, **values: Any) -> None:
@@ -771,7 +778,7 @@ class Tx(Queries):
         assert set(values) <= allowed, values
         names = list(values)
         await self.conn.execute(
-            f"INSERT INTO users (user_id, {', '.join(names)}) VALUES (?{', ?' * len(names)})"
+            f"INSERT INTO users (user_id, {', '.join(names)}) VALUES ({params(len(names) + 1)})"
             f" ON CONFLICT (user_id) DO UPDATE SET "
             + ", ".join(f"{n} = excluded.{n}" for n in names),
             user_id, *values.values())
@@ -780,29 +787,29 @@ class Tx(Queries):
         """The match whose private view could not be DMed to the user, if they are still to be
         told; taken once (by one process), and the transaction's last statement."""
         match_id = await self.conn.fetchval(
-            "SELECT dm_note_match FROM users WHERE user_id = ?", user_id)
+            "SELECT dm_note_match FROM users WHERE user_id = $1", user_id)
         if match_id is None:
             return None
-        rows = await self.conn.fetch_last(
-            "UPDATE users SET dm_note_match = NULL WHERE user_id = ? AND dm_note_match = ?"
+        rows = await self.conn.returning_last(
+            "UPDATE users SET dm_note_match = NULL WHERE user_id = $1 AND dm_note_match = $2"
             " RETURNING user_id", user_id, match_id)
         return int(match_id) if rows else None
 
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
         await self.conn.execute(
-            "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+            "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES ($1, $2, $3)",
             user_id, starts_at, ends_at)
 
     async def end_vacations(self, user_id: int, now: float) -> int:
         """Cut short every vacation still running; returns how many were."""
         return await self.conn.execute(
-            "UPDATE vacations SET ends_at = ? WHERE user_id = ? AND ends_at > ? AND starts_at <= ?",
-            now, user_id, now, now)
+            "UPDATE vacations SET ends_at = $1 WHERE user_id = $2 AND ends_at > $1"
+            " AND starts_at <= $1", now, user_id)
 
     async def check_clocks_of(self, user_id: int, now: float) -> None:
         """The user's clocks changed (a vacation ended): look at their matches again now."""
         await self.conn.execute(
-            "UPDATE matches SET next_check_at = ? WHERE status = 'active' AND waiting_on = ?"
+            "UPDATE matches SET next_check_at = $1 WHERE status = 'active' AND waiting_on = $2"
             " AND move_seconds IS NOT NULL", now, user_id)
 
     # -- servers ---------------------------------------------------------------------------
@@ -810,10 +817,9 @@ class Tx(Queries):
         """A server's settings row, locked until the transaction ends (PostgreSQL: two
         processes changing the channel list never lose one change)."""
         await self.conn.execute(
-            "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
-        if self.conn.dialect == "postgresql":
-            await self.conn.fetch("SELECT guild_id FROM guild_settings WHERE guild_id = ?"
-                                  " FOR UPDATE", guild_id)
+            "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
+        await self.conn.fetch("SELECT guild_id FROM guild_settings WHERE guild_id = $1"
+                              + self.conn.locking(), guild_id)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> None:
         """Change some settings: use_threads, move_seconds, channels (list or None),
@@ -823,9 +829,9 @@ class Tx(Queries):
             "channels": lambda v: None if v is None else dumps(sorted(v)),
             "spectators_talk": int, "language": str, "preferred_language": str}
         await self.conn.execute(
-            "INSERT INTO guild_settings (guild_id) VALUES (?) ON CONFLICT DO NOTHING", guild_id)
+            "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
         for name, value in changes.items():
-            await self.conn.execute(f"UPDATE guild_settings SET {name} = ? WHERE guild_id = ?",
+            await self.conn.execute(f"UPDATE guild_settings SET {name} = $1 WHERE guild_id = $2",
                                     columns[name](value), guild_id)
 
     # -- outbox ----------------------------------------------------------------------------
@@ -834,7 +840,7 @@ class Tx(Queries):
         """Outbox rows whose ids nobody needs (a single row is a `write`: it goes to the
         database with the transaction's next statement)."""
         sql = ("INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
-               " VALUES (?, ?, ?, 0, ?)")
+               " VALUES ($1, $2, $3, 0, $4)")
         values = [(lane, kind, dumps(payload), now)
                   for lane, kind, payload in rows]
         if len(values) == 1:
@@ -845,9 +851,9 @@ class Tx(Queries):
     async def enqueue(self, lane: str, kind: str, payload: dict[str, Any], now: float) -> int:
         """Something players must see, delivered after this transaction commits (due at once:
         retries are scheduled by the delivery worker on its own wall clock)."""
-        outbox_id = await self.conn.fetchval(
+        outbox_id = await self._new_id(
             "INSERT INTO outbox (lane, kind, payload, next_attempt_at, created_at)"
-            " VALUES (?, ?, ?, 0, ?) RETURNING id",
+            " VALUES ($1, $2, $3, 0, $4) RETURNING id",
             lane, kind, dumps(payload), now)
         return int(outbox_id)
 
@@ -858,10 +864,11 @@ class Tx(Queries):
         transaction's last: nothing may follow it."""
         if not outbox_ids:
             return set()
-        rows = await self.conn.fetch_last(
-            "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
-            f" WHERE id IN ({', '.join('?' * len(outbox_ids))})"
-            " AND status = 'pending' AND (claimed_until IS NULL OR claimed_until < ?)"
+        rows = await self.conn.returning_last(
+            "UPDATE outbox SET claimed_by = $1, claimed_until = $2"
+            f" WHERE id IN ({params(len(outbox_ids), 3)})"
+            " AND status = 'pending' AND (claimed_until IS NULL"
+            f" OR claimed_until < ${len(outbox_ids) + 3})"
             " RETURNING id", worker, until, *outbox_ids, now)
         return {int(row["id"]) for row in rows}
 
@@ -871,27 +878,27 @@ class Tx(Queries):
         """Mark a row done (or failed); `retired`: live messages whose components the row
         removed, forgotten in the same transaction."""
         await self.conn.write(
-            "UPDATE outbox SET status = ?, done_at = ?, result = ?, error = ?,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            "UPDATE outbox SET status = $1, done_at = $2, result = $3, error = $4,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = $5",
             status, now, None if result is None else dumps(result), error, outbox_id)
         if retired:
             await self.conn.write(
                 "DELETE FROM live_messages"
-                f" WHERE message_id IN ({', '.join('?' * len(retired))})", *retired)
+                f" WHERE message_id IN ({params(len(retired))})", *retired)
 
     async def retry_outbox(self, outbox_id: int, next_attempt_at: float, error: str,
                            payload: dict[str, Any] | None = None) -> None:
         if payload is not None:
-            await self.conn.write("UPDATE outbox SET payload = ? WHERE id = ?",
+            await self.conn.write("UPDATE outbox SET payload = $1 WHERE id = $2",
                                   dumps(payload), outbox_id)
         await self.conn.write(
-            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, error = ?,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, error = $2,"
+            " claimed_by = NULL, claimed_until = NULL WHERE id = $3",
             next_attempt_at, error[:500], outbox_id)
 
     async def save_progress(self, outbox_id: int, payload: dict[str, Any]) -> None:
         """Remember what part of a row is done (a message already posted)."""
-        await self.conn.write("UPDATE outbox SET payload = ? WHERE id = ?",
+        await self.conn.write("UPDATE outbox SET payload = $1 WHERE id = $2",
                               dumps(payload), outbox_id)
 
     async def release_claims(self, worker: str) -> None:
@@ -900,16 +907,16 @@ class Tx(Queries):
         were tried (see `OutboxRow.tried`)."""
         await self.conn.execute(
             "UPDATE outbox SET claimed_until = NULL"
-            " WHERE status = 'pending' AND claimed_by = ? AND claimed_until IS NOT NULL", worker)
+            " WHERE status = 'pending' AND claimed_by = $1 AND claimed_until IS NOT NULL", worker)
 
     async def prune_outbox(self, before: float) -> int:
         return await self.conn.execute(
-            "DELETE FROM outbox WHERE status <> 'pending' AND done_at < ?", before)
+            "DELETE FROM outbox WHERE status <> 'pending' AND done_at < $1", before)
 
     async def add_live_message(self, message: LiveMessage, now: float) -> None:
         await self.conn.write(
             "INSERT INTO live_messages (message_id, channel_id, match_id, kind, version,"
-            " offer_id, created_at, token, token_expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f" offer_id, created_at, token, token_expires) VALUES ({params(9)})"
             " ON CONFLICT DO NOTHING",
             message.message_id, message.channel_id, message.match_id, message.kind,
             message.version, message.offer_id, now, message.token, message.token_expires)
@@ -917,17 +924,15 @@ class Tx(Queries):
     async def forget_live_message(self, match_id: int, message_id: int) -> None:
         """A message of the match whose components are gone already (a board the move's
         own answer retired): the outbox has nothing left to edit on it."""
-        await self.conn.write("DELETE FROM live_messages WHERE match_id = ? AND message_id = ?",
+        await self.conn.write("DELETE FROM live_messages WHERE match_id = $1 AND message_id = $2",
                               match_id, message_id)
 
     # -- ratings -----------------------------------------------------------------------------
     async def lock_ratings(self) -> None:
         """Rating updates one at a time, across processes too (they read, then write, the
         ratings of players who may be finishing another match elsewhere). SQLite has one
-        writer, so only PostgreSQL needs the lock (held until the transaction ends)."""
-        self.conn.hold_lock()
-        if self.conn.dialect == "postgresql":
-            await self.conn.fetchval("SELECT pg_advisory_xact_lock(?)", RATINGS_LOCK)
+        writer, so only PostgreSQL takes a lock (held until the transaction ends)."""
+        await self.conn.serialize(RATINGS_LOCK)
 
     async def record_ratings(self, match_id: int, game: str, guild_id: int | None,
                              changes: Sequence[tuple[int, str, int, float, float, float, float]],
@@ -938,49 +943,46 @@ class Tx(Queries):
         await self.conn.executemany(
             "INSERT INTO rating_history (match_id, user_id, game, place, mu_before,"
             " sigma_before, mu_after, sigma_after, rated_at, seq)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             [(match_id, uid, game, place, mu0, s0, mu1, s1, now, seq)
              for uid, _, place, mu0, s0, mu1, s1 in changes])
         await self.conn.executemany(
             "INSERT INTO ratings (user_id, game, name, mu, sigma, games, last_played_at)"
-            " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (user_id, game) DO UPDATE SET"
+            " VALUES ($1, $2, $3, $4, $5, 1, $6) ON CONFLICT (user_id, game) DO UPDATE SET"
             " name = excluded.name, mu = excluded.mu, sigma = excluded.sigma,"
             " games = ratings.games + 1, last_played_at = excluded.last_played_at",
             [(uid, game, name, mu1, s1, now) for uid, name, _, _, _, mu1, s1 in changes])
         if guild_id is not None:
             await self.conn.executemany(
                 "INSERT INTO rating_members (guild_id, game, user_id, last_played_at)"
-                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, game, user_id) DO UPDATE SET"
                 " last_played_at = excluded.last_played_at",
                 [(guild_id, game, uid, now) for uid, *_ in changes])
 
     async def claim_digest(self, user_id: int, now: float, next_at: float) -> bool:
         """Take the user's due digest (once, whichever process gets here first)."""
         changed = await self.conn.execute(
-            "UPDATE users SET last_digest_at = ?, next_digest_at = ? WHERE user_id = ?"
-            " AND reminders = 'digest' AND COALESCE(next_digest_at, 0) <= ?",
+            "UPDATE users SET last_digest_at = $1, next_digest_at = $2 WHERE user_id = $3"
+            " AND reminders = 'digest' AND COALESCE(next_digest_at, 0) <= $4",
             now, next_at, user_id, now)
         return changed == 1
 
     async def set_meta(self, key: str, value: str) -> None:
         await self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key)"
+            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key)"
             " DO UPDATE SET value = excluded.value", key, value)
 
 
 Writes = Callable[["Tx"], Awaitable[None]]
+T = TypeVar("T")
 
 
 class Store(Queries):
-    """Reads of committed data, and `transaction()` for changes."""
+    """Reads of committed data; `transaction()`, `atomic()` and `together()` for changes."""
 
     def __init__(self, db: Database):
         self.db = db
         self.conn = db.reader
-        # `together`: the writes waiting for the next shared commit, players' and background
-        self._groups: dict[bool, list[tuple[Writes, asyncio.Future[None]]]] = {
-            False: [], True: []}
-        self._committers: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, url: str | Path) -> Store:
@@ -999,88 +1001,42 @@ class Store(Queries):
         async with self.db.transaction(background) as conn:
             yield Tx(conn)
 
-    def deferred(self) -> Tx | None:
-        """On SQLite, a Tx to run a transaction's body on before it takes the write lock
-        (see `DeferredConn`); commit it with `commit_deferred`. None on PostgreSQL, which
-        has no single writer to wait for."""
-        if not isinstance(self.db, SqliteDatabase) or not self.db.reads_committed:
-            return None
-        return Tx(DeferredConn(self.db.reader))
-
-    async def commit_deferred(self, tx: Tx, *, background: bool = False) -> None:
-        """Replay a deferred body's writes in a shared commit (`together`)."""
-        body = tx.conn
-        assert isinstance(body, DeferredConn)
-        await self.together(lambda real: body.replay(real.conn), background=background)
+    async def atomic(self, body: Callable[[Tx], Awaitable[T]], *,
+                     again_on: tuple[type[Exception], ...] = (),
+                     background: bool = False) -> T:
+        """`body` as one transaction, whatever the database does to make it fast: the body
+        may run more than once, must do nothing outside its transaction, and every read it
+        makes must be checked at the commit or harmless when a moment old (see
+        `Database.atomic`). A run that raises one of `again_on` is run again."""
+        return await self.db.atomic(lambda conn: body(Tx(conn)), again_on=again_on,
+                                    background=background)
 
     async def together(self, writes: Writes, *, background: bool = True) -> None:
         """Commit `writes` (statements whose results nobody reads: bookkeeping such as an
-        outbox row done or a message posted) in one transaction with whatever other
-        `together` writes are waiting for SQLite's write lock at the same moment: one lock
-        turn and one round trip to the database thread for all of them (a group commit).
-        Under load the delivery worker finishes many rows at once, and each transaction of
-        its own kept the lock for a round trip. If the shared transaction fails, each
-        `writes` is committed on its own, so that one's error is never another's. Returns
-        once the writes are committed (raises what committing them alone raised)."""
-        if self.db.dialect != "sqlite":  # no single writer to queue for
-            async with self.transaction(background) as tx:
-                await writes(tx)
-            return
-        done = asyncio.get_running_loop().create_future()
-        group = self._groups[background]
-        group.append((writes, done))
-        if len(group) == 1:  # the first to wait starts the commit the others join
-            task = asyncio.create_task(self._commit_group(background))
-            self._committers.add(task)
-            task.add_done_callback(self._committers.discard)
-        await done
-
-    async def _commit_group(self, background: bool) -> None:
-        batch: list[tuple[Writes, asyncio.Future[None]]] = []
-        try:
-            try:
-                async with self.transaction(background) as tx:
-                    # taken once the lock is ours: all who joined while it was awaited come
-                    batch, self._groups[background] = self._groups[background], []
-                    for writes, _ in batch:
-                        await writes(tx)
-            except Exception:
-                for writes, done in batch:
-                    try:
-                        async with self.transaction(background) as tx:
-                            await writes(tx)
-                    except Exception as exc:
-                        if not done.done():
-                            done.set_exception(exc)
-                    else:
-                        if not done.done():
-                            done.set_result(None)
-                return
-        except BaseException:  # cancelled (the loop is closing): nobody is left waiting
-            if not batch:
-                batch, self._groups[background] = self._groups[background], []
-            for _, done in batch:
-                done.cancel()  # those already settled stay as they are
-            raise
-        for _, done in batch:
-            if not done.done():
-                done.set_result(None)
+        outbox row done or a message posted), on SQLite in one transaction with whatever
+        other `together` writes are waiting for the write lock at the same moment (a group
+        commit: under load the delivery worker finishes many rows at once). One caller's
+        error is never another's. Returns once the writes are committed."""
+        await self.db.together(lambda conn: writes(Tx(conn)), background=background)
 
     async def schema_version(self) -> int:
-        if isinstance(self.db, SqliteDatabase):
-            return await self.db.schema_version()
-        return int(await self.conn.fetchval("SELECT MAX(version) FROM schema_migrations"))
-
-    async def pragma(self, name: str) -> Any:
-        assert isinstance(self.db, SqliteDatabase)
-        return await self.db.pragma(name)
+        return await self.db.schema_version()
 
     async def close(self) -> None:
-        """Close the database once the group commits under way have ended (a write they
-        carry, such as an outbox row marked done, is not lost to the stop)."""
-        if self._committers:
-            await asyncio.wait(set(self._committers), timeout=2)
+        """Close the database once the commits under way have ended."""
         await self.db.close()
+
+
+async def open_database(url: str) -> Database:
+    """`postgresql://...` selects PostgreSQL; anything else is a SQLite path (each driver is
+    imported only when chosen: a SQLite bot never loads asyncpg)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from .pg import PostgresDatabase
+
+        return await PostgresDatabase.open(url)
+    from .sqlite import SqliteDatabase
+
+    return await SqliteDatabase.open(url)
 
 
 def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:

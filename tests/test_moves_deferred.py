@@ -1,4 +1,4 @@
-"""Moves worked out before the write lock (`seen=`, `DeferredConn`) in a
+"""Moves as `Store.atomic` bodies (on SQLite first ahead of the write lock; `seen=`) in a
 game with die rolls, under concurrent clicks on old and current reads."""
 
 import asyncio

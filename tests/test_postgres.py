@@ -185,5 +185,63 @@ async def test_an_accept_and_a_decline_racing_in_two_processes_settle_once(two):
     with pytest.raises(StaleAction):
         await accept
     final = await one.get(match.id)
-    status = await one.store.conn.fetchval("SELECT status FROM offers WHERE id = ?", offer.id)
+    status = await one.store.conn.fetchval("SELECT status FROM offers WHERE id = $1", offer.id)
     assert (status, final.status) == ("declined", "active")
+
+
+def _kind(declared: str) -> str:
+    """A column's type as both databases store it: SQLite's affinity rules (a name with INT is
+    an integer, one with REAL, FLOA or DOUB a real), which PostgreSQL's type names follow."""
+    declared = declared.upper()
+    if "INT" in declared:
+        return "integer"
+    if any(part in declared for part in ("REAL", "FLOA", "DOUB")):
+        return "real"
+    return declared.lower()
+
+
+async def test_the_migrations_of_both_databases_make_the_same_schema(pg_server, tmp_path):
+    """0001-0003 are twins per database (`bot/migrations/<dialect>/`), and 0004 on are written
+    once (`bot/migrations/common/`, with PostgreSQL's type names, which SQLite stores with the
+    same affinity): both sets make the same tables, with the same columns of the same kinds,
+    the same indexes and a trigger on the move log."""
+    import asyncpg
+
+    assert [name for _, name, _ in migration_scripts("sqlite")] == [
+        name for _, name, _ in migration_scripts("postgresql")]
+    sqlite_store = await Store.open(tmp_path / "corral.sqlite3")
+    try:
+        tables = [r["name"] for r in await sqlite_store.conn.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%'")]
+        on_sqlite = {}
+        for table in tables:  # names from sqlite_master
+            rows = await sqlite_store.conn.fetch(
+                f"SELECT name, type FROM pragma_table_info('{table}')")
+            on_sqlite[table] = sorted((r["name"], _kind(r["type"])) for r in rows)
+        sqlite_indexes = sorted(r["name"] for r in await sqlite_store.conn.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'index'"
+            " AND name NOT LIKE 'sqlite_autoindex%'"))
+        sqlite_triggers = {r["tbl_name"] for r in await sqlite_store.conn.fetch(
+            "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'")}
+    finally:
+        await sqlite_store.close()
+    conn = await asyncpg.connect(await pg_server.fresh_database())
+    try:
+        on_pg: dict[str, list[tuple[str, str]]] = {}
+        for r in await conn.fetch(
+                "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                " WHERE table_schema = 'public' AND table_name <> 'schema_migrations'"):
+            on_pg.setdefault(r["table_name"], []).append(
+                (r["column_name"], _kind(r["data_type"])))
+        pg_indexes = sorted(r["indexname"] for r in await conn.fetch(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"
+            " AND indexname NOT LIKE '%_pkey'"))
+        pg_triggers = {r["event_object_table"] for r in await conn.fetch(
+            "SELECT event_object_table FROM information_schema.triggers")}
+    finally:
+        await conn.close()
+    assert on_sqlite == {table: sorted(columns) for table, columns in on_pg.items()}
+    # PostgreSQL names a UNIQUE constraint's index itself; SQLite's is an autoindex
+    assert sqlite_indexes == [name for name in pg_indexes if not name.endswith("_key")]
+    assert sqlite_triggers == pg_triggers == {"moves"}

@@ -8,7 +8,8 @@ import stat
 
 import pytest
 
-from bot.db import _sqlite_statements, migration_scripts
+from bot.db import migration_scripts
+from bot.sqlite import split_statements
 from bot.store import ChannelBusy, SeatRow, StaleVersion, Store
 
 
@@ -68,8 +69,8 @@ async def test_opening_applies_migrations_with_wal_and_foreign_keys(store):
     assert [n for n, _, _ in migration_scripts(dialect)] == \
         [n for n, _, _ in migration_scripts("sqlite")]  # the same numbered steps
     if dialect == "sqlite":
-        assert (await store.pragma("journal_mode")).lower() == "wal"
-        assert await store.pragma("foreign_keys") == 1
+        assert (await store.db.pragma("journal_mode")).lower() == "wal"
+        assert await store.db.pragma("foreign_keys") == 1
 
 
 async def test_the_database_is_readable_by_its_owner_only(tmp_path):
@@ -178,16 +179,16 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
     loop while the write lock is held; queued writes and the commit travel together."""
     if store.db.dialect != "sqlite":
         return
-    import bot.db
+    import bot.sqlite
 
     calls = []
-    real = bot.db._batch
+    real = bot.sqlite._batch
 
     def counted(*args):
         calls.append(args[2])
         return real(*args)
 
-    monkeypatch.setattr(bot.db, "_batch", counted)
+    monkeypatch.setattr(bot.sqlite, "_batch", counted)
     match = await new_match(store)
     calls.clear()
     async with store.transaction() as tx:
@@ -211,6 +212,54 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
                             actor_id=101, now=2.0)
     assert calls == ["fetch", "commit"]
     assert (await store.get_match(match.id)).state == {"n": 1}
+
+
+async def test_a_transaction_begins_with_its_first_write_whatever_the_sql_looks_like(store):
+    """The driver opens the transaction because the call is a write (`write`, `execute`), not
+    because the statement starts with INSERT or UPDATE (sqlite3's own implicit BEGIN reads
+    those letters, and would autocommit a write behind a WITH clause or a comment)."""
+    match = await new_match(store)
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            await tx.conn.write(
+                "WITH target AS (SELECT id FROM matches WHERE id = $1) UPDATE matches SET status = 'active'"
+                " WHERE id = (SELECT id FROM target)", match.id)
+            await tx.conn.write("/* a note */ UPDATE matches SET board_version = 5"
+                                " WHERE id = $1", match.id)
+            seen = await tx.get_match(match.id)
+            assert seen is not None and (seen.status, seen.board_version) == ("active", 5)
+            raise RuntimeError("a crash before the commit")
+    row = await store.get_match(match.id)
+    assert (row.status, row.board_version) == ("open", match.board_version)
+
+
+async def test_the_reader_refuses_a_write(store):
+    """`fetch` is a read by the interface's contract; on SQLite the reader's connection is
+    query-only, so a write given to it fails instead of committing outside the write lock."""
+    match = await new_match(store)
+    if store.db.dialect != "sqlite":
+        return
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        await store.conn.fetch("UPDATE matches SET status = 'active' WHERE id = $1"
+                               " RETURNING id", match.id)
+    assert (await store.get_match(match.id)).status == "open"
+
+
+def test_a_migration_is_either_common_or_a_databases_own(tmp_path, monkeypatch):
+    """`bot/migrations/common/` and `bot/migrations/<dialect>/` make one numbered sequence;
+    the same number in both would leave it to chance which one a database applied."""
+    import bot.db
+    from bot.db import DatabaseError
+
+    for folder, name in (("common", "0002_b"), ("sqlite", "0001_a"), ("sqlite", "0003_c")):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        (tmp_path / folder / f"{name}.sql").write_text(f"-- {name}\n", encoding="utf-8")
+    monkeypatch.setattr(bot.db, "MIGRATIONS", tmp_path)
+    assert [(n, name) for n, name, _ in migration_scripts("sqlite")] == [
+        (1, "0001_a"), (2, "0002_b"), (3, "0003_c")]
+    (tmp_path / "sqlite" / "0002_b.sql").write_text("-- again\n", encoding="utf-8")
+    with pytest.raises(DatabaseError, match="migration 2"):
+        migration_scripts("sqlite")
 
 
 async def test_a_stale_change_waiting_for_the_commit_still_fails_the_transaction(store):
@@ -292,7 +341,7 @@ async def test_finishing_a_row_forgets_the_messages_it_retired(store):
 async def test_migrations_keep_a_version_1_log(tmp_path):
     path = tmp_path / "old.sqlite3"
     raw = sqlite3.connect(path)
-    for statement in _sqlite_statements(migration_scripts("sqlite")[0][2]):
+    for statement in split_statements(migration_scripts("sqlite")[0][2]):
         raw.execute(statement)
     raw.execute("PRAGMA user_version=1")
     raw.execute("INSERT INTO matches (id, game, seat_count, channel_id, host_id, status,"
@@ -368,7 +417,7 @@ async def test_the_sqlite_write_lock_serves_players_first_without_starving_the_r
     cancelled in the queue or at the moment it is handed the lock never wedges it."""
     import asyncio
 
-    from bot.db import WriteLock
+    from bot.sqlite import WriteLock
 
     lock = WriteLock()
     order: list[str] = []
@@ -417,14 +466,14 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
     own, so only the writes at fault fail."""
     import asyncio
 
-    import bot.db
+    import bot.sqlite
 
     match = await new_match(store)
     async with store.transaction() as tx:
         ids = [await tx.enqueue(f"m:{n}", "board", {"n": n}, 1.0) for n in range(6)]
     commits = []
-    real = bot.db._batch
-    monkeypatch.setattr(bot.db, "_batch",
+    real = bot.sqlite._batch
+    monkeypatch.setattr(bot.sqlite, "_batch",
                         lambda *a: (commits.append(a[2]) if a[2] == "commit" else None,
                                     real(*a))[1])
 
@@ -458,52 +507,95 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
     assert await store.moves(match.id) == []
 
 
-async def test_a_body_worked_out_before_the_lock_reads_committed_data_and_keeps_its_writes(
-        store):
-    """`deferred` (SQLite): reads see committed data, writes wait for `commit_deferred`
-    (with their version checks), and what needs the lock refuses to run ahead."""
-    from bot.db import NeedsLock
-
-    body = store.deferred()
-    if store.db.dialect != "sqlite":
-        assert body is None
-        return
+async def test_an_atomic_body_runs_ahead_of_the_lock_and_again_under_it_when_it_must(store):
+    """`atomic` on SQLite: the body runs first ahead of the write lock (reads of committed
+    data, writes kept until a group commit checks and commits them); a body that needs the
+    lock (a write whose result it reads, ratings) or whose checks fail at the commit (the
+    match moved on since it was read) runs again in a transaction, and only that run's
+    writes are kept. On PostgreSQL: one transaction, run again only for `again_on`."""
+    ahead = store.db.dialect == "sqlite"
     match = await new_match(store)
-    row = await body.lock_match(match.id)
-    assert row == match
-    await body.rewrite_match(row, now=2.0, board_version=5)
-    assert (await store.get_match(match.id)).board_version == match.board_version
-    with pytest.raises(NeedsLock):  # an INSERT ... RETURNING: never on the reader
-        await body.enqueue("m:1", "board", {}, 1.0)
-    with pytest.raises(NeedsLock):  # ratings are read and written under the lock
-        await body.lock_ratings()
-    with pytest.raises(NeedsLock):
-        await body.claim_outbox_rows([1], "a", 1.0, 1.0)
-    assert await store.pending_outbox(10.0, 10) == []
-    await store.commit_deferred(body)
-    assert (await store.get_match(match.id)).board_version == 5
+    runs: list = []
+
+    async def bump(tx):
+        row = await tx.lock_match(match.id)
+        runs.append(row.version)
+        await tx.rewrite_match(row, now=2.0, board_version=row.version + 10)
+        await tx.set_waiting_on(match.id, 300 + len(runs))
+        return row.version
+
+    assert await store.atomic(bump) == match.version and runs == [match.version]
+    now = await store.get_match(match.id)
+    assert (now.version, now.board_version, now.waiting_on) == (
+        match.version + 1, match.version + 10, 301)
+
+    async def needs_the_lock(tx):
+        runs.append("run")
+        await tx.lock_ratings()
+        return await tx.enqueue("m:1", "board", {}, 1.0)
+
+    runs.clear()
+    outbox_id = await store.atomic(needs_the_lock)
+    assert runs == (["run", "run"] if ahead else ["run"])
+    assert [row.id for row in await store.pending_outbox(10.0, 10)] == [outbox_id]
+
+    if ahead:  # the match moves on between the run ahead and its commit
+        async def raced(tx):
+            row = await tx.lock_match(match.id)
+            runs.append(row.version)
+            if len(runs) == 1:
+                async with store.transaction() as other:
+                    await other.rewrite_match(row, now=3.0, board_version=99)
+            await tx.rewrite_match(row, now=4.0, board_version=row.version + 10)
+            await tx.set_waiting_on(match.id, 400 + len(runs))
+            return row.version
+
+        runs.clear()
+        version = now.version
+        assert await store.atomic(raced) == version + 1 and runs == [version, version + 1]
+        after = await store.get_match(match.id)
+        assert (after.version, after.board_version, after.waiting_on) == (
+            version + 2, version + 11, 402)
 
     class Moved(Exception):
         pass
 
-    late = store.deferred()  # worked out from the same, now old, read
-    await late.rewrite_match(row, now=3.0, stale=Moved(), board_version=6)
-    await late.set_waiting_on(match.id, 303)
-    with pytest.raises(Moved):
-        await store.commit_deferred(late)
-    after = await store.get_match(match.id)
-    assert (after.board_version, after.waiting_on) == (5, match.waiting_on)
+    async def checked(tx):
+        runs.append("run")
+        if len(runs) == 1:
+            raise Moved
+        return len(runs)
+
+    runs.clear()
+    assert await store.atomic(checked, again_on=(Moved,)) == 2
+
+    async def refused(tx):
+        runs.append("run")
+        raise ValueError("refused")
+
+    runs.clear()  # an error stands once the body raised it in a transaction
+    with pytest.raises(ValueError):
+        await store.atomic(refused)
+    assert runs == (["run", "run"] if ahead else ["run"])
 
 
 async def test_moves_are_worked_out_ahead_of_the_lock_only_where_reads_see_committed_data(
         tmp_path):
     """A `:memory:` database reads on its writer's connection, which sees a transaction's
-    uncommitted rows: no move is worked out there before the write lock."""
+    uncommitted rows: no `atomic` body runs there before the write lock."""
+    runs = []
+
+    async def needs_the_lock(tx):
+        runs.append("run")
+        await tx.lock_ratings()
+
     memory = await Store.open(":memory:")
     on_file = await Store.open(str(tmp_path / "corral.sqlite3"))
     try:
-        assert memory.deferred() is None
-        assert on_file.deferred() is not None
+        await memory.atomic(needs_the_lock)
+        assert runs == ["run"]
+        await on_file.atomic(needs_the_lock)
+        assert runs == ["run"] * 3
     finally:
         await memory.close()
         await on_file.close()

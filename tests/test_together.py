@@ -23,7 +23,7 @@ async def test_a_group_cancelled_while_retrying_alone_settles_every_caller(store
     each caller alone. If the committing task is cancelled during those retries (the loop
     closing), the callers not yet retried must not be left waiting forever: their futures
     are resolved or cancelled, like those of a group cancelled before or during its shared
-    commit (the `except BaseException` branch does not cover the retry loop)."""
+    commit."""
     match = await new_match(store)
     async with store.transaction() as tx:
         row = await tx.enqueue("m:1", "board", {}, 1.0)
@@ -36,7 +36,8 @@ async def test_a_group_cancelled_while_retrying_alone_settles_every_caller(store
     async def finish(tx):
         await tx.finish_outbox(row, 2.0)
 
-    real = store.transaction
+    db = store.db  # the SQLite driver commits the groups
+    real = db.transaction
     opened = 0
 
     @contextlib.asynccontextmanager
@@ -44,18 +45,18 @@ async def test_a_group_cancelled_while_retrying_alone_settles_every_caller(store
         nonlocal opened
         opened += 1
         if opened == 2:  # the first retry alone (1: the shared transaction)
-            for task in list(store._committers):
+            for task in list(db.committers):
                 task.cancel()
         async with real(background) as tx:
             yield tx
 
     async with store.transaction():  # the lock is busy while both line up
-        store.transaction = counting
+        db.transaction = counting
         first = asyncio.create_task(store.together(broken))
         second = asyncio.create_task(store.together(finish))
         await asyncio.sleep(0.01)
     done, pending = await asyncio.wait({first, second}, timeout=2)
     for task in pending:
         task.cancel()
-    store.transaction = real
+    db.transaction = real
     assert not pending, "a caller of `together` was left waiting forever"

@@ -23,8 +23,19 @@ from ..clocks import (
     relative_time,
 )
 from ..store import UNSET, MatchRow, SeatRow, Tx
-from .core import DAY, BadRequest, Effects, Forbidden, Match, NotAPlayer, StaleAction, WrongPhase
-from .moves import MovesMixin
+from .core import (
+    DAY,
+    BadRequest,
+    Context,
+    Effects,
+    Forbidden,
+    Match,
+    NotAPlayer,
+    StaleAction,
+    WrongPhase,
+)
+from .matches import Matches
+from .moves import Moves
 
 VACATION_DAYS_PER_YEAR = 30
 TICK_BATCH = 100  # due matches handled per transaction; the loop yields between batches
@@ -55,15 +66,23 @@ class TickReport:
     digests: int = 0
 
 
-class ClocksMixin(MovesMixin):
+class Clocks:
+    """The clock of the seat to move, the tick (reminders, expiries, digests), timeout claims,
+    vacations and how each player wants to be told."""
+
+    def __init__(self, ctx: Context, matches: Matches, moves: Moves):
+        self.ctx = ctx
+        self.matches = matches
+        self.moves = moves
+
     async def clock_of(self, match: Match) -> Clock | None:
         """The clock of the seat to move, or None when the match has no time limit."""
         mover = match.to_move()
         if (mover is None or match.row.move_seconds is None
                 or match.row.turn_started_at is None):
             return None
-        return clock_for(match.row.move_seconds, match.row.turn_started_at, self.clock(),
-                         await self.store.vacations(mover.user_id))
+        return clock_for(match.row.move_seconds, match.row.turn_started_at, self.ctx.clock(),
+                         await self.ctx.store.vacations(mover.user_id))
 
     # -- the tick --------------------------------------------------------------------------
     async def tick(self, *, batch: int = TICK_BATCH) -> TickReport:
@@ -71,7 +90,7 @@ class ClocksMixin(MovesMixin):
         reminder and expiry at most once per match and turn, digests once a day. Only due
         rows are read (an index on next_check_at), nothing is decoded, and the loop yields
         to other work between batches."""
-        now = self.clock()
+        now = self.ctx.clock()
         report = TickReport()
         while True:
             checked = await self._check_clocks(now, batch)
@@ -80,14 +99,14 @@ class ClocksMixin(MovesMixin):
                 break
             await asyncio.sleep(0)
         while True:
-            users = await self.store.digests_due(now, batch)
+            users = await self.ctx.store.digests_due(now, batch)
             for user_id in users:
                 report = _add(report, TickReport(digests=await self._digest(user_id, now)))
             if len(users) < batch:
                 break
             await asyncio.sleep(0)
         if report.reminders or report.expiries or report.digests:
-            self.on_commit()
+            self.ctx.on_commit()
         return report
 
     async def _check_clocks(self, now: float, batch: int) -> TickReport:
@@ -95,7 +114,7 @@ class ClocksMixin(MovesMixin):
         notices (another process's tick skips the rows this one holds, and sees its notices
         once it commits)."""
         reminders = expiries = 0
-        async with self.store.transaction(background=True) as tx:
+        async with self.ctx.store.transaction(background=True) as tx:
             rows = await tx.due_matches(now, batch, lock=True)
             if not rows:
                 return TickReport()
@@ -164,7 +183,7 @@ class ClocksMixin(MovesMixin):
 
     async def _digest(self, user_id: int, now: float) -> int:
         sent = 0
-        async with self.store.transaction(background=True) as tx:
+        async with self.ctx.store.transaction(background=True) as tx:
             if not await tx.claim_digest(user_id, now, now + DAY):
                 return 0  # not due (any more), or another process sent it
             lines: list[Phrase] = []
@@ -195,10 +214,10 @@ class ClocksMixin(MovesMixin):
     async def claim(self, match_id: int, user_id: int, *, expected_version: int) -> Match:
         """An opponent of a timed-out player claims the win (two seats) or skips the absent
         seat's turn (three or more)."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
-            claimer = self.check_active_player(match, user_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            claimer = self.ctx.check_active_player(match, user_id)
             if match.row.version != expected_version:
                 raise StaleAction(strings.STALE_BOARD, ply=match.ply() + 1)
             absent = match.to_move()
@@ -215,13 +234,13 @@ class ClocksMixin(MovesMixin):
             effects = Effects(tx, now)
             if len(match.seats) == 2:
                 outcome = Outcome((claimer,), Termination.TIMEOUT)
-                match = await self.save(tx, match, now=now, status="finished",
+                match = await self.ctx.save(tx, match, now=now, status="finished",
                                         result={**outcome.to_json(), "claimed_by": user_id})
                 await tx.void_offers(match.id)
-                await self.announce_end(tx, effects, match)
+                await self.matches.announce_end(tx, effects, match)
             else:
                 match = await self._skip(tx, effects, match, absent, user_id, now)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def _skip(self, tx: Tx, effects: Effects, match: Match, absent: SeatRow,
@@ -237,31 +256,31 @@ class ClocksMixin(MovesMixin):
         outcome = game.outcome(after)
         seq = match.row.version
         claimer = next(s.name for s in match.seats if s.user_id == user_id)
-        match = await self.save(tx, match, now=now, state=after, clock=True,
+        match = await self.ctx.save(tx, match, now=now, state=after, clock=True,
                                 status="finished" if outcome else None,
                                 result=outcome.to_json() if outcome else None)
         await tx.append_log(match.id, seq, ply=game.ply(after) - 1, kind="skip",
                             notation="skip", actor_id=user_id, now=now)
         lines: list[Phrase] = [phrase(strings.CLAIMED_SKIP, name=claimer, absent=absent.name)]
         news: set[int] = set()
-        match = await self._roll(tx, match, now, lines, news)
-        await self.after_change(tx, effects, match, lines, previous=absent.user_id, news=news)
+        match = await self.moves.roll(tx, match, now, lines, news)
+        await self.moves.after_change(tx, effects, match, lines, previous=absent.user_id, news=news)
         return match
 
     # -- vacations and preferences ---------------------------------------------------------
     async def vacation_days_left(self, user_id: int) -> float:
-        now = self.clock()
+        now = self.ctx.clock()
         start = calendar.timegm((time.gmtime(now).tm_year, 1, 1, 0, 0, 0))
         used = sum(max(0.0, min(b, start + 366 * DAY) - max(a, start))
-                   for a, b in await self.store.vacations(user_id))
+                   for a, b in await self.ctx.store.vacations(user_id))
         return VACATION_DAYS_PER_YEAR - used / DAY
 
     async def start_vacation(self, user_id: int, days: int) -> tuple[float, float]:
         """Pause the user's clocks for `days`; returns (until, days left this year)."""
-        now = self.clock()
+        now = self.ctx.clock()
         if not 1 <= days <= VACATION_DAYS_PER_YEAR:
             raise BadRequest(strings.VACATION_RANGE, max=VACATION_DAYS_PER_YEAR)
-        running = [b for a, b in await self.store.vacations(user_id) if a <= now < b]
+        running = [b for a, b in await self.ctx.store.vacations(user_id) if a <= now < b]
         if running:
             raise WrongPhase(strings.VACATION_ALREADY, until=absolute_time(max(running)))
         left = await self.vacation_days_left(user_id)
@@ -269,13 +288,13 @@ class ClocksMixin(MovesMixin):
             raise BadRequest(nphrase(*strings.VACATION_ALLOWANCE, int(left),
                                      total=VACATION_DAYS_PER_YEAR))
         until = now + days * DAY
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             await tx.add_vacation(user_id, now, until)
         return until, left - days
 
     async def end_vacation(self, user_id: int) -> None:
-        now = self.clock()
-        async with self.store.transaction() as tx:
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
             if not await tx.end_vacations(user_id, now):
                 raise WrongPhase(strings.VACATION_NONE)
             await tx.check_clocks_of(user_id, now)
@@ -283,15 +302,15 @@ class ClocksMixin(MovesMixin):
     async def set_reminders(self, user_id: int, mode: str) -> None:
         if mode not in REMINDER_MODES:
             raise BadRequest(strings.BAD_CHOICE, text=mode[:20], choices=", ".join(REMINDER_MODES))
-        now = self.clock()
-        async with self.store.transaction() as tx:
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, reminders=mode,
                               next_digest_at=now if mode == "digest" else None)
 
     async def set_notify(self, user_id: int, mode: str) -> None:
         if mode not in NOTIFY_MODES:
             raise BadRequest(strings.BAD_CHOICE, text=mode[:20], choices=", ".join(NOTIFY_MODES))
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, notify=mode)
 
 
@@ -306,5 +325,5 @@ def _game(game_id: str) -> Any:
     return get_game(game_id)
 
 
-__all__ = ["ClocksMixin", "NOTIFY_MODES", "NotAPlayer", "REMINDER_MODES", "TickReport",
+__all__ = ["Clocks", "NOTIFY_MODES", "NotAPlayer", "REMINDER_MODES", "TickReport",
            "parse_time"]

@@ -324,8 +324,10 @@ class Effects:
             "lines": [phrase_to_json(line) for line in lines]})
 
 
-class ServiceBase:
-    """State and helpers every part of the service uses."""
+class Context:
+    """What every part of the service shares: the store, the clock, the random sources, what
+    to call once a change is committed (the delivery worker's wake-up); and the reads, checks
+    and saving of a match that all of them use."""
 
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  rng: Any = None, dice: random.Random | None = None,

@@ -8,7 +8,7 @@ from games import Phrase, phrase
 from games.record import format_record
 
 from .. import strings
-from .core import Match, ServiceBase
+from .core import Context, Match
 from .moves import effective_log
 
 
@@ -21,11 +21,16 @@ class HistoryEntry:
     effects: tuple[Phrase, ...]
 
 
-class HistoryMixin(ServiceBase):
+class History:
+    """A match's moves replayed from its log: in words, as a state, as a game record."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
     async def history(self, match_id: int) -> tuple[Match, list[HistoryEntry]]:
         """The moves in order, replayed from the log: public notation while hidden
         information is still hidden, and what each move did where the game says."""
-        match = await self.get(match_id)
+        match = await self.ctx.get(match_id)
         game = match.game
         entries: list[HistoryEntry] = []
         if match.state is None:
@@ -33,7 +38,7 @@ class HistoryMixin(ServiceBase):
         revealed = match.status == "finished" or not game.info.hidden_information
         names = {s.user_id: s.name for s in match.seats}
         state = game.new(len(match.seats), match.row.options)
-        for entry in effective_log(await self.store.moves(match.id)):
+        for entry in effective_log(await self.ctx.store.moves(match.id)):
             if entry.kind == "skip":
                 absent = game.to_move(state)
                 state = game.skip(state)
@@ -54,10 +59,10 @@ class HistoryMixin(ServiceBase):
     async def rebuild(self, match_id: int) -> object:
         """The state replayed from the move log (the log is the source of truth): moves,
         rolls and skips in order, each takeback removing the entry before it."""
-        match = await self.get(match_id)
+        match = await self.ctx.get(match_id)
         game = match.game
         state = game.new(len(match.seats), match.row.options)
-        for entry in effective_log(await self.store.moves(match_id)):
+        for entry in effective_log(await self.ctx.store.moves(match_id)):
             state = game.skip(state) if entry.kind == "skip" else game.play(state, entry.notation)
         return state
 

@@ -12,12 +12,12 @@ from ..store import UNSET, ChannelBusy, SeatRow, Tx
 from .core import (
     AlreadyOpen,
     BadRequest,
+    Context,
     Effects,
     Forbidden,
     Match,
     NotAPlayer,
     Player,
-    ServiceBase,
     WrongPhase,
     wrap,
 )
@@ -26,7 +26,13 @@ FIRST_CHOICES = ("random", "me", "opponent")
 RETRY_WINDOW = 15 * 60.0  # a /play repeated this soon finds the match it opened
 
 
-class MatchesMixin(ServiceBase):
+class Matches:
+    """Opening, joining, starting, resigning, aborting and rematching a match, and the notices
+    of a turn and of an end that every change of a match sends."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
     # -- opening -----------------------------------------------------------------------
     def check_opening(self, *, game_id: str, options: dict[str, str], host: Player,
                       opponent: Player | None,
@@ -62,7 +68,7 @@ class MatchesMixin(ServiceBase):
         return rated
 
     async def check_channel(self, guild_id: int | None, channel_id: int) -> None:
-        allowed = (await self.store.guild_settings(guild_id))["channels"]
+        allowed = (await self.ctx.store.guild_settings(guild_id))["channels"]
         if allowed and channel_id not in allowed:
             raise BadRequest(strings.CHANNEL_NOT_ALLOWED,
                              channels=", ".join(f"<#{c}>" for c in allowed))
@@ -71,9 +77,9 @@ class MatchesMixin(ServiceBase):
                          channel_id: int) -> None:
         """Raise AlreadyOpen if this host opened the same match from this channel moments ago
         (their first /play's answer was lost, and they asked again)."""
-        row = await self.store.recent_opening(
+        row = await self.ctx.store.recent_opening(
             host.user_id, channel_id, game_id, opponent.user_id if opponent else None,
-            self.clock() - RETRY_WINDOW)
+            self.ctx.clock() - RETRY_WINDOW)
         if row is not None:
             raise AlreadyOpen(wrap(row))
 
@@ -88,16 +94,16 @@ class MatchesMixin(ServiceBase):
         game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
                                             opponent=opponent, first=first)
         rated = self.check_rated(game, opponent, rated)
-        resolved = game.draw_options(resolved, self.dice)  # e.g. ICO's random start face
+        resolved = game.draw_options(resolved, self.ctx.dice)  # e.g. ICO's random start face
         await self.check_channel(guild_id, parent_channel_id or channel_id)
         if move_seconds is UNSET:
-            move_seconds = (await self.store.guild_settings(guild_id))["move_seconds"]
-        now = self.clock()
+            move_seconds = (await self.ctx.store.guild_settings(guild_id))["move_seconds"]
+        now = self.ctx.clock()
         seats = [SeatRow(0, host.user_id, host.name)]
         if opponent is not None:  # the invited player's seat, reserved
             seats.append(SeatRow(1, opponent.user_id, opponent.name))
         try:
-            async with self.store.transaction() as tx:
+            async with self.ctx.store.transaction() as tx:
                 existing = await tx.live_match_in(channel_id)
                 if existing is not None:
                     raise WrongPhase(strings.CHANNEL_BUSY, match_id=existing.id)
@@ -108,29 +114,29 @@ class MatchesMixin(ServiceBase):
                     host_id=host.user_id, invited_id=opponent.user_id if opponent else None,
                     first_seat=first, status="invited" if opponent else "open",
                     move_seconds=move_seconds, seats=seats, now=now, rated=rated)
-                match = await self.locked(tx, match_id)
+                match = await self.ctx.locked(tx, match_id)
                 if announce and opponent is not None and is_ai(opponent.user_id):
                     match = await self._begin(tx, match, now)  # the AI accepts at once
                 elif announce:
                     await Effects(tx, now).lobby(match, [opponent.user_id] if opponent else [])
         except ChannelBusy:
-            existing_row = await self.store.live_match_in(channel_id)
+            existing_row = await self.ctx.store.live_match_in(channel_id)
             raise WrongPhase(strings.CHANNEL_BUSY,
                              match_id=existing_row.id if existing_row else "?") from None
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def place_match(self, match_id: int, channel_id: int, *, in_thread: bool) -> Match:
         """Move a match opened with a placeholder channel to its thread (or, when no thread
         could be made, to the channel itself) and post its lobby there."""
-        now = self.clock()
+        now = self.ctx.clock()
         try:
-            async with self.store.transaction() as tx:
-                match = await self.locked(tx, match_id)
+            async with self.ctx.store.transaction() as tx:
+                match = await self.ctx.locked(tx, match_id)
                 if match.row.channel_id >= 0 or match.status not in ("open", "invited"):
                     return match
                 await tx.move_match(match_id, channel_id, in_thread)
-                match = await self.locked(tx, match_id)
+                match = await self.ctx.locked(tx, match_id)
                 invited = match.row.invited_id
                 if invited is not None and is_ai(invited):
                     match = await self._begin(tx, match, now)
@@ -138,21 +144,21 @@ class MatchesMixin(ServiceBase):
                     await Effects(tx, now).lobby(match, [invited] if invited else [])
         except ChannelBusy:
             await self.abort(match_id, match.row.host_id, is_manager=True)
-            existing = await self.store.live_match_in(channel_id)
+            existing = await self.ctx.store.live_match_in(channel_id)
             raise WrongPhase(strings.CHANNEL_BUSY,
                              match_id=existing.id if existing else "?") from None
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def abandon_placeholders(self, older_than: float) -> int:
         """Matches whose thread was never made (the bot stopped in between) are aborted."""
         count = 0
-        for match_id in await self.store.placeholder_matches(older_than):
-            async with self.store.transaction() as tx:
-                match = await self.locked(tx, match_id)
+        for match_id in await self.ctx.store.placeholder_matches(older_than):
+            async with self.ctx.store.transaction() as tx:
+                match = await self.ctx.locked(tx, match_id)
                 if match.row.channel_id >= 0 or match.status not in ("open", "invited"):
                     continue  # placed meanwhile (or another process got here first)
-                await self.save(tx, match, now=self.clock(), status="aborted",
+                await self.ctx.save(tx, match, now=self.ctx.clock(), status="aborted",
                                 result={"aborted_by": None, "reason": "not placed"})
                 count += 1
         return count
@@ -160,9 +166,9 @@ class MatchesMixin(ServiceBase):
     # -- the lobby -----------------------------------------------------------------------
     async def join(self, match_id: int, player: Player) -> Match:
         """Take a seat; a lobby that fills up starts at once."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             if match.status != "open":
                 raise WrongPhase(strings.NOT_A_LOBBY, match_id=match_id)
             if match.row.seat_of(player.user_id) is not None:
@@ -170,16 +176,16 @@ class MatchesMixin(ServiceBase):
             if len(match.seats) >= match.game.info.max_seats:
                 raise WrongPhase(strings.LOBBY_FULL, match_id=match_id)
             seats = match.seats + (SeatRow(len(match.seats), player.user_id, player.name),)
-            match = await self.save(tx, match, now=now, seats=seats)
+            match = await self.ctx.save(tx, match, now=now, seats=seats)
             if len(seats) >= match.game.info.max_seats:
                 match = await self._begin(tx, match, now)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def add_ai(self, match_id: int, user_id: int, level: str = "normal") -> Match:
         """The host seats an AI player in the lobby (a full lobby starts at once)."""
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
         if match.status == "open" and user_id != match.row.host_id:
             host = match.row.user_at(0)
             raise Forbidden(strings.ONLY_HOST_ADDS_AI,
@@ -188,9 +194,9 @@ class MatchesMixin(ServiceBase):
         return await self.join(match_id, Player(ai_user_id(level, index), ai_name(level)))
 
     async def start(self, match_id: int, user_id: int) -> Match:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             if match.status != "open":
                 raise WrongPhase(strings.NOT_A_LOBBY, match_id=match_id)
             if user_id != match.row.host_id:
@@ -203,29 +209,29 @@ class MatchesMixin(ServiceBase):
                 raise WrongPhase(strings.NOT_ENOUGH_PLAYERS, match_id=match_id, count=need,
                                  have=len(match.seats))
             match = await self._begin(tx, match, now)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def accept(self, match_id: int, user_id: int) -> Match:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             self._check_invitation(match, user_id)
             match = await self._begin(tx, match, now)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def decline(self, match_id: int, user_id: int) -> Match:
         """The invited player declines, or the host withdraws the invitation."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             if not (match.status == "invited" and user_id == match.row.host_id):
                 self._check_invitation(match, user_id)
-            match = await self.save(tx, match, now=now, status="aborted",
+            match = await self.ctx.save(tx, match, now=now, status="aborted",
                                     result={"declined_by": user_id})
             await Effects(tx, now).retire(match, below_version=match.row.version)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     def _check_invitation(self, match: Match, user_id: int) -> None:
@@ -240,7 +246,7 @@ class MatchesMixin(ServiceBase):
         seats = list(match.seats)
         host, others = seats[0], seats[1:]
         if match.row.first_seat == "random":
-            self.rng.shuffle(seats)
+            self.ctx.rng.shuffle(seats)
         elif match.row.first_seat == "opponent":
             seats = others + [host]
         ordered = tuple(SeatRow(i, s.user_id, s.name) for i, s in enumerate(seats))
@@ -248,7 +254,7 @@ class MatchesMixin(ServiceBase):
             state = match.game.new(len(ordered), match.row.options)
         except GameError as exc:
             raise BadRequest(strings.BAD_OPTION, reason=exc.phrase) from None
-        match = await self.save(tx, match, now=now, status="active", seats=ordered,
+        match = await self.ctx.save(tx, match, now=now, status="active", seats=ordered,
                                 state=state, clock=True)
         effects = Effects(tx, now)
         listing = ", ".join(f"{s.seat + 1}. {s.name}" for s in ordered)
@@ -270,48 +276,48 @@ class MatchesMixin(ServiceBase):
 
     # -- leaving -------------------------------------------------------------------------
     async def resign(self, match_id: int, user_id: int) -> Match:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
-            seat = self.check_active_player(match, user_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            seat = self.ctx.check_active_player(match, user_id)
             winners = tuple(s.seat for s in match.seats if s.seat != seat)
             outcome = Outcome(winners, Termination.RESIGNATION)
-            match = await self.save(tx, match, now=now, status="finished",
+            match = await self.ctx.save(tx, match, now=now, status="finished",
                                     result={**outcome.to_json(), "resigned": user_id})
             await self.announce_end(tx, Effects(tx, now), match)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def abort(self, match_id: int, user_id: int, *, is_manager: bool,
                     name: str | None = None) -> Match:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
-            self.check_live(match)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            self.ctx.check_live(match)
             allowed = is_manager or (match.status != "active" and user_id == match.row.host_id)
             if not allowed:
                 raise Forbidden(strings.ABORT_FORBIDDEN, match_id=match_id)
             name = name or next((s.name for s in match.seats if s.user_id == user_id), None)
-            match = await self.save(tx, match, now=now, status="aborted",
+            match = await self.ctx.save(tx, match, now=now, status="aborted",
                                     result={"aborted_by": user_id})
             await tx.void_offers(match.id)
             effects = Effects(tx, now)
             await effects.retire(match, below_version=match.row.version)
             await effects.notice(match, phrase(strings.ABORTED, match_id=match.id,
                                                name=name or f"<@{user_id}>"))
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     async def channel_gone(self, match_id: int) -> bool:
         """The match's channel (or thread) was deleted: nothing can be posted or played there
         any more. The match ends unrated, without a result (its record is kept: `/matches`,
         `/record`), and each player is told by DM. False if it had ended already."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             if match.status not in ("open", "invited", "active"):
                 return False
-            match = await self.save(tx, match, now=now, status="aborted",
+            match = await self.ctx.save(tx, match, now=now, status="aborted",
                                     result={"channel_gone": True})
             await tx.void_offers(match.id)
             effects = Effects(tx, now)
@@ -320,13 +326,13 @@ class MatchesMixin(ServiceBase):
                     await effects.dm(seat.user_id, match, phrase(
                         strings.CHANNEL_GONE, match_id=match.id, game=match.game.name),
                         kind="info")
-        self.on_commit()
+        self.ctx.on_commit()
         return True
 
     async def rematch(self, match_id: int, user: Player) -> Match:
         """A new match in the same channel, same game and options; the other player(s)
         invited, and the first move passes to the other side."""
-        match = await self.get(match_id)
+        match = await self.ctx.get(match_id)
         seat = match.row.seat_of(user.user_id)
         if seat is None:
             raise NotAPlayer(strings.REMATCH_ONLY_PLAYERS, match_id=match_id)

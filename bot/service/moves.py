@@ -8,11 +8,12 @@ from typing import Any
 from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
-from ..db import Conflict, NeedsLock
+from ..db import Conflict
 from ..store import LiveMessage, MoveRow, Tx
 from .core import (
     DAY,
     ConfirmRepeat,
+    Context,
     Effects,
     IllegalMove,
     Match,
@@ -22,7 +23,7 @@ from .core import (
     WrongPhase,
     refusal,
 )
-from .matches import MatchesMixin
+from .matches import Matches
 
 # a typed move that repeats the mover's own move of less than this many seconds ago (legal again:
 # a bonus turn) is asked about first: the first one's answer may have been lost, and the player
@@ -55,7 +56,14 @@ def effective_log(entries: list[MoveRow]) -> list[MoveRow]:
     return effective
 
 
-class MovesMixin(MatchesMixin):
+class Moves:
+    """Playing a move, the die rolls it makes due, the board players are shown after a change,
+    and what recovery at start finishes."""
+
+    def __init__(self, ctx: Context, matches: Matches):
+        self.ctx = ctx
+        self.matches = matches
+
     def legal_moves_for(self, match: Match, user_id: int) -> list[str]:
         mover = match.to_move()
         if mover is None or mover.user_id != user_id:
@@ -67,7 +75,7 @@ class MovesMixin(MatchesMixin):
         """The next question of the mover's step-by-step entry after `answers` (steps with a
         single option are answered at once), or the finished notation; with the answers
         actually used. Refusals are ServiceErrors."""
-        self.check_turn(match, user_id, expected_ply=expected_ply)
+        self.ctx.check_turn(match, user_id, expected_ply=expected_ply)
         answers = tuple(answers)
         while True:
             try:
@@ -88,70 +96,53 @@ class MovesMixin(MatchesMixin):
         board message whose components the move's answer removes (a click on it), so the
         outbox does not edit it again (`board_kept_live` undoes this if the answer fails).
 
-        `seen`: the match as the caller just read it (committed data). The move is played
-        on it without reading the match again under the write lock (under load, each read
-        in the lock made every other change wait for it): the match's UPDATE checks its
-        version, so a move that commits was played on the match as it is. If the match had
-        moved on, or the move is refused, it is played again on the match as the lock sees
-        it, so that no answer rests on an old read.
+        The move is one `Store.atomic` body, which the store may run more than once (on
+        SQLite, first ahead of its write lock). `seen`: the match as the caller just read it
+        (committed data); the body's first run plays on it without reading the match again:
+        the match's UPDATE checks its version, so a move that commits was played on the match
+        as it is. If the match had moved on, or the move is refused, the body runs again on
+        the match as the transaction reads it, so that no answer rests on an old read.
 
         `via`: the interaction the move answers; its board (and an AI's reply) may go out as
         that interaction's follow-up. `confirm_repeat` (a typed move): refuse with
         `ConfirmRepeat` a move that repeats the mover's own move of a moment ago."""
         guard = REPEAT_WINDOW if confirm_repeat else None
+        now = self.ctx.clock()
+        start = [seen] if seen is not None and seen.id == match_id and not (
+            seen.status == "active" and seen.game.is_chance(seen.state)) else []
+
+        async def move(tx: Tx) -> MoveResult:
+            hint = start.pop() if start else None  # the caller's read: the first run only
+            if hint is None:
+                return await self._move(tx, await self.ctx.locked(tx, match_id), user_id, text,
+                                        expected_ply, interaction_id, answered_on, now, via,
+                                        guard, stale=None)
+            try:
+                return await self._move(tx, hint, user_id, text, expected_ply, interaction_id,
+                                        answered_on, now, via, guard, stale=_SeenStale())
+            except ServiceError:
+                raise _SeenStale() from None
+
         try:
-            if seen is not None and seen.id == match_id and not (
-                    seen.status == "active" and seen.game.is_chance(seen.state)):
-                try:
-                    return await self._play(match_id, user_id, text, expected_ply,
-                                            interaction_id, answered_on, seen, via, guard)
-                except (_SeenStale, ServiceError):
-                    pass
-            return await self._play(match_id, user_id, text, expected_ply, interaction_id,
-                                    answered_on, None, via, guard)
+            result = await self.ctx.store.atomic(move, again_on=(_SeenStale,))
         except (ServiceError, Conflict):
             # an interaction delivered again is looked up only when its move fails (the
             # log's unique interaction id refuses it at the latest): not on every move
             if interaction_id is not None:
-                found = await self.store.move_by_interaction(interaction_id)
+                found = await self.ctx.store.move_by_interaction(interaction_id)
                 if found is not None:
                     return await self._already(found[0], found[1])
             raise
-
-    async def _play(self, match_id: int, user_id: int, text: str, expected_ply: int | None,
-                    interaction_id: int | None, answered_on: int | None,
-                    seen: Match | None, via: Via | None,
-                    guard: float | None) -> MoveResult:
-        """With `seen`, on SQLite, the move is first worked out before the write lock (see
-        `DeferredConn`: its reads are of committed data, its writes wait) and committed
-        together with whatever else waits for the lock; a move that needs the lock (one
-        that finishes the match: ratings) is worked out again in a transaction."""
-        now = self.clock()
-        body = self.store.deferred() if seen is not None else None
-        if body is not None:
-            try:
-                result = await self._move(body, match_id, user_id, text, expected_ply,
-                                          interaction_id, answered_on, seen, now, via,
-                                          guard)
-            except NeedsLock:
-                pass
-            else:
-                if not result.already:
-                    await self.store.commit_deferred(body)
-                    self.on_commit()
-                return result
-        async with self.store.transaction() as tx:
-            result = await self._move(tx, match_id, user_id, text, expected_ply,
-                                      interaction_id, answered_on, seen, now, via, guard)
         if not result.already:
-            self.on_commit()
+            self.ctx.on_commit()
         return result
 
-    async def _move(self, tx: Tx, match_id: int, user_id: int, text: str,
+    async def _move(self, tx: Tx, match: Match, user_id: int, text: str,
                     expected_ply: int | None, interaction_id: int | None,
-                    answered_on: int | None, seen: Match | None, now: float,
-                    via: Via | None, guard: float | None = None) -> MoveResult:
-        match = seen if seen is not None else await self.locked(tx, match_id)
+                    answered_on: int | None, now: float, via: Via | None,
+                    guard: float | None, stale: Exception | None) -> MoveResult:
+        """The move on `match` as `tx` sees it (or as the caller read it: then the match's
+        UPDATE fails with `stale` if it has moved on)."""
         if expected_ply is not None and match.state is not None and expected_ply < match.ply():
             entry = await self._played_before(tx, match, user_id, expected_ply, text)
             if entry is not None:
@@ -160,8 +151,8 @@ class MovesMixin(MatchesMixin):
         lines: list[Phrase] = []
         news: set[int] = set()
         if match.status == "active" and match.game.is_chance(match.state):
-            match = await self._roll(tx, match, now, lines, news)  # left pending by a crash
-        mover = self.check_turn(match, user_id, expected_ply=expected_ply)
+            match = await self.roll(tx, match, now, lines, news)  # left pending by a crash
+        mover = self.ctx.check_turn(match, user_id, expected_ply=expected_ply)
         game, before = match.game, match.state
         try:
             move = game.parse_move(before, text)
@@ -179,17 +170,17 @@ class MovesMixin(MatchesMixin):
         # no die roll follows: this version's board is the one `after_change` sends, so
         # its number goes into the same UPDATE (a statement saved on every move)
         board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
-        match = await self.save(tx, match, now=now, state=after, clock=True,
-                                status="finished" if outcome else None,
-                                result=outcome.to_json() if outcome else None,
-                                stale=None if seen is None else _SeenStale(), **board)
+        match = await self.ctx.save(tx, match, now=now, state=after, clock=True,
+                                    status="finished" if outcome else None,
+                                    result=outcome.to_json() if outcome else None,
+                                    stale=stale, **board)
         await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
                             notation=canonical, actor_id=user_id, now=now,
                             interaction_id=interaction_id)
         await tx.void_offers(match.id)
         if answered_on is not None:
             await tx.forget_live_message(match.id, answered_on)
-        match = await self._roll(tx, match, now, lines, news)
+        match = await self.roll(tx, match, now, lines, news)
         await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
         return MoveResult(match, canonical, public, game.ply(before))
 
@@ -197,7 +188,7 @@ class MovesMixin(MatchesMixin):
         """This user's move at `ply`, if they made one (and it was not taken back): what a
         click on a board of that ply did, when it reaches the bot after the move (the same
         click in two processes, or a click replayed after the board was answered)."""
-        for entry in effective_log(await self.store.moves(match_id)):
+        for entry in effective_log(await self.ctx.store.moves(match_id)):
             if entry.ply == ply and entry.kind == "move":
                 return entry if entry.actor_id == user_id else None
         return None
@@ -215,12 +206,12 @@ class MovesMixin(MatchesMixin):
     async def board_kept_live(self, match: Match, message_id: int, channel_id: int) -> None:
         """The answer that was to remove a clicked board's components failed: the board is
         live again, and the outbox retires it (after the board of the move)."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
             await tx.add_live_message(
                 LiveMessage(message_id, channel_id, match.id, "board", 0, None), now)
             await Effects(tx, now).retire(match, below_version=match.row.version)
-        self.on_commit()
+        self.ctx.on_commit()
 
     @staticmethod
     def move_line(name: str, notation: str, effects: tuple[Phrase, ...]) -> Phrase:
@@ -230,7 +221,7 @@ class MovesMixin(MatchesMixin):
         return phrase(strings.MOVE_PLAYED, name=name, notation=notation)
 
     async def _already(self, match_id: int, entry: MoveRow) -> MoveResult:
-        match = await self.get(match_id)
+        match = await self.ctx.get(match_id)
         return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
 
     async def _played_before(self, tx: Tx, match: Match, user_id: int, ply: int,
@@ -248,19 +239,19 @@ class MovesMixin(MatchesMixin):
                 return None
         return None
 
-    async def _roll(self, tx: Tx, match: Match, now: float, lines: list[Phrase],
+    async def roll(self, tx: Tx, match: Match, now: float, lines: list[Phrase],
                     news: set[int]) -> Match:
         """Make the chance moves that are due (die rolls), each logged with no actor, so that
         replaying the log reproduces the match."""
         game = match.game
         while match.status == "active" and game.is_chance(match.state):
             before = match.state
-            move = self.dice.choice(game.legal_moves(before))
+            move = self.ctx.dice.choice(game.legal_moves(before))
             notation = game.format_move(before, move)
             after = game.apply(before, move)
             outcome = game.outcome(after)
             seq = match.row.version
-            match = await self.save(tx, match, now=now, state=after, clock=True,
+            match = await self.ctx.save(tx, match, now=now, state=after, clock=True,
                                     status="finished" if outcome else None,
                                     result=outcome.to_json() if outcome else None)
             await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
@@ -276,9 +267,9 @@ class MovesMixin(MatchesMixin):
         """The new board (its mention only for a player whose turn just began), the turn DM,
         and private views for the seats that learnt something hidden."""
         if match.status == "finished":
-            await self.announce_end(tx, effects, match, lines, lead=lead)
+            await self.matches.announce_end(tx, effects, match, lines, lead=lead)
             return
-        mention, _ = await self.announce_turn(tx, effects, match, previous)
+        mention, _ = await self.matches.announce_turn(tx, effects, match, previous)
         await effects.board(match, lines=lines, lead=lead, mention=mention)
         for seat in sorted(news):
             row = match.row.user_at(seat)
@@ -294,15 +285,15 @@ class MovesMixin(MatchesMixin):
     async def repost_board(self, match_id: int) -> Match:
         """Post the current board again for everyone (`/board public:True`); it becomes the
         live board and the older ones lose their components."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
             if match.state is None:
                 raise WrongPhase(strings.NOT_STARTED, match_id=match.id)
             await Effects(tx, now).board(match, lead=phrase(
                 strings.BOARD_HEADER, match_id=match.id, game=match.game.name, ply=match.ply()),
                 ping_all_at_end=False)
-        self.on_commit()
+        self.ctx.on_commit()
         return match
 
     # -- recovery at start ---------------------------------------------------------------
@@ -310,17 +301,17 @@ class MovesMixin(MatchesMixin):
         """After a crash or an upgrade: a die roll left pending is rolled, the clock columns
         of old rows are filled in, and a match whose latest state never had its board sent
         gets one. Returns how many matches needed something."""
-        now = self.clock()
-        fixed = await self.abandon_placeholders(now - 300)
-        for match_id in await self.store.unsettled_matches(now - DAY):
+        now = self.ctx.clock()
+        fixed = await self.matches.abandon_placeholders(now - 300)
+        for match_id in await self.ctx.store.unsettled_matches(now - DAY):
             try:
-                async with self.store.transaction() as tx:
-                    match = await self.locked(tx, match_id)
+                async with self.ctx.store.transaction() as tx:
+                    match = await self.ctx.locked(tx, match_id)
                     fixed += await self._settle(tx, match, now)
             except StaleAction:
                 continue
         if fixed:
-            self.on_commit()
+            self.ctx.on_commit()
         return fixed
 
     async def _settle(self, tx: Tx, match: Match, now: float) -> int:
@@ -329,7 +320,7 @@ class MovesMixin(MatchesMixin):
             if match.game.is_chance(match.state):
                 lines: list[Phrase] = []
                 news: set[int] = set()
-                match = await self._roll(tx, match, now, lines, news)
+                match = await self.roll(tx, match, now, lines, news)
                 await self.after_change(tx, effects, match, lines, previous=None, news=news)
                 return 1
             if match.row.waiting_on != match.waiting_on():
@@ -339,7 +330,7 @@ class MovesMixin(MatchesMixin):
         if match.row.board_version != match.row.version and match.state is not None:
             mention: list[Any] = []
             if match.status == "active":
-                mention, _ = await self.announce_turn(tx, effects, match, previous=None)
+                mention, _ = await self.matches.announce_turn(tx, effects, match, previous=None)
             await effects.board(match, lead=phrase(strings.REPOSTED), mention=mention)
             return 1
         return 0

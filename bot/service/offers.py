@@ -8,9 +8,9 @@ from games import Outcome, Phrase, Termination, phrase
 
 from .. import strings
 from ..store import Tx
-from .clocks import ClocksMixin
-from .core import BadRequest, Effects, Forbidden, Match, NotAPlayer, StaleAction
-from .moves import effective_log
+from .core import BadRequest, Context, Effects, Forbidden, Match, NotAPlayer, StaleAction
+from .matches import Matches
+from .moves import Moves, effective_log
 
 
 @dataclass(frozen=True)
@@ -22,12 +22,19 @@ class Offer:
     notation: str | None = None  # the move a takeback would undo
 
 
-class OffersMixin(ClocksMixin):
+class Offers:
+    """Draw and takeback offers, their answers and their effects."""
+
+    def __init__(self, ctx: Context, matches: Matches, moves: Moves):
+        self.ctx = ctx
+        self.matches = matches
+        self.moves = moves
+
     async def offer_draw(self, match_id: int, user_id: int) -> Offer:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
-            seat = self.check_active_player(match, user_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            seat = self.ctx.check_active_player(match, user_id)
             if len(match.seats) != 2:
                 raise BadRequest(strings.DRAW_ONLY_TWO)
             name = match.seats[seat].name
@@ -36,14 +43,14 @@ class OffersMixin(ClocksMixin):
             await self._post_offer(Effects(tx, now), match, offer_id, withdrawn, user_id,
                                    phrase(strings.OFFER_DRAW, name=name, match_id=match.id,
                                           mention=self._others(match, user_id)))
-        self.on_commit()
+        self.ctx.on_commit()
         return Offer(offer_id, match, "draw", name)
 
     async def request_takeback(self, match_id: int, user_id: int) -> Offer:
-        now = self.clock()
-        async with self.store.transaction() as tx:
-            match = await self.locked(tx, match_id)
-            seat = self.check_active_player(match, user_id)
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            seat = self.ctx.check_active_player(match, user_id)
             if match.game.info.hidden_information:
                 raise BadRequest(strings.NO_TAKEBACK_HIDDEN)
             log = await tx.moves(match.id)
@@ -57,7 +64,7 @@ class OffersMixin(ClocksMixin):
                                    phrase(strings.OFFER_TAKEBACK, name=name,
                                           notation=last.notation, match_id=match.id,
                                           mention=self._others(match, user_id)))
-        self.on_commit()
+        self.ctx.on_commit()
         return Offer(offer_id, match, "takeback", name, last.notation)
 
     @staticmethod
@@ -79,12 +86,12 @@ class OffersMixin(ClocksMixin):
                            channel_id: int | None = None) -> tuple[Offer, Match]:
         """Accept or decline; an offer made before the match moved on is void. With
         `channel_id`, the offer's match must be played there (a forged button is refused)."""
-        now = self.clock()
-        async with self.store.transaction() as tx:
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
             data = await tx.get_offer(offer_id)
             if data is None or data.status != "open":
                 raise StaleAction(strings.OFFER_GONE)
-            match = await self.locked(tx, data.match_id)
+            match = await self.ctx.locked(tx, data.match_id)
             if channel_id is not None and channel_id not in match.row.channels:
                 raise Forbidden(strings.WRONG_CHANNEL, match_id=match.id)
             if match.row.seat_of(user_id) is None:
@@ -116,14 +123,14 @@ class OffersMixin(ClocksMixin):
             elif offer.kind == "draw":
                 outcome = Outcome(tuple(range(len(match.seats))), Termination.AGREEMENT,
                                   draw=True)
-                match = await self.save(tx, match, now=now, status="finished",
+                match = await self.ctx.save(tx, match, now=now, status="finished",
                                         result=outcome.to_json())
-                await self.announce_end(tx, effects, match, lead=phrase(
+                await self.matches.announce_end(tx, effects, match, lead=phrase(
                     strings.DRAW_AGREED, name=name, match_id=match.id))
             else:
                 offer, match = await self._take_back(tx, effects, match, offer, user_id, name,
                                                      now)
-        self.on_commit()
+        self.ctx.on_commit()
         if stale:
             raise StaleAction(strings.OFFER_GONE)
         return offer, match
@@ -139,10 +146,10 @@ class OffersMixin(ClocksMixin):
             state = game.skip(state) if entry.kind == "skip" else game.play(state, entry.notation)
         previous = match.waiting_on()
         seq = match.row.version
-        match = await self.save(tx, match, now=now, state=state, clock=True)
+        match = await self.ctx.save(tx, match, now=now, state=state, clock=True)
         await tx.append_log(match.id, seq, ply=game.ply(state), kind="takeback",
                             notation=f"takeback {taken.notation}", actor_id=user_id, now=now)
-        await self.after_change(tx, effects, match, [], previous=previous, lead=phrase(
+        await self.moves.after_change(tx, effects, match, [], previous=previous, lead=phrase(
             strings.TAKEBACK_DONE, name=name, notation=taken.notation))
         return Offer(offer.id, match, offer.kind, offer.from_name, taken.notation), match
 

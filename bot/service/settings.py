@@ -9,14 +9,19 @@ from games import Phrase, get_game, phrase
 from .. import strings
 from ..i18n import LANGUAGES
 from .clocks import parse_time
-from .core import BadRequest, Forbidden, ServiceBase
+from .core import BadRequest, Context, Forbidden
 
 CHANNEL_ACTIONS = ("allow", "disallow", "all")
 
 
-class SettingsMixin(ServiceBase):
+class Settings:
+    """A server's settings, and each user's language and DM notes."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+
     async def guild_settings(self, guild_id: int | None) -> dict[str, Any]:
-        return await self.store.guild_settings(guild_id)
+        return await self.ctx.store.guild_settings(guild_id)
 
     async def update_settings(self, guild_id: int, *, is_manager: bool,
                               threads: bool | None = None, time_per_move: str | None = None,
@@ -38,7 +43,7 @@ class SettingsMixin(ServiceBase):
             if language not in LANGUAGES:
                 raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
             changes["language"] = language
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             if channel_action == "all":
                 changes["channels"] = None
             elif channel_id is not None:
@@ -57,7 +62,7 @@ class SettingsMixin(ServiceBase):
                              guild_language: str | None) -> None:
         """Remember the language a user last used (their DMs follow it) and the server's
         preferred locale (its channel messages follow it unless a manager chose one)."""
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             if (not await tx.language_chosen(user_id)
                     and (await tx.user(user_id)).language != user_language):
                 await tx.set_user(user_id, language=user_language)
@@ -70,17 +75,17 @@ class SettingsMixin(ServiceBase):
         """A language chosen with /notify (it holds until the user's client says another)."""
         if language not in LANGUAGES:
             raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, language=language, language_chosen=1)
 
     async def take_dm_note(self, user_id: int) -> Phrase | None:
         """What to tell a user whose DMs were closed when a match tried to DM them (once: the
         first of their interactions that asks gets it), with where to look instead."""
-        async with self.store.transaction() as tx:
+        async with self.ctx.store.transaction() as tx:
             match_id = await tx.take_dm_note(user_id)
         if match_id is None:
             return None
-        row = await self.store.get_match(match_id)
+        row = await self.ctx.store.get_match(match_id)
         if row is None:
             return None
         hidden = get_game(row.game).info.hidden_information
@@ -88,20 +93,20 @@ class SettingsMixin(ServiceBase):
                       match_id=match_id, link=f"<#{row.channel_id}>")
 
     async def users_with_dm_notes(self) -> set[int]:
-        return set(await self.store.users_with_dm_notes())
+        return set(await self.ctx.store.users_with_dm_notes())
 
     async def channel_language(self, guild_id: int | None) -> str:
-        now = await self.store.guild_settings(guild_id)
+        now = await self.ctx.store.guild_settings(guild_id)
         return now["language"] or now["preferred_language"] or "en"
 
     async def user_language(self, user_id: int) -> str:
-        return (await self.store.user(user_id)).language or "en"
+        return (await self.ctx.store.user(user_id)).language or "en"
 
     async def may_talk(self, channel_id: int, user_id: int, guild_id: int | None) -> bool:
         """In a match thread whose server keeps spectators quiet, only players may talk."""
-        row = await self.store.live_match_in(channel_id)
+        row = await self.ctx.store.live_match_in(channel_id)
         if row is None or not row.in_thread:
             return True
-        if (await self.store.guild_settings(guild_id))["spectators_talk"]:
+        if (await self.ctx.store.guild_settings(guild_id))["spectators_talk"]:
             return True
         return row.seat_of(user_id) is not None

@@ -11,8 +11,8 @@ from games import Outcome, get_game
 from .. import ratings, strings
 from ..ratings import RatedMatch, Skill
 from ..store import FinishedRow, RatingRow
-from .core import BadRequest, Match, NotFound
-from .history import HistoryMixin
+from .core import BadRequest, Context, Match, NotFound
+from .history import History
 from .moves import effective_log
 
 DAY = 86400.0
@@ -70,18 +70,24 @@ def seat_result(result: dict[str, Any] | None, seat: int) -> str:
     return "draw" if outcome.draw else "win"
 
 
-class StatsMixin(HistoryMixin):
+class Stats:
+    """Ratings, profiles, leaderboards and replays."""
+
     leaderboard_min_games = 5
     leaderboard_days = 90
+
+    def __init__(self, ctx: Context, history: History):
+        self.ctx = ctx
+        self.history = history
 
     async def profile(self, user_id: int, game_id: str | None = None) -> Profile:
         if game_id is not None:
             get_game(game_id)  # the caller checked the id; a stale one still fails cleanly
-        finished = await self.store.finished_record(user_id, game_id)
+        finished = await self.ctx.store.finished_record(user_id, game_id)
         by_game: dict[str, list[FinishedRow]] = {}
         for row in finished:
             by_game.setdefault(row.game, []).append(row)
-        rated = {r.game: r for r in await self.store.ratings_of(user_id)}
+        rated = {r.game: r for r in await self.ctx.store.ratings_of(user_id)}
         games = []
         for game, rows in sorted(by_game.items(), key=lambda item: -len(item[1])):
             results = [seat_result(r.result, r.seat) for r in rows]
@@ -100,11 +106,11 @@ class StatsMixin(HistoryMixin):
                 n += 1
             streak = (first, n)
         last_rows = finished[:10]
-        seats = await self.store.opponents([r.match_id for r in last_rows])
+        seats = await self.ctx.store.opponents([r.match_id for r in last_rows])
         last = [ResultRow(r.match_id, r.game, seat_result(r.result, r.seat),
                           tuple(s.name for s in seats.get(r.match_id, ()) if s.user_id != user_id),
                           r.finished_at) for r in last_rows]
-        active = await self.live_matches_of(user_id)
+        active = await self.ctx.live_matches_of(user_id)
         if game_id is not None:
             active = [m for m in active if m.game.id == game_id]
         trend_game = game_id if game_id is not None else (
@@ -112,7 +118,7 @@ class StatsMixin(HistoryMixin):
         trend = []
         if trend_game is not None:
             trend = [(t, float(Skill(mu, sigma).display))
-                     for t, mu, sigma in await self.store.rating_trend(user_id, trend_game)]
+                     for t, mu, sigma in await self.ctx.store.rating_trend(user_id, trend_game)]
         return Profile(user_id, games, streak, last, active, trend_game, trend)
 
     async def leaderboard(self, game_id: str, user_id: int, *,
@@ -120,13 +126,13 @@ class StatsMixin(HistoryMixin):
         """The top 10 of a game (of one server's players with `guild_id`), and the caller's
         own place when they are not among them."""
         get_game(game_id)
-        since = self.clock() - self.leaderboard_days * DAY
-        rows = await self.store.leaderboard(game_id, min_games=self.leaderboard_min_games,
+        since = self.ctx.clock() - self.leaderboard_days * DAY
+        rows = await self.ctx.store.leaderboard(game_id, min_games=self.leaderboard_min_games,
                                             active_since=since, guild_id=guild_id)
-        own_rank = await self.store.leaderboard_rank(
+        own_rank = await self.ctx.store.leaderboard_rank(
             game_id, user_id, min_games=self.leaderboard_min_games, active_since=since,
             guild_id=guild_id)
-        own = (await self.store.skills([user_id], game_id)).get(user_id)
+        own = (await self.ctx.store.skills([user_id], game_id)).get(user_id)
         return Leaderboard(game_id, rows, own_rank, own)
 
     # -- recomputing from the log ------------------------------------------------------------
@@ -134,12 +140,12 @@ class StatsMixin(HistoryMixin):
         """Every rating recomputed from scratch: each match opened rated is replayed from its
         move log to its outcome, and counted (or not) by the same rules, in the order the
         ratings were made. Must equal the stored ratings (a test checks)."""
-        order = await self.store.rating_log()
+        order = await self.ctx.store.rating_log()
         position = {match_id: i for i, (match_id, _, _) in enumerate(order)}
         replayed: list[tuple[int, RatedMatch]] = []
-        for match_id in await self.store.rated_finished_matches():
-            match = await self.get(match_id)
-            state = await self.rebuild(match_id)
+        for match_id in await self.ctx.store.rated_finished_matches():
+            match = await self.ctx.get(match_id)
+            state = await self.history.rebuild(match_id)
             # the game's own ending, else the platform's (resignation, timeout, agreement:
             # not moves, so only the match's stored result knows them)
             outcome = match.game.outcome(state) or match.outcome()
@@ -158,10 +164,11 @@ class StatsMixin(HistoryMixin):
     # -- replays ---------------------------------------------------------------------------
     async def replay_log(self, match_id: int) -> tuple[Match, list[list[Any]]]:
         """A match and its effective log as [kind, notation] (what a replay job replays)."""
-        match = await self.get(match_id)
+        match = await self.ctx.get(match_id)
         if match.state is None:
             raise BadRequest(strings.REPLAY_NOTHING, match_id=match_id)
-        entries = [[e.kind, e.notation] for e in effective_log(await self.store.moves(match_id))]
+        log = effective_log(await self.ctx.store.moves(match_id))
+        entries = [[e.kind, e.notation] for e in log]
         return match, entries
 
     @staticmethod

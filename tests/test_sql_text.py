@@ -1,0 +1,60 @@
+"""The store's SQL is written once and run as written (issue 29): no driver rewrites it with a
+regular expression, guesses from its first letters whether it only reads, or is told apart
+by `dialect` branches in shared code; and no private API of a database library is used."""
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+BOT = Path(__file__).resolve().parents[1] / "bot"
+STORAGE = [BOT / name for name in ("db.py", "sqlite.py", "pg.py", "store.py", "migrate_db.py")]
+
+
+def _code(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def test_no_storage_module_rewrites_sql_with_a_regular_expression():
+    for path in STORAGE:
+        text = _code(path)
+        assert not re.search(r"^\s*import re\b|^\s*from re import", text, re.M), path.name
+        assert "re.sub(" not in text and "re.compile(" not in text, path.name
+
+
+def test_nothing_sniffs_a_statement_to_tell_a_read_from_a_write():
+    for path in BOT.rglob("*.py"):
+        text = _code(path)
+        # `sql.lstrip()[:6].upper() == "SELECT"`, `sql.startswith("SELECT")` and the like
+        assert not re.search(r"\bsql\w*(\.\w+\(\))*(\[:\d+\](\.\w+\(\))*\s*[=!]=|"
+                             r"\.startswith\()", text, re.I), path.relative_to(BOT)
+        assert not re.search(r"[=!]=\s*['\"](SELECT|INSERT|UPDATE|DELETE|WITH)['\"]", text,
+                             re.I), path.relative_to(BOT)
+
+
+def test_shared_code_has_no_dialect_branches():
+    for path in BOT.rglob("*.py"):
+        if path.name in ("sqlite.py", "pg.py"):
+            continue
+        text = _code(path)
+        assert not re.search(r"dialect\s*[!=]=|isinstance\([^)]*(Sqlite|Postgres)Database",
+                             text), path.relative_to(BOT)
+
+
+def test_no_private_api_of_a_database_library():
+    for path in BOT.rglob("*.py"):
+        text = _code(path)
+        assert not re.search(r"^\s*(import|from) aiosqlite", text, re.M), path.relative_to(BOT)
+        assert not re.search(r"\b(_execute|_conn|_loop|_con)\b\s*\(", text) or path.name in (
+            "sqlite.py", "pg.py"), path.relative_to(BOT)
+
+
+def test_the_store_sql_has_only_placeholders_both_drivers_bind():
+    """`$1, $2, …` only: a `?` would be bound by SQLite and refused by PostgreSQL."""
+    source = (BOT / "store.py").read_text(encoding="utf-8")
+    strings = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
+               if t.type == tokenize.STRING]
+    sql = [s for s in strings if re.search(r"\b(SELECT|INSERT|UPDATE|DELETE)\b", s)]
+    assert len(sql) > 50
+    assert not [s for s in sql if "?" in s]
+    assert not [s for s in sql if "::" in s]  # SQLite would read `$1::int` as one name
