@@ -257,6 +257,7 @@ def restore(database: str, source: Path) -> str:
         partial = target.with_name(f".{target.name}.restoring")
         shutil.copyfile(source, partial)
         os.chmod(partial, 0o600)
+        _same_owner([partial, lock.path], kept or target.parent)
         with open(partial, "rb+") as f:
             os.fsync(f.fileno())
         os.replace(partial, target)
@@ -272,6 +273,14 @@ def restore(database: str, source: Path) -> str:
     if kept is not None:
         lines.append(f"The previous database is kept as {kept}.")
     return " ".join(lines)
+
+
+def _same_owner(paths: list[Path], like: Path) -> None:
+    """Run as root (sudo), a restore leaves the files to the bot's user, not to root."""
+    if os.geteuid() == 0:
+        owner = like.stat()
+        for path in paths:
+            os.chown(path, owner.st_uid, owner.st_gid)
 
 
 def _settle(path: Path) -> None:

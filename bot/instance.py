@@ -46,7 +46,10 @@ class FileLock:
     def acquire(self, what: str = "a bot") -> None:
         """Take the lock or raise `AlreadyRunning` naming the holder's pid."""
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)  # not inherited by children
+        try:  # the fd is not inherited by the picture workers (Python's default)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except PermissionError:  # another user's lock file (an admin's sudo): it locks too
+            fd = os.open(self.path, os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -55,8 +58,9 @@ class FileLock:
             raise AlreadyRunning(
                 f"another process ({holder}) is already running on {self.database}: "
                 "stop it first (only one process may use a SQLite file)") from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{what}, pid {os.getpid()}".encode(), 0)
+        with contextlib.suppress(OSError):  # who holds it, for the next one's message
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{what}, pid {os.getpid()}".encode(), 0)
         self._fd = fd
 
     def release(self) -> None:
