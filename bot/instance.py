@@ -23,7 +23,8 @@ SHARD_LOCK = 0x73686172  # "shar": pg_try_advisory_lock(SHARD_LOCK, shard id)
 
 
 class AlreadyRunning(Exception):
-    """Another process holds this database role; the message is one line for the admin."""
+    """The bot must not start on this database (another process holds its role, or the
+    database cannot be used); the message is one line for the admin."""
 
 
 def is_postgres(url: str) -> bool:
@@ -126,7 +127,11 @@ async def lock_postgres(settings: Settings) -> Any:
     """A connection holding a session advisory lock per shard (closing it releases them)."""
     import asyncpg
 
-    conn = await asyncpg.connect(settings.database)
+    try:
+        conn = await asyncpg.connect(settings.database, timeout=30)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        raise AlreadyRunning(f"cannot reach the PostgreSQL database in CORRAL_DATABASE "
+                             f"({type(exc).__name__}: {str(exc)[:200]})") from None
     try:
         for shard in shards_of(settings):
             if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARD_LOCK,
