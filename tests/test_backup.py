@@ -83,3 +83,25 @@ def test_a_killed_bots_log_is_folded_into_the_file_kept_aside(tmp_path):
     conn = sqlite3.connect(database)
     assert conn.execute("SELECT COUNT(*) FROM meta WHERE key = 'last'").fetchone() == (0,)
     conn.close()
+
+
+async def test_postgresql_is_backed_up_with_pg_dump(pg_server, tmp_path):
+    import shutil
+
+    from bot.backup import backup
+
+    if shutil.which("pg_dump") is None:
+        pytest.skip("pg_dump is not installed")
+    url = await pg_server.fresh_database()
+    store = await Store.open(url)
+    async with store.transaction() as tx:
+        await tx.set_meta("kept", "yes")
+    await store.close()
+    copy = await asyncio.to_thread(backup, url, str(tmp_path / "corral.dump"))
+    assert copy.path == tmp_path / "corral.dump" and copy.size > 0
+    listed = subprocess.run(["pg_restore", "--list", str(copy.path)], capture_output=True,
+                            text=True, check=True).stdout
+    assert "TABLE DATA public meta" in listed and "TABLE DATA public moves" in listed
+    data = subprocess.run(["pg_restore", "--data-only", "--table=meta", "--file=-",
+                           str(copy.path)], capture_output=True, text=True, check=True).stdout
+    assert "kept\tyes" in data
