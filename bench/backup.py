@@ -11,7 +11,8 @@ then:
 2. plays moves through the service on that store at `--rate` moves a second for `--seconds`,
    first alone, then while backups run back to back in another process, and reports
    `service.play` p50/p99/max in both phases (the time a move's commit takes, which is what a
-   player's answer waits on).
+   player's answer waits on);
+3. the same with the backups in a thread of the process that plays (CORRAL_BACKUP_EVERY).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
+from bot.backup import Scheduler  # noqa: E402
 from bot.service import Player, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -173,6 +175,23 @@ async def main() -> None:
         stop.set()
         await task
         print(f"moves during backups: {summary(during)} ({backups} backups meanwhile)")
+        # as CORRAL_BACKUP_EVERY does it: a thread of the process that plays the moves
+        scheduler = Scheduler(str(path), Path(folder) / "scheduled", 1.0, 2)
+        stop.clear()
+        backups = 0
+
+        async def in_a_thread() -> None:
+            nonlocal backups
+            while not stop.is_set():
+                await asyncio.to_thread(scheduler.once)
+                backups += 1
+
+        task = asyncio.create_task(in_a_thread())
+        during, channel = await moves_at_rate(path, args.rate, args.seconds, channel)
+        stop.set()
+        await task
+        print(f"moves during in-process backups (a thread): {summary(during)} ({backups} "
+              "backups meanwhile)")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
