@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 import sqlite3
@@ -356,10 +357,7 @@ class Scheduler:
         rotate(self.folder, self.keep, self.suffix)
         return copy
 
-    async def run(self, log: object) -> None:
-        import logging
-
-        assert isinstance(log, logging.Logger)
+    async def run(self, log: logging.Logger) -> None:
         for partial in self.folder.glob(f".{PREFIX}*.partial"):  # a copy cut short by a kill
             partial.unlink(missing_ok=True)
         newest = self._newest()
