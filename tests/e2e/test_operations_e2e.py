@@ -77,7 +77,8 @@ async def test_a_backup_during_moves_restores_every_move_committed_before_it(fak
     played: list[str] = []
     stop = asyncio.Event()
     stream = asyncio.create_task(stream_moves(fake, board, [alice, bob], played, stop))
-    await fake.wait_for(lambda: len(played) >= 3 or stream.done(), what="moves streaming")
+    await fake.wait_for(lambda: len(played) >= 3 or stream.done(), timeout=60,
+                        what="moves streaming")
     committed_before = list(played)  # each one's board came: committed
     copy = tmp_path / "copies" / "during-moves.sqlite3"
     code, out, err = await cli(bot, "backup", str(copy))
@@ -85,7 +86,7 @@ async def test_a_backup_during_moves_restores_every_move_committed_before_it(fak
     assert out.startswith("backup written: ") and str(copy) in out and "integrity ok" in out
     assert f"schema {NEWEST}" in out
     moves_after = len(played)
-    await fake.wait_for(lambda: len(played) >= moves_after + 2 or stream.done(),
+    await fake.wait_for(lambda: len(played) >= moves_after + 2 or stream.done(), timeout=60,
                         what="moves going on after the backup")
     stop.set()
     await stream
