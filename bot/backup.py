@@ -137,6 +137,10 @@ def backup_sqlite(database: str | Path, target: Path) -> Copy:
     source_path = Path(database)
     if not source_path.is_file():
         raise BackupError(f"{source_path}: no database there (CORRAL_DATABASE)")
+    live = source_path.resolve()
+    if target.resolve() in (live, live.with_name(live.name + "-wal"),
+                            live.with_name(live.name + "-shm")):
+        raise BackupError(f"{target} is the database itself: give another PATH")
     started = time.perf_counter()
     target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     partial = target.with_name(f".{target.name}.partial")

@@ -44,6 +44,8 @@ def test_a_copy_is_checked_and_counted(tmp_path):
     sqlite3.connect(other).execute("CREATE TABLE t (x)").connection.commit()
     with pytest.raises(BackupError, match="not Corral's"):
         check_copy(other)
+    with pytest.raises(BackupError, match="the database itself"):
+        backup_sqlite(tmp_path / "corral.sqlite3", tmp_path / "corral.sqlite3")
     with pytest.raises(BackupError, match="no database there"):
         backup_sqlite(tmp_path / "none.sqlite3", tmp_path / "x.sqlite3")
 
