@@ -240,6 +240,10 @@ def restore(database: str, source: Path) -> str:
                           "pg_restore --clean --if-exists --no-owner --dbname=\"$CORRAL_DATABASE\" "
                           "FILE (see the README)")
     schema, rows = check_copy(source)
+    wal = source.with_name(source.name + "-wal")
+    if wal.exists() and wal.stat().st_size > 0:  # copying the file alone would lose it
+        raise BackupError(f"{source} has a write-ahead log beside it ({wal.name}): restore a "
+                          "copy made by `python -m bot backup`")
     target = Path(database)
     if target.exists() and target.resolve() == source.resolve():
         raise BackupError(f"{source} is the database itself")
