@@ -12,7 +12,8 @@ then:
    first alone, then while backups run back to back in another process, and reports
    `service.play` p50/p99/max in both phases (the time a move's commit takes, which is what a
    player's answer waits on);
-3. the same with the backups in a thread of the process that plays (CORRAL_BACKUP_EVERY).
+3. the same with the backups in a thread of the process that plays (CORRAL_BACKUP_EVERY),
+   then alone again: the spread between the two "alone" phases is the machine's noise.
 """
 
 from __future__ import annotations
@@ -192,6 +193,8 @@ async def main() -> None:
         await task
         print(f"moves during in-process backups (a thread): {summary(during)} ({backups} "
               "backups meanwhile)")
+        again, channel = await moves_at_rate(path, args.rate, args.seconds, channel)
+        print(f"moves alone again (the noise of the machine): {summary(again)}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 
