@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from bot.backup import Scheduler  # noqa: E402
+from bot.backup import Scheduler, in_background_thread  # noqa: E402
 from bot.service import Player, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
 
@@ -184,7 +184,7 @@ async def main() -> None:
         async def in_a_thread() -> None:
             nonlocal backups
             while not stop.is_set():
-                await asyncio.to_thread(scheduler.once)
+                await in_background_thread(scheduler.once)
                 backups += 1
 
         task = asyncio.create_task(in_a_thread())

@@ -237,6 +237,7 @@ async def test_scheduled_backups_rotate_while_play_goes_on(fake, bot_process, tm
     status, text = await get(bot.web_base + "/metrics")
     assert "corral_backup_last_success_timestamp_seconds" in text
     await bot.stop()
+    assert bot.proc.returncode == 0  # SIGTERM: a clean stop, backups and all
     copies = sorted((tmp_path / "backups").glob("corral-*.sqlite3"))
     assert 1 <= len(copies) <= 2, copies  # rotated (two in the same second share a name)
     assert "Traceback" not in bot.log.read_text()
