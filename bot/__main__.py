@@ -2,7 +2,11 @@
 with status 0 after a clean stop on SIGTERM or SIGINT.
 
 `python -m bot migrate-db --from sqlite:PATH --to postgresql://...` copies a SQLite store into
-an empty PostgreSQL database (see bot/migrate_db.py)."""
+an empty PostgreSQL database (see bot/migrate_db.py); `python -m bot backup [PATH]` and
+`python -m bot restore PATH` copy the store out and back (bot/backup.py).
+
+A second bot on the same SQLite file, or on a shard another process of the same PostgreSQL
+deployment runs, exits 1 with one line (bot/instance.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import sys
 import discord
 
 from .config import ConfigError, Settings, load_settings
+from .instance import AlreadyRunning, is_postgres, lock_postgres, lock_sqlite
 
 SWITCH_INTERVAL = 0.001  # seconds; see main()
 
@@ -29,9 +34,18 @@ def apply_endpoints(settings: Settings) -> None:
 
 
 async def run(settings: Settings) -> None:
+    apply_endpoints(settings)
+    holder = await lock_postgres(settings) if is_postgres(settings.database) else None
+    try:
+        await _run(settings)
+    finally:
+        if holder is not None:
+            await holder.close()
+
+
+async def _run(settings: Settings) -> None:
     from .client import make_bot
 
-    apply_endpoints(settings)
     async with make_bot(settings) as client:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -56,8 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         from .migrate_db import main as migrate_main
 
         return migrate_main(args[1:])
+    if args[:1] in (["backup"], ["restore"]):
+        from .backup import main as backup_main
+
+        return backup_main(args[0], args[1:])
     if args:
-        print(f"unknown command {args[0][:40]!r}: run `python -m bot` (the bot) or "
+        print(f"unknown command {args[0][:40]!r}: run `python -m bot` (the bot), "
+              "`python -m bot backup [PATH]`, `python -m bot restore PATH` or "
               "`python -m bot migrate-db --from sqlite:PATH --to postgresql://...`",
               file=sys.stderr)
         return 2
@@ -65,6 +84,13 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
+        return 1
+    lock = None
+    try:
+        if not is_postgres(settings.database):
+            lock = lock_sqlite(settings)  # held until the process ends
+    except AlreadyRunning as exc:
+        print(f"not starting: {exc}", file=sys.stderr)
         return 1
     setup_logging(settings.log_level)
     # The database threads and the picture pool's threads hand their results to the event
@@ -80,8 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         print("Discord refused the token in DISCORD_TOKEN: reset it in the developer portal "
               "(Bot -> Reset Token) and update your .env.", file=sys.stderr)
         return 1
+    except AlreadyRunning as exc:
+        print(f"not starting: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
+    finally:
+        if lock is not None:
+            lock.release()
     return 0
 
 

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -18,6 +19,7 @@ from discord import app_commands
 from games import phrase
 
 from . import cogs, strings
+from .backup import Scheduler, default_folder
 from .config import Settings, make_clock
 from .delivery import Delivery
 from .interactions import Answers, Interaction, context, reply, texts_for
@@ -25,6 +27,7 @@ from .pool import Workers
 from .service import Service
 from .store import Store
 from .translator import CatalogTranslator
+from .web import Metrics, WebServer
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +61,10 @@ class CorralBot(discord.Client):
         intents.guild_messages = True  # to keep spectators quiet in match threads (no content)
         # no message cache: Corral reads messages by id from its store, never from memory,
         # and a cache of every message in every channel would only grow the process
+        self.metrics = Metrics()  # its trace sees every request discord.py makes
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
-                         max_messages=None, **self.shard_options(settings))
+                         max_messages=None, http_trace=self.metrics.trace_config(),
+                         **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
         self.answers = Answers()  # which interactions were answered (boards follow them up)
@@ -70,6 +75,8 @@ class CorralBot(discord.Client):
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
         self._close_task: asyncio.Future[None] | None = None
+        self.web: WebServer | None = None
+        self.backups: Scheduler | None = None
 
     @staticmethod
     def shard_options(settings: Settings) -> dict[str, Any]:
@@ -101,6 +108,7 @@ class CorralBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database)
+        await self._start_operations()
         clock = make_clock(self.settings)
         self.workers = Workers(self.settings.workers, self.settings.worker_mode)
         # AI searches get workers of their own, so a long search never delays a board
@@ -118,12 +126,27 @@ class CorralBot(discord.Client):
         fixed = await self.service.recover()
         if fixed:
             log.info("recovered %s matches at start", fixed)
-        self._tasks = [asyncio.create_task(self.delivery.run(), name="corral-delivery"),
-                       asyncio.create_task(self._tick_forever(), name="corral-clock")]
+        self._tasks += [asyncio.create_task(self.delivery.run(), name="corral-delivery"),
+                        asyncio.create_task(self._tick_forever(), name="corral-clock")]
         shards = ("" if self.settings.shard_count is None else
                   f"; shards {list(self.settings.shard_ids or range(self.settings.shard_count))}"
                   f" of {self.settings.shard_count}")
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
+
+    async def _start_operations(self) -> None:
+        """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups
+        (CORRAL_BACKUP_EVERY), before the gateway connects: a health check says "not
+        connected yet" rather than nothing while the bot starts."""
+        if self.settings.web_bind is not None:
+            self.web = WebServer(self, self.metrics, *self.settings.web_bind)
+            await self.web.start()
+        if self.settings.backup_every is not None:
+            folder = (Path(self.settings.backup_dir) if self.settings.backup_dir
+                      else default_folder(self.settings.database))
+            self.backups = Scheduler(self.settings.database, folder, self.settings.backup_every,
+                                     self.settings.backup_keep)
+            self._tasks.append(asyncio.create_task(self.backups.run(log),
+                                                   name="corral-backups"))
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord only when they changed (a stored hash), since
@@ -213,6 +236,8 @@ class CorralBot(discord.Client):
         if hasattr(self, "ai_workers"):
             await asyncio.to_thread(self.ai_workers.shutdown)
         await super().close()
+        if self.web is not None:
+            await self.web.stop()
         if hasattr(self, "store"):
             await self.store.close()
         log.info("stopped")

@@ -11,6 +11,7 @@ from dotenv import dotenv_values
 
 DEFAULT_DATABASE = "data/corral.sqlite3"
 DEFAULT_API_BASE = "https://discord.com/api/v10"
+DEFAULT_WEB_BIND = ("127.0.0.1", 8080)
 
 MISSING_TOKEN = """DISCORD_TOKEN is not set, so Corral cannot log in to Discord.
 
@@ -46,6 +47,10 @@ class Settings:
     leaderboard_min_games: int = 5  # rated games a player needs to be on a leaderboard
     shard_count: int | None = None  # CORRAL_SHARDS: run as one of several shard processes
     shard_ids: tuple[int, ...] | None = None  # CORRAL_SHARD_IDS: the shards this process runs
+    web_bind: tuple[str, int] | None = DEFAULT_WEB_BIND  # /healthz and /metrics; None: off
+    backup_every: float | None = None  # CORRAL_BACKUP_EVERY: seconds between backups; None: off
+    backup_keep: int = 7  # CORRAL_BACKUP_KEEP: scheduled backups kept (the oldest go first)
+    backup_dir: str | None = None  # CORRAL_BACKUP_DIR; default: backups/ beside the database
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -101,7 +106,66 @@ def load_settings(environ: Mapping[str, str] | None = None,
         ai_pause=_positive(values.get("CORRAL_AI_PAUSE", ""), "CORRAL_AI_PAUSE", 1.0),
         leaderboard_min_games=int(min_games_text) if min_games_text else 5,
         shard_count=shard_count, shard_ids=shard_ids,
+        web_bind=web_bind(values.get("CORRAL_WEB_BIND", "")),
+        backup_every=_duration(values.get("CORRAL_BACKUP_EVERY", ""), "CORRAL_BACKUP_EVERY"),
+        backup_keep=_count(values.get("CORRAL_BACKUP_KEEP", ""), "CORRAL_BACKUP_KEEP", 7),
+        backup_dir=values.get("CORRAL_BACKUP_DIR", "").strip() or None,
     )
+
+
+def database_setting(environ: Mapping[str, str] | None = None,
+                     env_file: str | Path = ".env") -> str:
+    """CORRAL_DATABASE alone, for the admin commands (backup, restore), which need no token."""
+    values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
+        if Path(env_file).is_file() else {}
+    values.update(os.environ if environ is None else environ)
+    return values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE
+
+
+def web_bind(text: str) -> tuple[str, int] | None:
+    """CORRAL_WEB_BIND: `host:port` (`[::1]:8080` for IPv6), or `off`."""
+    text = text.strip()
+    if not text:
+        return DEFAULT_WEB_BIND
+    if text.lower() in ("off", "none", "no"):
+        return None
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not (colon and host and port.isascii() and port.isdigit() and len(port) <= 5
+            and int(port) <= 65535):
+        raise ConfigError(f"CORRAL_WEB_BIND={text[:40]!r}: expected host:port (such as "
+                          "127.0.0.1:8080), or off")
+    return host, int(port)
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str, name: str) -> float | None:
+    """`6h`, `30m`, `1d`, or seconds; empty, `0` or `off`: None."""
+    text = text.strip().lower()
+    if not text or text in ("0", "off", "no", "none"):
+        return None
+    unit = _UNITS.get(text[-1], 0)
+    number = text[:-1] if unit else text
+    unit = unit or 1
+    try:
+        value = float(number) * unit if len(number) <= 12 and number.isascii() else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1e8:
+        raise ConfigError(f"{name}={text[:30]!r}: expected a duration such as 6h, 30m, 1d "
+                          "(or seconds), or off")
+    return value
+
+
+def _count(text: str, name: str, default: int) -> int:
+    text = text.strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 4 and int(text) >= 1):
+        raise ConfigError(f"{name}={text[:30]!r}: expected a number (1-9999)")
+    return int(text)
 
 
 def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

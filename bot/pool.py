@@ -54,6 +54,7 @@ class Workers:
         self.size = size or max(1, min(4, os.cpu_count() or 1))
         self.mode = mode
         self.replaced = 0  # broken pools replaced (logged, and read by tests)
+        self.waiting = 0  # jobs submitted and not finished (running or queued): /metrics
         self._warm = False
         self._executor = self._new_executor()
 
@@ -67,14 +68,18 @@ class Workers:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        for tries_left in (1, 0):
-            executor = self._executor
-            try:
-                return await loop.run_in_executor(executor, fn, *args)
-            except concurrent.futures.BrokenExecutor:
-                self._replace(executor)
-                if not tries_left:
-                    raise
+        self.waiting += 1
+        try:
+            for tries_left in (1, 0):
+                executor = self._executor
+                try:
+                    return await loop.run_in_executor(executor, fn, *args)
+                except concurrent.futures.BrokenExecutor:
+                    self._replace(executor)
+                    if not tries_left:
+                        raise
+        finally:
+            self.waiting -= 1
         raise AssertionError("unreachable")
 
     def _replace(self, broken: concurrent.futures.Executor) -> None:

@@ -39,7 +39,10 @@ def test_bad_guild_id_is_named():
 
 @pytest.mark.parametrize(("name", "value"), [("CORRAL_LOG_LEVEL", "loud"),
                                              ("CORRAL_WORKERS", "many"),
-                                             ("CORRAL_TICK_SECONDS", "٣")])
+                                             ("CORRAL_TICK_SECONDS", "٣"),
+                                             ("CORRAL_WEB_BIND", "8080"),
+                                             ("CORRAL_BACKUP_EVERY", "often"),
+                                             ("CORRAL_BACKUP_KEEP", "0")])
 def test_a_bad_setting_exits_2_with_one_line_and_no_traceback(tmp_path, name, value):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
     # a closed local port: if the setting were accepted, the bot must not reach Discord itself
@@ -51,3 +54,21 @@ def test_a_bad_setting_exits_2_with_one_line_and_no_traceback(tmp_path, name, va
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and name in lines[0], result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_operations_settings():
+    base = {"DISCORD_TOKEN": "t"}
+    settings = load_settings(base, "/nonexistent/.env")
+    assert settings.web_bind == ("127.0.0.1", 8080)
+    assert settings.backup_every is None and settings.backup_keep == 7
+    settings = load_settings({**base, "CORRAL_WEB_BIND": "[::1]:9100", "CORRAL_BACKUP_EVERY": "6h",
+                              "CORRAL_BACKUP_KEEP": "30", "CORRAL_BACKUP_DIR": "/srv/b"},
+                             "/nonexistent/.env")
+    assert settings.web_bind == ("::1", 9100)
+    assert settings.backup_every == 6 * 3600 and settings.backup_keep == 30
+    assert settings.backup_dir == "/srv/b"
+    assert load_settings({**base, "CORRAL_WEB_BIND": "off"}, "/nonexistent/.env").web_bind is None
+    assert load_settings({**base, "CORRAL_BACKUP_EVERY": "1d"},
+                         "/nonexistent/.env").backup_every == 86400
+    assert load_settings({**base, "CORRAL_BACKUP_EVERY": "off"},
+                         "/nonexistent/.env").backup_every is None

@@ -979,3 +979,22 @@ def test_without_the_description_the_check_is_skipped_but_not_in_ci(monkeypatch,
     monkeypatch.setenv("CI", "true")
     with pytest.raises(spec.SpecMissing, match="CI=true requires it"):
         FakeDiscord()
+
+
+async def test_a_gateway_outage_cuts_the_connection_and_refuses_new_ones_until_it_ends(fake):
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())
+        ready = await gateway.event("READY")
+        await fake.gateway_outage()
+        cut = await gateway.ws.receive(timeout=2)
+        while cut.type == aiohttp.WSMsgType.TEXT:  # events sent before the cut
+            cut = await gateway.ws.receive(timeout=2)
+        assert cut.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)  # no close frame
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(fake.gateway_url)
+        assert refused.value.status == 503 and fake.gateway_refused == 1
+        fake.gateway_restored()
+        again = await Gateway.connect(session, fake, op=6, data={
+            "token": "fake-token", "session_id": ready["session_id"], "seq": gateway.seq})
+        await again.event("RESUMED")  # the session outlived the outage
+        assert fake.resumed == 1 and fake.identified == 1

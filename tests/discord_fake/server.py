@@ -319,6 +319,10 @@ class FakeDiscord:
         self._sockets: list[web.WebSocketResponse] = []
         self.identified = 0
         self.resumed = 0
+        # an outage (`gateway_outage`): connections dropped, new ones refused at the handshake
+        self.gateway_down = False
+        self.gateway_refused = 0
+        self._transports: dict[web.WebSocketResponse, Any] = {}
         self.ready = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self._compiled: list[tuple[str, re.Pattern[str], str]] | None = None
@@ -471,6 +475,24 @@ class FakeDiscord:
             if session.ws is not None and shard_id in (None, session.shard_id):
                 await session.ws.close(code=4000, message=b"dropped by test")
 
+    async def gateway_outage(self) -> None:
+        """Discord's gateway becomes unreachable: the bot's connections are cut as a network
+        failure cuts them (no close frame: the bot sees an abnormal closure, 1006), and every
+        new connection is refused at its handshake with a 503, as Discord's edge answers
+        while the gateway is down, until `gateway_restored`. Sessions stay resumable, as they
+        do through a short outage."""
+        self.gateway_down = True
+        self.ready.clear()
+        for ws in list(self._sockets):
+            transport = self._transports.get(ws)
+            if transport is not None:
+                transport.abort()
+            else:
+                await ws.close(code=1001)
+
+    def gateway_restored(self) -> None:
+        self.gateway_down = False
+
     def app_permissions(self, channel_id: int) -> int:
         permissions = ALL_PERMISSIONS
         for action in self.denied.get(channel_id, ()):
@@ -482,10 +504,14 @@ class FakeDiscord:
             raise ApiError(*MISSING_PERMISSIONS)
 
     # -- gateway ------------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_down:
+            self.gateway_refused += 1
+            return web.Response(status=503, text="upstream connect error or disconnect")
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.append(ws)
+        self._transports[ws] = request.transport
         await ws.send_frame(_dumps({"op": 10, "d": {"heartbeat_interval": 41250}}),
                             WSMsgType.TEXT)
         session: Session | None = None
@@ -503,6 +529,7 @@ class FakeDiscord:
                     session = await self._resume(ws, payload["d"])
         finally:
             self._sockets.remove(ws)
+            self._transports.pop(ws, None)
             if session is not None and session.ws is ws:
                 session.ws = None
         return ws

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import sys
 from pathlib import Path
@@ -54,6 +55,7 @@ class BotProcess:
             "CORRAL_LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1",
             "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
             "CORRAL_RETRY_SECONDS": "0.1", "CORRAL_WORKERS": "1", "CORRAL_AI_PAUSE": "0.05",
+            "CORRAL_WEB_BIND": "127.0.0.1:0",  # a free port: see `web_base`
             **self.extra_env,
         })
         with open(self.log, "ab") as out:
@@ -71,6 +73,20 @@ class BotProcess:
             raise AssertionError("the bot did not start:\n" + self.log.read_text()[-4000:])
         exited.cancel()
         await asyncio.sleep(0.3)  # let discord.py finish on_ready
+
+    def env(self) -> dict[str, str]:
+        """The environment of a command run beside the bot (`python -m bot backup`)."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+        env["CORRAL_DATABASE"] = self.database_url or str(self.database)
+        return env
+
+    @property
+    def web_base(self) -> str:
+        """Where the running bot serves /healthz and /metrics (its log says; the newest)."""
+        found = re.findall(r"serving /healthz and /metrics on (http://\S+)",
+                           self.log.read_text())
+        assert found, "the bot does not serve /healthz"
+        return found[-1]
 
     async def kill(self) -> None:
         """SIGKILL: no clean shutdown, as a crash or a pulled plug."""

@@ -103,3 +103,25 @@ async def test_two_shard_processes_share_one_store(fake, shards):
     board = await play_button(fake, alice, board, "k", channel_id=first.channel_id)
     assert board is not None
 
+
+
+async def test_a_second_process_for_a_running_shard_is_refused_in_one_line(fake, shards,
+                                                                          tmp_path):
+    """An overlapping restart of shard 1 (its advisory lock is held) never runs it twice."""
+    import os
+    import sys
+
+    url, (zero, one) = shards
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
+    env.update({"DISCORD_TOKEN": "fake-token", "CORRAL_DATABASE": url,
+                "DISCORD_API_BASE": fake.api_base, "DISCORD_GATEWAY_URL": fake.gateway_url,
+                "CORRAL_SHARDS": "2", "CORRAL_SHARD_IDS": "0-1", "CORRAL_WEB_BIND": "off"})
+    identified = fake.identified
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=str(tmp_path), env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    lines = (out + err).decode().strip().splitlines()
+    assert proc.returncode == 1
+    assert len(lines) == 1 and "shard 0 is already served by another bot process" in lines[0]
+    assert fake.identified == identified  # it never connected

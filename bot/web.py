@@ -1,0 +1,245 @@
+"""`GET /healthz` and `GET /metrics` on CORRAL_WEB_BIND (default 127.0.0.1:8080), for a
+supervisor's health check and a Prometheus scraper.
+
+/healthz: 200 `ok` when every shard's gateway connection is up and the store answers a query;
+503 with the reason otherwise. /metrics: the Prometheus text format (prometheus_client): moves,
+first-response latency, the outbox's depth and the age of its oldest row, Discord's 429s,
+picture and AI job queues, gateway latency per shard, scheduled backups, and the process's own
+CPU and memory. Only counts and times: never a user, channel, server or match.
+
+The first response to an interaction and every 429 are seen on the way out, through an aiohttp
+trace on discord.py's HTTP session, so no command handler carries metrics code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import re
+import time
+from collections.abc import Iterable
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import aiohttp
+from aiohttp import web
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from .client import CorralBot
+
+log = logging.getLogger(__name__)
+DISCORD_EPOCH = 1_420_070_400_000  # ms
+_CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
+# Discord waits 3 s for the first answer; the buckets resolve well below it
+LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+STORE_TIMEOUT = 5.0  # seconds the store has to answer /healthz
+
+
+class Metrics:
+    """What the bot counts as it goes (histograms, counters) and reads at each scrape."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)
+        self.first_response = Histogram(
+            "corral_first_response_seconds",
+            "From an interaction's creation (its snowflake) to the bot's first answer",
+            buckets=LATENCY_BUCKETS, registry=self.registry)
+        self.rate_limited = Counter(
+            "corral_discord_rate_limited", "429 answers from Discord, by X-RateLimit-Scope",
+            ["scope"], registry=self.registry)
+        self.snapshot = _Snapshot()
+        self.registry.register(self.snapshot)
+        # moves counted so far in the store's log, read on from the last counted rowid
+        self._moves = 0
+        self._moves_after = 0
+        self._moves_read_at = 0.0
+
+    def trace_config(self) -> aiohttp.TraceConfig:
+        trace = aiohttp.TraceConfig()
+        trace.on_request_end.append(self._request_end)
+        return trace
+
+    async def _request_end(self, session: Any, context: SimpleNamespace,
+                           params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        if status == 429:
+            scope = params.response.headers.get("X-RateLimit-Scope", "unknown")
+            self.rate_limited.labels(scope if scope in ("user", "global", "shared")
+                                     else "unknown").inc()
+            return
+        found = _CALLBACK.search(params.url.path)
+        if found and status < 300 and params.method == "POST":
+            created = ((int(found.group(1)) >> 22) + DISCORD_EPOCH) / 1000
+            self.first_response.observe(max(0.0, time.time() - created))
+
+    async def refresh(self, bot: CorralBot) -> None:
+        """Read the store's figures for this scrape (committed data, off the event loop)."""
+        values: dict[str, Any] = {}
+        store = bot.store
+        row = await store.conn.fetchrow(
+            "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox"
+            " WHERE status = 'pending'")
+        now = bot.service.clock()
+        values["outbox"] = int(row["n"]) if row else 0
+        oldest = row["oldest"] if row else None
+        values["outbox_age"] = max(0.0, now - float(oldest)) if oldest is not None else 0.0
+        values["moves"] = await self._count_moves(bot)
+        values["pictures"] = bot.workers.waiting if hasattr(bot, "workers") else 0
+        values["ai"] = bot.ai_workers.waiting if hasattr(bot, "ai_workers") else 0
+        values["shards"] = shard_states(bot)
+        scheduler = getattr(bot, "backups", None)
+        if scheduler is not None:
+            values["backup"] = (scheduler.last_success, scheduler.last_size,
+                                scheduler.failures)
+        self.snapshot.values = values
+
+    async def _count_moves(self, bot: CorralBot) -> int:
+        """SQLite's move log is append-only, so its rowids only grow: each scrape counts
+        the moves after the last one counted (an index range, not the whole log).
+        PostgreSQL counts them all, at most once a minute."""
+        conn = bot.store.conn
+        if conn.dialect == "sqlite":
+            row = await conn.fetchrow(
+                "SELECT COUNT(*) AS n, MAX(rowid) AS last FROM moves"
+                " WHERE rowid > ? AND kind = 'move'", self._moves_after)
+            if row and row["n"]:
+                self._moves += int(row["n"])
+                self._moves_after = int(row["last"])
+        elif time.monotonic() - self._moves_read_at > 60 or not self._moves_read_at:
+            self._moves = int(await conn.fetchval(
+                "SELECT COUNT(*) FROM moves WHERE kind = 'move'"))
+            self._moves_read_at = time.monotonic()
+        return self._moves
+
+
+class _Snapshot(Collector):
+    """The figures `Metrics.refresh` read, as metric families."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+
+    def describe(self) -> Iterable[Metric]:
+        return []  # read at each scrape: nothing to describe in advance
+
+    def collect(self) -> Iterable[Metric]:
+        v = self.values
+        if not v:
+            return
+        yield CounterMetricFamily("corral_moves", "Moves in the store's log (every process)",
+                                  value=v["moves"])
+        yield GaugeMetricFamily("corral_outbox_pending",
+                                "Outbox rows (boards, notices, DMs) not yet delivered",
+                                value=v["outbox"])
+        yield GaugeMetricFamily("corral_outbox_oldest_age_seconds",
+                                "Age of the oldest undelivered outbox row (0: none)",
+                                value=v["outbox_age"])
+        yield GaugeMetricFamily("corral_picture_jobs", "Pictures being drawn or queued",
+                                value=v["pictures"])
+        yield GaugeMetricFamily("corral_ai_jobs", "AI searches running or queued",
+                                value=v["ai"])
+        connected = GaugeMetricFamily("corral_gateway_connected",
+                                      "1 while the shard's gateway connection is up",
+                                      labels=["shard"])
+        latency = GaugeMetricFamily("corral_gateway_latency_seconds",
+                                    "Heartbeat round trip per shard", labels=["shard"])
+        for shard, up, seconds in v["shards"]:
+            connected.add_metric([str(shard)], 1.0 if up else 0.0)
+            if math.isfinite(seconds):
+                latency.add_metric([str(shard)], seconds)
+        yield connected
+        yield latency
+        if "backup" in v:
+            last, size, failures = v["backup"]
+            if last is not None:
+                yield GaugeMetricFamily("corral_backup_last_success_timestamp_seconds",
+                                        "When the last scheduled backup was written",
+                                        value=last)
+                yield GaugeMetricFamily("corral_backup_last_size_bytes",
+                                        "Size of the last scheduled backup", value=size)
+            yield CounterMetricFamily("corral_backup_failures",
+                                      "Scheduled backups that failed", value=failures)
+
+
+def shard_states(bot: Any) -> list[tuple[int, bool, float]]:
+    """(shard id, connected, heartbeat latency) for each shard this process runs."""
+    shards = getattr(bot, "shards", None)
+    if isinstance(shards, dict):  # AutoShardedClient
+        return [(shard_id, not info.is_closed(), info.latency)
+                for shard_id, info in sorted(shards.items())]
+    ws = getattr(bot, "ws", None)
+    up = ws is not None and bool(getattr(ws, "open", False))
+    return [(getattr(bot, "shard_id", None) or 0, up, bot.latency)]
+
+
+async def health(bot: CorralBot) -> tuple[bool, str]:
+    if bot.is_closed() or getattr(bot, "_closing", False):
+        return False, "stopping"
+    if not bot.is_ready():
+        return False, "not connected to Discord yet"
+    down = [str(shard) for shard, up, _ in shard_states(bot) if not up]
+    if down:
+        return False, f"disconnected from Discord's gateway (shard {', '.join(down)})"
+    if not hasattr(bot, "store"):
+        return False, "the store is not open"
+    try:
+        await asyncio.wait_for(bot.store.conn.fetchval("SELECT 1"), STORE_TIMEOUT)
+    except Exception as exc:  # any failure is the answer, not an error of the endpoint
+        return False, f"the store does not answer ({type(exc).__name__})"
+    return True, "ok"
+
+
+class WebServer:
+    """The health and metrics endpoints; nothing else is served (404)."""
+
+    def __init__(self, bot: CorralBot, metrics: Metrics, host: str, port: int):
+        self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        """A port already in use is logged, and the bot plays on without the endpoints."""
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            log.error("cannot serve /healthz and /metrics on %s:%s (%s); set CORRAL_WEB_BIND",
+                      self.host, self.port, exc.strerror or exc)
+            return
+        self._runner = runner
+        server = getattr(site, "_server", None)
+        sockets = getattr(server, "sockets", None) or []
+        if sockets:
+            self.port = int(sockets[0].getsockname()[1])
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        log.info("serving /healthz and /metrics on http://%s:%s", host, self.port)
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        ok, reason = await health(self.bot)
+        return web.Response(status=200 if ok else 503, text=reason + "\n",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        try:
+            await self.metrics.refresh(self.bot)
+        except Exception as exc:  # the process's own figures are still worth serving
+            log.warning("metrics: could not read the store (%s)", exc)
+            self.metrics.snapshot.values = {}  # no stale figures
+        body = generate_latest(self.metrics.registry)
+        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST,
+                                                "Cache-Control": "no-store"})
