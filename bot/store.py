@@ -1022,6 +1022,21 @@ class Store(Queries):
     async def schema_version(self) -> int:
         return await self.db.schema_version()
 
+    # -- what the metrics read (bot/web.py): counts only, never a player's data
+    async def ping(self) -> None:
+        """A trivial read: whether the database answers."""
+        await self.conn.fetchval("SELECT 1")
+
+    async def outbox_backlog(self) -> tuple[int, float | None]:
+        """Pending outbox rows and when the oldest was written."""
+        row = await self.conn.fetchrow(
+            "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox"
+            " WHERE status = 'pending'")
+        if row is None:
+            return 0, None
+        oldest = row["oldest"]
+        return int(row["n"]), None if oldest is None else float(oldest)
+
     async def close(self) -> None:
         """Close the database once the commits under way have ended."""
         await self.db.close()

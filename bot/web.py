@@ -55,10 +55,6 @@ class Metrics:
             ["scope"], registry=self.registry)
         self.snapshot = _Snapshot()
         self.registry.register(self.snapshot)
-        # moves counted so far in the store's log, read on from the last counted rowid
-        self._moves = 0
-        self._moves_after = 0
-        self._moves_read_at = 0.0
 
     def trace_config(self) -> aiohttp.TraceConfig:
         trace = aiohttp.TraceConfig()
@@ -82,14 +78,11 @@ class Metrics:
         """Read the store's figures for this scrape (committed data, off the event loop)."""
         values: dict[str, Any] = {}
         store = bot.store
-        row = await store.conn.fetchrow(
-            "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox"
-            " WHERE status = 'pending'")
+        pending, oldest = await store.outbox_backlog()
         now = bot.service.clock()
-        values["outbox"] = int(row["n"]) if row else 0
-        oldest = row["oldest"] if row else None
-        values["outbox_age"] = max(0.0, now - float(oldest)) if oldest is not None else 0.0
-        values["moves"] = await self._count_moves(bot)
+        values["outbox"] = pending
+        values["outbox_age"] = max(0.0, now - oldest) if oldest is not None else 0.0
+        values["moves"] = bot.service.ctx.moves_played
         values["pictures"] = bot.workers.waiting if hasattr(bot, "workers") else 0
         values["ai"] = bot.ai_workers.waiting if hasattr(bot, "ai_workers") else 0
         values["shards"] = shard_states(bot)
@@ -98,25 +91,6 @@ class Metrics:
             values["backup"] = (scheduler.last_success, scheduler.last_size,
                                 scheduler.failures)
         self.snapshot.values = values
-
-    async def _count_moves(self, bot: CorralBot) -> int:
-        """SQLite's move log is append-only, so its rowids only grow: each scrape counts
-        the moves after the last one counted (an index range, not the whole log).
-        PostgreSQL counts them all, at most once a minute."""
-        conn = bot.store.conn
-        if conn.dialect == "sqlite":
-            row = await conn.fetchrow(
-                "SELECT COUNT(*) AS n, MAX(rowid) AS last FROM moves"
-                " WHERE rowid > ? AND kind = 'move'", self._moves_after)
-            if row and row["n"]:
-                self._moves += int(row["n"])
-                self._moves_after = int(row["last"])
-        elif time.monotonic() - self._moves_read_at > 60 or not self._moves_read_at:
-            self._moves = int(await conn.fetchval(
-                "SELECT COUNT(*) FROM moves WHERE kind = 'move'"))
-            self._moves_read_at = time.monotonic()
-        return self._moves
-
 
 class _Snapshot(Collector):
     """The figures `Metrics.refresh` read, as metric families."""
@@ -131,8 +105,10 @@ class _Snapshot(Collector):
         v = self.values
         if not v:
             return
-        yield CounterMetricFamily("corral_moves", "Moves in the store's log (every process)",
-                                  value=v["moves"])
+        yield CounterMetricFamily(
+            "corral_moves", "Moves played through this process since it started (sum them "
+            "over the shards; counting the store's whole log would cost a scan)",
+            value=v["moves"])
         yield GaugeMetricFamily("corral_outbox_pending",
                                 "Outbox rows (boards, notices, DMs) not yet delivered",
                                 value=v["outbox"])
@@ -188,7 +164,7 @@ async def health(bot: CorralBot) -> tuple[bool, str]:
     if not hasattr(bot, "store"):
         return False, "the store is not open"
     try:
-        await asyncio.wait_for(bot.store.conn.fetchval("SELECT 1"), STORE_TIMEOUT)
+        await asyncio.wait_for(bot.store.ping(), STORE_TIMEOUT)
     except Exception as exc:  # any failure is the answer, not an error of the endpoint
         return False, f"the store does not answer ({type(exc).__name__})"
     return True, "ok"

@@ -337,6 +337,7 @@ class Context:
         self.rng = rng or random.SystemRandom()  # seat order
         self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
         self.on_commit = on_commit or (lambda: None)
+        self.moves_played = 0  # by this process, since it started (the metrics read it)
 
     # -- reading -----------------------------------------------------------------------
     async def get(self, match_id: int) -> Match:

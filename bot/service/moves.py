@@ -134,6 +134,7 @@ class Moves:
                     return await self._already(found[0], found[1])
             raise
         if not result.already:
+            self.ctx.moves_played += 1
             self.ctx.on_commit()
         return result
 

@@ -15,7 +15,8 @@ import pytest
 from e2e_helpers import board_buttons, challenge_and_accept, mover, play_button
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.db import _sqlite_statements, migration_scripts
+from bot.db import migration_scripts
+from bot.sqlite import split_statements
 
 NEWEST = migration_scripts("sqlite")[-1][0]
 
@@ -125,7 +126,7 @@ def older_database(path: Path, version: int) -> None:
         if number > version:
             break
         conn.execute("BEGIN")
-        for statement in _sqlite_statements(script):
+        for statement in split_statements(script):
             conn.execute(statement)
         conn.execute(f"PRAGMA user_version={number}")
         conn.execute("COMMIT")
