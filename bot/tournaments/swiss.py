@@ -220,17 +220,10 @@ def match(order: Sequence[History]) -> list[tuple[History, History]] | None:
         return m if len(m) == pairs else None
 
     result = None
-    if len(ids) > CANDIDATES + 1:
-        near: dict[int, list[tuple[int, tuple[int, int]]]] = {pid: [] for pid in ids}
-        for k, w in weights.items():
-            near[k[0]].append((-w, k))
-            near[k[1]].append((-w, k))
-        keep = {}
-        for lst in near.values():
-            lst.sort()
-            for _, k in lst[:CANDIDATES]:
-                keep[k] = weights[k]
-        result = solve(keep)
+    limit = CANDIDATES
+    while result is None and limit < len(ids) - 1:
+        result = solve(_candidates(ids, weights, limit))
+        limit *= 2
     if result is None:
         result = solve(weights)
     if result is None:
@@ -239,6 +232,27 @@ def match(order: Sequence[History]) -> list[tuple[History, History]] | None:
     found = [tuple(sorted((x, y), key=rank.__getitem__)) for x, y in result]
     pairs_list = _polish([(p[0], p[1]) for p in found], weights, rank)
     return [(by_id[x], by_id[y]) for x, y in pairs_list]
+
+
+def _candidates(
+    ids: list[int], weights: dict[tuple[int, int], int], limit: int,
+) -> dict[tuple[int, int], int]:
+    """Each player's `limit` best partners, and their legal neighbours in the ranking (so a
+    colour-lopsided group still has partners among itself)."""
+    near: dict[int, list[tuple[int, tuple[int, int]]]] = {pid: [] for pid in ids}
+    for k, w in weights.items():
+        near[k[0]].append((-w, k))
+        near[k[1]].append((-w, k))
+    keep = {}
+    for lst in near.values():
+        lst.sort()
+        for _, k in lst[:limit]:
+            keep[k] = weights[k]
+    for i, x in enumerate(ids):
+        for y in ids[i + 1:i + 1 + limit // 2]:
+            if (x, y) in weights:
+                keep[(x, y)] = weights[(x, y)]
+    return keep
 
 
 def _polish(
