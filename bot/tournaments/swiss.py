@@ -24,9 +24,12 @@ bracket-by-bracket downfloater rules with one global sum; the top-scorer excepti
 round (C.3/A.7) and the "colour difference +-2 allowed only for top-scorers" nuance are not
 modelled; transposition order beyond criterion 6 is not followed literally.
 
-For speed the matching runs on each player's `CANDIDATES` cheapest partners (the blossom
-algorithm in pure Python is cubic), falls back to every legal edge if that leaves someone
-unpaired, and is then polished by pair swaps (2-opt) under the full weights.
+A field of up to `DENSE_UP_TO` players is matched on every legal edge, exactly. A bigger one
+(networkx's blossom is pure Python and slow on dense graphs: 500 players, all edges, took
+minutes) is matched on each player's `CANDIDATES` cheapest partners plus their neighbours in
+the ranking, widened step by step if that leaves someone unpaired (every legal edge last), and
+then polished by partner swaps between two pairs (2-opt) under the full weights: the result is
+locally optimal, not proven globally so.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ import networkx as nx
 
 from .model import Game, PairingError, Player, Round, Tournament, seed_order
 
-CANDIDATES = 12
+CANDIDATES = 8
+DENSE_UP_TO = 24  # players; a small field is matched on every legal edge, exactly
 W, B = "w", "b"
 
 
@@ -142,24 +146,38 @@ class _Costs:
     position: int
 
 
-def _pair_costs(a: History, b: History, place: dict[int, tuple[int, int, int]]) -> _Costs:
-    sa, ca = colour_preference(a.colours)
-    sb, cb = colour_preference(b.colours)
-    absolute = int(sa == 3 and sb == 3 and ca == cb)
+@dataclass(frozen=True)
+class _Facts:
+    """Per player, computed once per round: what the pair costs read."""
+
+    strength: int
+    colour: str | None
+    score: float
+    down_last: bool
+    up_last: bool
+    group_place: int
+    group_size: int
+
+
+def _facts(h: History, place: tuple[int, int]) -> _Facts:
+    strength, colour = colour_preference(h.colours)
+    last = h.floats[-1] if h.floats else ""
+    return _Facts(strength, colour, h.score, last == "down", last == "up", place[0], place[1])
+
+
+def _pair_costs(a: _Facts, b: _Facts) -> _Costs:
+    absolute = int(a.strength == 3 and b.strength == 3 and a.colour == b.colour)
     preference = 0
-    if ca is not None and ca == cb:
-        preference = 1 + int(min(sa, sb) >= 2)
+    if a.colour is not None and a.colour == b.colour:
+        preference = 1 + int(min(a.strength, b.strength) >= 2)
     hi, lo = (a, b) if a.score >= b.score else (b, a)
     diff = round(2 * (hi.score - lo.score))
-    floats = 0
-    ghi, ihi, mhi = place[hi.player.id]
-    glo, ilo, _ = place[lo.player.id]
     if diff:
-        floats = int(bool(hi.floats) and hi.floats[-1] == "down")
-        floats += int(bool(lo.floats) and lo.floats[-1] == "up")
-        position = (mhi - 1 - ihi) + ilo
+        floats = int(hi.down_last) + int(lo.up_last)
+        position = (hi.group_size - 1 - hi.group_place) + lo.group_place
     else:
-        position = abs(abs(ihi - ilo) - mhi // 2)
+        floats = 0
+        position = abs(abs(hi.group_place - lo.group_place) - hi.group_size // 2)
     return _Costs(absolute, diff * diff, preference, floats, position)
 
 
@@ -198,16 +216,16 @@ def match(order: Sequence[History]) -> list[tuple[History, History]] | None:
     groups: dict[float, list[int]] = {}
     for pid in ids:
         groups.setdefault(by_id[pid].score, []).append(pid)
-    place = {}
-    for gi, members in enumerate(groups.values()):
+    facts = {}
+    for members in groups.values():
         for i, pid in enumerate(members):
-            place[pid] = (gi, i, len(members))
+            facts[pid] = _facts(by_id[pid], (i, len(members)))
     costs = {}
     for i, x in enumerate(ids):
-        hx = by_id[x]
+        met, fx = by_id[x].opponents, facts[x]
         for y in ids[i + 1:]:
-            if y not in hx.opponents:
-                costs[(x, y)] = _pair_costs(hx, by_id[y], place)
+            if y not in met:
+                costs[(x, y)] = _pair_costs(fx, facts[y])
     pairs = len(ids) // 2
     weights = _weights(costs, pairs)
 
@@ -221,7 +239,7 @@ def match(order: Sequence[History]) -> list[tuple[History, History]] | None:
 
     result = None
     limit = CANDIDATES
-    while result is None and limit < len(ids) - 1:
+    while result is None and len(ids) > DENSE_UP_TO and limit < len(ids) - 1:
         result = solve(_candidates(ids, weights, limit))
         limit *= 2
     if result is None:
@@ -230,7 +248,9 @@ def match(order: Sequence[History]) -> list[tuple[History, History]] | None:
         return None
     rank = {pid: i for i, pid in enumerate(ids)}
     found = [tuple(sorted((x, y), key=rank.__getitem__)) for x, y in result]
-    pairs_list = _polish([(p[0], p[1]) for p in found], weights, rank)
+    pairs_list = [(p[0], p[1]) for p in found]
+    if len(result) * 2 > DENSE_UP_TO:
+        pairs_list = _polish(pairs_list, weights, rank)
     return [(by_id[x], by_id[y]) for x, y in pairs_list]
 
 
