@@ -321,3 +321,12 @@ def test_pairing_is_deterministic():
             t = play_round(t, lambda g: (0.5, 0.5) if sum(g.seats) % 3 else (1.0, 0.0))
         return to_json(t)
     assert run() == run()
+
+
+def test_late_joins_only_where_the_format_allows():
+    t = schedule(Tournament(Settings("round_robin"), field(4)))
+    with pytest.raises(TournamentError):
+        add_player(t, Player(id=9))
+    t = Tournament(Settings("pods", rounds=2, table_min=3, table_max=4), field(6))
+    t = add_round(t, pair_next_round(t))
+    assert add_player(t, Player(id=9)).player(9).joined_round == 2

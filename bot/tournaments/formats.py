@@ -269,9 +269,11 @@ def schedule(t: Tournament) -> Tournament:
 
 
 def is_finished(t: Tournament) -> bool:
-    """Every round played and no further one can be paired."""
+    """Every round played and no further one can be paired (this may run a pairing)."""
     if t.rounds and not t.rounds[-1].finished:
         return False
+    if t.settings.format in ("swiss", "pods") and 0 < t.settings.rounds <= len(t.rounds):
+        return True
     if t.settings.format == "round_robin":
         return all(r.finished for r in t.rounds) and len(t.rounds) == len(
             round_robin_rounds(tuple(p for p in t.players if p.joined_round == 1),

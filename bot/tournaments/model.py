@@ -134,7 +134,10 @@ def add_round(t: Tournament, rnd: Round) -> Tournament:
 
 
 def add_player(t: Tournament, player: Player) -> Tournament:
-    """A late join: the player is paired from the next round on and scores 0 for missed ones."""
+    """A late join: the player is paired from the next round on and scores 0 for missed ones.
+    Round robin and knockout take no one once paired (their schedule and bracket are fixed)."""
+    if t.rounds and t.settings.format in ("round_robin", "knockout"):
+        raise TournamentError(f"a {t.settings.format} takes no late joins")
     if any(p.id == player.id for p in t.players):
         raise TournamentError(f"player {player.id} already plays")
     late = replace(player, joined_round=max(player.joined_round, t.next_round_number))
