@@ -182,7 +182,7 @@ def _pair_costs(a: _Facts, b: _Facts) -> _Costs:
 
 
 def _weights(costs: dict[tuple[int, int], _Costs], pairs: int) -> dict[tuple[int, int], int]:
-    """Lexicographic costs folded into one integer each: every digit outweighs all the lower
+    """The ordered costs folded into one integer each: every digit outweighs all the lower
     ones summed over a whole pairing."""
     if not costs:
         return {}
