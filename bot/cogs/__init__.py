@@ -1,53 +1,72 @@
-"""The Discord side, by concern: each module registers its slash commands; components are
-routed here by the kind their custom id names (see bot/ui.py), under one error handler."""
+"""The Discord side, by concern: each module registers its slash commands, handed what they use
+(the service, the one error handler, the picture workers). Components are classes (see
+bot/ui.py), registered with the client bound to the same; a click whose custom id none of
+them claims (forged, foreign, too long) gets a short answer here."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from discord import app_commands
+import discord
 
 from games import phrase
 
 from .. import strings
-from ..interactions import Interaction, handling, reply
-from ..ui import Custom, parse_custom_id
+from ..boards import BOARD_COMPONENTS
+from ..interactions import Handling, Interaction, Tree, reply
+from ..lobby import LobbyButton
+from ..notices import NOTICE_COMPONENTS
+from ..pool import Workers
+from ..service import Service
+from ..ui import STEP_COMPONENTS, Component, parse
 from . import clocks, info, matches, moves, private, settings, stats
 
-if TYPE_CHECKING:
-    from ..client import CorralBot
-
-MODULES = (matches, moves, private, clocks, settings, info, stats)
-
-Handler = Callable[["CorralBot", Interaction, Custom], Awaitable[None]]
-HANDLERS: dict[str, Handler] = {
-    "s": moves.on_step, "b": moves.on_step, "p": moves.on_step,
-    "legacy": moves.on_legacy_move, "y": moves.on_repeat,
-    "v": private.on_view, "h": info.on_moves,
-    "l": matches.on_lobby, "r": matches.on_resign, "m": matches.on_rematch,
-    "c": clocks.on_claim, "o": clocks.on_offer, "R": stats.on_replay_step,
-}
+# every kind of component, each once (their templates never match the same id)
+COMPONENTS: tuple[type[Component[Any]], ...] = (
+    *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
+    *matches.COMPONENTS, *stats.COMPONENTS)
 
 
-def register_all(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
-    for module in MODULES:
-        module.register(tree, bot)
+def parse_custom_id(custom_id: str) -> Component[Any] | None:
+    """The component a custom id names, or None for a forged or foreign one."""
+    return parse(COMPONENTS, custom_id)
 
 
-async def on_component(bot: CorralBot, interaction: Interaction) -> None:
-    """Every button and menu click: parsed from its custom id alone (forged or foreign ids
-    get a clear answer), then handed to its module."""
+def register_all(tree: Tree, client: discord.Client, *, service: Service,
+                 handling: Handling, pictures: Workers) -> None:
+    """The slash commands, on `tree`, and the components, with `client`."""
+    matches.register(tree, service, handling)
+    moves.register(tree, service, handling, pictures)
+    private.register(tree, service, handling, pictures)
+    clocks.register(tree, service, handling)
+    settings.register(tree, service, handling)
+    info.register(tree, service, handling)
+    stats.register(tree, service, handling, pictures)
+    client.add_dynamic_items(*(kind.bound(service=service, handling=handling, pictures=pictures)
+                               for kind in COMPONENTS))
+
+
+def carries(message: discord.Message | None, custom_id: str, component_type: Any) -> bool:
+    """Whether `message` has this component (discord.py answers a click on a registered kind
+    only then)."""
+    if message is None:
+        return False
+    for row in message.components:
+        for item in getattr(row, "children", (row,)):
+            if (getattr(item, "custom_id", None) == custom_id
+                    and item.type.value == component_type):
+                return True
+    return False
+
+
+async def refuse_unknown(handling: Handling, interaction: Interaction) -> None:
+    """A click discord.py passes to no component class: a custom id that names no kind (a
+    forged one, another bot's, an older version's), or one its message does not carry."""
     data: Mapping[str, Any] = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
+    if (parse_custom_id(custom_id) is not None
+            and carries(interaction.message, custom_id, data.get("component_type"))):
+        return  # answered by its class
     async with handling(interaction):
-        custom = parse_custom_id(custom_id)
-        if custom is None:
-            await reply(interaction, phrase(strings.UNKNOWN_COMPONENT))
-            return
-        if custom.kind == "S":
-            raw = data.get("values")
-            values = [str(v)[:16] for v in raw][:25] if isinstance(raw, list) else []
-            await moves.on_step(bot, interaction, custom, values)
-            return
-        await HANDLERS[custom.kind](bot, interaction, custom)
+        await reply(interaction, phrase(strings.UNKNOWN_COMPONENT))
