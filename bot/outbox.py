@@ -283,7 +283,7 @@ def _button_out(button: NoticeButton) -> dict[str, Any]:
     return {"kind": "offer", "offer_id": button.offer_id}
 
 
-def button_from_json(data: Mapping[str, Any]) -> NoticeButton:
+def _button_in(data: Mapping[str, Any]) -> NoticeButton:
     if data.get("kind") == "claim":
         return ClaimButton(int(data["version"]), bool(data.get("skip")))
     if data.get("kind") == "offer":
@@ -335,7 +335,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
             "message_id": {"omit": True}, "posted_in": {"omit": True}},
     Notice: {"seats": _SEATS, "text": _TEXT, "mention": _INTS,
              "buttons": {"out": lambda bs: [_button_out(b) for b in bs],
-                         "into": lambda v: tuple(button_from_json(b) for b in v or ())},
+                         "into": lambda v: tuple(_button_in(b) for b in v or ())},
              "message_id": {"omit": True}},
     Lobby: {"mention": _INTS},
     Retire: {"offer_ids": _INTS, "text": _TEXT},
@@ -385,4 +385,4 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
 
 __all__ = ["AiTurn", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS", "Lobby",
            "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire", "Seats",
-           "Text", "Via", "button_from_json", "decode", "encode"]
+           "Text", "Via", "decode", "encode"]

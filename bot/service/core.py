@@ -261,7 +261,7 @@ class Effects:
             via=self._via(match.row.channel_id)))
 
     async def notice(self, match: Match, text: Phrase, *, mention: Iterable[int] = (),
-                     buttons: Sequence[outbox.NoticeButton | dict[str, Any]] = (),
+                     buttons: Sequence[outbox.NoticeButton] = (),
                      live: str | None = None, offer_id: int | None = None) -> None:
         """A message in the match's channel (expiry, offers, answers); with buttons, it is a
         live message retired once the match moves on."""
@@ -269,8 +269,7 @@ class Effects:
             match_id=match.id, channel_id=match.row.channel_id,
             parent_channel_id=match.row.parent_channel_id, seats=_seats(match), text=text,
             mention=tuple(people(mention)),
-            buttons=tuple(b if not isinstance(b, dict) else outbox.button_from_json(b)
-                          for b in buttons),
+            buttons=tuple(buttons),
             live=live, version=match.row.version, offer_id=offer_id))
 
     async def lobby(self, match: Match, mention: Iterable[int] = ()) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from games import Outcome, Phrase, Termination, phrase
 
 from .. import strings
+from ..outbox import OfferButtons
 from ..store import Tx
 from .clocks import ClocksMixin
 from .core import BadRequest, Effects, Forbidden, Match, NotAPlayer, StaleAction
@@ -72,7 +73,7 @@ class OffersMixin(ClocksMixin):
             await effects.retire(match, offer_ids=withdrawn)
         await effects.notice(match, text, mention=[s.user_id for s in match.seats
                                                    if s.user_id != user_id],
-                             buttons=[{"kind": "offer", "offer_id": offer_id}], live="offer",
+                             buttons=[OfferButtons(offer_id)], live="offer",
                              offer_id=offer_id)
 
     async def answer_offer(self, offer_id: int, user_id: int, accept: bool, *,
