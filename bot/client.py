@@ -52,6 +52,7 @@ class CorralBot(discord.Client):
     store: Store
     service: Service
     handling: Handling
+    clicks: cogs.Clicks
     outbox: OutboxWorker
     delivery: Delivery
     ai_turns: AiTurns
@@ -137,10 +138,9 @@ class CorralBot(discord.Client):
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
 
     def register(self, tree: app_commands.CommandTree[discord.Client]) -> None:
-        """The commands on `tree`, the components with this client, each handed what it
-        uses."""
-        cogs.register_all(tree, self, service=self.service, handling=self.handling,
-                          pictures=self.workers)
+        """The commands on `tree` and the components' classes, each handed what it uses."""
+        self.clicks = cogs.register_all(tree, service=self.service, handling=self.handling,
+                                        pictures=self.workers)
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord only when they changed (a stored hash), since
@@ -189,10 +189,9 @@ class CorralBot(discord.Client):
         super().dispatch(event, *args, **kwargs)
 
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Components are answered by their classes (`add_dynamic_items`); those no class
-        claims are answered here."""
+        """A click is answered by its component's class (see `cogs.Clicks`)."""
         if interaction.type == discord.InteractionType.component:
-            await cogs.refuse_unknown(self.handling, interaction)
+            await self.clicks(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """Spectators' messages in match threads are removed when the server asks for it."""

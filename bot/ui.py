@@ -29,8 +29,9 @@ as a regular expression), how it is built for a message, how a click is read bac
 (`from_match`) and what a click does (`handle`), together. The templates are the whole
 grammar: an id they match is one the bot made (numbers within the database's range, answers
 well formed, 100 characters at most), so a forged, foreign or oversized id matches none and
-gets the short refusal of `bot/cogs/__init__.py`. The classes are registered with the client
-(`add_dynamic_items`) bound to what their handlers use (`Component.bound`); messages carry
+gets the short refusal of `bot/cogs/__init__.py`. The classes are bound to what their handlers
+use (`Component.bound`) and a click finds its class by its custom id alone (`cogs.Clicks`,
+not discord.py's own routing, which rebuilds the message's whole view first); messages carry
 their components as data (`StaticView`), and nothing is kept in memory per message.
 
 Here: the component base and the step entry's components (step buttons, menu pages, Back,
@@ -107,8 +108,8 @@ class Component(DynamicItem[ItemT], template=r"(?!)"):
 
     @classmethod
     def bound(cls, **collaborators: Any) -> type[Self]:
-        """This kind, as registered with the client: a subclass holding what its handler
-        uses (only what it declares), so that nothing reaches for it through the client."""
+        """This kind, as clicks find it: a subclass holding what its handler uses (only what
+        it declares), so that nothing reaches for it through the client."""
         wanted = {name for klass in cls.__mro__ for name in vars(klass).get("__annotations__", {})}
         given = {name: value for name, value in collaborators.items() if name in wanted}
         return type(cls.__name__, (cls,), given,
@@ -175,9 +176,9 @@ class StaticView(discord.ui.View):
 
     def is_finished(self) -> bool:
         """Never listening: discord.py stores every unfinished view an interaction's answer
-        carries (whatever `is_dispatchable` says), and storing one re-registers its items'
-        plain classes over the bound ones `add_dynamic_items` was given, which then have no
-        service to call."""
+        carries (whatever `is_dispatchable` says), and storing one registers its items'
+        classes for discord.py's own routing of clicks: each click would then be answered
+        twice, once by a class with no service to call."""
         return True
 
 

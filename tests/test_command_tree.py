@@ -33,7 +33,7 @@ async def synced_payload(guild_id: int | None = None) -> list[dict[str, Any]]:
     bot's translator (bot/client.py, setup_hook and sync_commands)."""
     bot = CorralBot(Settings(token="unused", guild_id=guild_id))
     # what the commands use is only used when they run
-    cogs.register_all(bot.tree, bot, service=UNUSED, handling=UNUSED, pictures=UNUSED)
+    cogs.register_all(bot.tree, service=UNUSED, handling=UNUSED, pictures=UNUSED)
     await bot.tree.set_translator(CatalogTranslator())
     guild = discord.Object(guild_id) if guild_id else None
     if guild is not None:

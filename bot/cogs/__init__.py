@@ -1,14 +1,12 @@
 """The Discord side, by concern: each module registers its slash commands, handed what they use
 (the service, the one error handler, the picture workers). Components are classes (see
-bot/ui.py), registered with the client bound to the same; a click whose custom id none of
-them claims (forged, foreign, too long) gets a short answer here."""
+bot/ui.py), bound to the same; `Clicks` hands each click to its class, and a click whose
+custom id none of them claims (forged, foreign, too long) gets a short answer."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
-
-import discord
 
 from games import phrase
 
@@ -33,9 +31,34 @@ def parse_custom_id(custom_id: str) -> Component[Any] | None:
     return parse(COMPONENTS, custom_id)
 
 
-def register_all(tree: Tree, client: discord.Client, *, service: Service,
-                 handling: Handling, pictures: Workers) -> None:
-    """The slash commands, on `tree`, and the components, with `client`."""
+class Clicks:
+    """Every kind of component, bound to what its handlers use, and where a click finds its
+    kind: the first whose template reads the custom id (`from_match`), then its `callback`.
+
+    discord.py can route clicks to DynamicItems itself (`Client.add_dynamic_items`), but it
+    first rebuilds the clicked message's whole view (`View.from_message`) on every click, to
+    find the item there: for a board's dozen buttons, half a millisecond or more of the event
+    loop per move, on a path that costs about eight. Discord only sends a click for a
+    component its message carries, so the custom id alone says what was clicked; a forged,
+    foreign or too long one gets a short answer."""
+
+    def __init__(self, handling: Handling, kinds: Sequence[type[Component[Any]]]):
+        self.handling = handling
+        self.kinds = tuple(kinds)
+
+    async def __call__(self, interaction: Interaction) -> None:
+        data: Mapping[str, Any] = interaction.data or {}
+        item = parse(self.kinds, str(data.get("custom_id", "")))
+        if item is not None:
+            await item.callback(interaction)
+            return
+        async with self.handling(interaction):
+            await reply(interaction, phrase(strings.UNKNOWN_COMPONENT))
+
+
+def register_all(tree: Tree, *, service: Service, handling: Handling,
+                 pictures: Workers) -> Clicks:
+    """The slash commands, on `tree`; returns what answers the components' clicks."""
     matches.register(tree, service, handling)
     moves.register(tree, service, handling, pictures)
     private.register(tree, service, handling, pictures)
@@ -43,30 +66,5 @@ def register_all(tree: Tree, client: discord.Client, *, service: Service,
     settings.register(tree, service, handling)
     info.register(tree, service, handling)
     stats.register(tree, service, handling, pictures)
-    client.add_dynamic_items(*(kind.bound(service=service, handling=handling, pictures=pictures)
-                               for kind in COMPONENTS))
-
-
-def carries(message: discord.Message | None, custom_id: str, component_type: Any) -> bool:
-    """Whether `message` has this component (discord.py answers a click on a registered kind
-    only then)."""
-    if message is None:
-        return False
-    for row in message.components:
-        for item in getattr(row, "children", (row,)):
-            if (getattr(item, "custom_id", None) == custom_id
-                    and item.type.value == component_type):
-                return True
-    return False
-
-
-async def refuse_unknown(handling: Handling, interaction: Interaction) -> None:
-    """A click discord.py passes to no component class: a custom id that names no kind (a
-    forged one, another bot's, an older version's), or one its message does not carry."""
-    data: Mapping[str, Any] = interaction.data or {}
-    custom_id = str(data.get("custom_id", ""))
-    if (parse_custom_id(custom_id) is not None
-            and carries(interaction.message, custom_id, data.get("component_type"))):
-        return  # answered by its class
-    async with handling(interaction):
-        await reply(interaction, phrase(strings.UNKNOWN_COMPONENT))
+    return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
+                             for kind in COMPONENTS])
