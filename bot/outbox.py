@@ -303,24 +303,22 @@ def _picture_in(value: Any) -> Picture | None:
     return Picture(value["state"], int(value["seat"]), value.get("version"))
 
 
-def _same(value: Any) -> Any:
-    return value
-
-
 def _tuple(value: Any) -> tuple[Any, ...]:
     return tuple(value or ())
 
 
 @dataclass(frozen=True)
 class _Key:
-    """How one field is stored: under `key`, converted both ways; `omit`: not written while
-    None (a key later added by the delivery worker, which older readers look for as absent)."""
+    """How one field is stored: under `key`, converted both ways (None: as it is); `omit`:
+    not written while None (a key later added by the delivery worker, which older readers
+    look for as absent); `required`: a row without it cannot be read."""
 
     field: str
     key: str
-    out: Callable[[Any], Any] = _same
-    into: Callable[[Any], Any] = _same
+    out: Callable[[Any], Any] | None = None
+    into: Callable[[Any], Any] | None = None
     omit: bool = False
+    required: bool = False
 
 
 _TEXT = {"out": phrase_to_json, "into": phrase_from_json}
@@ -344,13 +342,14 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
 }
+# a board is encoded once and decoded once or twice per move: the layouts are worked out here,
+# once, so that a row costs a loop over its fields
 _LAYOUT: dict[type[Any], tuple[_Key, ...]] = {
-    cls: tuple(_Key(f.name, **{"key": f.name, **_CONVERT[cls].get(f.name, {})})
-               for f in dataclasses.fields(cls)) for cls in KINDS.values()}
-_REQUIRED: dict[type[Any], frozenset[str]] = {
-    cls: frozenset(f.name for f in dataclasses.fields(cls)
-                   if f.default is dataclasses.MISSING
-                   and f.default_factory is dataclasses.MISSING) for cls in KINDS.values()}
+    cls: tuple(_Key(f.name, **{
+        "key": f.name, "required": (f.default is dataclasses.MISSING
+                                    and f.default_factory is dataclasses.MISSING),
+        **_CONVERT[cls].get(f.name, {})}) for f in dataclasses.fields(cls))
+    for cls in KINDS.values()}
 
 
 def encode(payload: Payload) -> tuple[str, dict[str, Any]]:
@@ -358,9 +357,11 @@ def encode(payload: Payload) -> tuple[str, dict[str, Any]]:
     data: dict[str, Any] = {}
     for key in _LAYOUT[type(payload)]:
         value = getattr(payload, key.field)
-        if value is None and key.omit:
-            continue
-        data[key.key] = None if value is None else key.out(value)
+        if value is None:
+            if not key.omit:
+                data[key.key] = None
+        else:
+            data[key.key] = value if key.out is None else key.out(value)
     return payload.kind, data
 
 
@@ -373,8 +374,9 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
     try:
         for key in _LAYOUT[cls]:
             if key.key in data:
-                values[key.field] = key.into(data[key.key])
-            elif key.field in _REQUIRED[cls]:
+                value = data[key.key]
+                values[key.field] = value if key.into is None else key.into(value)
+            elif key.required:
                 raise BadPayload(f"{kind} row without {key.key!r}")
         return cls(**values)
     except BadPayload:
