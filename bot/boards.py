@@ -1,4 +1,6 @@
-"""What a board message says and which components it carries, from an outbox row.
+"""A board message: what it says and which components it carries, from an outbox row
+(`outbox.Board`), and what its own components do (My view, Moves, Rematch; the move's steps
+are bot/ui.py's).
 
 The text is composed when the row is delivered, in the reader's language, from the phrases the
 service stored; the components only on the newest board (an older one still being delivered
@@ -7,23 +9,25 @@ after a restart gets none, and pings nobody).
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
-from games import Game, Phrase, phrase
+from games import Game, phrase
 
 from . import strings
 from .clocks import absolute_time, relative_time
-from .i18n import Texts, phrase_from_json
-from .ui import StaticView, add_step, button, first_step
-
-MAX_CONTENT = 2000
-
-
-def names_of(payload: dict[str, Any]) -> list[str]:
-    return [name for _, name in payload["seats"]]
+from .i18n import Texts
+from .interactions import MAX_CONTENT, Interaction, fit, note_match, player, reply, texts_for
+from .outbox import Board, Text
+from .pictures import board_picture
+from .pool import Workers
+from .service import Match, Service, ServiceError
+from .ui import ID, Component, PlayButton, StaticView, StepButton, add_step, button, first_step
+from .ui import template as id_template
 
 
 def allowed(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -34,66 +38,62 @@ def allowed(user_ids: Sequence[int]) -> discord.AllowedMentions:
                                    users=users or False)
 
 
-def fit(text: str, limit: int = MAX_CONTENT) -> str:
-    """Discord refuses longer messages: cut at a line end where possible."""
-    if len(text) <= limit:
-        return text
-    cut = text.rfind("\n", 0, limit - 1)
-    return (text[:cut] if cut > limit // 2 else text[:limit - 1]) + "…"
+def text_of(value: Text, texts: Texts, names: Sequence[str] | None = None) -> str:
+    """A stored phrase (or plain text) in the reader's language."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else texts(value, names)
 
 
-def board_text(payload: dict[str, Any], texts: Texts, *, current: bool) -> tuple[str, list[int]]:
+def board_text(board: Board, texts: Texts, *, current: bool) -> tuple[str, list[int]]:
     """The board's content and whom it pings (nobody on a stale board)."""
-    names = names_of(payload)
+    names = board.names()
     lines: list[str] = []
-    lead = phrase_from_json(payload.get("lead"))
-    if lead:
-        lines.append(texts(lead, names))
-    if payload.get("reposted") and not lead:
+    if board.lead:
+        lines.append(texts(board.lead, names))
+    if board.reposted and not board.lead:
         lines.append(texts(strings.REPOSTED))
-    for line in payload.get("lines") or ():
-        lines.append(texts(phrase_from_json(line) or "", names))
-    scores = payload.get("scores") or []
-    if scores:
+    for line in board.lines:
+        lines.append(texts(line or "", names))
+    if board.scores:
         lines.append(texts(phrase(strings.SCORES, scores=" · ".join(
-            f"{name} {score}" for name, score in zip(names, scores, strict=False)))))
-    mentions = list(payload.get("mention") or []) if current else []
-    if payload.get("final"):
-        result = phrase_from_json(payload.get("result")) or phrase(strings.RESULT_DRAW)
-        lines.append(texts(phrase(strings.RESULT_LINE, match_id=payload["match_id"],
+            f"{name} {score}" for name, score in zip(names, board.scores, strict=False)))))
+    mentions = list(board.mention) if current else []
+    if board.final:
+        result = board.result or phrase(strings.RESULT_DRAW)
+        lines.append(texts(phrase(strings.RESULT_LINE, match_id=board.match_id,
                                   result=result), names))
-        if payload.get("ratings"):
-            named = dict(payload["seats"])
+        if board.ratings:
+            named = dict(board.seats)
             lines.append(texts(phrase(strings.RATINGS_LINE, changes=" · ".join(
                 texts(phrase(strings.RATING_CHANGE, name=named.get(uid, "?"), before=before,
                              after=after, delta=f"{delta:+d}".replace("-", "−")))
-                for uid, before, after, delta in payload["ratings"]))))
+                for uid, before, after, delta in board.ratings))))
         lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=", ".join(
-            f"<@{uid}>" if uid > 0 else name for uid, name in payload["seats"]))))
-    elif payload.get("turn") is not None and payload["turn"] < 0:  # an AI seat: no mention
-        name = next((n for uid, n in payload["seats"] if uid == payload["turn"]), "?")
+            f"<@{uid}>" if uid > 0 else name for uid, name in board.seats))))
+    elif board.turn is not None and board.turn < 0:  # an AI seat: no mention
+        name = next((n for uid, n in board.seats if uid == board.turn), "?")
         lines.append(texts(phrase(strings.AI_THINKING, name=name)))
-    elif payload.get("turn") is not None:
-        mention = f"<@{payload['turn']}>"
-        note = phrase_from_json(payload.get("turn_note"))
+    elif board.turn is not None:
+        mention = f"<@{board.turn}>"
+        note = board.turn_note
         lines.append(texts(phrase(strings.YOUR_TURN_NOTE, mention=mention, note=note)
                            if note else phrase(strings.YOUR_TURN, mention=mention), names))
-        if payload.get("vacation_until"):
-            who = next((n for uid, n in payload["seats"] if uid == payload["turn"]), "?")
+        if board.vacation_until:
+            who = next((n for uid, n in board.seats if uid == board.turn), "?")
             lines.append(texts(phrase(strings.ON_VACATION, name=who,
-                                      until=absolute_time(payload["vacation_until"]))))
-        if payload.get("due_at"):
-            lines.append(texts(phrase(strings.DUE, relative=relative_time(payload["due_at"]),
-                                      absolute=absolute_time(payload["due_at"]))))
+                                      until=absolute_time(board.vacation_until))))
+        if board.due_at:
+            lines.append(texts(phrase(strings.DUE, relative=relative_time(board.due_at),
+                                      absolute=absolute_time(board.due_at))))
     return fit("\n".join(lines)), mentions
 
 
-def result_text(payload: dict[str, Any], texts: Texts) -> str | None:
+def result_text(board: Board, texts: Texts) -> str | None:
     """The final board's result in words, for the picture."""
-    if not payload.get("final"):
+    if not board.final:
         return None
-    result = phrase_from_json(payload.get("result")) or phrase(strings.RESULT_DRAW)
-    return texts(result, names_of(payload))
+    return texts(board.result or phrase(strings.RESULT_DRAW), board.names())
 
 
 def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
@@ -105,39 +105,122 @@ def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool
     if running and playable:  # not while an AI seat is to move
         step, answers = first_step(game, state)
         if isinstance(step, str):  # a forced move: one button plays it
-            view.add_item(button(step, _forced_id(match_id, ply, answers)))
+            view.add_item(StepButton(match_id, ply, answers, label=step))
             rows = 1
         elif step.private:
-            view.add_item(button(texts(strings.BUTTON_PLAY), f"c1:p:{match_id}:{ply}", row=0))
+            view.add_item(PlayButton(match_id, ply, label=texts(strings.BUTTON_PLAY), row=0))
             rows = 1
         else:
             rows = add_step(view, step, match_id, ply, answers, texts)
     last = min(rows, 4)
     if game.info.hidden_information and (running or finished):
-        view.add_item(button(texts(strings.BUTTON_MY_VIEW), f"c1:v:{match_id}",
-                             style=discord.ButtonStyle.secondary, row=last))
+        view.add_item(MyViewButton(match_id, label=texts(strings.BUTTON_MY_VIEW), row=last))
     if finished:
-        view.add_item(button(texts(strings.BUTTON_REMATCH), f"c1:m:{match_id}",
-                             style=discord.ButtonStyle.success, row=last))
-    view.add_item(button(texts(strings.BUTTON_MOVES), f"c1:h:{match_id}",
-                         style=discord.ButtonStyle.secondary, row=last))
+        view.add_item(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH), row=last))
+    view.add_item(MovesButton(match_id, label=texts(strings.BUTTON_MOVES), row=last))
     return view
 
 
-def _forced_id(match_id: int, ply: int, answers: tuple[tuple[str, ...], ...]) -> str:
-    from .ui import step_id
+# -- the board's own components ----------------------------------------------------------------
+class MyViewButton(Component[discord.ui.Button[Any]],
+                   template=id_template(rf"c1:v:(?P<match>{ID})")):
+    """My view: the clicker's private view of a game with hidden information."""
 
-    return step_id(match_id, ply, answers)
+    pictures: ClassVar[Workers]
+
+    def __init__(self, match_id: int, *, label: str = "", row: int | None = None) -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:v:{match_id}", style=discord.ButtonStyle.secondary,
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        await private_view(self.pictures, interaction, await self.service.get(self.match_id))
 
 
+async def private_view(pictures: Workers, interaction: Interaction, match: Match) -> None:
+    """The caller's own view, ephemerally: the picture `observe` gives their seat, and their
+    private notes (a hand) in words."""
+    note_match(match.id)
+    seat = match.row.seat_of(interaction.user.id)
+    if seat is None:
+        raise ServiceError(strings.NOT_A_PLAYER, match_id=match.id)
+    if not match.game.info.hidden_information:
+        raise ServiceError(strings.NO_PRIVATE_VIEW, game=match.game.name)
+    if match.state is None:
+        raise ServiceError(strings.NOT_STARTED, match_id=match.id)
+    texts = texts_for(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    picture = await pictures.run(board_picture, match.game.id, match.row.state, seat,
+                                 match.names(), None, texts.language)
+    lines = [texts(phrase(strings.PRIVATE_VIEW, match_id=match.id, game=match.game.name,
+                          link=f"<#{match.row.channel_id}>"))]
+    card = match.game.turn_card(match.state, seat)
+    if card is not None:
+        lines.append(texts(card, match.names()))
+    await reply(interaction, "\n".join(lines),
+                file=discord.File(io.BytesIO(picture), filename="view.png"))
 
 
+class MovesButton(Component[discord.ui.Button[Any]],
+                  template=id_template(rf"c1:h:(?P<match>{ID})")):
+    """Moves: the numbered move list, ephemerally; the newest moves when it is long."""
+
+    def __init__(self, match_id: int, *, label: str = "", row: int | None = None) -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:h:{match_id}", style=discord.ButtonStyle.secondary,
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        await reply(interaction, await moves_text(self.service, self.match_id,
+                                                  texts_for(interaction)))
 
 
+async def moves_text(service: Service, match_id: int, texts: Texts) -> str:
+    note_match(match_id)
+    match, entries = await service.history(match_id)
+    header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
+                          players=", ".join(match.names())))
+    lines = [texts(service.history_line(e)) for e in entries] or [texts(strings.MOVES_EMPTY)]
+    shown: list[str] = []
+    size = len(header) + 80
+    for line in reversed(lines):
+        if size + len(line) + 1 > MAX_CONTENT:
+            break
+        shown.insert(0, line)
+        size += len(line) + 1
+    hidden = len(lines) - len(shown)
+    if hidden:
+        shown.insert(0, texts(phrase(strings.MOVES_TRUNCATED, n=hidden)))
+    return "\n".join([header, *shown])
 
 
-def phrase_text(value: Any, texts: Texts, names: Sequence[str] | None = None) -> str:
-    text = phrase_from_json(value)
-    if text is None:
-        return ""
-    return texts(text, names) if isinstance(text, Phrase) else text
+class RematchButton(Component[discord.ui.Button[Any]],
+                    template=id_template(rf"c1:m:(?P<match>{ID})")):
+    """Rematch, on a finished match's board: the same players, a new invitation."""
+
+    def __init__(self, match_id: int, *, label: str = "", row: int | None = None) -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:m:{match_id}", style=discord.ButtonStyle.success,
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        note_match(self.match_id)
+        match = await self.service.rematch(
+            self.match_id, player(interaction.user))
+        await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
+                                        link=f"<#{match.row.channel_id}>"))
+
+
+BOARD_COMPONENTS: tuple[type[Component[Any]], ...] = (MyViewButton, MovesButton, RematchButton)

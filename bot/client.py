@@ -1,5 +1,6 @@
-"""The discord.py client: the store, the service, the delivery worker, the picture workers and
-the clock, started in `setup_hook` and stopped in `close`."""
+"""The discord.py client: the store, the service, the outbox worker (with the delivery worker
+and the AI's), the picture and AI workers and the clock, started in `setup_hook` and stopped
+in `close`; the commands and components are handed what they use there."""
 
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from discord import app_commands
 
 from games import phrase
 
-from . import cogs, strings
+from . import ai_turns, cogs, delivery, strings
+from .ai_turns import AiTurns
 from .backup import Scheduler, default_folder
 from .config import Settings, make_clock
 from .delivery import Delivery
-from .interactions import Answers, Interaction, context, reply, texts_for
+from .interactions import Handling, Interaction, context, reply, texts_for
+from .outbox_worker import OutboxWorker
 from .pool import Workers
 from .service import Service
 from .store import Store
@@ -32,7 +35,7 @@ from .web import Metrics, WebServer
 log = logging.getLogger(__name__)
 
 
-class CorralTree(app_commands.CommandTree["CorralBot"]):
+class CorralTree(app_commands.CommandTree[discord.Client]):
     async def on_error(self, interaction: Interaction,
                        error: app_commands.AppCommandError) -> None:
         """Errors the command handlers did not answer: a bad argument Discord let through,
@@ -51,7 +54,11 @@ class CorralTree(app_commands.CommandTree["CorralBot"]):
 class CorralBot(discord.Client):
     store: Store
     service: Service
+    handling: Handling
+    clicks: cogs.Clicks
+    outbox: OutboxWorker
     delivery: Delivery
+    ai_turns: AiTurns
     workers: Workers
     ai_workers: Workers
 
@@ -67,10 +74,6 @@ class CorralBot(discord.Client):
                          **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
-        self.answers = Answers()  # which interactions were answered (boards follow them up)
-        # users to tell privately, at their next interaction, that a DM could not reach them
-        # (the store has the truth; this process's copy is refreshed with every clock tick)
-        self.dm_notes: set[int] = set()
         self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -113,11 +116,20 @@ class CorralBot(discord.Client):
         self.workers = Workers(self.settings.workers, self.settings.worker_mode)
         # AI searches get workers of their own, so a long search never delays a board
         self.ai_workers = Workers(max(1, (os.cpu_count() or 2) // 2), self.settings.worker_mode)
-        self.delivery = Delivery(self, self.store, retry_seconds=self.settings.retry_seconds,
-                                 worker_id=self.worker_id)
-        self.service = Service(self.store, clock=clock, on_commit=self.delivery.wake)
+        self.outbox = OutboxWorker(self.store, retry_seconds=self.settings.retry_seconds,
+                                   worker_id=self.worker_id)
+        self.service = Service(self.store, clock=clock, on_commit=self.outbox.wake)
         self.service.leaderboard_min_games = self.settings.leaderboard_min_games
-        cogs.register_all(self.tree, self)
+        # the one error handler, which also says which interactions were answered (a board
+        # follows one up) and whom to tell that a DM could not reach them
+        self.handling = Handling(self.service)
+        self.delivery = Delivery(self, self.store, self.service, self.workers,
+                                 answers=self.handling.answers, api_base=self.settings.api_base,
+                                 on_dm_closed=self.handling.dm_closed)
+        self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
+        self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
+        self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)
+        self.register(self.tree)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         await self.workers.warm()
@@ -126,7 +138,7 @@ class CorralBot(discord.Client):
         fixed = await self.service.recover()
         if fixed:
             log.info("recovered %s matches at start", fixed)
-        self._tasks += [asyncio.create_task(self.delivery.run(), name="corral-delivery"),
+        self._tasks += [asyncio.create_task(self.outbox.run(), name="corral-outbox"),
                         asyncio.create_task(self._tick_forever(), name="corral-clock")]
         shards = ("" if self.settings.shard_count is None else
                   f"; shards {list(self.settings.shard_ids or range(self.settings.shard_count))}"
@@ -147,6 +159,11 @@ class CorralBot(discord.Client):
                                      self.settings.backup_keep)
             self._tasks.append(asyncio.create_task(self.backups.run(log),
                                                    name="corral-backups"))
+
+    def register(self, tree: app_commands.CommandTree[discord.Client]) -> None:
+        """The commands on `tree` and the components' classes, each handed what it uses."""
+        self.clicks = cogs.register_all(tree, service=self.service, handling=self.handling,
+                                        pictures=self.workers)
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord only when they changed (a stored hash), since
@@ -177,7 +194,7 @@ class CorralBot(discord.Client):
         while not self._closing:
             started = time.perf_counter()
             try:
-                self.dm_notes = await self.service.users_with_dm_notes()
+                self.handling.dm_notes = set(await self.service.users_with_dm_notes())
                 report = await self.service.tick()
                 if report.reminders or report.expiries or report.digests:
                     log.info("clock: %s due, %s reminders, %s expiries, %s digests "
@@ -195,8 +212,9 @@ class CorralBot(discord.Client):
         super().dispatch(event, *args, **kwargs)
 
     async def on_interaction(self, interaction: Interaction) -> None:
+        """A click is answered by its component's class (see `cogs.Clicks`)."""
         if interaction.type == discord.InteractionType.component:
-            await cogs.on_component(self, interaction)
+            await self.clicks(interaction)
 
     async def on_message(self, message: discord.Message) -> None:
         """Spectators' messages in match threads are removed when the server asks for it."""
@@ -224,8 +242,10 @@ class CorralBot(discord.Client):
     async def _close(self) -> None:
         self._closing = True
         log.info("stopping")
+        if hasattr(self, "outbox"):
+            await self.outbox.stop()
         if hasattr(self, "delivery"):
-            await self.delivery.stop()
+            await self.delivery.close()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -1,25 +1,28 @@
-"""The delivery worker: sends what the outbox holds, in order per lane, exactly once.
+"""The delivery worker: posts what outbox rows ask for in Discord (boards with their pictures,
+notices, lobbies, DMs, digests), each exactly once.
 
-Every change writes its outbox rows in its own transaction; this worker posts them (boards with
-their pictures, notices, lobbies, DMs), survives restarts (pending rows are simply still
-pending), retries with backoff on 5xx, 429, timeouts and permission errors, and never posts a
-row twice: each post carries the row's nonce (Discord returns the first message for a repeated
-nonce) and the created message id is recorded before the row is marked done.
+The outbox worker (`bot/outbox_worker.py`) hands it the rows of its kinds, in order per lane,
+and records how each went; this worker only talks to Discord. It sorts Discord's and the
+network's failures into try again later (5xx, 429, timeouts, missing permissions: `Retry`)
+and never (`Give`), and never posts a row twice: each post carries the row's nonce (Discord
+returns the first message for a repeated nonce), a follow-up (which carries none) is looked
+for before it is sent again, and the created message id is recorded before the row is done.
 
 Fallbacks: a board that cannot go into a thread goes to its parent channel; a DM that cannot be
-delivered is reported in the match's channel (or becomes a mention there for a turn notice).
+delivered is reported in the match's channel (or becomes a mention there for a turn notice); a
+deleted channel ends its match.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -27,46 +30,34 @@ import discord
 from games import Phrase, phrase
 
 from . import strings
-from .ai import ai_level, ai_move_job, is_ai, random_move, seed_for
-from .boards import allowed, board_text, board_view, fit, names_of, phrase_text, result_text
+from .ai import is_ai
+from .boards import allowed, board_text, board_view, result_text, text_of
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
-from .i18n import Texts, phrase_from_json, phrase_to_json
+from .i18n import Texts
+from .interactions import Answers, fit
+from .lobby import lobby_message
+from .notices import notice_view
+from .outbox import Board, Digest, Dm, Lobby, Notice, Payload, Retire, Via, encode
+from .outbox_worker import Give, Result, Retry, Skip
 from .pictures import board_picture
-from .service import ServiceError, Via, wrap
+from .pool import Workers
+from .service import Service, wrap
 from .store import LiveMessage, OutboxRow, Store, Tx
-from .ui import StaticView, button
-
-if TYPE_CHECKING:
-    from .client import CorralBot
+from .ui import StaticView
 
 log = logging.getLogger(__name__)
 
-BATCH = 16
+KINDS = ("board", "notice", "lobby", "retire", "dm", "digest")
 # rows delivered at once (each a different lane). A board's delivery waits on its picture and on
 # Discord most of its time, so with 8 the deliveries, not the CPU, capped the boards per second
 # (bench/load.py, saturated: ~150 moves/s with 8, ~200 with 32, fewer with 64)
 CONCURRENCY = 32
-LEASE = 120.0  # seconds a claimed row is ours before another worker may take it
-MAX_ATTEMPTS = 60
-PRUNE_AFTER = 7 * 86400.0
 DM_NOTE_EVERY = 86400.0  # closed DMs are noted in the channel at most once a day per user
 # Discord lets a bot make 50 requests a second outside interaction answers and follow-ups;
 # the outbox keeps its own (channel posts, edits, DMs) under this, leaving the rest to the
 # commands' own requests, so that a burst queues here in order instead of meeting 429s
 GLOBAL_RATE = 40.0
 ANSWER_WAIT = 3.5  # seconds a board waits for its move's interaction to be answered (Discord: 3)
-
-
-class Retry(Exception):
-    """Try this row again later (Discord or the network failed)."""
-
-
-class Give(Exception):
-    """This row can never be delivered (logged, then marked failed)."""
-
-
-class Skip(Exception):
-    """This row has nothing left to deliver to (its channel was deleted): marked done."""
 
 
 class ThreadArchived(Exception):
@@ -105,160 +96,44 @@ class Pacer:
 
 
 class Delivery:
-    def __init__(self, bot: CorralBot, store: Store, clock: Callable[[], float] = time.time,
-                 worker_id: str = "main", retry_seconds: float = 1.0):
-        """`clock` is the wall clock of retries and leases, never the match clock (which tests
-        and replays may set)."""
-        self.retry_seconds = retry_seconds
-        self.bot = bot
+    def __init__(self, client: discord.Client, store: Store, service: Service,
+                 pictures: Workers, *, answers: Answers, api_base: str,
+                 on_dm_closed: Callable[[int], None], clock: Callable[[], float] = time.time):
+        """`client` makes the requests (its REST session and rate limits); `answers` says
+        whether this process answered an interaction (a board follows it up);
+        `on_dm_closed(user)`: a DM could not reach this user, who is told at their next
+        interaction. `clock` is the wall clock, never the match clock."""
+        self.client = client
         self.store = store
+        self.service = service
+        self.pictures = pictures
+        self.answers = answers
+        self.api_base = api_base
+        self.on_dm_closed = on_dm_closed
         self.clock = clock
-        self.worker_id = worker_id
-        self._wake = asyncio.Event()
-        self._stopping = False
-        self._in_flight: set[str] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._sem = asyncio.Semaphore(CONCURRENCY)
         self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
         self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
         self._follow_ups = ChannelBudget()
 
-    def wake(self) -> None:
-        self._wake.set()
+    async def deliver(self, row: OutboxRow, payload: Payload) -> Result:
+        """Post what `row` asks for (raises `Retry`, `Give` or `Skip`)."""
+        if isinstance(payload, Board):
+            return await self._board(row, payload)
+        if isinstance(payload, Notice):
+            return await self._notice(row, payload)
+        if isinstance(payload, Lobby):
+            return await self._lobby(row, payload)
+        if isinstance(payload, Retire):
+            return await self._retire(payload)
+        if isinstance(payload, Dm):
+            return await self._dm(row, payload)
+        if isinstance(payload, Digest):
+            return await self._digest(row, payload)
+        raise Give(f"not a row to deliver: {row.kind}")
 
-    async def run(self) -> None:
-        """Deliver until stopped; wakes when a change commits, or when a retry comes due."""
-        async with self.store.transaction(background=True) as tx:
-            await tx.release_claims(self.worker_id)  # rows a previous run of ours held
-            await tx.prune_outbox(self.clock() - PRUNE_AFTER)
-        while not self._stopping:
-            self._wake.clear()
-            try:
-                started = await self.dispatch()
-            except Exception:
-                log.exception("outbox dispatch failed")
-                started = 0
-            if started:
-                continue
-            due = await self.store.next_outbox_due()
-            timeout = 5.0 if due is None else max(0.05, min(5.0, due - self.clock()))
-            try:
-                await asyncio.wait_for(self._wake.wait(), timeout)
-            except TimeoutError:
-                pass
-
-    async def dispatch(self) -> int:
-        """Start the due head of every lane not already being delivered."""
-        now = self.clock()
-        started = 0
-        rows = [row for row in await self.store.pending_outbox(now, BATCH)
-                if row.lane not in self._in_flight]
-        if not rows:
-            return 0
-        async with self.store.transaction(background=True) as tx:  # one lease for the batch
-            claimed = await tx.claim_outbox_rows([row.id for row in rows], self.worker_id,
-                                                 now + LEASE, now)
-        for row in rows:
-            if row.id not in claimed:
-                continue
-            self._in_flight.add(row.lane)
-            task = asyncio.create_task(self._deliver(row), name=f"outbox-{row.id}")
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-            started += 1
-        return started
-
-    async def stop(self, grace: float = 3.0) -> None:
-        """Let deliveries in flight finish for a moment; what is left stays pending."""
-        self._stopping = True
-        self._wake.set()
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=grace)
-        for task in list(self._tasks):
-            task.cancel()
+    async def close(self) -> None:
         if self._session is not None:
             await self._session.close()
-
-
-    async def _deliver(self, row: OutboxRow) -> None:
-        try:
-            async with self._sem:
-                handler = self._handlers().get(row.kind)
-                if handler is None:
-                    raise Give(f"unknown outbox kind {row.kind}")
-                result = await handler(row)
-            retired = result.get("retired", ()) if isinstance(result, dict) else ()
-            now = self.clock()
-            await self.store.together(
-                lambda tx: tx.finish_outbox(row.id, now, result, retired=retired))
-        except Retry as exc:
-            await self._retry(row, str(exc))
-        except Give as exc:
-            log.error("outbox row %s (%s) given up: %s", row.id, row.kind, exc)
-            async with self.store.transaction(background=True) as tx:
-                await tx.finish_outbox(row.id, self.clock(), status="failed", error=str(exc))
-        except Skip as exc:
-            log.info("outbox row %s (%s) skipped: %s", row.id, row.kind, exc)
-            async with self.store.transaction(background=True) as tx:
-                await tx.finish_outbox(row.id, self.clock(), {"skipped": str(exc)})
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a bug: keep the row, retry later, log it
-            log.exception("outbox row %s (%s) failed", row.id, row.kind)
-            await self._retry(row, repr(exc))
-        finally:
-            self._in_flight.discard(row.lane)
-            self.wake()
-
-    async def _retry(self, row: OutboxRow, error: str) -> None:
-        attempts = row.attempts + 1
-        async with self.store.transaction(background=True) as tx:
-            if attempts >= MAX_ATTEMPTS:
-                log.error("outbox row %s (%s) failed %s times: %s", row.id, row.kind,
-                          attempts, error)
-                await tx.finish_outbox(row.id, self.clock(), status="failed", error=error)
-                return
-            delay = min(300.0, self.retry_seconds * 2 ** min(attempts - 1, 10))
-            log.warning("outbox row %s (%s) will be retried in %.1fs: %s", row.id, row.kind,
-                        delay, error)
-            await tx.retry_outbox(row.id, self.clock() + delay, error)
-
-    def _handlers(self) -> dict[str, Callable[[OutboxRow], Awaitable[Any]]]:
-        return {"board": self._board, "notice": self._notice, "lobby": self._lobby,
-                "retire": self._retire, "dm": self._dm, "digest": self._digest,
-                "ai": self._ai_turn}
-
-    async def _ai_turn(self, row: OutboxRow) -> dict[str, Any]:
-        """An AI seat's move: a short pause (a move at once reads as a glitch), the search in
-        an AI worker from the stored state, then the normal move path. A stale row (the
-        match moved on, e.g. this row is a repeat after a restart) does nothing."""
-        payload = row.payload
-        # the pause, in which the AI's workers start if this is the first AI turn
-        await asyncio.gather(asyncio.sleep(self.bot.settings.ai_pause),
-                             self.bot.ai_workers.warm(), return_exceptions=True)
-        match = await self.bot.service.get(payload["match_id"])
-        mover = match.to_move()
-        if (match.status != "active" or match.ply() != payload["ply"] or mover is None
-                or mover.user_id != payload["user_id"] or match.row.state is None):
-            return {"stale": True}
-        level = ai_level(mover.user_id)
-        seed = seed_for(match.id, match.ply())
-        try:
-            notation, searched = await self.bot.ai_workers.run(
-                ai_move_job, match.game.id, match.row.state, mover.seat, level, seed)
-        except Exception:  # the worker died: never let the match stall
-            log.exception("AI worker failed in match %s; playing a random legal move", match.id)
-            notation, searched = random_move(match.game.id, match.row.state, seed), False
-        if not searched:
-            log.warning("match %s: the AI played a random legal move (%s)", match.id, notation)
-        try:
-            await self.bot.service.play(match.id, mover.user_id, notation,
-                                        expected_ply=payload["ply"],
-                                        via=Via.from_json(payload.get("via")))
-        except ServiceError as exc:  # e.g. a takeback or resignation meanwhile
-            log.info("AI move in match %s not played: %s", match.id, exc)
-            return {"stale": True}
-        return {"played": notation, "searched": searched}
 
     # -- Discord calls -------------------------------------------------------------------
     async def _call(self, make: Callable[[], Awaitable[Any]]) -> Any:
@@ -282,22 +157,22 @@ class Delivery:
 
     async def _send(self, row: OutboxRow, channel_id: int, *, key: str = "", **kwargs: Any
                     ) -> discord.Message:
-        channel = self.bot.get_partial_messageable(channel_id)
+        channel = self.client.get_partial_messageable(channel_id)
         nonce = f"o{row.id}{key}"[:25]
         return await self._call(lambda: channel.send(nonce=nonce, **kwargs))
 
-    async def _send_with_fallback(self, row: OutboxRow, payload: dict[str, Any], **kwargs: Any
-                                  ) -> discord.Message:
+    async def _send_with_fallback(self, row: OutboxRow, payload: Board | Notice | Lobby,
+                                  **kwargs: Any) -> discord.Message:
         """Post in the match's channel; if a thread refuses us (permissions, or it is locked),
         post in its parent channel instead. A deleted channel ends its match (see
         `Service.channel_gone`)."""
         try:
-            return await self._send(row, payload["channel_id"], **kwargs)
+            return await self._send(row, payload.channel_id, **kwargs)
         except (discord.Forbidden, ThreadArchived) as exc:
-            parent = payload.get("parent_channel_id")
+            parent = payload.parent_channel_id
             if not parent:
                 raise Retry(f"missing permissions in the channel: {exc}") from None
-            log.warning("cannot post in thread %s (%s); posting in %s", payload["channel_id"],
+            log.warning("cannot post in thread %s (%s); posting in %s", payload.channel_id,
                         exc, parent)
             for file in kwargs.get("files") or ():
                 file.reset()  # the failed request read it to its end
@@ -312,19 +187,20 @@ class Delivery:
             await self._channel_gone(payload, exc)
             raise Give(f"not found ({exc.code})") from None
 
-    async def _channel_gone(self, payload: dict[str, Any], exc: discord.NotFound) -> None:
+    async def _channel_gone(self, payload: Board | Notice | Lobby,
+                            exc: discord.NotFound) -> None:
         """A match whose channel was deleted ends (its players are told by DM)."""
         if exc.code != UNKNOWN_CHANNEL:
             return
-        match_id = payload.get("match_id")
-        if match_id is not None and await self.bot.service.channel_gone(match_id):
-            log.info("the channel of match %s was deleted; the match is ended", match_id)
-        raise Skip(f"channel {payload['channel_id']} was deleted")
+        if await self.service.channel_gone(payload.match_id):
+            log.info("the channel of match %s was deleted; the match is ended",
+                     payload.match_id)
+        raise Skip(f"channel {payload.channel_id} was deleted")
 
     async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
         """Edit a message; False if it no longer exists, or sits in a locked thread. A thread
         that went quiet (archived) is opened again first, as a moderator's client does."""
-        message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
         for attempt in range(2):
             try:
                 await self._call(lambda: message.edit(**kwargs))
@@ -342,7 +218,7 @@ class Delivery:
 
     async def _unarchive(self, thread_id: int) -> bool:
         try:
-            await self._call(lambda: self.bot.http.edit_channel(thread_id, archived=False))
+            await self._call(lambda: self.client.http.edit_channel(thread_id, archived=False))
         except (discord.Forbidden, discord.NotFound, ThreadArchived, Give) as exc:
             log.info("cannot open archived thread %s again: %s", thread_id, exc)
             return False
@@ -350,24 +226,23 @@ class Delivery:
 
     async def texts_for(self, guild_id: int | None) -> Texts:
         """Channel messages speak the server's language."""
-        return Texts(await self.bot.service.channel_language(guild_id))
+        return Texts(await self.service.channel_language(guild_id))
 
     # -- boards --------------------------------------------------------------------------
-    async def _board(self, row: OutboxRow) -> dict[str, Any]:
-        payload = row.payload
-        match_row = await self.store.get_match(payload["match_id"])
+    async def _board(self, row: OutboxRow, board: Board) -> Result:
+        match_row = await self.store.get_match(board.match_id)
         if match_row is None:
             raise Give("the match is gone")
         texts = await self.texts_for(match_row.guild_id)
-        current = match_row.version == payload["version"] and match_row.status in (
+        current = match_row.version == board.version and match_row.status in (
             "active", "finished")
-        message_id = payload.get("message_id")
-        channel_id = payload.get("posted_in", payload["channel_id"])
+        message_id = board.message_id
+        channel_id = board.posted_in if board.posted_in is not None else board.channel_id
         if message_id is None:
-            content, mentions = board_text(payload, texts, current=current)
-            picture = await self.bot.workers.run(
-                board_picture, payload["game"], payload["state"], None, names_of(payload),
-                result_text(payload, texts), texts.language)
+            content, mentions = board_text(board, texts, current=current)
+            picture = await self.pictures.run(
+                board_picture, board.game, board.state, None, board.names(),
+                result_text(board, texts), texts.language)
             view = StaticView()
             if current:
                 match = wrap(match_row)
@@ -377,35 +252,35 @@ class Delivery:
                                   running=match.status == "active", playable=humans_turn,
                                   finished=match.status == "finished", texts=texts)
             message_id, channel_id, via = await self._post_board(
-                row, payload, picture, content=content, view=view,
+                row, board, picture, content=content, view=view,
                 allowed_mentions=allowed(mentions))
-            payload = {**payload, "message_id": message_id, "posted_in": channel_id}
-            live = LiveMessage(message_id, channel_id, match_row.id, "board", payload["version"],
+            board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
+            live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
                                None, via.token if via else None,
                                via.expires_at if via else None) if current else None
             # not background work: a click on the new board can come at once, and its move
             # takes the board's buttons away without another request only once it is recorded
             await self.store.together(functools.partial(
-                self._posted, row.id, payload, live, self.clock()), background=False)
-        retired = await self._retire_older(match_row.id, payload["version"], keep=message_id)
+                self._posted, row.id, board, live, self.clock()), background=False)
+        retired = await self._retire_older(match_row.id, board.version, keep=message_id)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
 
-    async def _post_board(self, row: OutboxRow, payload: dict[str, Any], picture: bytes, *,
+    async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, *,
                           content: str, view: StaticView, allowed_mentions: discord.AllowedMentions
                           ) -> tuple[int, int, Via | None]:
         """A board answers its move's interaction with a follow-up where it can (Discord does
         not count follow-ups against the bot's 50 requests a second; channel posts count),
         else it is posted in the channel. Returns (message id, channel id, the interaction
         whose follow-up it is)."""
-        via = Via.from_json(payload.get("via"))
-        if via is not None and via.channel_id == payload["channel_id"]:
+        via = board.via
+        if via is not None and via.channel_id == board.channel_id:
             posted = await self._follow_up(row, via, picture, {
                 "content": content, "components": view.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()})
             if posted is not None:
                 return posted[0], posted[1], via
         message = await self._send_with_fallback(
-            row, payload, files=_board_file(picture), content=content, view=view,
+            row, board, files=_board_file(picture), content=content, view=view,
             allowed_mentions=allowed_mentions)
         return message.id, message.channel.id, None
 
@@ -416,10 +291,10 @@ class Delivery:
         Discord refuses it), and the board goes to the channel instead. A follow-up carries
         no nonce, so a row tried before first looks for the board an earlier attempt may have
         posted with its answer lost."""
-        application_id = self.bot.application_id
+        application_id = self.client.application_id
         if self.clock() >= via.expires_at or application_id is None:
             return None
-        answered = await self.bot.answers.wait(via.interaction_id, ANSWER_WAIT)
+        answered = await self.answers.wait(via.interaction_id, ANSWER_WAIT)
         if answered is False:
             return None
         if row.tried:
@@ -429,9 +304,8 @@ class Delivery:
         if not self._follow_ups.take(via.channel_id, time.monotonic()):
             return None
         try:
-            data = await send_follow_up(self._http(), self.bot.settings.api_base,
-                                        application_id, via.token, message, picture,
-                                        "board.png")
+            data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
+                                        message, picture, "board.png")
         except Unsent as exc:
             if not exc.refused:
                 raise Retry(f"follow-up: {exc}") from None
@@ -448,8 +322,8 @@ class Delivery:
 
     async def _find_follow_up(self, via: Via) -> tuple[int, int] | None:
         """The board this interaction's follow-up posted, if there is one."""
-        me = self.bot.user
-        channel = self.bot.get_partial_messageable(via.channel_id)
+        me = self.client.user
+        channel = self.client.get_partial_messageable(via.channel_id)
         try:
             async for message in channel.history(limit=25,
                                                  after=discord.Object(via.interaction_id)):
@@ -464,10 +338,10 @@ class Delivery:
         return None
 
     @staticmethod
-    async def _posted(outbox_id: int, payload: dict[str, Any], live: LiveMessage | None,
+    async def _posted(outbox_id: int, payload: Board | Notice, live: LiveMessage | None,
                       now: float, tx: Tx) -> None:
         """A message is posted: the row remembers it, and a live one is recorded."""
-        await tx.save_progress(outbox_id, payload)
+        await tx.save_progress(outbox_id, encode(payload)[1])
         if live is not None:
             await tx.add_live_message(live, now)
 
@@ -500,7 +374,7 @@ class Delivery:
     async def _edit_through_token(self, message: LiveMessage, content: str | None) -> bool:
         """Take a follow-up's components away through its interaction's token while Discord
         keeps it (not counted against the global limit); False: edit it through the channel."""
-        application_id = self.bot.application_id
+        application_id = self.client.application_id
         if (message.token is None or message.token_expires is None or application_id is None
                 or self.clock() >= message.token_expires):
             return False
@@ -508,7 +382,7 @@ class Delivery:
         if content is not None:
             body["content"] = content
         try:
-            await edit_follow_up(self._http(), self.bot.settings.api_base, application_id,
+            await edit_follow_up(self._http(), self.api_base, application_id,
                                  message.token, message.message_id, body)
         except Unsent as exc:
             if not exc.refused:
@@ -516,71 +390,51 @@ class Delivery:
             return False
         return True
 
-    async def _retire(self, row: OutboxRow) -> dict[str, Any]:
-        payload = row.payload
-        match_row = await self.store.get_match(payload["match_id"])
+    async def _retire(self, retire: Retire) -> Result:
+        match_row = await self.store.get_match(retire.match_id)
         texts = await self.texts_for(match_row.guild_id if match_row else None)
-        text = phrase_from_json(payload.get("text"))
-        below = payload.get("below_version")
-        offers = payload.get("offer_ids") or None
+        below = retire.below_version
         retired = await self._retire_older(
-            payload["match_id"], below if below is not None else 1 << 62,
-            text=text if isinstance(text, Phrase) else None, offer_ids=offers, texts=texts)
+            retire.match_id, below if below is not None else 1 << 62,
+            text=retire.text if isinstance(retire.text, Phrase) else None,
+            offer_ids=list(retire.offer_ids) or None, texts=texts)
         return {"retired": retired}
 
     # -- notices and lobbies ---------------------------------------------------------------
-    async def _notice(self, row: OutboxRow) -> dict[str, Any]:
-        payload = row.payload
-        match_row = await self.store.get_match(payload["match_id"])
+    async def _notice(self, row: OutboxRow, notice: Notice) -> Result:
+        match_row = await self.store.get_match(notice.match_id)
         if match_row is None:
             raise Give("the match is gone")
         texts = await self.texts_for(match_row.guild_id)
-        content = fit(phrase_text(payload["text"], texts, names_of(payload)))
-        stale = match_row.version != payload["version"] or match_row.status != "active"
-        view = StaticView()
-        if not stale:
-            for spec in payload.get("buttons") or ():
-                if spec["kind"] == "claim":
-                    label = strings.BUTTON_SKIP if spec.get("skip") else strings.BUTTON_CLAIM
-                    view.add_item(button(texts(label), f"c1:c:{match_row.id}:{spec['version']}",
-                                         style=discord.ButtonStyle.danger))
-                elif spec["kind"] == "offer":
-                    view.add_item(button(texts(strings.BUTTON_ACCEPT),
-                                         f"c1:o:{spec['offer_id']}:a",
-                                         style=discord.ButtonStyle.success))
-                    view.add_item(button(texts(strings.BUTTON_DECLINE),
-                                         f"c1:o:{spec['offer_id']}:d",
-                                         style=discord.ButtonStyle.secondary))
-        message_id = payload.get("message_id")
+        content = fit(text_of(notice.text, texts, notice.names()))
+        stale = match_row.version != notice.version or match_row.status != "active"
+        view = StaticView() if stale else notice_view(match_row.id, notice.buttons, texts)
+        message_id = notice.message_id
         if message_id is None:
             message = await self._send_with_fallback(
-                row, payload, content=content, view=view,
-                allowed_mentions=allowed([] if stale else payload.get("mention") or []))
+                row, notice, content=content, view=view,
+                allowed_mentions=allowed([] if stale else notice.mention))
             message_id = message.id
-            payload = {**payload, "message_id": message_id}
-            live = LiveMessage(message_id, message.channel.id, match_row.id, payload["live"],
-                               payload["version"], payload.get("offer_id")) \
-                if payload.get("live") and len(view.children) else None
+            notice = dataclasses.replace(notice, message_id=message_id)
+            live = LiveMessage(message_id, message.channel.id, match_row.id, notice.live,
+                               notice.version, notice.offer_id) \
+                if notice.live and len(view.children) else None
             await self.store.together(
-                functools.partial(self._posted, row.id, payload, live, self.clock()))
+                functools.partial(self._posted, row.id, notice, live, self.clock()))
         return {"message_id": message_id}
 
-    async def _lobby(self, row: OutboxRow) -> dict[str, Any]:
-        from .lobby import lobby_message
-
-        payload = row.payload
-        match_row = await self.store.get_match(payload["match_id"])
+    async def _lobby(self, row: OutboxRow, lobby: Lobby) -> Result:
+        match_row = await self.store.get_match(lobby.match_id)
         if match_row is None or match_row.status not in ("open", "invited"):
             return {"skipped": "the lobby is closed"}
         texts = await self.texts_for(match_row.guild_id)
         match = wrap(match_row)
         content, view = lobby_message(match, texts)
         message = await self._send_with_fallback(
-            row, payload, content=content, view=view,
-            allowed_mentions=allowed(payload.get("mention") or []))
+            row, lobby, content=content, view=view, allowed_mentions=allowed(lobby.mention))
         async with self.store.transaction(background=True) as tx:
             await tx.add_live_message(LiveMessage(message.id, message.channel.id, match.id,
-                                                  "lobby", payload["version"], None),
+                                                  "lobby", lobby.version, None),
                                       self.clock())
         return {"message_id": message.id}
 
@@ -590,88 +444,82 @@ class Delivery:
         user = await self.store.user(user_id)
         if user.dm_channel_id is not None:
             return user.dm_channel_id
-        channel = await self._call(lambda: self.bot.create_dm(discord.Object(user_id)))
+        channel = await self._call(lambda: self.client.create_dm(discord.Object(user_id)))
         async with self.store.transaction(background=True) as tx:
             await tx.set_user(user_id, dm_channel_id=channel.id)
         return int(channel.id)
 
-    async def _dm(self, row: OutboxRow) -> dict[str, Any]:
-        payload = row.payload
-        texts = Texts(await self.bot.service.user_language(payload["user_id"]))
-        names = names_of(payload)
-        text = phrase_from_json(payload["text"])
-        if isinstance(text, Phrase) and payload.get("board_version") is not None:
-            text = _with_field(text, "board", await self._board_link(payload))
+    async def _dm(self, row: OutboxRow, dm: Dm) -> Result:
+        texts = Texts(await self.service.user_language(dm.user_id))
+        names = dm.names()
+        text = dm.text
+        if isinstance(text, Phrase) and dm.board_version is not None:
+            text = _with_field(text, "board", await self._board_link(dm))
         content = fit(texts(text, names) if isinstance(text, Phrase) else str(text or ""))
         kwargs: dict[str, Any] = {"content": content,
                                   "allowed_mentions": discord.AllowedMentions.none()}
-        picture = payload.get("picture")
-        if picture is not None:
-            png = await self.bot.workers.run(board_picture, payload["game"], picture["state"],
-                                             picture["seat"], names, None, texts.language)
+        if dm.picture is not None:
+            png = await self.pictures.run(board_picture, dm.game, dm.picture.state,
+                                          dm.picture.seat, names, None, texts.language)
             kwargs["file"] = discord.File(io.BytesIO(png), filename="view.png")
-        user = await self.store.user(payload["user_id"])
+        user = await self.store.user(dm.user_id)
         try:
-            channel_id = await self.dm_channel(payload["user_id"])
+            channel_id = await self.dm_channel(dm.user_id)
             message = await self._send(row, channel_id, **kwargs)
         except discord.Forbidden:  # 50007: DMs closed to the bot
             noted = (user.dm_closed_at is not None
                      and self.clock() - user.dm_closed_at < DM_NOTE_EVERY)
-            if payload.get("fallback") == "mention" or (payload.get("fallback") and not noted):
-                await self._dm_failed(payload)
+            if dm.fallback == "mention" or (dm.fallback and not noted):
+                await self._dm_failed(dm)
             return {"undelivered": True}
         except discord.NotFound as exc:
             raise Give(f"no such user or channel ({exc.code})") from None
         if user.dm_closed_at is not None:  # open again: a later failure is noted again
             async with self.store.transaction(background=True) as tx:
-                await tx.set_user(payload["user_id"], dm_closed_at=None)
+                await tx.set_user(dm.user_id, dm_closed_at=None)
         return {"message_id": message.id}
 
-    async def _board_link(self, payload: dict[str, Any]) -> str:
-        for message in await self.store.live_messages(payload["match_id"], kind="board"):
-            if message.version == payload["board_version"]:
-                match_row = await self.store.get_match(payload["match_id"])
+    async def _board_link(self, dm: Dm) -> str:
+        for message in await self.store.live_messages(dm.match_id, kind="board"):
+            if message.version == dm.board_version:
+                match_row = await self.store.get_match(dm.match_id)
                 guild = match_row.guild_id if match_row else "@me"
                 return (f"https://discord.com/channels/{guild}/{message.channel_id}/"
                         f"{message.message_id}")
-        return f"<#{payload['channel_id']}>"
+        return f"<#{dm.channel_id}>"
 
-    async def _dm_failed(self, payload: dict[str, Any]) -> None:
-        """A turn notice becomes a mention in the channel. Anything else (a private view, a
-        turn card) is told to the user alone, once, at their next interaction (an ephemeral
-        follow-up: see `interactions.handling`), with where to look instead."""
-        fallback = payload.get("fallback")
-        if fallback is None:
+    async def _dm_failed(self, dm: Dm) -> None:
+        """A turn notice becomes a mention in the channel (the outbox worker looks for it
+        once this row is done). Anything else (a private view, a turn card) is told to the
+        user alone, once, at their next interaction (an ephemeral follow-up: see
+        `interactions.Handling`), with where to look instead."""
+        if dm.fallback is None:
             return
-        user_id = payload["user_id"]
-        match_row = await self.store.get_match(payload["match_id"])
+        match_row = await self.store.get_match(dm.match_id)
         if match_row is None:
             return
         async with self.store.transaction(background=True) as tx:
-            if fallback == "mention":
-                text = phrase(strings.DM_TURN_FALLBACK, mention=f"<@{user_id}>",
-                              match_id=payload["match_id"])
-                await tx.enqueue(f"m:{match_row.id}", "notice", {
-                    "match_id": match_row.id, "channel_id": match_row.channel_id,
-                    "parent_channel_id": match_row.parent_channel_id,
-                    "seats": payload["seats"], "text": phrase_to_json(text),
-                    "mention": [user_id], "buttons": [], "live": None,
-                    "version": match_row.version, "offer_id": None}, self.clock())
+            if dm.fallback == "mention":
+                notice = Notice(
+                    match_id=match_row.id, channel_id=match_row.channel_id,
+                    parent_channel_id=match_row.parent_channel_id, seats=dm.seats,
+                    text=phrase(strings.DM_TURN_FALLBACK, mention=f"<@{dm.user_id}>",
+                                match_id=dm.match_id),
+                    mention=(dm.user_id,), version=match_row.version)
+                kind, data = encode(notice)
+                await tx.enqueue(notice.lane, kind, data, self.clock())
             else:
-                await tx.set_user(user_id, dm_closed_at=self.clock(),
+                await tx.set_user(dm.user_id, dm_closed_at=self.clock(),
                                   dm_note_match=match_row.id)
-        if fallback == "mention":
-            self.wake()
-        else:
-            self.bot.dm_notes.add(user_id)
+        if dm.fallback != "mention":
+            self.on_dm_closed(dm.user_id)
 
-    async def _digest(self, row: OutboxRow) -> dict[str, Any]:
-        payload = row.payload
-        texts = Texts(await self.bot.service.user_language(payload["user_id"]))
-        lines = [texts(phrase_from_json(payload["header"]) or "")]
-        lines += [texts(phrase_from_json(line) or "") for line in payload["lines"]]
+    async def _digest(self, row: OutboxRow, digest: Digest) -> Result:
+        texts = Texts(await self.service.user_language(digest.user_id))
+        lines = [texts(digest.header or "")]
+        lines += [texts(line or "") for line in digest.lines]
         try:
-            channel_id = await self.dm_channel(payload["user_id"])
+            channel_id = await self.dm_channel(digest.user_id)
             message = await self._send(row, channel_id, content=fit("\n".join(lines)),
                                        allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden:
@@ -685,6 +533,7 @@ def _board_file(picture: bytes) -> list[discord.File]:
 
 
 def _with_field(text: Phrase, name: str, value: Any) -> Phrase:
-    return replace(text, fields=tuple((k, value if k == name else v) for k, v in text.fields))
+    return dataclasses.replace(
+        text, fields=tuple((k, value if k == name else v) for k, v in text.fields))
 
 

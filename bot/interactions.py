@@ -1,5 +1,6 @@
-"""Answering interactions: one error handler for commands and components, replies that fit
-Discord's limits, and logs that say which command, user and match they are about.
+"""Answering interactions: one error handler for commands and components (`Handling`),
+replies that fit Discord's limits, and logs that say which command, user and match they are
+about.
 
 A refusal (`ServiceError`) becomes a short ephemeral answer in the user's language and changes
 nothing; an unexpected error is logged with its context and answered with the bot's own
@@ -14,23 +15,22 @@ import contextvars
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
+from discord import app_commands
 
 from games import Phrase
 
 from . import strings
-from .boards import fit
 from .i18n import Texts, language_of
-from .service import ServiceError, Via
+from .outbox import Via
+from .service import Player, Service, ServiceError
 
-if TYPE_CHECKING:
-    from .client import CorralBot
-
-    Interaction = discord.Interaction[CorralBot]
-else:
-    Interaction = discord.Interaction
+# the handlers need nothing of the client but what discord.py gives every client: what they
+# use is handed to them when they are registered (see bot/cogs/__init__.py)
+Interaction = discord.Interaction[discord.Client]
+Tree = app_commands.CommandTree[discord.Client]
 
 log = logging.getLogger("bot.interactions")
 # the largest integer Discord takes as an option's max_value (2^53 - 1): one more and the whole
@@ -49,6 +49,15 @@ class ContextFilter(logging.Filter):
 
 # Discord keeps an interaction's token for 15 minutes; a follow-up is sent only within 14
 TOKEN_LIFETIME = 14 * 60.0
+MAX_CONTENT = 2000  # characters in a message's content
+
+
+def fit(text: str, limit: int = MAX_CONTENT) -> str:
+    """Discord refuses longer messages: cut at a line end where possible."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit - 1)
+    return (text[:cut] if cut > limit // 2 else text[:limit - 1]) + "…"
 
 
 def via(interaction: Interaction) -> Via | None:
@@ -150,75 +159,87 @@ async def reply(interaction: Interaction, text: str | Phrase, *, ephemeral: bool
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
 
 
-@contextlib.asynccontextmanager
-async def handling(interaction: Interaction, what: str | None = None) -> AsyncIterator[None]:
-    """The one error handler: refusals answered in the user's terms, failures logged with
-    their context and answered with the bot's own message."""
-    answers: Answers | None = getattr(interaction.client, "answers", None)
-    if answers is not None:
-        answers.begin(interaction.id)
-    with context(interaction, what):
-        try:
-            # first, what the channel and the DMs will speak (a board may be posted before
-            # this interaction is answered); read once per user and server in this process
-            await _note_languages(interaction)
-            yield
-        except ServiceError as exc:
-            log.info("refused: %s", exc)
-            await _safe_reply(interaction, texts_for(interaction)(exc.phrase))
-        except discord.NotFound as exc:
-            if exc.code in (10062, 10015):  # answered too late: Discord forgot the interaction
-                log.warning("interaction expired before it was answered (%s)", exc.code)
-            else:
-                log.exception("Discord refused a request")
+class Handling:
+    """The one error handler, as `async with handling(interaction):` around every command's
+    and component's work; it also notes the languages the user and the server speak, says
+    which interactions were answered (`answers`: a board may follow one up), and tells a
+    user whose DMs are closed to the bot where to look instead, once (`dm_notes`)."""
+
+    def __init__(self, service: Service, answers: Answers | None = None):
+        self.service = service
+        self.answers = answers or Answers()
+        # users to tell privately, at their next interaction, that a DM could not reach them
+        # (the store has the truth; the client refreshes this copy with every clock tick)
+        self.dm_notes: set[int] = set()
+        self._seen_languages: dict[tuple[int, int | None], tuple[str, str | None]] = {}
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, interaction: Interaction,
+                       what: str | None = None) -> AsyncIterator[None]:
+        """The refusals answered in the user's terms, failures logged with their context and
+        answered with the bot's own message."""
+        self.answers.begin(interaction.id)
+        with context(interaction, what):
+            try:
+                # first, what the channel and the DMs will speak (a board may be posted before
+                # this interaction is answered); read once per user and server in this process
+                await self._note_languages(interaction)
+                yield
+            except ServiceError as exc:
+                log.info("refused: %s", exc)
+                await _safe_reply(interaction, texts_for(interaction)(exc.phrase))
+            except discord.NotFound as exc:
+                if exc.code in (10062, 10015):  # answered too late: Discord forgot it
+                    log.warning("interaction expired before it was answered (%s)", exc.code)
+                else:
+                    log.exception("Discord refused a request")
+                    await _safe_reply(interaction,
+                                      texts_for(interaction)(strings.INTERNAL_ERROR))
+            except Exception:
+                log.exception("interaction failed")
                 await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
+            finally:
+                self.answers.end(interaction.id, interaction.response.is_done())
+            if interaction.user.id in self.dm_notes and interaction.response.is_done():
+                await self._tell_dm_note(interaction)
+
+    def dm_closed(self, user_id: int) -> None:
+        """A DM could not reach this user: they are told at their next interaction."""
+        self.dm_notes.add(user_id)
+
+    async def _tell_dm_note(self, interaction: Interaction) -> None:
+        """A DM could not reach this user (their DMs are closed to the bot): say so to them
+        alone, once, with where to look instead."""
+        self.dm_notes.discard(interaction.user.id)
+        try:
+            note = await self.service.take_dm_note(interaction.user.id)
+            if note is not None:
+                await interaction.followup.send(
+                    fit(texts_for(interaction)(note)), ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none())
+        except Exception:  # a note lost costs little; it must not turn into an error answer
+            log.warning("could not tell user %s that their DMs are closed",
+                        interaction.user.id, exc_info=True)
+
+    async def _note_languages(self, interaction: Interaction) -> None:
+        """Remember the user's language (their DMs) and the server's preferred
+        locale (its channel messages). Written only when it changed since this process last
+        looked; a failure here costs nothing but a stale language."""
+        user_language = texts_for(interaction).language
+        guild_locale = getattr(interaction, "guild_locale", None)
+        guild_language = (language_of(getattr(guild_locale, "value", None) or str(guild_locale))
+                          if guild_locale is not None else None)
+        key = (interaction.user.id, interaction.guild_id)
+        if self._seen_languages.get(key) == (user_language, guild_language):
+            return
+        try:
+            await self.service.note_languages(
+                interaction.user.id, user_language, interaction.guild_id, guild_language)
+            if len(self._seen_languages) > 10_000:
+                self._seen_languages.clear()
+            self._seen_languages[key] = (user_language, guild_language)
         except Exception:
-            log.exception("interaction failed")
-            await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
-        finally:
-            if answers is not None:
-                answers.end(interaction.id, interaction.response.is_done())
-        if (interaction.user.id in getattr(interaction.client, "dm_notes", ())
-                and interaction.response.is_done()):
-            await _tell_dm_note(interaction)
-
-
-async def _tell_dm_note(interaction: Interaction) -> None:
-    """A DM could not reach this user (their DMs are closed to the bot): say so to them
-    alone, once, with where to look instead."""
-    interaction.client.dm_notes.discard(interaction.user.id)
-    try:
-        note = await interaction.client.service.take_dm_note(interaction.user.id)
-        if note is not None:
-            await interaction.followup.send(fit(texts_for(interaction)(note)), ephemeral=True,
-                                            allowed_mentions=discord.AllowedMentions.none())
-    except Exception:  # a note lost costs little; it must not turn into an error answer
-        log.warning("could not tell user %s that their DMs are closed", interaction.user.id,
-                    exc_info=True)
-
-
-_SEEN_LANGUAGES: dict[tuple[int, int | None], tuple[str, str | None]] = {}
-
-
-async def _note_languages(interaction: Interaction) -> None:
-    """Remember the user's language (their DMs) and the server's preferred
-    locale (its channel messages). Written only when it changed since this process last
-    looked; a failure here costs nothing but a stale language."""
-    user_language = texts_for(interaction).language
-    guild_locale = getattr(interaction, "guild_locale", None)
-    guild_language = (language_of(getattr(guild_locale, "value", None) or str(guild_locale))
-                      if guild_locale is not None else None)
-    key = (interaction.user.id, interaction.guild_id)
-    if _SEEN_LANGUAGES.get(key) == (user_language, guild_language):
-        return
-    try:
-        await interaction.client.service.note_languages(
-            interaction.user.id, user_language, interaction.guild_id, guild_language)
-        if len(_SEEN_LANGUAGES) > 10_000:
-            _SEEN_LANGUAGES.clear()
-        _SEEN_LANGUAGES[key] = (user_language, guild_language)
-    except Exception:
-        log.warning("could not store the languages of user %s", interaction.user.id)
+            log.warning("could not store the languages of user %s", interaction.user.id)
 
 
 async def _safe_reply(interaction: Interaction, text: str) -> None:
@@ -231,6 +252,11 @@ async def _safe_reply(interaction: Interaction, text: str) -> None:
 def is_manager(interaction: Interaction) -> bool:
     perms = interaction.permissions
     return bool(perms.manage_guild or perms.administrator)
+
+
+def player(user: discord.abc.User) -> Player:
+    """The service's name for a Discord user."""
+    return Player(user.id, display_name(user))
 
 
 def display_name(user: discord.abc.User) -> str:

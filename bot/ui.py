@@ -1,5 +1,6 @@
-"""Components: their custom ids, and the generic step-by-step move entry drawn from what each
-game declares (`Game.move_input`). No game is named here and no notation is parsed.
+"""Components: what their custom ids say, the class each kind of component is, and the generic
+step-by-step move entry drawn from what each game declares (`Game.move_input`). No game is
+named here and no notation is parsed.
 
 Custom ids (at most 100 characters; everything a component needs survives restarts):
 
@@ -18,89 +19,125 @@ Custom ids (at most 100 characters; everything a component needs survives restar
                                          (the letter keeps First/Back/Next/Last ids distinct)
     c1:y:<match>:<ply>:<notation>        play a typed move again that repeats the player's own
                                          move of a moment ago (asked, as it may be a retry)
+    corral:mv:<match>:<ply>:<notation>   a move button of boards posted before the step flow
 
 `answers` are the values chosen so far: steps separated by `/`, several picks of one step by
 `.` (values are ASCII letters, digits, `+` and `-`, as the games promise).
+
+Each kind is one `Component` class (a discord.py `DynamicItem`): its template (the line above
+as a regular expression), how it is built for a message, how a click is read back
+(`from_match`) and what a click does (`handle`), together. The templates are the whole
+grammar: an id they match is one the bot made (numbers within the database's range, answers
+well formed, 100 characters at most), so a forged, foreign or oversized id matches none and
+gets the short refusal of `bot/cogs/__init__.py`. The classes are bound to what their handlers
+use (`Component.bound`) and a click finds its class by its custom id alone (`cogs.Clicks`,
+not discord.py's own routing, which rebuilds the message's whole view first); messages carry
+their components as data (`StaticView`), and nothing is kept in memory per message.
+
+Here: the component base and the step entry's components (step buttons, menu pages, Back,
+Play…) with their handler. The others live next to theirs: the board's in bot/boards.py,
+the lobby's in bot/lobby.py, a notice's in bot/notices.py, and the rest with their commands
+in bot/cogs/.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
+from discord.ui import DynamicItem
 
-from games import Answer, Game, GameError, Option, Step, phrase
+from games import Answer, Game, GameError, Option, Phrase, Step, phrase
 
 from . import strings
 from .i18n import Texts
+from .interactions import Handling, Interaction, note_match, reply, texts_for, via
+from .service import Match, MoveResult, Service, ServiceError, StaleAction
 
 MAX_ID = (1 << 63) - 1  # SQLite's and PostgreSQL's bigint
+MAX_CUSTOM_ID = 100  # Discord's limit on a custom id
 BUTTONS_PER_ROW = 5
 MAX_STEP_BUTTONS = 20  # 4 rows, leaving the fifth for Back / Moves / My view
 OPTIONS_PER_MENU = 25
 MAX_MENUS = 4
-_ID = r"[0-9]{1,19}"
-_ANSWERS = r"[A-Za-z0-9+./-]{0,60}"
-_NOTATION = r"[\w@>:,+ -]{1,60}"  # a canonical move, as the games write them
-_PATTERNS = {
-    "s": re.compile(rf"c1:s:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answers>{_ANSWERS})"),
-    "S": re.compile(rf"c1:S:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answers>{_ANSWERS}):"
-                    r"(?P<page>[0-9])"),
-    "b": re.compile(rf"c1:b:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answers>{_ANSWERS})"),
-    "p": re.compile(rf"c1:p:(?P<match>{_ID}):(?P<ply>{_ID})"),
-    "v": re.compile(rf"c1:v:(?P<match>{_ID})"),
-    "h": re.compile(rf"c1:h:(?P<match>{_ID})"),
-    "l": re.compile(rf"c1:l:(?P<action>join|start|cancel|accept|decline|ai):(?P<match>{_ID})"),
-    "r": re.compile(rf"c1:r:(?P<match>{_ID})"),
-    "c": re.compile(rf"c1:c:(?P<match>{_ID}):(?P<version>{_ID})"),
-    "o": re.compile(rf"c1:o:(?P<offer>{_ID}):(?P<answer>a|d)"),
-    "m": re.compile(rf"c1:m:(?P<match>{_ID})"),
-    "R": re.compile(rf"c1:R:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<answer>[fbnl])"),
-    "y": re.compile(rf"c1:y:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<move>{_NOTATION})"),
-    # boards posted before the generic flow: a move button with its notation
-    "legacy": re.compile(rf"corral:mv:(?P<match>{_ID}):(?P<ply>{_ID}):(?P<move>{_NOTATION})"),
-}
-_VALUE = re.compile(r"^[A-Za-z0-9+-]{1,16}$")
 
 
-@dataclass(frozen=True)
-class Custom:
-    """A parsed custom id."""
+def at_most(limit: int, digits: int = 19) -> str:
+    """A regular expression of the numbers of 1 to `digits` decimal digits (leading zeros
+    allowed) whose value is at most `limit`, which has exactly `digits` digits."""
+    text = str(limit)
+    assert len(text) == digits
+    alternatives = [f"[0-9]{{1,{digits - 1}}}"]
+    for at, digit in enumerate(text):
+        if digit != "0":
+            low = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = digits - at - 1
+            alternatives.append(text[:at] + low + (f"[0-9]{{{rest}}}" if rest else ""))
+    alternatives.append(text)
+    return "(?:" + "|".join(alternatives) + ")"
 
-    kind: str
-    match_id: int | None = None
-    ply: int | None = None
-    answers: tuple[Answer, ...] = ()
-    page: int = 0
-    action: str = ""
-    version: int | None = None
-    offer_id: int | None = None
-    notation: str = ""
+
+ID = at_most(MAX_ID)
+_VALUE = r"[A-Za-z0-9+-]{1,16}"
+_PICKS = rf"{_VALUE}(?:\.{_VALUE})*"
+# at most 60 characters of answers, each step's picks well formed
+ANSWERS = rf"(?=[A-Za-z0-9+./-]{{0,60}}(?![A-Za-z0-9+./-]))(?:{_PICKS}(?:/{_PICKS})*)?"
+NOTATION = r"[\w@>:,+ -]{1,60}"  # a canonical move, as the games write them
+_VALUE_RE = re.compile(_VALUE)
 
 
-def parse_custom_id(custom_id: str) -> Custom | None:
-    """The component a custom id names, or None for a forged or foreign one."""
-    if len(custom_id) > 100:
-        return None
-    for kind, pattern in _PATTERNS.items():
-        found = pattern.fullmatch(custom_id)
-        if found is None:
-            continue
-        groups = found.groupdict()
-        numbers = {k: int(v) for k, v in groups.items()
-                   if k in ("match", "ply", "version", "offer")}
-        if any(v > MAX_ID for v in numbers.values()):
-            return None
-        answers = decode_answers(groups.get("answers") or "")
-        if answers is None:
-            return None
-        return Custom(kind, numbers.get("match"), numbers.get("ply"), answers,
-                      int(groups.get("page") or 0),
-                      groups.get("action") or groups.get("answer") or "",
-                      numbers.get("version"), numbers.get("offer"), groups.get("move") or "")
+def template(text: str) -> str:
+    """A custom id's template: `text`, in at most 100 characters."""
+    return rf"(?=.{{1,{MAX_CUSTOM_ID}}}\Z){text}"
+
+
+ItemT = TypeVar("ItemT", bound="discord.ui.Item[Any]", covariant=True)
+
+
+class Component(DynamicItem[ItemT], template=r"(?!)"):
+    """A kind of component: a subclass gives its template (`template=` in its class line),
+    `__init__` (the component as sent), `from_match` (a click read back from the custom id)
+    and `handle` (what the click does, inside the one error handler)."""
+
+    # what the handlers use, given at registration (`bound`): the one error handler, and
+    # the service; a kind that needs more declares it the same way
+    handling: ClassVar[Handling]
+    service: ClassVar[Service]
+
+    @classmethod
+    def bound(cls, **collaborators: Any) -> type[Self]:
+        """This kind, as clicks find it: a subclass holding what its handler uses (only what
+        it declares), so that nothing reaches for it through the client."""
+        wanted = {name for klass in cls.__mro__ for name in vars(klass).get("__annotations__", {})}
+        given = {name: value for name, value in collaborators.items() if name in wanted}
+        return type(cls.__name__, (cls,), given,
+                    template=cls.__discord_ui_compiled_template__)
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> Self:
+        return cls.from_match(match)
+
+    async def callback(self, interaction: Interaction) -> None:
+        async with self.handling(interaction):
+            await self.handle(interaction)
+
+    async def handle(self, interaction: Interaction) -> None:
+        raise NotImplementedError
+
+
+def parse(kinds: Sequence[type[Component[Any]]], custom_id: str) -> Component[Any] | None:
+    """The component a custom id names among `kinds`, or None for a forged or foreign one."""
+    for kind in kinds:
+        found = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if found is not None:
+            return kind.from_match(found)
     return None
 
 
@@ -114,31 +151,22 @@ def decode_answers(text: str) -> tuple[Answer, ...] | None:
     answers = []
     for part in text.split("/"):
         values = tuple(part.split("."))
-        if not all(_VALUE.match(v) for v in values):
+        if not all(_VALUE_RE.fullmatch(v) for v in values):
             return None
         answers.append(values)
     return tuple(answers)
 
 
-def step_id(match_id: int, ply: int, answers: Sequence[Answer]) -> str:
-    return f"c1:s:{match_id}:{ply}:{encode_answers(answers)}"
-
-
-def select_id(match_id: int, ply: int, answers: Sequence[Answer], page: int) -> str:
-    return f"c1:S:{match_id}:{ply}:{encode_answers(answers)}:{page}"
-
-
-def repeat_id(match_id: int, ply: int, notation: str) -> str:
-    return f"c1:y:{match_id}:{ply}:{notation}"[:100]
-
-
-def back_id(match_id: int, ply: int, answers: Sequence[Answer]) -> str:
-    return f"c1:b:{match_id}:{ply}:{encode_answers(answers)}"
+def _answers(text: str) -> tuple[Answer, ...]:
+    """Answers of an id its template matched (so they are well formed)."""
+    answers = decode_answers(text)
+    assert answers is not None
+    return answers
 
 
 class StaticView(discord.ui.View):
-    """Components sent as data: the bot answers their clicks in `on_interaction` from the
-    custom id alone, so no view object is kept in memory per message."""
+    """Components sent as data: a click is answered by the component class its custom id
+    names (registered with the client), so no view object is kept in memory per message."""
 
     def __init__(self) -> None:
         super().__init__(timeout=None)
@@ -146,12 +174,178 @@ class StaticView(discord.ui.View):
     def is_dispatchable(self) -> bool:
         return False
 
+    def is_finished(self) -> bool:
+        """Never listening: discord.py stores every unfinished view an interaction's answer
+        carries (whatever `is_dispatchable` says), and storing one registers its items'
+        classes for discord.py's own routing of clicks: each click would then be answered
+        twice, once by a class with no service to call."""
+        return True
+
 
 def button(label: str, custom_id: str, *, style: discord.ButtonStyle = discord.ButtonStyle.primary,
-           row: int | None = None) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row)
+           row: int | None = None, disabled: bool = False) -> discord.ui.Button[Any]:
+    return discord.ui.Button(label=label[:80], custom_id=custom_id, style=style, row=row,
+                             disabled=disabled)
 
 
+# -- the step entry's components -----------------------------------------------------------------
+def played(result: MoveResult) -> Phrase:
+    """What the mover is told once their move is in."""
+    if result.already:
+        return phrase(strings.ALREADY_PLAYED, notation=result.notation, ply=result.ply + 1)
+    return phrase(strings.YOU_PLAYED, notation=result.notation, match_id=result.match.id)
+
+
+async def match_here(service: Service, interaction: Interaction, match_id: int) -> Match:
+    """The match a component names, refused unless it is clicked where the match is played."""
+    note_match(match_id)
+    match = await service.get(match_id)
+    if interaction.channel_id not in match.row.channels:
+        raise ServiceError(strings.WRONG_CHANNEL, match_id=match.id)
+    return match
+
+
+class StepButton(Component[discord.ui.Button[Any]],
+                 template=template(rf"c1:s:(?P<match>{ID}):(?P<ply>{ID}):(?P<answers>{ANSWERS})")):
+    """A step's option: the answers so far, the chosen value last."""
+
+    def __init__(self, match_id: int, ply: int, answers: Sequence[Answer], *, label: str = "",
+                 row: int | None = None) -> None:
+        self.match_id, self.ply, self.answers = match_id, ply, tuple(answers)
+        super().__init__(button(label, f"c1:s:{match_id}:{ply}:{encode_answers(answers)}",
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]), int(found["ply"]), _answers(found["answers"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        match = await match_here(self.service, interaction, self.match_id)
+        await advance(self.service, interaction, match, self.answers, self.ply)
+
+
+class StepMenu(Component[discord.ui.Select[Any]],
+               template=template(rf"c1:S:(?P<match>{ID}):(?P<ply>{ID}):(?P<answers>{ANSWERS})"
+                                 r":(?P<page>[0-9])")):
+    """A page of a step's options (at most 25): the values chosen come with the click."""
+
+    def __init__(self, match_id: int, ply: int, answers: Sequence[Answer], page: int, *,
+                 step: Step | None = None, options: Sequence[Option] = (),
+                 placeholder: str = "", texts: Texts | None = None,
+                 row: int | None = None) -> None:
+        self.match_id, self.ply, self.answers, self.page = match_id, ply, tuple(answers), page
+        texts = texts or Texts()
+        picks = step.picks if step is not None else 1
+        super().__init__(discord.ui.Select(
+            custom_id=f"c1:S:{match_id}:{ply}:{encode_answers(answers)}:{page}",
+            placeholder=placeholder[:150] or None, min_values=picks, max_values=picks,
+            row=row, options=[_select_option(o, texts) for o in options]))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]), int(found["ply"]), _answers(found["answers"]),
+                   int(found["page"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        data: Mapping[str, Any] = interaction.data or {}
+        raw = data.get("values")
+        values = [str(v)[:16] for v in raw][:25] if isinstance(raw, list) else []
+        match = await match_here(self.service, interaction, self.match_id)
+        await advance(self.service, interaction, match, self.answers + (tuple(values),),
+                      self.ply)
+
+
+class BackButton(Component[discord.ui.Button[Any]],
+                 template=template(rf"c1:b:(?P<match>{ID}):(?P<ply>{ID}):(?P<answers>{ANSWERS})")):
+    """Back to the previous question the player chose (steps answered alone are skipped)."""
+
+    def __init__(self, match_id: int, ply: int, answers: Sequence[Answer], *, label: str = "",
+                 row: int | None = None) -> None:
+        self.match_id, self.ply, self.answers = match_id, ply, tuple(answers)
+        super().__init__(button(label, f"c1:b:{match_id}:{ply}:{encode_answers(answers)}",
+                                style=discord.ButtonStyle.secondary, row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]), int(found["ply"]), _answers(found["answers"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        match = await match_here(self.service, interaction, self.match_id)
+        keep = max(0, manual_answers(match.game, match.state, self.answers) - 1)
+        await advance(self.service, interaction, match, self.answers[:keep], self.ply)
+
+
+class PlayButton(Component[discord.ui.Button[Any]],
+                 template=template(rf"c1:p:(?P<match>{ID}):(?P<ply>{ID})")):
+    """Play…: a move whose first question is private starts in a message only the mover
+    sees."""
+
+    def __init__(self, match_id: int, ply: int, *, label: str = "",
+                 row: int | None = None) -> None:
+        self.match_id, self.ply = match_id, ply
+        super().__init__(button(label, f"c1:p:{match_id}:{ply}", row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]), int(found["ply"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        match = await match_here(self.service, interaction, self.match_id)
+        await advance(self.service, interaction, match, (), self.ply)
+
+
+STEP_COMPONENTS: tuple[type[Component[Any]], ...] = (StepButton, StepMenu, BackButton,
+                                                     PlayButton)
+
+
+async def advance(service: Service, interaction: Interaction, match: Match,
+                  answers: tuple[Answer, ...], ply: int | None) -> None:
+    """A click on a step's button or menu: the next question, or the move once complete."""
+    try:
+        step, answers = service.move_input(match, interaction.user.id, answers,
+                                           expected_ply=ply)
+    except StaleAction:
+        made = None if ply is None else await service.move_made_at(
+            match.id, interaction.user.id, ply)
+        if made is None:
+            raise
+        await reply(interaction, phrase(strings.ALREADY_PLAYED, notation=made.notation,
+                                        ply=made.ply + 1))
+        return
+    private_message = bool(interaction.message and interaction.message.flags.ephemeral)
+    texts = texts_for(interaction)
+    if isinstance(step, str):
+        board = interaction.message if interaction.message and not private_message else None
+        result = await service.play(match.id, interaction.user.id, step, expected_ply=ply,
+                                    interaction_id=interaction.id,
+                                    answered_on=board.id if board else None, seen=match,
+                                    via=via(interaction))
+        if private_message:
+            await interaction.response.edit_message(content=texts(played(result)), view=None,
+                                                    attachments=[])
+        elif result.already:
+            await reply(interaction, played(result))
+        else:  # the board clicked on is retired at once (no edit later); the new one follows
+            try:
+                await interaction.response.edit_message(view=None)
+            except discord.HTTPException:
+                if board is not None:
+                    await service.board_kept_live(result.match, board.id, board.channel.id)
+                raise
+        return
+    content = texts(phrase(strings.STEP_PROMPT, match_id=match.id, ply=match.ply() + 1,
+                           prompt=step.prompt))
+    if step.private:
+        content += " " + texts(strings.PRIVATE_HINT)
+    view = step_view(step, match.id, match.ply(), answers, texts,
+                     back=manual_answers(match.game, match.state, answers) > 0)
+    if private_message:
+        await interaction.response.edit_message(content=content, view=view, attachments=[])
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+
+# -- the step entry's questions --------------------------------------------------------------
 def first_step(game: Game, state: Any) -> tuple[Step | str, tuple[Answer, ...]]:
     """The first question worth asking: steps with a single option are answered at once."""
     answers: tuple[Answer, ...] = ()
@@ -170,18 +364,16 @@ def add_step(view: discord.ui.View, step: Step, match_id: int, ply: int,
     options = list(step.options)
     if step.picks == 1 and len(options) <= MAX_STEP_BUTTONS:
         for index, option in enumerate(options):
-            view.add_item(button(texts(option.label), step_id(
-                match_id, ply, tuple(answers) + ((option.value,),)), row=index // BUTTONS_PER_ROW))
+            view.add_item(StepButton(match_id, ply, tuple(answers) + ((option.value,),),
+                                     label=texts(option.label), row=index // BUTTONS_PER_ROW))
         return -(-len(options) // BUTTONS_PER_ROW)
     pages = [options[i:i + OPTIONS_PER_MENU] for i in range(0, len(options), OPTIONS_PER_MENU)]
     for page, chunk in enumerate(pages[:MAX_MENUS]):
         placeholder = prompt if len(pages) == 1 else texts(phrase(
             strings.PICK_PAGE, prompt=prompt, first=texts(chunk[0].label),
             last=texts(chunk[-1].label)))
-        view.add_item(discord.ui.Select(
-            custom_id=select_id(match_id, ply, answers, page), placeholder=placeholder[:150],
-            min_values=step.picks, max_values=step.picks, row=page,
-            options=[_select_option(o, texts) for o in chunk]))
+        view.add_item(StepMenu(match_id, ply, answers, page, step=step, options=chunk,
+                               placeholder=placeholder, texts=texts, row=page))
     return min(len(pages), MAX_MENUS)
 
 
@@ -197,8 +389,8 @@ def step_view(step: Step, match_id: int, ply: int, answers: Sequence[Answer], te
     view = StaticView()
     rows = add_step(view, step, match_id, ply, answers, texts)
     if back:
-        view.add_item(button(texts(strings.BUTTON_BACK), back_id(match_id, ply, answers),
-                             style=discord.ButtonStyle.secondary, row=min(rows, 4)))
+        view.add_item(BackButton(match_id, ply, answers, label=texts(strings.BUTTON_BACK),
+                                 row=min(rows, 4)))
     return view
 
 
@@ -213,5 +405,3 @@ def manual_answers(game: Game, state: Any, answers: Sequence[Answer]) -> int:
         if isinstance(step, Step) and len(step.options) > step.picks:
             chosen = depth + 1
     return chosen
-
-

@@ -20,7 +20,7 @@ import re
 import time
 from collections.abc import Iterable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp import web
@@ -30,7 +30,23 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from .client import CorralBot
+    from .service import Service
+    from .store import Store
+
+
+class Served(Protocol):
+    """What the endpoints read of the bot (the client, which starts them: described here, not
+    imported, so that the client and this module form no import circle)."""
+
+    store: Store
+    service: Service
+
+    @property
+    def latency(self) -> float: ...
+
+    def is_closed(self) -> bool: ...
+
+    def is_ready(self) -> bool: ...
 
 log = logging.getLogger(__name__)
 DISCORD_EPOCH = 1_420_070_400_000  # ms
@@ -74,7 +90,7 @@ class Metrics:
             created = ((int(found.group(1)) >> 22) + DISCORD_EPOCH) / 1000
             self.first_response.observe(max(0.0, time.time() - created))
 
-    async def refresh(self, bot: CorralBot) -> None:
+    async def refresh(self, bot: Served) -> None:
         """Read the store's figures for this scrape (committed data, off the event loop)."""
         values: dict[str, Any] = {}
         store = bot.store
@@ -153,7 +169,7 @@ def shard_states(bot: Any) -> list[tuple[int, bool, float]]:
     return [(getattr(bot, "shard_id", None) or 0, up, bot.latency)]
 
 
-async def health(bot: CorralBot) -> tuple[bool, str]:
+async def health(bot: Served) -> tuple[bool, str]:
     if bot.is_closed() or getattr(bot, "_closing", False):
         return False, "stopping"
     if not bot.is_ready():
@@ -173,7 +189,7 @@ async def health(bot: CorralBot) -> tuple[bool, str]:
 class WebServer:
     """The health and metrics endpoints; nothing else is served (404)."""
 
-    def __init__(self, bot: CorralBot, metrics: Metrics, host: str, port: int):
+    def __init__(self, bot: Served, metrics: Metrics, host: str, port: int):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
         self._runner: web.AppRunner | None = None
 

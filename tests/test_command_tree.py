@@ -23,6 +23,7 @@ from bot.client import CorralBot
 from bot.config import Settings
 from bot.translator import CatalogTranslator
 
+UNUSED: Any = None
 GLOBAL = "/applications/{application_id}/commands"
 GUILD = "/applications/{application_id}/guilds/{guild_id}/commands"
 
@@ -31,7 +32,8 @@ async def synced_payload(guild_id: int | None = None) -> list[dict[str, Any]]:
     """The body `tree.sync` sends: the commands registered as at start, translated by the
     bot's translator (bot/client.py, setup_hook and sync_commands)."""
     bot = CorralBot(Settings(token="unused", guild_id=guild_id))
-    cogs.register_all(bot.tree, bot)
+    # what the commands use is only used when they run
+    cogs.register_all(bot.tree, service=UNUSED, handling=UNUSED, pictures=UNUSED)
     await bot.tree.set_translator(CatalogTranslator())
     guild = discord.Object(guild_id) if guild_id else None
     if guild is not None:

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from bot import service as svc
+from bot.cogs import parse_custom_id
 from bot.service import parse_options, parse_time
-from bot.ui import parse_custom_id
 from games import REGISTRY, GameError
 from games.record import RecordError, parse_record, replay_record
 

@@ -93,8 +93,9 @@ async def test_a_rated_match_changes_ratings_once_and_the_final_board_says_so(se
         board["ratings"]
     from bot.boards import board_text
     from bot.i18n import ENGLISH
+    from bot.outbox import decode
 
-    content, _ = board_text(board, ENGLISH, current=True)
+    content, _ = board_text(decode("board", board), ENGLISH, current=True)
     assert f"Bob 1500? → {bob_after} (+{Skill(*expected[1]).display - 1500})" in content
     assert f"Alice 1500? → {Skill(*expected[0]).text()} (−" in content
     # the finished match can't finish again: a replayed last move changes nothing

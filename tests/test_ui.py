@@ -7,17 +7,26 @@ from pathlib import Path
 
 import discord
 
-from bot.boards import board_view
+from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
+from bot.cogs import COMPONENTS, parse_custom_id
+from bot.cogs.matches import ResignButton
+from bot.cogs.moves import LegacyMoveButton, RepeatButton
+from bot.cogs.stats import ReplayStep
 from bot.i18n import ENGLISH
+from bot.lobby import LobbyButton
+from bot.notices import Claim, OfferAnswer
 from bot.ui import (
-    Custom,
+    MAX_ID,
+    BackButton,
+    PlayButton,
+    StepButton,
+    StepMenu,
+    at_most,
     decode_answers,
     encode_answers,
     first_step,
     manual_answers,
-    parse_custom_id,
-    step_id,
     step_view,
 )
 from games import REGISTRY, Option, Step, phrase
@@ -27,7 +36,8 @@ BOT = Path(__file__).resolve().parents[1] / "bot"
 
 
 def items(view):
-    return list(view.children)
+    """The buttons and menus of a view (each kind of component wraps one: a DynamicItem)."""
+    return [getattr(item, "item", item) for item in view.children]
 
 
 def many(n, picks=1, private=False):
@@ -95,14 +105,118 @@ def test_a_private_first_step_puts_only_play_on_the_board():
 def test_custom_ids_round_trip_and_forged_ones_are_refused():
     answers = (("b2",), ("a1", "a3", "c2"))
     assert decode_answers(encode_answers(answers)) == answers
-    assert parse_custom_id(step_id(12, 40, answers)) == Custom("s", 12, 40, answers)
-    assert parse_custom_id("c1:o:77:a") == Custom("o", offer_id=77, action="a")
-    assert parse_custom_id("c1:l:join:5") == Custom("l", 5, action="join")
+    step = parse_custom_id(StepButton(12, 40, answers).custom_id)
+    assert isinstance(step, StepButton)
+    assert (step.match_id, step.ply, step.answers) == (12, 40, answers)
+    offer = parse_custom_id("c1:o:77:a")
+    assert isinstance(offer, OfferAnswer) and (offer.offer_id, offer.accept) == (77, True)
+    lobby = parse_custom_id("c1:l:join:5")
+    assert isinstance(lobby, LobbyButton) and (lobby.action, lobby.match_id) == ("join", 5)
     for forged in ["c1:s:1:2:x/y:z", "c1:s:99999999999999999999:1:a", "c1:s:1:1:" + "a" * 90,
                    "c1:s:1:1:a b", "c1:s:1:1:a\x00", "c1:s:１:1:a", "corral:lobby:join:1",
                    "c1:l:explode:1", "c1:s:9223372036854775808:1:a", "", "c1:S:1:1:a:x"]:
         assert parse_custom_id(forged) is None, forged
     assert parse_custom_id("c1:s:9223372036854775807:1:a") is not None
+
+
+# every kind as it is sent, with the id boards already posted on servers carry (byte for byte)
+SENT = [
+    (StepButton(5, 3, (("c0",),)), "c1:s:5:3:c0"),
+    (StepButton(5, 3, (("b2",), ("a1", "a3"))), "c1:s:5:3:b2/a1.a3"),
+    (StepMenu(5, 3, (("save",),), 2), "c1:S:5:3:save:2"),
+    (StepMenu(5, 3, (), 0), "c1:S:5:3::0"),
+    (BackButton(5, 3, (("save",),)), "c1:b:5:3:save"),
+    (PlayButton(9, 0), "c1:p:9:0"),
+    (MyViewButton(9), "c1:v:9"),
+    (MovesButton(9), "c1:h:9"),
+    *[(LobbyButton(action, 5), f"c1:l:{action}:5")
+      for action in ("join", "start", "cancel", "accept", "decline", "ai")],
+    (ResignButton(5), "c1:r:5"),
+    (Claim(5, 7), "c1:c:5:7"),
+    (OfferAnswer(77, True), "c1:o:77:a"),
+    (OfferAnswer(77, False), "c1:o:77:d"),
+    (RematchButton(5), "c1:m:5"),
+    *[(ReplayStep(5, 3, key), f"c1:R:5:3:{key}") for key in "fbnl"],
+    (RepeatButton(5, 3, "b@c3>d4"), "c1:y:5:3:b@c3>d4"),
+    (LegacyMoveButton(1, 2, "k"), "corral:mv:1:2:k"),
+]
+
+
+def test_every_kind_is_one_class_whose_ids_are_those_already_posted():
+    assert {type(item) for item, _ in SENT} == set(COMPONENTS)
+    for item, custom_id in SENT:
+        assert item.custom_id == custom_id
+        back = parse_custom_id(custom_id)
+        assert type(back) is type(item), custom_id
+        assert vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
+        matching = [k for k in COMPONENTS
+                    if k.__discord_ui_compiled_template__.fullmatch(custom_id)]
+        assert matching == [type(item)], custom_id
+
+
+def test_the_id_number_grammar_is_the_databases_range():
+    pattern = re.compile(at_most(MAX_ID))
+    for good in ["0", "7", "0001", "9" * 18, str(MAX_ID), str(MAX_ID - 1), "8" + "9" * 18,
+                 "9223372036854775799", "9223372036854775707"]:
+        assert pattern.fullmatch(good), good
+    for bad in ["", str(MAX_ID + 1), "9223372036854775810", "9" * 19, "1" + "0" * 19, "-1",
+                "9223372036854775900", "9323372036854775807"]:
+        assert not pattern.fullmatch(bad), bad
+    rng = random.Random(5)
+    for _ in range(3000):
+        text = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 20)))
+        assert bool(pattern.fullmatch(text)) == (len(text) <= 19 and int(text) <= MAX_ID), text
+
+
+def _before(custom_id: str) -> bool:
+    """Whether the parser of custom ids before the component classes (0c7fdab) read an id:
+    the grammar the templates must keep, so that exactly the same ids are refused."""
+    idn, answers = r"[0-9]{1,19}", r"[A-Za-z0-9+./-]{0,60}"
+    notation = r"[\w@>:,+ -]{1,60}"
+    patterns = [
+        rf"c1:s:(?P<match>{idn}):(?P<ply>{idn}):(?P<answers>{answers})",
+        rf"c1:S:(?P<match>{idn}):(?P<ply>{idn}):(?P<answers>{answers}):(?P<page>[0-9])",
+        rf"c1:b:(?P<match>{idn}):(?P<ply>{idn}):(?P<answers>{answers})",
+        rf"c1:p:(?P<match>{idn}):(?P<ply>{idn})", rf"c1:v:(?P<match>{idn})",
+        rf"c1:h:(?P<match>{idn})",
+        rf"c1:l:(?P<action>join|start|cancel|accept|decline|ai):(?P<match>{idn})",
+        rf"c1:r:(?P<match>{idn})", rf"c1:c:(?P<match>{idn}):(?P<version>{idn})",
+        rf"c1:o:(?P<offer>{idn}):(?P<answer>a|d)", rf"c1:m:(?P<match>{idn})",
+        rf"c1:R:(?P<match>{idn}):(?P<ply>{idn}):(?P<answer>[fbnl])",
+        rf"c1:y:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})",
+        rf"corral:mv:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})"]
+    if len(custom_id) > 100:
+        return False
+    for pattern in patterns:
+        found = re.fullmatch(pattern, custom_id)
+        if found is None:
+            continue
+        groups = found.groupdict()
+        if any(int(v) > MAX_ID for k, v in groups.items()
+               if k in ("match", "ply", "version", "offer")):
+            return False
+        return decode_answers(groups.get("answers") or "") is not None
+    return False
+
+
+def test_the_templates_read_exactly_the_ids_the_parser_before_them_read():
+    rng = random.Random(29)
+    alphabet = "0123456789abcsSpbyl:./-+ @>x\n９" + "9" * 10
+    for _, custom_id in SENT * 150:
+        mutated = list(custom_id)
+        for _ in range(rng.randint(1, 4)):
+            where = rng.randrange(len(mutated) + 1)
+            action = rng.random()
+            if action < 0.4:
+                mutated.insert(where, rng.choice(alphabet))
+            elif action < 0.7 and mutated:
+                del mutated[min(where, len(mutated) - 1)]
+            elif mutated:
+                mutated[min(where, len(mutated) - 1)] = rng.choice(alphabet)
+        if rng.random() < 0.1:
+            mutated += ["k"] * rng.randint(50, 110)
+        text = "".join(mutated)
+        assert (parse_custom_id(text) is not None) == _before(text), repr(text)
 
 
 def test_the_discord_layer_names_no_game_and_parses_no_notation():
@@ -122,3 +236,32 @@ def test_every_registered_game_has_everything_the_bot_needs():
         assert game_id in RENDERERS and rules_text(game_id)
         assert rules_text(game_id).startswith(f"**{REGISTRY[game_id].name}**")
     assert set(PLAYABLE) == set(REGISTRY)
+
+
+async def test_answering_with_components_leaves_discord_py_routing_alone(monkeypatch):
+    """discord.py stores the view an interaction's answer carries (unless it is finished) and
+    registers its items' classes for its own routing of clicks, which would answer each click
+    a second time, with a class bound to no service: a question answered with step buttons
+    must register nothing."""
+    client = discord.Client(intents=discord.Intents.none())
+    try:
+        store = client._connection._view_store
+
+        async def answered(*args, **kwargs):
+            return {"interaction": {"id": "7", "type": 3, "response_message_id": "8"}}
+
+        monkeypatch.setattr(discord.webhook.async_.AsyncWebhookAdapter,
+                            "create_interaction_response", answered)
+        interaction = discord.Interaction(data={
+            "id": "7", "application_id": "1", "type": 3, "token": "t", "version": 1,
+            "channel_id": "5", "user": {"id": "2", "username": "a", "discriminator": "0",
+                                        "avatar": None},
+            "data": {"custom_id": "c1:p:1:0", "component_type": 2}, "locale": "en-US",
+            "entitlements": [], "authorizing_integration_owners": {},
+            "attachment_size_limit": 1 << 20}, state=client._connection)
+        view = step_view(many(3), 1, 0, (), ENGLISH, back=True)
+        await interaction.response.send_message("pick", view=view, ephemeral=True)
+        assert interaction.response.is_done()
+        assert store._dynamic_items == {} and not store._views
+    finally:
+        await client.close()

@@ -1,53 +1,70 @@
-"""The Discord side, by concern: each module registers its slash commands; components are
-routed here by the kind their custom id names (see bot/ui.py), under one error handler."""
+"""The Discord side, by concern: each module registers its slash commands, handed what they use
+(the service, the one error handler, the picture workers). Components are classes (see
+bot/ui.py), bound to the same; `Clicks` hands each click to its class, and a click whose
+custom id none of them claims (forged, foreign, too long) gets a short answer."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
-
-from discord import app_commands
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games import phrase
 
 from .. import strings
-from ..interactions import Interaction, handling, reply
-from ..ui import Custom, parse_custom_id
+from ..boards import BOARD_COMPONENTS
+from ..interactions import Handling, Interaction, Tree, reply
+from ..lobby import LobbyButton
+from ..notices import NOTICE_COMPONENTS
+from ..pool import Workers
+from ..service import Service
+from ..ui import STEP_COMPONENTS, Component, parse
 from . import clocks, info, matches, moves, private, settings, stats
 
-if TYPE_CHECKING:
-    from ..client import CorralBot
-
-MODULES = (matches, moves, private, clocks, settings, info, stats)
-
-Handler = Callable[["CorralBot", Interaction, Custom], Awaitable[None]]
-HANDLERS: dict[str, Handler] = {
-    "s": moves.on_step, "b": moves.on_step, "p": moves.on_step,
-    "legacy": moves.on_legacy_move, "y": moves.on_repeat,
-    "v": private.on_view, "h": info.on_moves,
-    "l": matches.on_lobby, "r": matches.on_resign, "m": matches.on_rematch,
-    "c": clocks.on_claim, "o": clocks.on_offer, "R": stats.on_replay_step,
-}
+# every kind of component, each once (their templates never match the same id)
+COMPONENTS: tuple[type[Component[Any]], ...] = (
+    *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
+    *matches.COMPONENTS, *stats.COMPONENTS)
 
 
-def register_all(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
-    for module in MODULES:
-        module.register(tree, bot)
+def parse_custom_id(custom_id: str) -> Component[Any] | None:
+    """The component a custom id names, or None for a forged or foreign one."""
+    return parse(COMPONENTS, custom_id)
 
 
-async def on_component(bot: CorralBot, interaction: Interaction) -> None:
-    """Every button and menu click: parsed from its custom id alone (forged or foreign ids
-    get a clear answer), then handed to its module."""
-    data: Mapping[str, Any] = interaction.data or {}
-    custom_id = str(data.get("custom_id", ""))
-    async with handling(interaction):
-        custom = parse_custom_id(custom_id)
-        if custom is None:
+class Clicks:
+    """Every kind of component, bound to what its handlers use, and where a click finds its
+    kind: the first whose template reads the custom id (`from_match`), then its `callback`.
+
+    discord.py can route clicks to DynamicItems itself (`Client.add_dynamic_items`), but it
+    first rebuilds the clicked message's whole view (`View.from_message`) on every click, to
+    find the item there: for a board's dozen buttons, half a millisecond or more of the event
+    loop per move, on a path that costs about eight. Discord only sends a click for a
+    component its message carries, so the custom id alone says what was clicked; a forged,
+    foreign or too long one gets a short answer."""
+
+    def __init__(self, handling: Handling, kinds: Sequence[type[Component[Any]]]):
+        self.handling = handling
+        self.kinds = tuple(kinds)
+
+    async def __call__(self, interaction: Interaction) -> None:
+        data: Mapping[str, Any] = interaction.data or {}
+        item = parse(self.kinds, str(data.get("custom_id", "")))
+        if item is not None:
+            await item.callback(interaction)
+            return
+        async with self.handling(interaction):
             await reply(interaction, phrase(strings.UNKNOWN_COMPONENT))
-            return
-        if custom.kind == "S":
-            raw = data.get("values")
-            values = [str(v)[:16] for v in raw][:25] if isinstance(raw, list) else []
-            await moves.on_step(bot, interaction, custom, values)
-            return
-        await HANDLERS[custom.kind](bot, interaction, custom)
+
+
+def register_all(tree: Tree, *, service: Service, handling: Handling,
+                 pictures: Workers) -> Clicks:
+    """The slash commands, on `tree`; returns what answers the components' clicks."""
+    matches.register(tree, service, handling)
+    moves.register(tree, service, handling, pictures)
+    private.register(tree, service, handling, pictures)
+    clocks.register(tree, service, handling)
+    settings.register(tree, service, handling)
+    info.register(tree, service, handling)
+    stats.register(tree, service, handling, pictures)
+    return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
+                             for kind in COMPONENTS])

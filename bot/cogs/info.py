@@ -1,9 +1,9 @@
-"""What players look up: /matches, the Moves button, /record, /rules and /help."""
+"""What players look up: /matches, /record, /rules and /help. (Moves, under the board, is
+bot/boards.py's.)"""
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -11,25 +11,28 @@ from discord import app_commands
 from games import Phrase, phrase
 
 from .. import strings
-from ..boards import MAX_CONTENT
 from ..catalogue import PLAYABLE, rules_text
 from ..clocks import absolute_time, clock_for, relative_time
 from ..i18n import Texts
-from ..interactions import MAX_MATCH_ID, Interaction, handling, note_match, reply, texts_for
-from ..service import Match, result_phrase
-from ..ui import Custom
+from ..interactions import (
+    MAX_MATCH_ID,
+    Handling,
+    Interaction,
+    Tree,
+    note_match,
+    reply,
+    texts_for,
+)
+from ..service import Match, Service, result_phrase
 
-if TYPE_CHECKING:
-    from ..client import CorralBot
 
-
-def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+def register(tree: Tree, service: Service, handling: Handling) -> None:
     games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 
     @tree.command(name="matches", description="Your matches and whose turn it is")
     async def matches(interaction: Interaction) -> None:
         async with handling(interaction):
-            await reply(interaction, await matches_text(bot, interaction.user.id,
+            await reply(interaction, await matches_text(service, interaction.user.id,
                                                         texts_for(interaction)))
 
     @tree.command(name="record", description="A match's game record, as a text file")
@@ -37,10 +40,10 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     async def record(interaction: Interaction,
                      match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None) -> None:
         async with handling(interaction):
-            found = (await bot.service.get(match) if match is not None
-                     else await bot.service.in_channel(interaction.channel_id or 0))
+            found = (await service.get(match) if match is not None
+                     else await service.in_channel(interaction.channel_id or 0))
             note_match(found.id)
-            found, text, complete = await bot.service.record(found.id)
+            found, text, complete = await service.record(found.id)
             template = strings.RECORD_READY if complete else strings.RECORD_PUBLIC
             await reply(interaction, phrase(template, match_id=found.id,
                                             n=text.count("\n")),
@@ -69,35 +72,12 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                 g.name for g in PLAYABLE.values())))
 
 
-async def on_moves(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
-    """The numbered move list, ephemerally; the newest moves when it is long."""
-    assert custom.match_id is not None
-    note_match(custom.match_id)
-    match, entries = await bot.service.history(custom.match_id)
-    texts = texts_for(interaction)
-    header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
-                          players=", ".join(match.names())))
-    lines = [texts(bot.service.history_line(e)) for e in entries] or [
-        texts(strings.MOVES_EMPTY)]
-    shown: list[str] = []
-    size = len(header) + 80
-    for line in reversed(lines):
-        if size + len(line) + 1 > MAX_CONTENT:
-            break
-        shown.insert(0, line)
-        size += len(line) + 1
-    hidden = len(lines) - len(shown)
-    if hidden:
-        shown.insert(0, texts(phrase(strings.MOVES_TRUNCATED, n=hidden)))
-    await reply(interaction, "\n".join([header, *shown]))
-
-
-async def matches_text(bot: CorralBot, user_id: int, texts: Texts) -> str:
-    live = await bot.service.live_matches_of(user_id)
-    finished = await bot.service.finished_matches_of(user_id, 10)
+async def matches_text(service: Service, user_id: int, texts: Texts) -> str:
+    live = await service.live_matches_of(user_id)
+    finished = await service.finished_matches_of(user_id, 10)
     if not live and not finished:
         return texts(strings.MATCHES_NONE)
-    now = bot.service.clock()
+    now = service.clock()
 
     def waiting_since(match: Match) -> float:
         mover = match.to_move()
@@ -107,7 +87,7 @@ async def matches_text(bot: CorralBot, user_id: int, texts: Texts) -> str:
 
     lines = [texts(strings.MATCHES_HEADER)] if live else []
     for match in sorted(live, key=waiting_since):
-        status = await _status(bot, match, user_id, now)
+        status = await _status(service, match, user_id, now)
         lines.append(texts(phrase(strings.MATCH_LINE, match_id=match.id, game=match.game.name,
                                   link=f"<#{match.row.channel_id}>", status=status)))
     if finished:
@@ -120,7 +100,7 @@ async def matches_text(bot: CorralBot, user_id: int, texts: Texts) -> str:
     return "\n".join(lines)
 
 
-async def _status(bot: CorralBot, match: Match, user_id: int, now: float) -> Phrase:
+async def _status(service: Service, match: Match, user_id: int, now: float) -> Phrase:
     if match.status == "open":
         return phrase(strings.STATUS_LOBBY, have=len(match.seats),
                       need=match.game.info.min_seats)
@@ -130,7 +110,7 @@ async def _status(bot: CorralBot, match: Match, user_id: int, now: float) -> Phr
     mover = match.to_move()
     if mover is None:
         return phrase(strings.STATUS_ROLL)
-    vacations = await bot.service.store.vacations(mover.user_id)
+    vacations = await service.store.vacations(mover.user_id)
     clock = None
     if match.row.move_seconds is not None and match.row.turn_started_at is not None:
         clock = clock_for(match.row.move_seconds, match.row.turn_started_at, now, vacations)

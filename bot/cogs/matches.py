@@ -1,9 +1,10 @@
-"""Opening matches and their lobbies: /play, Join/Start/Cancel/Accept/Decline, /abort, /resign,
-Rematch."""
+"""Opening matches: /play, /abort, /resign and its confirmation. (A lobby's buttons are
+bot/lobby.py's; Rematch, on the final board, is bot/boards.py's.)"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import re
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -14,20 +15,19 @@ from .. import strings
 from ..ai import LEVELS, ai_name, ai_user_id
 from ..catalogue import PLAYABLE
 from ..interactions import (
+    Handling,
     Interaction,
+    Tree,
     display_name,
-    handling,
     is_manager,
     note_match,
+    player,
     reply,
     texts_for,
 )
-from ..lobby import lobby_message
-from ..service import AlreadyOpen, Match, Player, ServiceError, parse_options, parse_time
-from ..ui import Custom, StaticView, button
-
-if TYPE_CHECKING:
-    from ..client import CorralBot
+from ..service import AlreadyOpen, Player, Service, ServiceError, parse_options, parse_time
+from ..ui import ID, Component, StaticView, button, template
+from .options import option_choices
 
 FIRST = [app_commands.Choice(name="random", value="random"),
          app_commands.Choice(name="me", value="me"),
@@ -35,11 +35,7 @@ FIRST = [app_commands.Choice(name="random", value="random"),
 AI_LEVELS = [app_commands.Choice(name=level, value=level) for level in LEVELS]
 
 
-def player(user: discord.abc.User) -> Player:
-    return Player(user.id, display_name(user))
-
-
-def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+def register(tree: Tree, service: Service, handling: Handling) -> None:
     games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 
     @tree.command(name="play", description="Start a match here: challenge someone, or open a "
@@ -59,14 +55,12 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                    time: str | None = None, ai: str | None = None,
                    rated: bool | None = None) -> None:
         async with handling(interaction):
-            await open_match(bot, interaction, game, opponent, options, first, time, ai,
+            await open_match(service, interaction, game, opponent, options, first, time, ai,
                              rated)
 
     @play.autocomplete("options")
     async def play_options(interaction: Interaction,
                            current: str) -> list[app_commands.Choice[str]]:
-        from .options import option_choices
-
         game_id = getattr(interaction.namespace, "game", None) or ""
         return option_choices(PLAYABLE.get(game_id), current, texts_for(interaction))
 
@@ -75,9 +69,9 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     @app_commands.guild_only()
     async def abort(interaction: Interaction) -> None:
         async with handling(interaction):
-            match = await bot.service.in_channel(interaction.channel_id or 0)
+            match = await service.in_channel(interaction.channel_id or 0)
             note_match(match.id)
-            await bot.service.abort(match.id, interaction.user.id,
+            await service.abort(match.id, interaction.user.id,
                                     is_manager=is_manager(interaction),
                                     name=display_name(interaction.user))
             await reply(interaction, phrase(strings.ABORT_DONE, match_id=match.id))
@@ -86,27 +80,26 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     @app_commands.guild_only()
     async def resign(interaction: Interaction) -> None:
         async with handling(interaction):
-            match = await bot.service.in_channel(interaction.channel_id or 0)
+            match = await service.in_channel(interaction.channel_id or 0)
             note_match(match.id)
-            bot.service.check_active_player(match, interaction.user.id)
+            service.check_active_player(match, interaction.user.id)
             texts = texts_for(interaction)
             view = StaticView()
-            view.add_item(button(texts(strings.BUTTON_RESIGN), f"c1:r:{match.id}",
-                                 style=discord.ButtonStyle.danger))
+            view.add_item(ResignButton(match.id, label=texts(strings.BUTTON_RESIGN)))
             await reply(interaction, texts(phrase(
                 strings.RESIGN_CONFIRM,
                 match_id=match.id)), view=view)
 
 
-async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
+async def open_match(service: Service, interaction: Interaction, game_id: str,
                      opponent: discord.abc.User | None, options: str | None, first: str,
                      time_text: str | None, ai: str | None = None,
                      rated: bool | None = None) -> None:
-    service = bot.service
     channel = interaction.channel
     if interaction.guild is None or channel is None:
         raise ServiceError(strings.NOT_IN_GUILD)
-    if opponent is not None and bot.user is not None and opponent.id == bot.user.id:
+    me = interaction.client.user
+    if opponent is not None and me is not None and opponent.id == me.id:
         ai, opponent = ai or "normal", None  # /play opponent:@Corral
     if opponent is not None and opponent.bot:
         raise ServiceError(strings.OPPONENT_IS_BOT, name=display_name(opponent))
@@ -171,59 +164,24 @@ async def open_match(bot: CorralBot, interaction: Interaction, game_id: str,
                                         link=f"<#{target_id}>"))
 
 
-# -- components ----------------------------------------------------------------------------
-async def on_lobby(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
-    service = bot.service
-    assert custom.match_id is not None
-    note_match(custom.match_id)
-    user = player(interaction.user)
-    texts = texts_for(interaction)
-    action = custom.action
-    match: Match
-    if action in ("join", "ai"):
-        match = await (service.join(custom.match_id, user) if action == "join"
-                       else service.add_ai(custom.match_id, user.user_id))
-        if match.status == "open":
-            content, view = lobby_message(match, texts)
-            await interaction.response.edit_message(content=content, view=view)
-            return
-        await _started(interaction, match)
-    elif action in ("start", "accept"):
-        match = await (service.start(custom.match_id, user.user_id) if action == "start"
-                       else service.accept(custom.match_id, user.user_id))
-        await _started(interaction, match)
-    elif action == "decline":
-        match = await service.decline(custom.match_id, user.user_id)
-        template = strings.WITHDRAWN if user.user_id == match.row.host_id else strings.DECLINED
+class ResignButton(Component[discord.ui.Button[Any]],
+                   template=template(rf"c1:r:(?P<match>{ID})")):
+    """/resign's confirmation."""
+
+    def __init__(self, match_id: int, *, label: str = "") -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:r:{match_id}", style=discord.ButtonStyle.danger))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        note_match(self.match_id)
+        match = await self.service.resign(self.match_id, interaction.user.id)
         await interaction.response.edit_message(
-            content=texts(phrase(template, name=user.name, match_id=match.id)), view=None)
-    else:
-        match = await service.abort(custom.match_id, user.user_id,
-                                    is_manager=is_manager(interaction), name=user.name)
-        await interaction.response.edit_message(
-            content=texts(phrase(strings.ABORTED, match_id=match.id, name=user.name)),
-            view=None)
+            content=texts_for(interaction)(phrase(strings.RESIGNED_YOU,
+                                                  match_id=match.id)), view=None)
 
 
-async def _started(interaction: Interaction, match: Match) -> None:
-    seats = ", ".join(f"{s.seat + 1}. {s.name}" for s in match.seats)
-    await interaction.response.edit_message(
-        content=texts_for(interaction)(phrase(strings.MATCH_STARTED, match_id=match.id,
-                                              game=match.game.name, seats=seats)), view=None)
-
-
-async def on_resign(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
-    assert custom.match_id is not None
-    note_match(custom.match_id)
-    match = await bot.service.resign(custom.match_id, interaction.user.id)
-    await interaction.response.edit_message(
-        content=texts_for(interaction)(phrase(strings.RESIGNED_YOU,
-                                              match_id=match.id)), view=None)
-
-
-async def on_rematch(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
-    assert custom.match_id is not None
-    note_match(custom.match_id)
-    match = await bot.service.rematch(custom.match_id, player(interaction.user))
-    await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
-                                    link=f"<#{match.row.channel_id}>"))
+COMPONENTS: tuple[type[Component[Any]], ...] = (ResignButton,)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -12,14 +12,11 @@ from games import phrase
 from .. import strings
 from ..clocks import format_duration
 from ..i18n import LANGUAGES, Texts
-from ..interactions import Interaction, handling, is_manager, reply, texts_for
-from ..service import CHANNEL_ACTIONS, ServiceError
-
-if TYPE_CHECKING:
-    from ..client import CorralBot
+from ..interactions import Handling, Interaction, Tree, is_manager, reply, texts_for
+from ..service import CHANNEL_ACTIONS, Service, ServiceError
 
 
-def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+def register(tree: Tree, service: Service, handling: Handling) -> None:
     corral = app_commands.Group(name="corral", description="Corral server settings",
                                 guild_only=True,
                                 default_permissions=discord.Permissions(manage_guild=True))
@@ -43,7 +40,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
         async with handling(interaction):
             if interaction.guild is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
-            now = await bot.service.update_settings(
+            now = await service.update_settings(
                 interaction.guild.id, is_manager=is_manager(interaction), threads=threads,
                 time_per_move=time, spectators_talk=spectators,
                 channel_id=channel.id if channel else None, channel_action=channels,

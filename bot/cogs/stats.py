@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+import re
+from typing import Any, ClassVar, Self
 
 import discord
 from discord import app_commands
@@ -16,21 +17,20 @@ from ..clocks import format_duration, relative_time
 from ..i18n import Texts
 from ..interactions import (
     MAX_MATCH_ID,
+    Handling,
     Interaction,
+    Tree,
     display_name,
-    handling,
     note_match,
     reply,
     texts_for,
 )
 from ..pictures import profile_chart, replay_frame, replay_gif
+from ..pool import Workers
 from ..ratings import Skill
-from ..service import Match, Profile, result_phrase
+from ..service import Match, Profile, Service, result_phrase
 from ..store import RatingRow
-from ..ui import Custom, StaticView, button
-
-if TYPE_CHECKING:
-    from ..client import CorralBot
+from ..ui import ID, Component, StaticView, button, template
 
 SCOPES = [app_commands.Choice(name="this server", value="server"),
           app_commands.Choice(name="all servers", value="global")]
@@ -39,7 +39,7 @@ STREAKS = {"win": strings.STREAK_WIN, "draw": strings.STREAK_DRAW, "loss": strin
 GIF_MARGIN = 8192  # room for the rest of the upload request
 
 
-def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
+def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 
     @tree.command(name="profile", description="A player's ratings, record and recent results")
@@ -50,7 +50,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
         async with handling(interaction):
             target = user or interaction.user
             texts = texts_for(interaction)
-            found = await bot.service.profile(target.id, game)
+            found = await service.profile(target.id, game)
             name = display_name(target)
             content = profile_text(found, name, texts)
             if found.trend_game is None:
@@ -59,7 +59,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             game_name = (PLAYABLE[found.trend_game].name if found.trend_game in PLAYABLE
                          else found.trend_game)
             title = texts(phrase(strings.PROFILE_CHART, name=name, game=game_name))
-            png = await bot.workers.run(profile_chart, found.trend, title, texts.language)
+            png = await pictures.run(profile_chart, found.trend, title, texts.language)
             await reply(interaction, content, ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="rating.png"))
 
@@ -73,8 +73,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             guild_id = interaction.guild_id if scope == "server" else None
             if scope == "server" and guild_id is None:
                 scope = "global"
-            board = await bot.service.leaderboard(game, interaction.user.id, guild_id=guild_id)
-            service = bot.service
+            board = await service.leaderboard(game, interaction.user.id, guild_id=guild_id)
             at_least = nphrase(*strings.LEADERBOARD_MIN, service.leaderboard_min_games)
             lines = [texts(phrase(
                 strings.LEADERBOARD_HEADER, game=PLAYABLE[game].name,
@@ -102,15 +101,15 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     async def replay(interaction: Interaction,
                      match: app_commands.Range[int, 1, MAX_MATCH_ID] | None = None) -> None:
         async with handling(interaction):
-            found = (await bot.service.get(match) if match is not None
-                     else await bot.service.in_channel(interaction.channel_id or 0))
+            found = (await service.get(match) if match is not None
+                     else await service.in_channel(interaction.channel_id or 0))
             note_match(found.id)
-            found, entries = await bot.service.replay_log(found.id)
+            found, entries = await service.replay_log(found.id)
             await interaction.response.defer(thinking=True)
             texts = texts_for(interaction)
             result = _result(found, texts)
             limit = int(getattr(interaction, "filesize_limit", 0) or 10 * 1024 * 1024)
-            gif = await bot.workers.run(
+            gif = await pictures.run(
                 replay_gif, found.game.id, len(found.seats), dict(found.row.options), entries,
                 found.names(), result, texts.language, max(limit - GIF_MARGIN, 1024))
             lines: list[str | Phrase] = [phrase(
@@ -127,30 +126,50 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
                                               filename=f"corral-{found.id}.gif"))
             else:
                 await reply(interaction, content, ephemeral=False)
-            text, png, view = await viewer(bot, found, entries, 0, texts)
+            text, png, view = await viewer(pictures, found, entries, 0, texts)
             await interaction.followup.send(
                 text, ephemeral=True, view=view, allowed_mentions=discord.AllowedMentions.none(),
                 file=discord.File(io.BytesIO(png), filename=f"corral-{found.id}-0.png"))
 
 
-async def on_replay_step(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:
-    """First / Back / Next / Last in the viewer: the message shows the position asked for."""
-    assert custom.match_id is not None and custom.ply is not None
-    note_match(custom.match_id)
-    found, entries = await bot.service.replay_log(custom.match_id)
-    ply = bot.service.check_replay_ply(custom.ply, entries, found.id)
-    # the picture is drawn by a worker that may be busy (a GIF): answer first, then edit
-    await interaction.response.defer()
-    text, png, view = await viewer(bot, found, entries, ply, texts_for(interaction))
-    await interaction.edit_original_response(
-        content=text, view=view,
-        attachments=[discord.File(io.BytesIO(png), filename=f"corral-{found.id}-{ply}.png")])
+class ReplayStep(Component[discord.ui.Button[Any]],
+                 template=template(rf"c1:R:(?P<match>{ID}):(?P<ply>{ID}):(?P<key>[fbnl])")):
+    """First / Back / Next / Last in the replay viewer: the message shows the position after
+    `ply` entries (`key` keeps the four buttons' ids distinct)."""
+
+    pictures: ClassVar[Workers]
+
+    def __init__(self, match_id: int, ply: int, key: str, *, label: str = "",
+                 disabled: bool = False) -> None:
+        self.match_id, self.ply, self.key = match_id, ply, key
+        super().__init__(button(label, f"c1:R:{match_id}:{ply}:{key}",
+                                style=discord.ButtonStyle.secondary, disabled=disabled))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]), int(found["ply"]), found["key"])
+
+    async def handle(self, interaction: Interaction) -> None:
+        note_match(self.match_id)
+        found, entries = await self.service.replay_log(self.match_id)
+        ply = self.service.check_replay_ply(self.ply, entries, found.id)
+        # the picture is drawn by a worker that may be busy (a GIF): answer first, then edit
+        await interaction.response.defer()
+        text, png, view = await viewer(self.pictures, found, entries, ply,
+                                       texts_for(interaction))
+        await interaction.edit_original_response(
+            content=text, view=view,
+            attachments=[discord.File(io.BytesIO(png),
+                                      filename=f"corral-{found.id}-{ply}.png")])
 
 
-async def viewer(bot: CorralBot, match: Match, entries: list[list[str]], ply: int,
+COMPONENTS: tuple[type[Component[Any]], ...] = (ReplayStep,)
+
+
+async def viewer(pictures: Workers, match: Match, entries: list[list[str]], ply: int,
                  texts: Texts) -> tuple[str, bytes, StaticView]:
     total = len(entries)
-    png, notation = await bot.workers.run(
+    png, notation = await pictures.run(
         replay_frame, match.game.id, len(match.seats), dict(match.row.options), entries, ply,
         match.names(), _result(match, texts), texts.language, match.status == "finished")
     if ply == 0:
@@ -162,10 +181,8 @@ async def viewer(bot: CorralBot, match: Match, entries: list[list[str]], ply: in
     targets = (("f", 0, strings.BUTTON_FIRST), ("b", ply - 1, strings.BUTTON_PREVIOUS),
                ("n", ply + 1, strings.BUTTON_NEXT), ("l", total, strings.BUTTON_LAST))
     for key, target, label in targets:
-        item = button(texts(label), f"c1:R:{match.id}:{max(0, min(target, total))}:{key}",
-                      style=discord.ButtonStyle.secondary)
-        item.disabled = (target < 0 or target > total or target == ply)
-        view.add_item(item)
+        view.add_item(ReplayStep(match.id, max(0, min(target, total)), key, label=texts(label),
+                                 disabled=target < 0 or target > total or target == ply))
     return text, png, view
 
 

@@ -22,6 +22,7 @@ from ..clocks import (
     parse_duration,
     relative_time,
 )
+from ..outbox import ClaimButton
 from ..store import UNSET, MatchRow, SeatRow, Tx
 from .core import (
     DAY,
@@ -170,7 +171,7 @@ class Clocks:
             mentions=", ".join(f"<@{s.user_id}>" for s in others if s.user_id > 0),
             action=phrase(strings.ACTION_CLAIM if two else strings.ACTION_SKIP)),
             mention=[s.user_id for s in others if s.user_id > 0],
-            buttons=[{"kind": "claim", "version": row.version, "skip": not two}],
+            buttons=[ClaimButton(row.version, skip=not two)],
             live="expiry")
 
     async def _reminder(self, effects: Effects, row: MatchRow, user_id: int, stage: str,

@@ -12,10 +12,10 @@ from typing import Any
 
 from games import Game, GameError, Outcome, Phrase, Termination, get_game, nphrase, phrase, shorten
 
-from .. import ratings, strings
+from .. import outbox, ratings, strings
 from ..ai import is_ai
 from ..clocks import HALF
-from ..i18n import phrase_to_json
+from ..outbox import Via
 from ..store import MatchRow, SeatRow, Store, Tx
 
 DAY = 86400.0
@@ -156,30 +156,6 @@ def moves_count(n: int) -> Phrase:
     return nphrase(*strings.MOVES_COUNT, n)
 
 
-@dataclass(frozen=True)
-class Via:
-    """The interaction a change answers: its board may go out as that interaction's follow-up
-    (Discord does not count follow-ups against a bot's 50 requests a second, which channel
-    posts share). `expires_at` is wall-clock time, a little before Discord forgets the token
-    (15 minutes); the board goes out as a channel message after that, or in another channel."""
-
-    interaction_id: int
-    token: str
-    channel_id: int
-    expires_at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"interaction_id": self.interaction_id, "token": self.token,
-                "channel_id": self.channel_id, "expires_at": self.expires_at}
-
-    @classmethod
-    def from_json(cls, data: Any) -> Via | None:
-        if not isinstance(data, dict):
-            return None
-        return cls(int(data["interaction_id"]), str(data["token"]), int(data["channel_id"]),
-                   float(data["expires_at"]))
-
-
 def people(user_ids: Iterable[int]) -> list[int]:
     """Whom a message may ping: Discord users only, once each. An AI seat's id is not a
     snowflake, and Discord refuses a message whose allowed_mentions name one (50035)."""
@@ -187,10 +163,8 @@ def people(user_ids: Iterable[int]) -> list[int]:
 
 
 class Effects:
-    """What players must see after a change: outbox rows written in the change's transaction.
-
-    Lanes keep order: a match's channel messages go out in commit order (`m:<id>`), its DMs in
-    theirs (`d:<id>`, so a slow DM never holds a board back), digests per user (`u:<id>`)."""
+    """What players must see after a change: outbox rows (`bot/outbox.py`) written in the
+    change's transaction, each in its lane (see there)."""
 
     def __init__(self, tx: Tx, now: float, *, batched: bool = False, via: Via | None = None):
         self.tx = tx
@@ -201,11 +175,12 @@ class Effects:
         # writes a hundred at a time; one round trip each would cost more than the work)
         self.pending: list[tuple[str, str, dict[str, Any]]] | None = [] if batched else None
 
-    async def _put(self, lane: str, kind: str, payload: dict[str, Any]) -> None:
+    async def _put(self, payload: outbox.Payload) -> None:
+        kind, data = outbox.encode(payload)
         if self.pending is not None:
-            self.pending.append((lane, kind, payload))
+            self.pending.append((payload.lane, kind, data))
         else:
-            await self.tx.enqueue_many([(lane, kind, payload)], self.now)
+            await self.tx.enqueue_many([(payload.lane, kind, data)], self.now)
         self.count += 1
 
     async def flush(self) -> None:
@@ -231,40 +206,37 @@ class Effects:
             vacation_until = clock.on_vacation_until
         final = match.status == "finished"
         players = [s.user_id for s in match.seats]
-        await self._put(f"m:{row.id}", "board", {
-            "match_id": row.id, "version": row.version, "ply": match.ply(),
-            "channel_id": row.channel_id, "parent_channel_id": row.parent_channel_id,
-            "game": match.game.id, "seats": [[s.user_id, s.name] for s in match.seats],
-            "state": row.state, "lead": phrase_to_json(lead),
-            "lines": [phrase_to_json(line) for line in lines],
-            "mention": people(players if final and ping_all_at_end else mention),
-            "turn": mover.user_id if mover else None,
-            "turn_note": phrase_to_json(match.game.turn_note(match.state)
-                                        if mover is not None else None),
-            "due_at": due_at, "vacation_until": vacation_until,
-            "result": phrase_to_json(result_phrase(match)) if final else None,
-            "final": final, "reposted": reposted,
-            "scores": list(match.game.scores(match.state) or ()) if match.state else [],
-            "ratings": await self._rating_lines(match) if final else [],
-            "via": self._via(row.channel_id),
-        })
+        await self._put(outbox.Board(
+            match_id=row.id, version=row.version, ply=match.ply(),
+            channel_id=row.channel_id, parent_channel_id=row.parent_channel_id,
+            game=match.game.id, seats=_seats(match), state=row.state, lead=lead,
+            lines=tuple(lines),
+            mention=tuple(people(players if final and ping_all_at_end else mention)),
+            turn=mover.user_id if mover else None,
+            turn_note=match.game.turn_note(match.state) if mover is not None else None,
+            due_at=due_at, vacation_until=vacation_until,
+            result=result_phrase(match) if final else None,
+            final=final, reposted=reposted,
+            scores=tuple(match.game.scores(match.state) or ()) if match.state else (),
+            ratings=await self._rating_lines(match) if final else (),
+            via=self._via(row.channel_id)))
         if row.board_version != row.version:  # else written with the change itself
             await self.tx.set_board_version(row.id, row.version)
 
-    def _via(self, channel_id: int) -> dict[str, Any] | None:
+    def _via(self, channel_id: int) -> Via | None:
         """The interaction to answer through, if it came from the channel the row posts in."""
         if self.via is None or self.via.channel_id != channel_id:
             return None
-        return self.via.to_json()
+        return self.via
 
-    async def _rating_lines(self, match: Match) -> list[list[Any]]:
-        """[user, rating before, after, change] of a finished rated match, as shown."""
+    async def _rating_lines(self, match: Match) -> tuple[tuple[int, str, str, int], ...]:
+        """(user, rating before, after, change) of a finished rated match, as shown."""
         lines = []
         for change in await self.tx.rating_changes(match.id):
             old = ratings.Skill(change.mu_before, change.sigma_before)
             new = ratings.Skill(change.mu_after, change.sigma_after)
-            lines.append([change.user_id, old.text(), new.text(), new.display - old.display])
-        return lines
+            lines.append((change.user_id, old.text(), new.text(), new.display - old.display))
+        return tuple(lines)
 
     async def dm(self, user_id: int, match: Match, text: Phrase, *,
                  picture_seat: int | None = None, kind: str = "info",
@@ -274,54 +246,52 @@ class Effects:
         line without a ping) or "mention" (the turn notice as a mention). With
         `board_version`, the field {board} links to that version's board, so the DM waits
         in the channel's lane until that board is posted."""
-        lane = f"m:{match.id}" if board_version is not None else f"d:{match.id}"
-        await self._put(lane, "dm", {
-            "user_id": user_id, "match_id": match.id, "channel_id": match.row.channel_id,
-            "game": match.game.id, "seats": [[s.user_id, s.name] for s in match.seats],
-            "text": phrase_to_json(text), "kind": kind, "fallback": fallback,
-            "picture": None if picture_seat is None else {
-                "state": match.row.state, "seat": picture_seat, "version": match.row.version},
-            "board_version": board_version,
-        })
+        await self._put(outbox.Dm(
+            user_id=user_id, match_id=match.id, channel_id=match.row.channel_id,
+            game=match.game.id, seats=_seats(match), text=text, what=kind, fallback=fallback,
+            picture=None if picture_seat is None else outbox.Picture(
+                match.row.state, picture_seat, match.row.version),
+            board_version=board_version))
 
     async def ai_turn(self, match: Match, user_id: int) -> None:
         """The AI seat `user_id` is to move: its search and move follow from the outbox (in
         a lane of its own, so boards never wait for it), after a restart too."""
-        await self._put(f"a:{match.id}", "ai", {
-            "match_id": match.id, "user_id": user_id, "ply": match.ply(),
-            "version": match.row.version, "via": self._via(match.row.channel_id)})
+        await self._put(outbox.AiTurn(
+            match_id=match.id, user_id=user_id, ply=match.ply(), version=match.row.version,
+            via=self._via(match.row.channel_id)))
 
     async def notice(self, match: Match, text: Phrase, *, mention: Iterable[int] = (),
-                     buttons: Sequence[dict[str, Any]] = (), live: str | None = None,
-                     offer_id: int | None = None) -> None:
+                     buttons: Sequence[outbox.NoticeButton] = (),
+                     live: str | None = None, offer_id: int | None = None) -> None:
         """A message in the match's channel (expiry, offers, answers); with buttons, it is a
         live message retired once the match moves on."""
-        await self._put(f"m:{match.id}", "notice", {
-            "match_id": match.id, "channel_id": match.row.channel_id,
-            "parent_channel_id": match.row.parent_channel_id,
-            "seats": [[s.user_id, s.name] for s in match.seats], "text": phrase_to_json(text),
-            "mention": people(mention), "buttons": list(buttons), "live": live,
-            "version": match.row.version, "offer_id": offer_id})
+        await self._put(outbox.Notice(
+            match_id=match.id, channel_id=match.row.channel_id,
+            parent_channel_id=match.row.parent_channel_id, seats=_seats(match), text=text,
+            mention=tuple(people(mention)),
+            buttons=tuple(buttons),
+            live=live, version=match.row.version, offer_id=offer_id))
 
     async def lobby(self, match: Match, mention: Iterable[int] = ()) -> None:
         """The lobby or invitation message, with its buttons."""
-        await self._put(f"m:{match.id}", "lobby", {
-            "match_id": match.id, "channel_id": match.row.channel_id,
-            "parent_channel_id": match.row.parent_channel_id,
-            "version": match.row.version, "mention": people(mention)})
+        await self._put(outbox.Lobby(
+            match_id=match.id, channel_id=match.row.channel_id,
+            parent_channel_id=match.row.parent_channel_id, version=match.row.version,
+            mention=tuple(people(mention))))
 
     async def retire(self, match: Match, *, below_version: int | None = None,
                      offer_ids: Sequence[int] = (), text: Phrase | None = None) -> None:
         """Remove the components of a match's live messages (all older than `below_version`,
         or those of these offers); `text` replaces their content."""
-        await self._put(f"m:{match.id}", "retire", {
-            "match_id": match.id, "below_version": below_version,
-            "offer_ids": list(offer_ids), "text": phrase_to_json(text)})
+        await self._put(outbox.Retire(match_id=match.id, below_version=below_version,
+                                      offer_ids=tuple(offer_ids), text=text))
 
     async def digest(self, user_id: int, lines: Sequence[Phrase], header: Phrase) -> None:
-        await self._put(f"u:{user_id}", "digest", {
-            "user_id": user_id, "header": phrase_to_json(header),
-            "lines": [phrase_to_json(line) for line in lines]})
+        await self._put(outbox.Digest(user_id=user_id, header=header, lines=tuple(lines)))
+
+
+def _seats(match: Match) -> tuple[tuple[int, str], ...]:
+    return tuple((s.user_id, s.name) for s in match.seats)
 
 
 class Context:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from games import Outcome, Phrase, Termination, phrase
 
 from .. import strings
+from ..outbox import OfferButtons
 from ..store import Tx
 from .core import BadRequest, Context, Effects, Forbidden, Match, NotAPlayer, StaleAction
 from .matches import Matches
@@ -79,7 +80,7 @@ class Offers:
             await effects.retire(match, offer_ids=withdrawn)
         await effects.notice(match, text, mention=[s.user_id for s in match.seats
                                                    if s.user_id != user_id],
-                             buttons=[{"kind": "offer", "offer_id": offer_id}], live="offer",
+                             buttons=[OfferButtons(offer_id)], live="offer",
                              offer_id=offer_id)
 
     async def answer_offer(self, offer_id: int, user_id: int, accept: bool, *,

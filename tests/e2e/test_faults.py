@@ -262,6 +262,31 @@ async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fa
     assert "**Bob** played" in last["content"] and fake.pinged(last) == {alice}
 
 
+async def test_buttons_posted_by_earlier_versions_still_play(fake, bot):
+    """Boards already on servers keep the custom ids they were posted with: a step button
+    (`c1:s:`) and a move button of boards from before the step flow (`corral:mv:`) play
+    their move after an upgrade, and the malformed id next to them is refused in words."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob)
+    match_id = int(board_buttons(fake, board)["k"].split(":")[2])
+    old = dict(board, components=[{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "k", "custom_id": f"corral:mv:{match_id}:0:k"},
+        {"type": 2, "style": 1, "label": "j", "custom_id": f"corral:mv:{match_id}:x:j"}]}])
+    fake.messages[int(old["id"])] = old
+    refused = await fake.answered(await fake.click(alice, old, f"corral:mv:{match_id}:x:j"))
+    assert is_ephemeral(refused.original) and len(refused.original["content"]) < 300
+    assert logged_moves(bot) == 0
+    played = await fake.answered(await fake.click(alice, old, f"corral:mv:{match_id}:0:k"))
+    assert "You played `k`" in played.original["content"], played.original["content"]
+    second = await next_board(fake, 1, what="the board after the old button's move")
+    assert "**Alice** played `k`" in second["content"] and fake.pinged(second) == {bob}
+    step = next(c for c in fake.custom_ids(second) if c.startswith(f"c1:s:{match_id}:1:"))
+    assert re.fullmatch(rf"c1:s:{match_id}:1:[a-z]", step)  # the id format boards carry
+    await fake.answered(await fake.click(bob, second, step))
+    await next_board(fake, 2, what="the board after the step button's move")
+    assert logged_moves(bot) == 2
+
+
 async def test_forged_buttons_and_oversized_input_get_short_answers(fake, bot):
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
     board = await challenge_and_accept(fake, alice, bob)
