@@ -68,7 +68,7 @@ def board_text(payload: dict[str, Any], texts: Texts, *, current: bool) -> tuple
                 texts(phrase(strings.RATING_CHANGE, name=named.get(uid, "?"), before=before,
                              after=after, delta=f"{delta:+d}".replace("-", "−")))
                 for uid, before, after, delta in payload["ratings"]))))
-        lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=", ".join(
+        lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=tuple(
             f"<@{uid}>" if uid > 0 else name for uid, name in payload["seats"]))))
     elif payload.get("turn") is not None and payload["turn"] < 0:  # an AI seat: no mention
         name = next((n for uid, n in payload["seats"] if uid == payload["turn"]), "?")

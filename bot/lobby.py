@@ -42,7 +42,7 @@ def lobby_message(match: Match, texts: Texts) -> tuple[str, StaticView]:
         content = texts(phrase(strings.LOBBY_OPEN, host=host_name, game=match.game.name,
                                match_id=match.id, options=options_text(match),
                                max=match.game.info.max_seats))
-        content += "\n" + texts(phrase(strings.LOBBY_SEATS, names=", ".join(match.names())))
+        content += "\n" + texts(phrase(strings.LOBBY_SEATS, names=tuple(match.names())))
         actions = ("join", "start", "cancel")
         if match.game.info.max_seats > 2:  # the host may fill seats with AI players
             actions = ("join", "ai", "start", "cancel")

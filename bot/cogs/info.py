@@ -57,7 +57,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             texts = [rules_text(g, language) for g in ids]
             if not texts or any(t is None for t in texts):
                 await reply(interaction, phrase(strings.RULES_UNKNOWN, game=str(game)[:40],
-                                                games=", ".join(PLAYABLE)))
+                                                games=tuple(PLAYABLE)))
                 return
             for text in texts:
                 await reply(interaction, text or "")
@@ -65,7 +65,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     @tree.command(name="help", description="What Corral can do")
     async def help_(interaction: Interaction) -> None:
         async with handling(interaction):
-            await reply(interaction, phrase(strings.HELP, games=", ".join(
+            await reply(interaction, phrase(strings.HELP, games=tuple(
                 g.name for g in PLAYABLE.values())))
 
 
@@ -76,7 +76,7 @@ async def on_moves(bot: CorralBot, interaction: Interaction, custom: Custom) -> 
     match, entries = await bot.service.history(custom.match_id)
     texts = texts_for(interaction)
     header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
-                          players=", ".join(match.names())))
+                          players=tuple(match.names())))
     lines = [texts(bot.service.history_line(e)) for e in entries] or [
         texts(strings.MOVES_EMPTY)]
     shown: list[str] = []
