@@ -98,7 +98,8 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
     inside_nphrase: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name.endswith("Labels"):
-            # the pictures' words: each default of a render `...Labels` dataclass
+            # the pictures' words: each default of a render `...Labels` dataclass (a default
+            # written NC_("context", "text") is found below, as every NC_ call is)
             for item in node.body:
                 if not isinstance(item, ast.AnnAssign) or item.value is None:
                     continue
@@ -121,10 +122,10 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
             one, many = (_literal(arg) for arg in node.args)
             if one is not None and many is not None:
                 found.append((node.lineno, node.col_offset, _PLURAL, (one, many)))
-        elif name == _CONTEXT and _CONTEXT in keywords and len(node.args) == 2:
-            context, text = (_literal(arg) for arg in node.args)
-            if context is not None and text is not None:
-                found.append((node.lineno, node.col_offset, _CONTEXT, (context, text)))
+        elif name == _CONTEXT and _CONTEXT in keywords:
+            pair = _context_pair(node)
+            if pair is not None:
+                found.append((node.lineno, node.col_offset, _CONTEXT, pair))
         elif name == _SINGULAR and _SINGULAR in keywords and len(node.args) == 1:
             text = _literal(node.args[0])
             if text is not None and id(node) not in inside_nphrase:
@@ -153,6 +154,15 @@ def _call_name(node: ast.Call) -> str | None:
 def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    return None
+
+
+def _context_pair(node: ast.expr) -> tuple[str, str] | None:
+    """The context and text of `NC_("context", "text")`, else None."""
+    if isinstance(node, ast.Call) and _call_name(node) == _CONTEXT and len(node.args) == 2:
+        context, text = (_literal(arg) for arg in node.args)
+        if context is not None and text is not None:
+            return context, text
     return None
 
 

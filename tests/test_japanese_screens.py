@@ -128,6 +128,10 @@ def test_composed_texts_read_in_japanese():
     assert JA(phrase(strings.HELP, games=("ICO", "Ghostone"))).count("`/") >= 15
     assert not english_words(JA(phrase(strings.HELP, games=("ICO", "Ghostone"))))
     assert JA(phrase("{d}", d=Duration(45 * 60))) == "45分"
+    # the games' Japanese titles, with the English beside them, in lists and command choices
+    titles = JA(phrase("{games}", games=tuple(phrase(REGISTRY[g].name) for g in sorted(PRODUCT))))
+    assert "パストラル・スクエア（Pastoral Square）" in titles, titles
+    assert "プログレッシブ・マンカラ（Progressive Mancala）" in titles and "、" in titles
     for game_id in sorted(PRODUCT):
         game = REGISTRY[game_id]
         titles = [JA(game.seat_title(seat)) for seat in range(game.info.max_seats)]

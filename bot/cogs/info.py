@@ -57,8 +57,9 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
             ids = list(PLAYABLE) if game is None else [game]
             texts = [rules_text(g, language) for g in ids]
             if not texts or any(t is None for t in texts):
+                titles = tuple(phrase(g.name) for g in PLAYABLE.values())
                 await reply(interaction, phrase(strings.RULES_UNKNOWN, game=str(game)[:40],
-                                                games=tuple(PLAYABLE)))
+                                                games=titles))
                 return
             for text in texts:  # its `/move k` as the reader's client names the command
                 await reply(interaction, reader.commands(text or ""))
@@ -67,7 +68,7 @@ def register(tree: app_commands.CommandTree[CorralBot], bot: CorralBot) -> None:
     async def help_(interaction: Interaction) -> None:
         async with handling(interaction):
             await reply(interaction, phrase(strings.HELP, games=tuple(
-                g.name for g in PLAYABLE.values())))
+                phrase(g.name) for g in PLAYABLE.values())))
 
 
 async def on_moves(bot: CorralBot, interaction: Interaction, custom: Custom) -> None:

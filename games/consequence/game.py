@@ -148,7 +148,7 @@ class ConsequenceView:
 class Consequence(Game[ConsequenceState, ConsequenceMove]):
     info = GameInfo(
         id="consequence",
-        name="Consequence",
+        name=N_("Consequence"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(repetition_option(),),

@@ -184,7 +184,7 @@ class GhostoneView:
 class Ghostone(Game[GhostoneState, GhostoneMove]):
     info = GameInfo(
         id="ghostone",
-        name="Ghostone",
+        name=N_("Ghostone"),  # N_: a title in Japanese lists
         min_seats=3,
         max_seats=4,
         options=(repetition_option(

@@ -173,7 +173,7 @@ class IcoView:
 class Ico(Game[IcoState, IcoMove]):
     info = GameInfo(
         id="ico",
-        name="ICO",
+        name=N_("ICO"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=4,
         options=(

@@ -212,7 +212,7 @@ def _sow_ok(position: tuple[tuple[int, ...], int, int], pit: int) -> bool:
 class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     info = GameInfo(
         id="progressive-mancala",
-        name="Progressive Mancala",
+        name=N_("Progressive Mancala"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(

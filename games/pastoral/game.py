@@ -221,7 +221,7 @@ def bingo_line(owner: tuple[int, ...], count: tuple[int, ...]) -> tuple[int, int
 class PastoralSquare(Game[PastoralState, PastoralMove]):
     info = GameInfo(
         id="pastoral-square",
-        name="Pastoral Square",
+        name=N_("Pastoral Square"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(
