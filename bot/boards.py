@@ -69,7 +69,7 @@ def board_text(board: Board, texts: Texts, *, current: bool) -> tuple[str, list[
                 texts(phrase(strings.RATING_CHANGE, name=named.get(uid, "?"), before=before,
                              after=after, delta=f"{delta:+d}".replace("-", "−")))
                 for uid, before, after, delta in board.ratings))))
-        lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=", ".join(
+        lines.append(texts(phrase(strings.PLAYERS_LINE, mentions=tuple(
             f"<@{uid}>" if uid > 0 else name for uid, name in board.seats))))
     elif board.turn is not None and board.turn < 0:  # an AI seat: no mention
         name = next((n for uid, n in board.seats if uid == board.turn), "?")
@@ -187,7 +187,7 @@ async def moves_text(service: Service, match_id: int, texts: Texts) -> str:
     note_match(match_id)
     match, entries = await service.history(match_id)
     header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
-                          players=", ".join(match.names())))
+                          players=tuple(match.names())))
     lines = [texts(service.history_line(e)) for e in entries] or [texts(strings.MOVES_EMPTY)]
     shown: list[str] = []
     size = len(header) + 80

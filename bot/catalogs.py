@@ -1,11 +1,13 @@
 """Gettext catalogs: extracting the messages and compiling the `.po` files at run time.
 
-The message ids are the English sentences marked `N_("...")` (one message) and
-`NP_("one", "many")` (a plural pair) in `bot/strings.py` and the games; in the games,
-`nphrase(N_("one"), N_("many"), n, ...)` is a plural pair as well. To refresh the template and
-the catalogs after changing a sentence (run from the repository root, in the venv):
+The message ids are the English sentences marked `N_("...")` (one message),
+`NP_("one", "many")` (a plural pair) and `NC_("context", "...")` (a message with a context,
+gettext's msgctxt: the same English in different words per game) in `bot/strings.py` and the
+games; in the games, `nphrase(N_("one"), N_("many"), n, ...)` is a plural pair as well. To
+refresh the template and the catalogs after changing a sentence (run from the repository root,
+in the venv):
 
-    pybabel extract -F babel.cfg -k N_ -k NP_:1,2 --no-wrap --sort-by-file \
+    pybabel extract -F babel.cfg -k N_ -k NP_:1,2 -k NC_:1c,2 --no-wrap --sort-by-file \
         --project=Corral --copyright-holder=Corral -o bot/locale/corral.pot bot games render
     pybabel update -i bot/locale/corral.pot -d bot/locale -D corral --no-wrap
 
@@ -74,6 +76,7 @@ def compiled(language: str, locale_dir: Path = LOCALE_DIR) -> gettext.GNUTransla
 # -- extraction -------------------------------------------------------------------------------
 _SINGULAR = "N_"
 _PLURAL = "NP_"
+_CONTEXT = "NC_"
 _NPHRASE = "nphrase"
 
 _Extracted = tuple[int, str, "str | tuple[str, str]", list[str]]
@@ -84,8 +87,9 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
                    options: Mapping[str, Any]) -> Iterator[_Extracted]:
     """A Babel extraction method (see `babel.cfg`) for Corral's Python sources.
 
-    Yields `N_("text")` as a message and `NP_("one", "many")` as a plural pair, like Babel's
-    Python extractor with `-k N_ -k NP_:1,2`, and also `nphrase(N_("one"), N_("many"), ...)`
+    Yields `N_("text")` as a message, `NP_("one", "many")` as a plural pair and
+    `NC_("context", "text")` as a message with a context, like Babel's Python extractor with
+    `-k N_ -k NP_:1,2 -k NC_:1c,2`, and also `nphrase(N_("one"), N_("many"), ...)`
     as a plural pair (reported as `NP_`). Adjacent string literals are joined, as Python
     does. Comments are not extracted."""
     encoding = str(options.get("encoding", "utf-8"))
@@ -94,7 +98,8 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
     inside_nphrase: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name.endswith("Labels"):
-            # the pictures' words: each default of a render `...Labels` dataclass
+            # the pictures' words: each default of a render `...Labels` dataclass (a default
+            # written NC_("context", "text") is found below, as every NC_ call is)
             for item in node.body:
                 if not isinstance(item, ast.AnnAssign) or item.value is None:
                     continue
@@ -117,6 +122,10 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
             one, many = (_literal(arg) for arg in node.args)
             if one is not None and many is not None:
                 found.append((node.lineno, node.col_offset, _PLURAL, (one, many)))
+        elif name == _CONTEXT and _CONTEXT in keywords:
+            pair = _context_pair(node)
+            if pair is not None:
+                found.append((node.lineno, node.col_offset, _CONTEXT, pair))
         elif name == _SINGULAR and _SINGULAR in keywords and len(node.args) == 1:
             text = _literal(node.args[0])
             if text is not None and id(node) not in inside_nphrase:
@@ -145,6 +154,15 @@ def _call_name(node: ast.Call) -> str | None:
 def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
+    return None
+
+
+def _context_pair(node: ast.expr) -> tuple[str, str] | None:
+    """The context and text of `NC_("context", "text")`, else None."""
+    if isinstance(node, ast.Call) and _call_name(node) == _CONTEXT and len(node.args) == 2:
+        context, text = (_literal(arg) for arg in node.args)
+        if context is not None and text is not None:
+            return context, text
     return None
 
 

@@ -24,6 +24,7 @@ from .ai_turns import AiTurns
 from .backup import Scheduler, default_folder
 from .config import Settings, make_clock
 from .delivery import Delivery
+from .i18n import COMMAND_IDS
 from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
@@ -174,12 +175,19 @@ class CorralBot(discord.Client):
         payload = [await self._command_payload(c) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         scope = f"commands:{guild.id if guild else 'global'}:{self.settings.api_base}"
+        ids_key = f"command-ids:{scope}"
         if await self.store.meta(scope) == digest:
+            # the ids Discord gave at the last sync: texts mention commands by them
+            COMMAND_IDS.update(_command_ids(await self.store.meta(ids_key)))
             log.info("commands unchanged; not syncing")
             return
-        await self.tree.sync(guild=guild)
+        synced = await self.tree.sync(guild=guild)
+        ids = {command.name: command.id for command in synced}
+        COMMAND_IDS.clear()
+        COMMAND_IDS.update(ids)
         async with self.store.transaction() as tx:
             await tx.set_meta(scope, digest)
+            await tx.set_meta(ids_key, json.dumps(ids, sort_keys=True))
         log.info("commands synced (%s)", "guild" if guild else "global")
 
     async def _command_payload(self, command: Any) -> Any:
@@ -289,3 +297,12 @@ class ShardedCorralBot(CorralBot, discord.AutoShardedClient):
 def make_bot(settings: Settings) -> CorralBot:
     """One process with every guild (the default), or a shard process."""
     return CorralBot(settings) if settings.shard_count is None else ShardedCorralBot(settings)
+
+
+def _command_ids(stored: str | None) -> dict[str, int]:
+    """The command ids kept with the last sync (a JSON object of name -> id), or none."""
+    try:
+        data = json.loads(stored or "{}")
+        return {str(name): int(value) for name, value in data.items()}
+    except (ValueError, TypeError, AttributeError):
+        return {}

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from games import N_
 
 MIN_SECONDS, MAX_SECONDS = 60, 30 * 86400
 # ASCII digits only (`\d` would take other scripts' digits), at most 4 of them per unit: a
@@ -16,11 +19,21 @@ class DurationError(ValueError):
     pass
 
 
+# the same in Japanese, as the Japanese help texts write it: 3日, 12時間, 1日12時間, 90分, なし
+_JAPANESE_UNITS = (("日", "d"), ("時間", "h"), ("分", "m"))
+_JAPANESE_NONE = ("なし", "無し", "無制限")
+_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
 def parse_duration(text: str) -> int | None:
-    """'3d', '12h', '1d12h', '90m' -> seconds; 'none' -> None (no deadline)."""
-    token = text.strip().lower().replace(" ", "")
-    if token in ("none", "off", "no"):
+    """'3d', '12h', '1d12h', '90m' -> seconds; 'none' -> None (no deadline). Japanese units
+    are read as well ('1日12時間', '90分', 'なし'), and full-width digits as ASCII ones."""
+    token = text.translate(_FULL_WIDTH_DIGITS).strip().lower()
+    token = token.replace(" ", "").replace("\u3000", "")
+    if token in ("none", "off", "no") or token in _JAPANESE_NONE:
         return None
+    for unit, letter in _JAPANESE_UNITS:
+        token = token.replace(unit, letter)
     found = _DURATION.match(token) if len(token) <= 20 else None
     if not token or not found:
         raise DurationError(text)
@@ -28,18 +41,43 @@ def parse_duration(text: str) -> int | None:
     return days * 86400 + hours * 3600 + minutes * 60
 
 
-def format_duration(seconds: float) -> str:
-    """A short reading: '2d 3h', '5h 20m', '45m', '<1m' (for settings, not for deadlines:
-    those are Discord timestamps that every reader sees in their own time zone)."""
+def _english(message: str) -> str:
+    return message
+
+
+# the words of a duration, in the reader's language through the catalogs (2日3時間)
+DAYS_HOURS = N_("{days}d {hours}h")
+HOURS_MINUTES = N_("{hours}h {minutes}m")
+DAYS, HOURS, MINUTES = N_("{n}d"), N_("{n}h"), N_("{n}m")
+UNDER_A_MINUTE = N_("<1m")
+
+
+def format_duration(seconds: float, gettext: Callable[[str], str] = _english) -> str:
+    """A short reading: '2d 3h', '5h 20m', '45m', '<1m' in English, '2日3時間' in Japanese
+    with that catalog's `gettext` (for settings, not for deadlines: those are Discord
+    timestamps that every reader sees in their own time zone)."""
     seconds = max(0, int(seconds))
     days, rest = divmod(seconds, 86400)
     hours, rest = divmod(rest, 3600)
     minutes = rest // 60
     if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
+        return (gettext(DAYS_HOURS).format(days=days, hours=hours) if hours
+                else gettext(DAYS).format(n=days))
     if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m" if minutes else "<1m"
+        return (gettext(HOURS_MINUTES).format(hours=hours, minutes=minutes) if minutes
+                else gettext(HOURS).format(n=hours))
+    return gettext(MINUTES).format(n=minutes) if minutes else gettext(UNDER_A_MINUTE)
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A length of time inside a Phrase: whoever shows the phrase writes it in the reader's
+    language (`Texts`), as `format_duration` does; `str()` is the English."""
+
+    seconds: int
+
+    def __str__(self) -> str:
+        return format_duration(self.seconds)
 
 
 def relative_time(at: float) -> str:

@@ -46,7 +46,7 @@ def lobby_message(match: Match, texts: Texts) -> tuple[str, StaticView]:
         content = texts(phrase(strings.LOBBY_OPEN, host=host_name, game=match.game.name,
                                match_id=match.id, options=options_text(match),
                                max=match.game.info.max_seats))
-        content += "\n" + texts(phrase(strings.LOBBY_SEATS, names=", ".join(match.names())))
+        content += "\n" + texts(phrase(strings.LOBBY_SEATS, names=tuple(match.names())))
         actions = ("join", "start", "cancel")
         if match.game.info.max_seats > 2:  # the host may fill seats with AI players
             actions = ("join", "ai", "start", "cancel")
@@ -104,7 +104,7 @@ class LobbyButton(Component[discord.ui.Button[Any]],
 
 
 async def _started(interaction: Interaction, match: Match) -> None:
-    seats = ", ".join(f"{s.seat + 1}. {s.name}" for s in match.seats)
+    seats = tuple(phrase(strings.SEATED, n=s.seat + 1, name=s.name) for s in match.seats)
     await interaction.response.edit_message(
         content=texts_for(interaction)(phrase(strings.MATCH_STARTED, match_id=match.id,
                                               game=match.game.name, seats=seats)), view=None)

@@ -84,6 +84,7 @@ WITHDRAWN = N_("**{name}** withdrew the challenge to match #{match_id}.")
 ABORTED = N_("Match #{match_id} was aborted by **{name}**.")
 ABORT_DONE = N_("Match #{match_id} is aborted.")
 MATCH_STARTED = N_("Match #{match_id} of **{game}** has begun: {seats}.")
+SEATED = N_("{n}. {name}")  # one player in MATCH_STARTED's list, by seat number
 THREAD_NAME = N_("{game}: {names}")
 THREAD_OPENED = N_("Match #{match_id} is in its own thread: {link}")
 OPENED_HERE = N_("Match #{match_id} is open: the invitation is in {link}.")
@@ -142,8 +143,8 @@ PRIVATE_HINT = N_("(only you see this)")
 PRIVATE_VIEW = N_("Your view of match #{match_id} ({game}) in {link}.")
 NO_PRIVATE_VIEW = N_("{game} has no hidden information: everything is on the board "
                      "(`/board`).")
-DM_MATCH_STARTED = N_("Your match #{match_id} of **{game}** has started in {link}. You are seat "
-                      "{seat_no}.")
+DM_MATCH_STARTED = N_("Your match #{match_id} of **{game}** has started in {link}. You are "
+                      "{seat}.")
 DM_YOUR_TURN = N_("Your turn in match #{match_id} of **{game}** ({link}).")
 DM_GAME_OVER = N_("Match #{match_id} of **{game}** is over ({link}): {result}. {moves_text}, "
                   "{duration}. Final board: {board}")
@@ -214,6 +215,7 @@ SETTINGS_LINES = N_("Corral settings for this server:\n• new matches open {thr
 SETTINGS_LANGUAGE = N_("• language of boards and notices: {language}")
 LANGUAGE_SET = N_("Direct messages, reminders and digests will be in {language}.")
 LANGUAGE_NAMES = {"en": N_("English"), "ja": N_("Japanese")}
+OPTION_DEFAULT = N_("{choice} (default)")  # a match option's default value in its menu
 SETTINGS_THREADS_ON = N_("in a thread of their own")
 SETTINGS_THREADS_OFF = N_("in the channel where `/play` is used")
 SETTINGS_ALL_CHANNELS = N_("any channel")

@@ -13,6 +13,7 @@ import os
 
 from .base import (  # noqa: F401  (re-exported vocabulary)
     N_,
+    NC_,
     Answer,
     Ending,
     Game,
@@ -29,11 +30,13 @@ from .base import (  # noqa: F401  (re-exported vocabulary)
     Seat,
     Step,
     Termination,
+    english_list,
     nphrase,
     phrase,
     render_phrase,
     replay,
     shorten,
+    translate_template,
 )
 from .kit import Kit
 
@@ -84,7 +87,7 @@ def get_kit(game_id: str) -> Kit:
     if key in KITS:
         return KITS[key]
     raise UnknownGameError(N_("{game} is not a game (games: {known})"), game=shorten(game_id),
-                           known=", ".join(KITS))
+                           known=tuple(KITS))
 
 
 def get_game(game_id: str) -> Game:

@@ -21,6 +21,28 @@ def N_(message: str) -> str:
     return message
 
 
+CONTEXT_SEPARATOR = "\x04"
+
+
+def NC_(context: str, message: str) -> str:
+    """Marks a message with a context (gettext's msgctxt: one English message, different words
+    per game, e.g. NC_("pastoral", "seat 1") is 先攻 where other games say 1番手). The result
+    is the key GNU gettext gives such a message ("context\\x04message"): used as a template, it
+    is translated with its context, else as the bare message, and English shows the message."""
+    return f"{context}{CONTEXT_SEPARATOR}{message}"
+
+
+def translate_template(template: str, gettext: Callable[[str], str]) -> str:
+    """`gettext(template)` for a template that may carry a context (see `NC_`): a context
+    without a translation of its own falls back to the bare message's."""
+    if CONTEXT_SEPARATOR not in template:
+        return gettext(template)
+    found = gettext(template)
+    if found != template:
+        return found
+    return gettext(template.partition(CONTEXT_SEPARATOR)[2])
+
+
 @dataclass(frozen=True)
 class Seat:
     """A seat named inside a Phrase; whoever shows the phrase puts the player's name there."""
@@ -68,31 +90,41 @@ def _english_ngettext(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
+def english_list(items: Sequence[str]) -> str:
+    return ", ".join(items)
+
+
 def render_phrase(text: Phrase | str, gettext: Callable[[str], str],
                   ngettext: Callable[[str, str, int], str],
-                  resolve: Callable[[Any], Any] | None = None) -> str:
-    """Translate and format a phrase; `resolve` turns special fields (a Seat) into text."""
+                  resolve: Callable[[Any], Any] | None = None,
+                  join: Callable[[Sequence[str]], str] = english_list) -> str:
+    """Translate and format a phrase; `resolve` turns special fields (a Seat) into text, and
+    `join` writes a list or tuple field as a list in the reader's language ("a, b" in
+    English, "a、b" in Japanese)."""
     if not isinstance(text, Phrase):
         return str(text)
     values: dict[str, Any] = {}
     for name, value in text.fields:
         if isinstance(value, (list, tuple)):
-            value = ", ".join(str(_field_text(v, gettext, ngettext, resolve)) for v in value)
+            value = join([str(_field_text(v, gettext, ngettext, resolve, join))
+                          for v in value])
         else:
-            value = _field_text(value, gettext, ngettext, resolve)
+            value = _field_text(value, gettext, ngettext, resolve, join)
         values[name] = value
     if text.plural is not None:
         template = ngettext(text.template, text.plural, int(values.get("n", 0)))
     else:
-        template = gettext(text.template)
+        template = translate_template(text.template, gettext)
+    template = template.rpartition(CONTEXT_SEPARATOR)[2]
     return template.format(**values) if text.fields or text.plural else template
 
 
 def _field_text(value: Any, gettext: Callable[[str], str],
                 ngettext: Callable[[str, str, int], str],
-                resolve: Callable[[Any], Any] | None) -> Any:
+                resolve: Callable[[Any], Any] | None,
+                join: Callable[[Sequence[str]], str]) -> Any:
     if isinstance(value, Phrase):
-        return render_phrase(value, gettext, ngettext, resolve)
+        return render_phrase(value, gettext, ngettext, resolve, join)
     return resolve(value) if resolve is not None else value
 
 
@@ -225,14 +257,17 @@ class OptionSpec:
         if text not in self.choices:
             raise InvalidOptionError(
                 N_("{name} can be {choices}, not {value}"), name=self.name,
-                choices=", ".join(self.choices), value=shorten(str(value)))
+                choices=self.choices, value=shorten(str(value)))
         return text
 
 
-def repetition_option(effect: str = "is a draw") -> OptionSpec:
-    """The house rule every game has so that every match ends (rules/README.md)."""
-    return OptionSpec("repetition", ("on", "off"), "on",
-                      f"house rule: third repetition of a position {effect}")
+REPETITION_DRAWS = N_("house rule: third repetition of a position is a draw")
+
+
+def repetition_option(help: str = REPETITION_DRAWS) -> OptionSpec:
+    """The house rule every game has so that every match ends (rules/README.md); `help` is a
+    message marked with N_ (the option's help is shown translated)."""
+    return OptionSpec("repetition", ("on", "off"), "on", help)
 
 
 def shorten(text: str, limit: int = 24) -> str:
@@ -294,6 +329,11 @@ class Game(ABC, Generic[S, M]):
     def name(self) -> str:
         return self.info.name
 
+    def seat_title(self, seat: int) -> Phrase:
+        """A seat (0-based) as the game's players call it: "seat 1" (1番手) by default; a
+        game with words of its own says so with a context (Pastoral Square's 先攻 and 後攻)."""
+        return phrase(N_("seat {n}"), n=seat + 1)
+
     # -- options -----------------------------------------------------------------------
     def resolve_options(self, options: Mapping[str, str] | None = None) -> dict[str, str]:
         """Validate user-given options and fill in defaults."""
@@ -304,7 +344,7 @@ class Game(ABC, Generic[S, M]):
             if key not in specs:
                 raise InvalidOptionError(N_("{game} has no option {name} (options: {known})"),
                                          game=self.name, name=shorten(str(name)),
-                                         known=", ".join(specs) or "none")
+                                         known=tuple(specs) or "-")
             resolved[key] = specs[key].parse(value)
         self.check_options(resolved)
         return resolved

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .base import NC_, Phrase, phrase
+
 DIRECTIONS = {"N": (0, 1), "NE": (1, 1), "E": (1, 0), "SE": (1, -1), "S": (0, -1),
               "SW": (-1, -1), "W": (-1, 0), "NW": (-1, 1)}
 ORTHOGONAL = {d: DIRECTIONS[d] for d in ("N", "E", "S", "W")}
+# the directions as words (English shows the notation itself; Japanese 北, 北東 ...)
+COMPASS = {"N": NC_("compass", "N"), "NE": NC_("compass", "NE"), "E": NC_("compass", "E"),
+           "SE": NC_("compass", "SE"), "S": NC_("compass", "S"), "SW": NC_("compass", "SW"),
+           "W": NC_("compass", "W"), "NW": NC_("compass", "NW")}
+
+
+def compass(direction: str) -> Phrase:
+    """A direction of the notation (`NE`) as a word in the reader's language (北東)."""
+    return phrase(COMPASS[direction])
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,12 @@ from support import (
 )
 
 from bot import service as svc
-from bot.clocks import clock_for, format_duration, overlap, parse_duration
+from bot import strings
+from bot.clocks import Duration, clock_for, format_duration, overlap, parse_duration
+from bot.i18n import Texts, phrase_from_json, phrase_to_json, translations
 from bot.service import Service, parse_time
 from bot.store import Store
+from games import phrase
 
 HOUR, DAY = 3600, 86400
 
@@ -58,6 +61,21 @@ def test_durations_parse_and_read():
     with pytest.raises(svc.BadRequest, match="is not a time per move"):
         parse_time("9" * 5000)
     assert format_duration(2 * DAY + 3 * HOUR + 59) == "2d 3h" and format_duration(30) == "<1m"
+    # in Japanese, as the Japanese help texts write them, and written as Japanese reads them
+    assert parse_duration("1日12時間") == 36 * HOUR and parse_duration("９０分") == 5400
+    assert parse_duration("3日") == 3 * DAY and parse_duration("なし") is None
+    for bad in ("3週間", "日", "2時"):
+        with pytest.raises(ValueError):
+            parse_duration(bad)
+    japanese = translations("ja").gettext
+    assert format_duration(2 * DAY + 3 * HOUR + 59, japanese) == "2日3時間"
+    assert format_duration(5 * HOUR + 20 * 60, japanese) == "5時間20分"
+    assert format_duration(3 * DAY, japanese) == "3日" and format_duration(30, japanese) == "1分未満"
+    assert Texts("ja")(phrase(strings.NO_LIMIT)) == "なし"
+    assert Texts("ja")(phrase("{d}", d=Duration(90 * 60))) == "1時間30分"
+    assert str(Duration(90 * 60)) == "1h 30m"
+    assert phrase_from_json(phrase_to_json(phrase("{d}", d=Duration(60)))) == \
+        phrase("{d}", d=Duration(60))
     assert overlap([(0, 10), (5, 20), (30, 40)], 8, 35) == 12 + 5
 
 
@@ -343,7 +361,7 @@ async def test_languages_of_servers_and_users(service, store):
     assert await service.channel_language(1) == "ja" and await service.user_language(101) == "ja"
     now = await service.update_settings(1, is_manager=True, language="en")  # a manager's choice
     assert now["language"] == "en" and await service.channel_language(1) == "en"
-    with pytest.raises(svc.BadRequest, match="Corral speaks en, ja"):
+    with pytest.raises(svc.BadRequest, match="Corral speaks English, Japanese"):
         await service.update_settings(1, is_manager=True, language="fr")
     await service.set_user_language(101, "en")  # chosen with /notify: it holds
     await service.note_languages(101, "ja", 1, "ja")

@@ -55,21 +55,23 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
     @app_commands.choices(game=games)
     async def rules(interaction: Interaction, game: str | None = None) -> None:
         async with handling(interaction):
-            language = texts_for(interaction).language
+            reader = texts_for(interaction)
+            language = reader.language
             ids = list(PLAYABLE) if game is None else [game]
             texts = [rules_text(g, language) for g in ids]
             if not texts or any(t is None for t in texts):
+                titles = tuple(phrase(g.name) for g in PLAYABLE.values())
                 await reply(interaction, phrase(strings.RULES_UNKNOWN, game=str(game)[:40],
-                                                games=", ".join(PLAYABLE)))
+                                                games=titles))
                 return
-            for text in texts:
-                await reply(interaction, text or "")
+            for text in texts:  # its `/move k` as the reader's client names the command
+                await reply(interaction, reader.commands(text or ""))
 
     @tree.command(name="help", description="What Corral can do")
     async def help_(interaction: Interaction) -> None:
         async with handling(interaction):
-            await reply(interaction, phrase(strings.HELP, games=", ".join(
-                g.name for g in PLAYABLE.values())))
+            await reply(interaction, phrase(strings.HELP, games=tuple(
+                phrase(g.name) for g in PLAYABLE.values())))
 
 
 async def matches_text(service: Service, user_id: int, texts: Texts) -> str:

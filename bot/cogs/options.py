@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from games import Game
+from games import Game, phrase
 
+from .. import strings
 from ..i18n import Texts
 
 MAX_CHOICES = 25
@@ -28,9 +29,11 @@ def option_choices(game: Game | None, current: str,
         spec = specs[key]
         for choice in spec.choices:
             if choice.startswith(value.lower()):
-                default = " (default)" if choice == spec.default else ""
+                shown = f"{key}={choice}"
+                if choice == spec.default:
+                    shown = texts(phrase(strings.OPTION_DEFAULT, choice=shown))
                 offers.append((f"{prefix}{key}={choice}",
-                               f"{key}={choice}{default} — {texts.gettext(spec.help)}"))
+                               f"{shown} — {texts.gettext(spec.help)}"))
     else:
         for spec in game.info.options:
             if spec.name in given or not spec.name.startswith(key):

@@ -10,7 +10,7 @@ from discord import app_commands
 from games import phrase
 
 from .. import strings
-from ..clocks import format_duration
+from ..clocks import Duration
 from ..i18n import LANGUAGES, Texts
 from ..interactions import Handling, Interaction, Tree, is_manager, reply, texts_for
 from ..service import CHANNEL_ACTIONS, Service, ServiceError
@@ -55,9 +55,9 @@ def settings_text(now: dict[str, Any], texts: Texts) -> str:
         strings.SETTINGS_LINES,
         threads=phrase(strings.SETTINGS_THREADS_ON if now["use_threads"]
                        else strings.SETTINGS_THREADS_OFF),
-        time=format_duration(now["move_seconds"]) if now["move_seconds"]
+        time=Duration(now["move_seconds"]) if now["move_seconds"]
         else phrase(strings.NO_LIMIT),
-        channels=", ".join(f"<#{c}>" for c in now["channels"]) if now["channels"]
+        channels=tuple(f"<#{c}>" for c in now["channels"]) if now["channels"]
         else phrase(strings.SETTINGS_ALL_CHANNELS),
         spectators=phrase(strings.SPECTATORS_TALK if now["spectators_talk"]
                           else strings.SPECTATORS_QUIET))) + "\n" + texts(phrase(

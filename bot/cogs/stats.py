@@ -13,7 +13,7 @@ from games import Phrase, nphrase, phrase
 
 from .. import strings
 from ..catalogue import PLAYABLE
-from ..clocks import format_duration, relative_time
+from ..clocks import Duration, relative_time
 from ..i18n import Texts
 from ..interactions import (
     MAX_MATCH_ID,
@@ -216,7 +216,7 @@ def profile_text(profile: Profile, name: str, texts: Texts) -> str:
             lines.append(texts(phrase(
                 strings.PROFILE_AVERAGE,
                 moves=nphrase(*strings.MOVES_COUNT, round(record.average_plies)),
-                duration=format_duration(record.average_seconds))))
+                duration=Duration(int(record.average_seconds)))))
     if profile.streak is not None:
         kind, n = profile.streak
         lines.append(texts(phrase(strings.PROFILE_STREAK, streak=nphrase(*STREAKS[kind], n))))
@@ -226,7 +226,7 @@ def profile_text(profile: Profile, name: str, texts: Texts) -> str:
             lines.append(texts(phrase(
                 strings.PROFILE_RESULT_LINE, mark=MARKS[row.result], match_id=row.match_id,
                 game=PLAYABLE[row.game].name if row.game in PLAYABLE else row.game,
-                opponents=", ".join(row.opponents) or "-", when=relative_time(row.finished_at))))
+                opponents=tuple(row.opponents) or "-", when=relative_time(row.finished_at))))
     if profile.active:
         links = " ".join(f"<#{m.row.channel_id}>" for m in profile.active[:10])
         lines.append(texts(nphrase(*strings.PROFILE_ACTIVE, len(profile.active), links=links)))

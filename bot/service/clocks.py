@@ -168,7 +168,7 @@ class Clocks:
         two = len(row.seats) == 2
         await effects.notice(match, phrase(
             strings.EXPIRED, absent=absent.name, match_id=row.id,
-            mentions=", ".join(f"<@{s.user_id}>" for s in others if s.user_id > 0),
+            mentions=tuple(f"<@{s.user_id}>" for s in others if s.user_id > 0),
             action=phrase(strings.ACTION_CLAIM if two else strings.ACTION_SKIP)),
             mention=[s.user_id for s in others if s.user_id > 0],
             buttons=[ClaimButton(row.version, skip=not two)],
@@ -302,7 +302,8 @@ class Clocks:
 
     async def set_reminders(self, user_id: int, mode: str) -> None:
         if mode not in REMINDER_MODES:
-            raise BadRequest(strings.BAD_CHOICE, text=mode[:20], choices=", ".join(REMINDER_MODES))
+            raise BadRequest(strings.BAD_CHOICE, text=mode[:20],
+                             choices=tuple(phrase(m) for m in REMINDER_MODES))
         now = self.ctx.clock()
         async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, reminders=mode,
@@ -310,7 +311,8 @@ class Clocks:
 
     async def set_notify(self, user_id: int, mode: str) -> None:
         if mode not in NOTIFY_MODES:
-            raise BadRequest(strings.BAD_CHOICE, text=mode[:20], choices=", ".join(NOTIFY_MODES))
+            raise BadRequest(strings.BAD_CHOICE, text=mode[:20],
+                             choices=tuple(phrase(m) for m in NOTIFY_MODES))
         async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, notify=mode)
 

@@ -8,6 +8,7 @@ from games import Game, GameError, Outcome, Termination, get_game, phrase, short
 
 from .. import strings
 from ..ai import ai_name, ai_user_id, is_ai
+from ..clocks import Duration
 from ..store import UNSET, ChannelBusy, SeatRow, Tx
 from .core import (
     AlreadyOpen,
@@ -257,7 +258,7 @@ class Matches:
         match = await self.ctx.save(tx, match, now=now, status="active", seats=ordered,
                                 state=state, clock=True)
         effects = Effects(tx, now)
-        listing = ", ".join(f"{s.seat + 1}. {s.name}" for s in ordered)
+        listing = tuple(phrase(strings.SEATED, n=s.seat + 1, name=s.name) for s in ordered)
         mention, _ = await self.announce_turn(tx, effects, match, previous=None)
         await effects.board(match, lead=phrase(strings.MATCH_STARTED, match_id=match.id,
                                                game=match.game.name, seats=listing),
@@ -270,7 +271,7 @@ class Matches:
             if prefs[seat.user_id].notify != "channel" or hidden:
                 await effects.dm(seat.user_id, match, phrase(
                     strings.DM_MATCH_STARTED, match_id=match.id, game=match.game.name,
-                    link=f"<#{match.row.channel_id}>", seat_no=seat.seat + 1),
+                    link=f"<#{match.row.channel_id}>", seat=match.game.seat_title(seat.seat)),
                     picture_seat=seat.seat if hidden else None, kind="start", fallback="note")
         return match
 
@@ -395,10 +396,8 @@ class Matches:
                 kind="end", board_version=match.row.version)
 
 
-def _duration_words(seconds: float) -> str:
-    from ..clocks import format_duration
-
-    return format_duration(seconds)
+def _duration_words(seconds: float) -> Duration:
+    return Duration(int(seconds))
 
 
 def parse_options(text: str | None) -> dict[str, str]:

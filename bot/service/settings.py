@@ -41,7 +41,7 @@ class Settings:
             changes["spectators_talk"] = spectators_talk
         if language is not None:
             if language not in LANGUAGES:
-                raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
+                raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=_language_names())
             changes["language"] = language
         async with self.ctx.store.transaction() as tx:
             if channel_action == "all":
@@ -74,7 +74,7 @@ class Settings:
     async def set_user_language(self, user_id: int, language: str) -> None:
         """A language chosen with /notify (it holds until the user's client says another)."""
         if language not in LANGUAGES:
-            raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=", ".join(LANGUAGES))
+            raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=_language_names())
         async with self.ctx.store.transaction() as tx:
             await tx.set_user(user_id, language=language, language_chosen=1)
 
@@ -110,3 +110,8 @@ class Settings:
         if (await self.ctx.store.guild_settings(guild_id))["spectators_talk"]:
             return True
         return row.seat_of(user_id) is not None
+
+
+def _language_names() -> tuple[Phrase, ...]:
+    """The languages Corral speaks, by name ("English, Japanese"; 英語、日本語)."""
+    return tuple(phrase(strings.LANGUAGE_NAMES[language]) for language in LANGUAGES)

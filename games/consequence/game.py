@@ -45,7 +45,7 @@ from ..base import (
     phrase,
     repetition_option,
 )
-from ..grid import DIRECTIONS, Grid
+from ..grid import DIRECTIONS, Grid, compass
 
 
 class ConsequenceEnding(Ending):
@@ -148,7 +148,7 @@ class ConsequenceView:
 class Consequence(Game[ConsequenceState, ConsequenceMove]):
     info = GameInfo(
         id="consequence",
-        name="Consequence",
+        name=N_("Consequence"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(repetition_option(),),
@@ -249,7 +249,7 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
             if check:
                 raise IllegalMoveError(N_("there is no tile next to {square} towards "
                                           "{direction} to push"),
-                                       square=square_name(square), direction=direction)
+                                       square=square_name(square), direction=compass(direction))
             return None
         run: list[int] = []
         here: int | None = first
@@ -425,7 +425,8 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         return Step("how", phrase(N_("{kind} on {square}: place it, or place and push?"),
                                   kind=describe_kind(first), square=where),
                     tuple(Option(v, phrase(N_("Place")) if v == "place" else
-                                 phrase(N_("Push {direction}"), direction=v)) for v in values),
+                                 phrase(N_("Push {direction}"), direction=compass(v)))
+                          for v in values),
                     private=True)
 
     def describe_outcome(self, state: ConsequenceState) -> Phrase:
@@ -442,6 +443,9 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
                           moons=moons, suns=suns, winner=Seat(outcome.winners[0]))
         return phrase(N_("{winner} wins the count, moons {moons} to suns {suns}"),
                       winner=Seat(outcome.winners[0]), moons=moons, suns=suns)
+
+    def seat_title(self, seat: int) -> Phrase:
+        return phrase((N_("the moon player"), N_("the sun player"))[seat])
 
     def move_effects(self, before: ConsequenceState, move: ConsequenceMove,
                      after: ConsequenceState) -> tuple[Phrase, ...]:

@@ -39,7 +39,7 @@ from ..base import (
     phrase,
     repetition_option,
 )
-from ..grid import DIRECTIONS, ORTHOGONAL, Grid
+from ..grid import DIRECTIONS, ORTHOGONAL, Grid, compass
 
 SIZE = 4
 PLATES = SIZE * SIZE
@@ -184,10 +184,11 @@ class GhostoneView:
 class Ghostone(Game[GhostoneState, GhostoneMove]):
     info = GameInfo(
         id="ghostone",
-        name="Ghostone",
+        name=N_("Ghostone"),  # N_: a title in Japanese lists
         min_seats=3,
         max_seats=4,
-        options=(repetition_option("ends the game"),),
+        options=(repetition_option(
+            N_("house rule: third repetition of a position ends the game")),),
         endings=tuple(GhostoneEnding),
     )
 
@@ -353,19 +354,19 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
                 return phrase(N_("{plate} already has a pawn"), plate=plate_name(move.pawn))
             return phrase(N_("the three rocks go on different plates around {plate} "
                              "({around})"), plate=plate_name(move.pawn),
-                          around=", ".join(plate_name(p) for p in around(move.pawn)))
+                          around=tuple(plate_name(p) for p in around(move.pawn)))
         if isinstance(move, SetupMove):
             return phrase(N_("the set-up is over"))
         if isinstance(move, Roll):
             return phrase(N_("no roll is due"))
         if state.pawns[move.origin] != state.to_move:
-            mine = ", ".join(plate_name(p) for p in range(PLATES)
-                             if state.pawns[p] == state.to_move)
+            mine = tuple(plate_name(p) for p in range(PLATES)
+                         if state.pawns[p] == state.to_move)
             return phrase(N_("you have no pawn on {plate}: your pawns are on {plates}"),
                           plate=plate_name(move.origin), plates=mine)
         if (move.origin, move.target) not in self._pawn_steps(state, state.to_move):
-            targets = ", ".join(plate_name(t) for o, t in self._pawn_steps(state, state.to_move)
-                                if o == move.origin)
+            targets = tuple(plate_name(t) for o, t in self._pawn_steps(state, state.to_move)
+                            if o == move.origin)
             if not targets:
                 return phrase(N_("your pawn on {origin} cannot step anywhere now"),
                               origin=plate_name(move.origin))
@@ -377,9 +378,9 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             return phrase(N_("no rock moves on this step: write it without a direction"))
         if move.rock is None:
             return phrase(N_("a rock from {origin} must move: add one of {directions}"),
-                          origin=plate_name(move.origin), directions=", ".join(allowed))
+                          origin=plate_name(move.origin), directions=tuple(allowed))
         return phrase(N_("the rock cannot go {direction} (a flipped plate): try {directions}"),
-                      direction=move.rock, directions=", ".join(allowed))
+                      direction=move.rock, directions=tuple(allowed))
 
     def _setup(self, state: GhostoneState, move: SetupMove) -> GhostoneState:
         seat = state.to_move
@@ -554,7 +555,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             where = (phrase(N_("off the board")) if to is None
                      else phrase(N_("onto {plate}"), plate=plate_name(to)))
             options.append(Option(direction, phrase(N_("rock {direction}"),
-                                                    direction=direction), where))
+                                                    direction=compass(direction)), where))
         return Step("rock", phrase(N_("Which way does a rock from {origin} go?"),
                                    origin=origin_name), tuple(options))
 
@@ -584,7 +585,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             if roll is None or roll.ghost_from is None or after.ghost is None:
                 return ()
             moved = phrase(N_("the die shows {direction}: the ghost moves {origin} → {target}"),
-                           direction=move.direction, origin=plate_name(roll.ghost_from),
+                           direction=compass(move.direction),
+                           origin=plate_name(roll.ghost_from),
                            target=plate_name(after.ghost))
             if roll.ghost_took:
                 return moved, phrase(N_("the ghost takes a rock from {plate}"),

@@ -173,16 +173,16 @@ class IcoView:
 class Ico(Game[IcoState, IcoMove]):
     info = GameInfo(
         id="ico",
-        name="ICO",
+        name=N_("ICO"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=4,
         options=(
-            OptionSpec("level", LEVELS, "1", "1, 1+ (face and antipode), 2 (belt), 2+ (big "
-                       "triangle)"),
+            OptionSpec("level", LEVELS, "1", N_("1, 1+ (face and antipode), 2 (belt), 2+ (big "
+                                                "triangle)")),
             OptionSpec("start", ("random",) + tuple(f"f{i}" for i in range(20)), "random",
-                       "the first active face (random: drawn by the host)"),
+                       N_("the first active face (random: drawn by the host)")),
             OptionSpec("antipodal", ("no", "yes"), "no",
-                       "level 2+: a big triangle and the one around the antipodal face"),
+                       N_("level 2+: a big triangle and the one around the antipodal face")),
         ),
         endings=tuple(IcoEnding),
     )
@@ -322,14 +322,14 @@ class Ico(Game[IcoState, IcoMove]):
         if move.edge not in FACE_EDGES[state.active]:
             raise IllegalMoveError(N_("e{edge} is not an edge of the black face: use {edges}"),
                                    edge=move.edge,
-                                   edges=", ".join(self._notation(e, place) for e in edges))
+                                   edges=tuple(self._notation(e, place) for e in edges))
         if move.place != place:
             if place:
                 raise IllegalMoveError(N_("you must place a marker: write it without '-'"))
             raise IllegalMoveError(N_("you cannot place now: roll over an edge with '-eN'"))
         if move.edge not in edges:
             raise IllegalMoveError(N_("the balance rules allow only {edges}"),
-                                   edges=", ".join(self._notation(e, place) for e in edges))
+                                   edges=tuple(self._notation(e, place) for e in edges))
         markers = list(state.markers)
         if place:
             counts = list(markers[move.edge])

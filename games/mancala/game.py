@@ -29,6 +29,7 @@ from typing import Any
 
 from ..base import (
     N_,
+    NC_,
     Answer,
     Ending,
     Game,
@@ -211,11 +212,12 @@ def _sow_ok(position: tuple[tuple[int, ...], int, int], pit: int) -> bool:
 class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     info = GameInfo(
         id="progressive-mancala",
-        name="Progressive Mancala",
+        name=N_("Progressive Mancala"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(
-            OptionSpec("pits", ("11", "17"), "11", "17 pits is the expert board (first to 43)"),
+            OptionSpec("pits", ("11", "17"), "11",
+                       N_("17 pits is the expert board (first to 43)")),
             repetition_option(),
         ),
         endings=tuple(MancalaEnding),
@@ -336,6 +338,11 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             return phrase(N_("Drawn: the same position came up a third time"))
         return phrase(N_("Drawn: no pit can be sown"))
 
+    def seat_title(self, seat: int) -> Phrase:
+        # the original's 先手 and 後手
+        return phrase((NC_("mancala", "the first player"),
+                       NC_("mancala", "the second player"))[seat])
+
     def move_effects(self, before: MancalaState, move: MancalaMove,
                      after: MancalaState) -> tuple[Phrase, ...]:
         last = after.last
@@ -343,7 +350,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             return ()
         effects = []
         if len(last.path) > 2:
-            effects.append(phrase(N_("relayed from {pits}"), pits=", ".join(
+            effects.append(phrase(N_("relayed from {pits}"), pits=tuple(
                 pit_letter(p) for p in last.path[1:-1])))
         if last.captured:
             effects.append(nphrase(N_("scored {n} seed from the goal"),

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..base import (
     N_,
+    NC_,
     Answer,
     Ending,
     Game,
@@ -220,11 +221,11 @@ def bingo_line(owner: tuple[int, ...], count: tuple[int, ...]) -> tuple[int, int
 class PastoralSquare(Game[PastoralState, PastoralMove]):
     info = GameInfo(
         id="pastoral-square",
-        name="Pastoral Square",
+        name=N_("Pastoral Square"),  # N_: a title in Japanese lists
         min_seats=2,
         max_seats=2,
         options=(
-            OptionSpec("colour", ("black", "white"), "black", "the first player's colour"),
+            OptionSpec("colour", ("black", "white"), "black", N_("the first player's colour")),
             repetition_option(),
         ),
         endings=tuple(PastoralEnding),
@@ -406,11 +407,16 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
                               phrase(N_("keep your stones for a later turn")))]
             cells = sorted((v for v in values if v != "save"), key=lambda c: (c[1], c[0]))
             options += [Option(c, c, phrase(N_("stones: {counts}"),
-                                            counts=", ".join(counts[c]))) for c in cells]
+                                            counts=tuple(counts[c]))) for c in cells]
             return Step("cell", phrase(N_("Where do you play?")), tuple(options))
         cell = answers[0][0]
         return Step("stones", phrase(N_("How many stones on {cell}?"), cell=cell),
                     tuple(Option(v, v) for v in sorted(values, key=int)))
+
+    def seat_title(self, seat: int) -> Phrase:
+        # the original's 先攻 and 後攻 (other games' 先手 and 後手)
+        return phrase((NC_("pastoral", "the first player"),
+                       NC_("pastoral", "the second player"))[seat])
 
     def describe_outcome(self, state: PastoralState) -> Phrase:
         outcome = self.outcome(state)
@@ -422,7 +428,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             return nphrase(N_("{winner} made a bingo: {cells} with {n} stone each"),
                            N_("{winner} made a bingo: {cells} with {n} stones each"),
                            state.count[line[0]], winner=Seat(outcome.winners[0]),
-                           cells=", ".join(cell_name(c) for c in line))
+                           cells=tuple(cell_name(c) for c in line))
         if outcome.ending == PastoralEnding.PICKUP_FAILURE:
             loser = 1 - outcome.winners[0]
             return phrase(N_("{loser}'s stock could not cover the pick-up: {winner} wins"),
@@ -435,7 +441,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         if last is None or last.mutilation is None:
             return ()
         mutilation = last.mutilation
-        gone = ", ".join(f"{cell_name(c)} ({n})" for c, _, n in mutilation.removed)
+        gone = tuple(f"{cell_name(c)} ({n})" for c, _, n in mutilation.removed)
         effects = [nphrase(N_("mutilation: {cells} removed, {n} stone back to each stock"),
                            N_("mutilation: {cells} removed, {n} stones back to each stock"),
                            mutilation.to_stocks, cells=gone)]
@@ -456,7 +462,7 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         if view.blocked and view.to_move == seat:
             return phrase(N_("{card} You may not place on {cells} this turn (your stones there "
                              "were just mutilated)."), card=card,
-                          cells=", ".join(sorted(cell_name(c) for c in view.blocked)))
+                          cells=tuple(sorted(cell_name(c) for c in view.blocked)))
         return card
 
     # -- codec -------------------------------------------------------------------------

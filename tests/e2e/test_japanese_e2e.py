@@ -51,7 +51,7 @@ async def test_a_whole_match_in_japanese(cjk_font, fake, bot):
         if ply % 2 == 0:
             board = await play_button(fake, user, board, notation)
         else:
-            _, board = await slash_move(fake, user, notation, expect="を指しました")
+            _, board = await slash_move(fake, user, notation, expect="を着手しました")
         state = GAME.play(state, notation)
     assert GAME.outcome(state) is not None
     mine = await fake.answered(await fake.slash(alice, "matches"))

@@ -1,0 +1,150 @@
+"""The Japanese glossary (docs/glossary.toml): no Japanese catalog entry and no Japanese rules
+text uses a word the glossary forbids, and the entries a term is about use its word (the games'
+authors' words, from ../shared/seeds/)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.catalogs import po_path
+from games import KITS, PRODUCT
+
+ROOT = Path(__file__).resolve().parents[1]
+GLOSSARY = ROOT / "docs" / "glossary.toml"
+TABLE = ROOT / "docs" / "glossary.md"
+MASK = "\u25a0"  # stands in for an allowed word while forbidden ones are looked for
+
+
+@dataclass(frozen=True)
+class Text:
+    """One Japanese text: a catalog entry (its English, context and kits) or a rules text."""
+
+    where: str
+    japanese: str
+    english: str | None  # None: a rules text
+    context: str | None
+    kits: frozenset[str]  # the kits it belongs to (empty: the bot's own words)
+
+
+def load_terms() -> list[dict]:
+    with GLOSSARY.open("rb") as source:
+        return tomllib.load(source)["term"]
+
+
+def kit_of(location: str) -> str | None:
+    """games/ghostone/game.py -> ghostone; render/ghostone.py -> ghostone."""
+    parts = Path(location).parts
+    if len(parts) >= 2 and parts[0] == "games" and (ROOT / "games" / parts[1]).is_dir():
+        return parts[1]
+    if len(parts) == 2 and parts[0] == "render":
+        return Path(parts[1]).stem
+    return None
+
+
+def japanese_texts() -> list[Text]:
+    with po_path("ja").open("rb") as source:
+        catalog = read_po(source, locale="ja")
+    texts = []
+    for message in catalog:
+        if not message.id:
+            continue
+        english = message.id if isinstance(message.id, str) else " / ".join(message.id)
+        forms = (message.string,) if isinstance(message.string, str) else message.string
+        kits = frozenset(k for k in (kit_of(path) for path, _ in message.locations) if k)
+        for form in forms:
+            texts.append(Text(f"catalog: {english!r}", form, english, message.context, kits))
+    for game_id in sorted(PRODUCT):
+        kit = KITS[game_id]
+        path = kit.rules_file("ja")
+        assert path is not None
+        folder = path.parent.parent.name  # games/<kit>/rules/ja.md
+        texts.append(Text(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"), None,
+                          None, frozenset({folder})))
+    return texts
+
+
+def in_scope(term: dict, text: Text) -> bool:
+    scope = term["scope"]
+    if scope != ["all"] and not (text.kits & set(scope)):
+        return False
+    return "context" not in term or text.context == term["context"] or text.english is None
+
+
+def forbidden_in(term: dict, japanese: str) -> list[str]:
+    """The forbidden words of `term` in `japanese`, once its own word and the allowed longer
+    words are masked (キャトリーチ is allowed although it contains リーチ)."""
+    allowed = sorted({term["ja"], *term.get("also", []), *term.get("required", [])},
+                     key=len, reverse=True)
+    for word in allowed:
+        japanese = japanese.replace(word, MASK * len(word))
+    return [word for word in term["forbidden"] if word in japanese]
+
+
+def test_forbidden_words_are_found_and_allowed_words_are_not():
+    """The check itself: a forbidden word inside an allowed one is not a finding."""
+    reach = {"ja": "キャトリーチ", "forbidden": ["リーチ"]}
+    assert forbidden_in(reach, "キャトリーチをかける") == []
+    assert forbidden_in(reach, "リーチをかける") == ["リーチ"]
+    assert forbidden_in(reach, "キャトリーチとリーチ") == ["リーチ"]
+    move = {"ja": "着手", "also": ["指定"], "forbidden": ["指す", "指し"]}
+    assert forbidden_in(move, "辺を指定してください") == []
+    assert forbidden_in(move, "手を指しました") == ["指し"]
+
+
+def test_glossary_is_well_formed_and_documented():
+    terms = load_terms()
+    table = TABLE.read_text(encoding="utf-8")
+    kits = {path.parent.name for path in (ROOT / "games").glob("*/rules")}
+    assert len(terms) >= 15
+    for term in terms:
+        assert term["ja"] and term["idea"] and term["seed"] and term["where"], term
+        assert term["forbidden"], term
+        assert term["scope"] == ["all"] or set(term["scope"]) <= kits, term
+        for key in ("english", "forbidden_english"):
+            if key in term:
+                re.compile(term[key])
+        # the readable table names every term with its word and its forbidden words
+        assert f"| {term['ja']} |" in table, term["ja"]
+        for word in term["forbidden"]:
+            assert word in table, word
+
+
+@pytest.mark.parametrize("term", load_terms(), ids=lambda term: term["ja"])
+def test_no_forbidden_word_in_japanese(term):
+    pattern = re.compile(term["forbidden_english"]) if "forbidden_english" in term else None
+    found = []
+    for text in japanese_texts():
+        if not in_scope(term, text):
+            continue
+        if pattern is not None and text.english is not None and not pattern.search(text.english):
+            continue
+        words = forbidden_in(term, text.japanese)
+        if words:
+            found.append((text.where, words, text.japanese))
+    assert not found, f"{term['ja']} ({term['idea']}): {found}"
+
+
+@pytest.mark.parametrize("term", [t for t in load_terms() if "english" in t or "context" in t],
+                         ids=lambda term: term["ja"])
+def test_entries_about_a_term_use_its_word(term):
+    pattern = re.compile(term["english"]) if "english" in term else None
+    words = term.get("required", [term["ja"]])
+    checked, missing = 0, []
+    for text in japanese_texts():
+        if text.english is None or not in_scope(term, text):
+            continue
+        if pattern is not None and not pattern.search(text.english):
+            continue
+        if "context" in term and text.context != term["context"]:
+            continue
+        checked += 1
+        if not any(word in text.japanese for word in words):
+            missing.append((text.where, text.japanese))
+    assert checked, f"no catalog entry is about {term['ja']}: is the glossary out of date?"
+    assert not missing, f"{term['ja']} ({term['idea']}): {missing}"
