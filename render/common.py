@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from games.base import CONTEXT_SEPARATOR, translate_template
+
 Rgb = tuple[int, int, int]
 
 # Seat colours, in seat order; chosen to read on both Discord themes and for colour-blind eyes
@@ -182,7 +184,13 @@ L = TypeVar("L")
 
 
 def translated(cls: type[L], tr: Any) -> L:
-    """A Labels dataclass with every default English string passed through `tr.gettext`."""
+    """A Labels dataclass with every default English string passed through `tr.gettext`.
+
+    A Labels class may name a gettext context per field (`CONTEXTS = {"first": "pastoral"}`,
+    a ClassVar): that field is looked up with it first ("First player" is 先攻 in Pastoral
+    Square and 先手 in Mancala), and as the bare message when the context has no translation
+    of its own. The context's messages are marked for the catalogs with `NC_` in the picture's
+    module."""
     if tr is None:
         return cls()
     return _translated(cls, tr)  # type: ignore[arg-type]
@@ -190,14 +198,21 @@ def translated(cls: type[L], tr: Any) -> L:
 
 @lru_cache(maxsize=64)
 def _translated(cls: Any, tr: Any) -> Any:
+    contexts: dict[str, str] = getattr(cls, "CONTEXTS", {})
     values: dict[str, Any] = {}
     for field in dataclasses.fields(cls):
         default = field.default
+        context = contexts.get(field.name)
+
+        def word(text: str, context: str | None = context) -> str:
+            if context is None:
+                return str(tr.gettext(text))
+            return translate_template(f"{context}{CONTEXT_SEPARATOR}{text}", tr.gettext)
+
         if isinstance(default, str):
-            values[field.name] = tr.gettext(default)
+            values[field.name] = word(default)
         elif isinstance(default, tuple):
-            values[field.name] = tuple(tr.gettext(v) if isinstance(v, str) else v
-                                       for v in default)
+            values[field.name] = tuple(word(v) if isinstance(v, str) else v for v in default)
     return cls(**values)
 
 

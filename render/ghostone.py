@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from games.ghostone.game import (
     DIRECTIONS,
@@ -66,6 +67,9 @@ OUTLINE = (16, 14, 12)
 ARROW_ROCK = (230, 230, 230)
 
 
+ROLL_FACES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # the die's faces, as notation
+
+
 @dataclass(frozen=True)
 class GhostoneLabels:
     seat: str = "Seat {n}"
@@ -81,6 +85,11 @@ class GhostoneLabels:
     escapes: str = "Escapes: rocks+bonus"
     score: str = "Score"
     compass: tuple[str, str, str, str] = ("N", "E", "S", "W")
+    # the die's eight faces as words (the notation's N, NE ...: 北, 北東 ... in Japanese),
+    # in the order of ROLL_FACES; the same messages as games.grid.COMPASS
+    rolled: tuple[str, ...] = ROLL_FACES
+
+    CONTEXTS: ClassVar[dict[str, str]] = {"compass": "compass", "rolled": "compass"}
 
 
 def _height(seats: int) -> int:
@@ -318,8 +327,9 @@ def _die(canvas: Canvas, view: GhostoneView, labels: GhostoneLabels, compass_x: 
     _arrow(canvas, (compass_x - df / norm * 16, COMPASS_Y + dr / norm * 16), tip, GHOST, width=5)
     y = COMPASS_Y + COMPASS_R + 72
     canvas.text((compass_x, y), labels.die, size=SMALL, fg=MUTED, bg=BACKGROUND, align="centre")
-    canvas.text((compass_x, y + 40), roll.move.direction, size=SMALL_BOLD + 8, fg=GHOST,
-                bg=BACKGROUND, bold=True, align="centre")
+    rolled = labels.rolled[ROLL_FACES.index(roll.move.direction)]
+    canvas.text((compass_x, y + 40), rolled, size=SMALL_BOLD + 8, fg=GHOST, bg=BACKGROUND,
+                bold=True, align="centre")
 
 
 def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,

@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
+from games.base import NC_
 from games.pastoral.game import (
     CORRAL,
     EMPTY,
@@ -65,8 +67,15 @@ BLOCKED = (200, 80, 70)
 STONE_R = 26
 
 
+# Pastoral Square's seats have words of their own (先攻 / 後攻, where Mancala says 先手 / 後手):
+# marked here for the catalogs, looked up through PastoralLabels.CONTEXTS
+_SEAT_WORDS = (NC_("pastoral", "First player"), NC_("pastoral", "Second player"))
+
+
 @dataclass(frozen=True)
 class PastoralLabels:
+    CONTEXTS: ClassVar[dict[str, str]] = {"first": "pastoral", "second": "pastoral"}
+
     first: str = "First player"
     second: str = "Second player"
     held: str = "held {n}"

@@ -336,6 +336,8 @@ def test_a_result_replaces_the_to_move_line(game_id, seats, options):
 
 class Shout(gettext.NullTranslations):
     def gettext(self, message):
+        if "\x04" in message:  # a message with a context: none of its own here, as gettext says
+            return message
         return message.upper() if "{" not in message else message.replace("to move", "TO MOVE")
 
 
@@ -355,6 +357,18 @@ def test_every_word_comes_through_the_translation(game_id):
                        layout=boxes)
     status = [b.text for b in boxes if "TO MOVE" in b.text or b.text.isupper()]
     assert status
+
+
+def test_a_labels_context_picks_the_games_own_word(cjk_font):
+    """"First player" is 先攻 in Pastoral Square and 先手 in Mancala (one English message,
+    a gettext context per game); the Ghostone die's faces are words (北東), not notation."""
+    from bot.i18n import translations
+
+    ja = translations("ja")
+    assert translated(LABELS["pastoral-square"], ja).first == "先攻"
+    assert translated(LABELS["progressive-mancala"], ja).first == "先手"
+    assert translated(LABELS["pastoral-square"], None).first == "First player"
+    assert "北東" in translated(LABELS["ghostone"], ja).rolled
 
 
 def test_japanese_labels_use_the_cjk_font(cjk_font):
