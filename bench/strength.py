@@ -23,7 +23,8 @@ hidden until then), so greedy there only takes an immediate win.
 Two-player games alternate the seats; with 3-4 seats the tested level takes each seat in turn
 and the others are the opponent. A draw counts half. Each row prints the win rate (share of the
 win), its 95% Wilson interval, and the tested level's think time per move (p50/p99, forced moves
-excluded), with the load average at the start and end of the run: the machine may be shared.
+excluded; wall clock, then the process's CPU time, which is what one core of its own would
+take), with the load average at the start and end of the run: the machine may be shared.
 43 games give an interval no wider than +-15 points.
 """
 
@@ -120,11 +121,19 @@ class PlainAlphaBeta:
         self.depth = depth
         self.rng = rng
 
-    def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
+    def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
+        """The value for `mover` of the position its move led to."""
         e = self.e
-        result = e.result(s)
+        result = e.result(child)
         if result is not None:
-            return 1000.0 * result * (1 if e.mover(s) == 0 else -1)
+            return 1000.0 * result * (1 if mover == 0 else -1)
+        if e.mover(child) == mover:
+            return self.value(child, depth, alpha, beta)
+        return -self.value(child, depth, -beta, -alpha)
+
+    def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
+        """The value of `s` (not over) for its mover."""
+        e = self.e
         mover = e.mover(s)
         if depth == 0:
             return engine_material(self.game_id, s) * (1 if mover == 0 else -1)
@@ -133,10 +142,7 @@ class PlainAlphaBeta:
             child = e.play(s, move)
             if child is None:
                 continue
-            if e.result(child) is None and e.mover(child) == mover:
-                v = self.value(child, depth - 1, alpha, beta)
-            else:
-                v = -self.value(child, depth - 1, -beta, -alpha)
+            v = self.child(child, mover, depth - 1, alpha, beta)
             if v > best:
                 best = v
                 alpha = max(alpha, v)
@@ -149,16 +155,16 @@ class PlainAlphaBeta:
         s = e.enter(state)
         mover = e.mover(s)
         scored = []
+        top = -math.inf
         for move in e.moves(s):
             child = e.play(s, move)
             if child is None:
                 continue
-            if e.result(child) is None and e.mover(child) == mover:
-                v = self.value(child, self.depth - 1, -math.inf, math.inf)
-            else:
-                v = -self.value(child, self.depth - 1, -math.inf, math.inf)
+            # material is whole: a window from just under the best so far gives the exact
+            # value of every move as good as it (for the tie-break) and prunes the others
+            v = self.child(child, mover, self.depth - 1, top - 0.5, math.inf)
             scored.append((v, move))
-        top = max(v for v, _ in scored)
+            top = max(top, v)
         move = self.rng.choice([m for v, m in scored if v == top])
         return e.to_rules(move)
 
@@ -173,7 +179,8 @@ class Result:
     seats: int
     share: float
     plies: int
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # wall-clock seconds per move
+    cpu: list[float] = field(default_factory=list)  # the process's CPU seconds per move
 
 
 def play(config: str, tested: str, opponent: str, seat: int, seed: int) -> Result:
@@ -182,11 +189,12 @@ def play(config: str, tested: str, opponent: str, seat: int, seed: int) -> Resul
     rng = random.Random(seed)
     state = game.new(seats, game.draw_options(options, rng))
     times: list[float] = []
+    cpu: list[float] = []
     while game.outcome(state) is None:
         legal = game.legal_moves(state)
         mover = game.to_move(state)
         who = None if mover is None else tested if mover == seat else opponent
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         if who is None or who == "random" or len(legal) == 1:
             move = rng.choice(legal)
         elif who == "greedy":
@@ -197,11 +205,12 @@ def play(config: str, tested: str, opponent: str, seat: int, seed: int) -> Resul
             move = choose_move(game, state, level=who, seed=rng.randrange(2**32))
             if mover == seat and len(legal) > 1:
                 times.append(time.perf_counter() - began)
+                cpu.append(time.process_time() - began_cpu)
         state = game.apply(state, move)
     outcome = game.outcome(state)
     assert outcome is not None
     share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
-    return Result(config, tested, opponent, seat, seats, share, game.ply(state), times)
+    return Result(config, tested, opponent, seat, seats, share, game.ply(state), times, cpu)
 
 
 def tasks(pairs: list[str], configs: list[str], games: int, seed: int) -> list[tuple]:
@@ -218,7 +227,7 @@ def tasks(pairs: list[str], configs: list[str], games: int, seed: int) -> list[t
 
 def report(results: list[Result], load: str) -> None:
     print(f"\n{'game':<32}{'level':<8}{'vs':<8}{'games':>6}{'win':>7}  {'95% Wilson':<13}"
-          f"{'p50 s':>7}{'p99 s':>7}  fair")
+          f"{'p50 s':>7}{'p99 s':>7}{'cpu p50':>8}{'p99':>6}  fair")
     seen: dict[tuple, list[Result]] = {}
     for r in results:
         seen.setdefault((r.config, r.tested, r.opponent), []).append(r)
@@ -228,8 +237,12 @@ def report(results: list[Result], load: str) -> None:
         times = [t for r in rows for t in r.times]
         p50 = pct(times, 0.5) if times else float("nan")
         p99 = pct(times, 0.99) if times else float("nan")
+        cpu = [t for r in rows for t in r.cpu]
+        c50 = pct(cpu, 0.5) if cpu else float("nan")
+        c99 = pct(cpu, 0.99) if cpu else float("nan")
         print(f"{config:<32}{tested:<8}{opponent:<8}{len(rows):>6}{won / len(rows):>7.0%}  "
-              f"[{lo:.0%}, {hi:.0%}]{'':<3}{p50:>7.2f}{p99:>7.2f}  {1 / rows[0].seats:.0%}")
+              f"[{lo:.0%}, {hi:.0%}]{'':<3}{p50:>7.2f}{p99:>7.2f}{c50:>8.2f}{c99:>6.2f}  "
+              f"{1 / rows[0].seats:.0%}")
     print(f"\n{load}")
 
 
