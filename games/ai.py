@@ -102,20 +102,39 @@ def choose_move(game: Game, state: Any, *, level: str = "normal", seed: int = 0,
     to_move = _check_turn(game, state)
     if seat is not None and seat != to_move:
         raise AiError(f"seat {seat + 1} is not to move")
-    spec = LEVELS[level]
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return legal[0]
+    return knowledge_for(game).choose(_decision(game, state, level, seed, iterations,
+                                                time_cap, seat))
+
+
+def estimate(game: Game, state: Any, *, level: str = "hard", seed: int = 0,
+             iterations: int | None = None, time_cap: float | None = -1.0) -> tuple[Any, list]:
+    """(the move the AI plays for the seat to move, each seat's estimated chance of winning),
+    for post-game analysis (games/analysis.py). It knows what `choose_move` knows: with
+    hidden information only the observation of the seat to move. A single legal move is
+    still searched, for its estimate."""
+    decision = _decision(game, state, level, seed, iterations, time_cap, None)
+    return knowledge_for(game).judge(decision)
+
+
+def _decision(game: Game, state: Any, level: str, seed: int, iterations: int | None,
+              time_cap: float | None, seat: int | None) -> Decision:
+    to_move = _check_turn(game, state)
+    if seat is not None and seat != to_move:
+        raise AiError(f"seat {seat + 1} is not to move")
+    spec = LEVELS[level]
+    legal = game.legal_moves(state)
     knowledge = knowledge_for(game)
     budget = (round(spec.iterations * knowledge.tuning.budget) if iterations is None
               else iterations)
     hidden = game.info.hidden_information
-    decision = Decision(
+    return Decision(
         game=game, seat=to_move, seats=game.seats(state), legal=legal,
         sampler=sampler_for(game, state, to_move), position=None if hidden else state,
         level=level, iterations=budget, time_cap=spec.time_cap if time_cap == -1.0 else time_cap,
         seed=seed)
-    return knowledge.choose(decision)
 
 
 def choose_move_job(game_id: str, state_json: dict, seat: int, level: str = "normal",

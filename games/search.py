@@ -113,11 +113,20 @@ class Knowledge:
     # a search of the kit's own (alpha-beta, a solver...) in place of `ismcts`: it returns one
     # of `decision.legal`
     search: Callable[[Decision], Any] | None = None
+    # the kit's own search as an estimate: (its move, each seat's chance of winning), for
+    # post-game analysis; a kit with its own `search` gives one (else the default's is used)
+    estimate: Callable[[Decision], tuple[Any, Rewards]] | None = None
 
     def choose(self, decision: Decision) -> Any:
         if self.search is not None:
             return self.search(decision)
         return ismcts(decision, self.tuning)
+
+    def judge(self, decision: Decision) -> tuple[Any, Rewards]:
+        """The move this level plays and each seat's estimated chance of winning."""
+        if self.estimate is not None:
+            return self.estimate(decision)
+        return ismcts_estimate(decision, self.tuning)
 
 
 DEFAULT_KNOWLEDGE = Knowledge()
@@ -355,19 +364,40 @@ class Search:
 
 
 
+def ismcts_estimate(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> tuple[Any, Rewards]:
+    """`ismcts`'s move, and each seat's chance of winning as its root estimates it: the mean
+    reward of the iterations (the proved result when the root is decided)."""
+    move, root, proved = _ismcts(decision, tuning)
+    if proved is not None:
+        return move, list(proved)
+    decided = root.info[2] if root.info is not None else None
+    if decided is not None:
+        return move, list(decided)
+    if root.visits == 0:
+        return move, [1.0 / decision.seats] * decision.seats
+    return move, [r / root.visits for r in root.reward]
+
+
 def ismcts(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> Any:
     """The default search's choice: a move that wins at once if the tuning knows one, else the
     most visited move of a search of `decision.iterations` iterations."""
+    return _ismcts(decision, tuning)[0]
+
+
+def _ismcts(decision: Decision, tuning: Tuning) -> tuple[Any, Node, Rewards | None]:
+    """(the move, the root of the search, the root's result if it was proved)"""
     game, state, seed, cap = decision.game, decision.position, decision.seed, decision.time_cap
     if tuning.decisive is not None and state is not None:
         winning = tuning.decisive(game, state)
         if winning is not None:
-            return winning
+            won = outcome_rewards(game, game.apply(state, winning), decision.seats)
+            return winning, Node(None, decision.seats), won
     budget, to_move, sampler = decision.iterations, decision.seat, decision.sampler
     began = time.perf_counter()
     search = Search(game, sampler, decision.seats, seed, tuning)
     search.run(budget, cap)
     decided = search.root.info[2] if search.root.info is not None else None
+    proved = decided
     if decided is not None and decided[to_move] <= 0.0 and budget > search.iterations:
         # proved lost against perfect play: spend what is left of the budget on the move
         # that leaves the opponents the most chances to go wrong
@@ -376,7 +406,7 @@ def ismcts(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> Any:
         search.run(budget - used,
                    None if cap is None else max(0.0, cap - (time.perf_counter() - began)))
     move = search.best_move()
-    return move if move is not None else decision.legal[0]
+    return (move if move is not None else decision.legal[0]), search.root, proved
 
 
 # -- alpha-beta, for two players with perfect information ------------------------------------
@@ -553,14 +583,24 @@ def alphabeta(decision: Decision, engine: Engine, *, nodes: int | None = None) -
     """The choice of `AlphaBeta` for a decision whose position is known (perfect
     information): the budget is the level's iterations times the engine's nodes per
     iteration, and the level's cap stops it first if the machine is slow."""
+    return alphabeta_estimate(decision, engine, nodes=nodes)[0]
+
+
+def alphabeta_estimate(decision: Decision, engine: Engine, *,
+                       nodes: int | None = None) -> tuple[Any, Rewards]:
+    """`alphabeta`'s move and each seat's chance of winning: a proved result is certain; an
+    evaluation v in (-1, 1) for the mover reads as a chance of (1 + v) / 2."""
     line = analyse_position(engine, decision.position,
                             nodes if nodes is not None
                             else round(decision.iterations * engine.nodes_per_iteration),
                             decision.time_cap)
-    for move in decision.legal:
-        if move == engine.to_rules(line.move):
-            return move
-    return decision.legal[0]
+    chosen = engine.to_rules(line.move)
+    move = next((m for m in decision.legal if m == chosen), decision.legal[0])
+    v = line.value
+    p = 1.0 if v > WIN / 2 else 0.0 if v < -WIN / 2 else (1.0 + max(-1.0, min(1.0, v))) / 2
+    win = [1.0 - p] * decision.seats
+    win[decision.seat] = p
+    return move, win
 
 
 def analyse_position(engine: Engine, position: Any, nodes: int | None,

@@ -19,7 +19,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..search import Decision, Engine, Knowledge, Tuning, alphabeta, ismcts
+from ..search import (
+    Decision,
+    Engine,
+    Knowledge,
+    Tuning,
+    alphabeta,
+    alphabeta_estimate,
+    ismcts,
+    ismcts_estimate,
+)
 from .game import (
     _BELT_MASKS,
     _EDGE_BITS,
@@ -98,4 +107,11 @@ def search(decision: Decision) -> Any:
     return alphabeta(decision, ENGINE)
 
 
-KNOWLEDGE = Knowledge(TUNING, search=search)
+def estimate(decision: Decision) -> tuple[Any, list[float]]:
+    """The move `search` plays and each seat's chance of winning (post-game analysis)."""
+    if decision.level == "easy" or decision.seats != 2:
+        return ismcts_estimate(decision, TUNING)
+    return alphabeta_estimate(decision, ENGINE)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)

@@ -26,7 +26,18 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..search import Decision, Engine, Knowledge, Rewards, Tuning, alphabeta, ismcts, share
+from ..search import (
+    Decision,
+    Engine,
+    Knowledge,
+    Rewards,
+    Tuning,
+    alphabeta,
+    alphabeta_estimate,
+    ismcts,
+    ismcts_estimate,
+    share,
+)
 from .game import _NEXT, TARGETS, MancalaMove
 
 _MOVES = tuple(MancalaMove(pit) for pit in range(max(TARGETS)))
@@ -129,4 +140,11 @@ def search(decision: Decision) -> Any:
     return alphabeta(decision, ENGINE)
 
 
-KNOWLEDGE = Knowledge(TUNING, search=search)
+def estimate(decision: Decision) -> tuple[Any, list[float]]:
+    """The move `search` plays and each seat's chance of winning (post-game analysis)."""
+    if decision.level == "easy":
+        return ismcts_estimate(decision, TUNING)
+    return alphabeta_estimate(decision, ENGINE)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)

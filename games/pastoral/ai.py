@@ -16,7 +16,9 @@ from ..search import (
     Rewards,
     Tuning,
     alphabeta,
+    alphabeta_estimate,
     ismcts,
+    ismcts_estimate,
     outcome_rewards,
 )
 from . import game as rules
@@ -356,4 +358,11 @@ def search(decision: Decision) -> Any:
     return alphabeta(decision, ENGINE)
 
 
-KNOWLEDGE = Knowledge(TUNING, search=search)
+def estimate(decision: Decision) -> tuple[Any, list[float]]:
+    """The move `search` plays and each seat's chance of winning (post-game analysis)."""
+    if decision.level == "easy":
+        return ismcts_estimate(decision, TUNING)
+    return alphabeta_estimate(decision, ENGINE)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)
