@@ -2,7 +2,9 @@
 
 The search is generic (games/search.py, ISMCTS); what it knows of a game comes from the game's
 kit (`Kit.ai`, a module defining `KNOWLEDGE`, imported on the first search of that game), and a
-kit may bring a search of its own. What the AI may know is fixed here, by construction: for a
+kit may bring a search of its own: the two-player perfect-information games (Progressive
+Mancala, Pastoral Square, two-player ICO) play normal and hard with alpha-beta over their kit's
+fast engine (`games.search.AlphaBeta`), each kit's docstring saying why. What the AI may know is fixed here, by construction: for a
 game with hidden information the search gets neither the true state nor anything built from it,
 only a sampler built by the kit's resampler from `observe(state, seat)`.
 
@@ -14,6 +16,9 @@ Standard library only. For the bot (run it in a process pool, it is CPU-bound):
 
     choose_move_job(game_id, state_json, seat, level="normal", seed=0) -> notation
     random_legal_move(game_id, state_json, seed=0) -> notation   (a cheap fallback)
+
+and for post-game analysis `estimate(game, state, level=...) -> (move, chance per seat)`
+(games/analysis.py replays a finished game through it).
 
 Both raise AiError (a GameError) when the game is over, a die roll is due or `seat` is not
 to move. A search takes at most its level's cap (easy 0.2 s, normal 1.8 s, hard 5 s) plus
