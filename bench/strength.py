@@ -1,7 +1,8 @@
 """AI strength against classical baselines: each level against random, greedy and alpha-beta.
 
     python bench/strength.py [--pairs hard:ab4,hard:ab6,...] [--only mancala-11,...]
-                             [--games 43] [--jobs 2] [--seed 1] [--log FILE] [--report FILE]
+                             [--games 43] [--jobs 2] [--seed 1] [--no-cap] [--log FILE]
+                             [--report FILE]
 
 Opponents (written here, not in `games/`, so that the AI is measured against something it does
 not share code with, beyond the rules and the kits' tested fast engines):
@@ -183,7 +184,8 @@ class Result:
     cpu: list[float] = field(default_factory=list)  # the process's CPU seconds per move
 
 
-def play(config: str, tested: str, opponent: str, seat: int, seed: int) -> Result:
+def play(config: str, tested: str, opponent: str, seat: int, seed: int,
+         cap: bool = True) -> Result:
     game_id, seats, options = CONFIGS[config]
     game = get_game(game_id)
     rng = random.Random(seed)
@@ -202,7 +204,8 @@ def play(config: str, tested: str, opponent: str, seat: int, seed: int) -> Resul
         elif who.startswith("ab"):
             move = PlainAlphaBeta(game_id, int(who[2:]), rng).choose(game, state)
         else:
-            move = choose_move(game, state, level=who, seed=rng.randrange(2**32))
+            move = choose_move(game, state, level=who, seed=rng.randrange(2**32),
+                               time_cap=-1.0 if cap else None)
             if mover == seat and len(legal) > 1:
                 times.append(time.perf_counter() - began)
                 cpu.append(time.process_time() - began_cpu)
@@ -260,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=43, help="games per pair and game")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-cap", action="store_true",
+                        help="search the levels' whole budgets, without their wall-clock caps "
+                        "(on a loaded machine a cap cuts searches that one free core would "
+                        "finish; the CPU times tell what one core takes)")
     parser.add_argument("--log", help="append each game's result here as a JSON line")
     parser.add_argument("--report", help="only report the results logged in this file")
     args = parser.parse_args(argv)
@@ -278,11 +285,12 @@ def main(argv: list[str] | None = None) -> int:
         pairs = [p for p in (args.pairs or ",".join(default)).split(",") if p]
         work += tasks(pairs, [config], args.games, args.seed + len(work))
     start = loadavg()
-    print(f"{len(work)} games on {args.jobs} processes; load average {start}", flush=True)
+    print(f"{len(work)} games on {args.jobs} processes{', no caps' if args.no_cap else ''}; "
+          f"load average {start}", flush=True)
     results: list[Result] = []
     began = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(play, *task) for task in work]
+        futures = [pool.submit(play, *task, cap=not args.no_cap) for task in work]
         for done, future in enumerate(futures, 1):
             results.append(future.result())
             if args.log:

@@ -4,9 +4,11 @@ The search is generic (games/search.py, ISMCTS); what it knows of a game comes f
 kit (`Kit.ai`, a module defining `KNOWLEDGE`, imported on the first search of that game), and a
 kit may bring a search of its own: the two-player perfect-information games (Progressive
 Mancala, Pastoral Square, two-player ICO) play normal and hard with alpha-beta over their kit's
-fast engine (`games.search.AlphaBeta`), each kit's docstring saying why. What the AI may know is fixed here, by construction: for a
-game with hidden information the search gets neither the true state nor anything built from it,
-only a sampler built by the kit's resampler from `observe(state, seat)`.
+fast engine (`games.search.AlphaBeta`), each kit's docstring saying why.
+
+What the AI may know is fixed here, by construction: for a game with hidden information the
+search gets neither the true state nor anything built from it, only a sampler built by the
+kit's resampler from `observe(state, seat)`.
 
 Levels are iteration budgets with a wall-clock cap (a kit may scale the budget: `Tuning.budget`).
 Given a seed and a budget the choice is deterministic, as long as the cap does not stop the

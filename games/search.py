@@ -469,6 +469,7 @@ class AlphaBeta:
         self.table: dict[Any, tuple[int, float, int, Any]] = {}
         self.killers: dict[int, list] = {}
         self.history: dict[Any, int] = {}
+        self.evals: dict[Any, float] = {}
 
     def tick(self) -> None:
         self.nodes += 1
@@ -484,9 +485,14 @@ class AlphaBeta:
         self.tick()
         mover = e.mover(state)
         sign = 1 if mover == 0 else -1
-        if depth <= 0:
-            return sign * e.evaluate(state)
         key = e.key(state)
+        if depth <= 0:
+            # the same leaf comes up by several orders of moves, and again in the next
+            # iteration: its evaluation is kept (evaluations cost more than the rest of a node)
+            value = self.evals.get(key)
+            if value is None:
+                value = self.evals[key] = e.evaluate(state)
+            return sign * value
         entry = self.table.get(key)
         first = None
         if entry is not None:

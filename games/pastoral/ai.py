@@ -348,7 +348,7 @@ def ab_to_rules(move: Any) -> Any:
 
 ENGINE = Engine(enter=ab_enter, moves=ab_moves, play=ab_play, mover=lambda s: s[4],
                 result=ab_result, evaluate=ab_value, key=lambda s: s[:6],
-                to_rules=ab_to_rules, nodes_per_iteration=3.0)
+                to_rules=ab_to_rules, nodes_per_iteration=16.0)
 TUNING = Tuning(16, evaluate, legal=legal, playout=playout, decisive=decisive)
 
 
