@@ -113,3 +113,24 @@ def test_alpha_beta_takes_a_win_for_either_seat_and_stops_a_bingo():
     for level in ("normal", "hard"):
         move = choose_move(pastoral, state, level=level, seed=2, time_cap=None)
         assert pastoral.format_move(state, move) == "e4:4"
+
+
+def test_the_wall_clock_cap_stops_alpha_beta(monkeypatch):
+    """A search without a node budget stops at its cap: a clock that moves 10 ms each time it
+    is read passes a 1 s cap after about 100 readings, one per 256 nodes (no real time is
+    measured)."""
+    import games.search as search_module
+
+    class Clock:
+        now = 0.0
+
+        def perf_counter(self):
+            self.now += 0.01
+            return self.now
+
+    monkeypatch.setattr(search_module, "time", Clock())
+    game = get_game("progressive-mancala")
+    state = game.new(2, {"pits": "17"})
+    line = search_module.analyse_position(mancala_ai.ENGINE, state, None, 1.0)
+    assert 0 < line.nodes <= 256 * 110
+    assert mancala_ai.ENGINE.to_rules(line.move) in game.legal_moves(state)
