@@ -130,7 +130,7 @@ def value(s: tuple) -> float:
 
 ENGINE = Engine(enter=enter, moves=moves, play=play, mover=lambda s: s[4], result=result,
                 evaluate=value, key=lambda s: s, to_rules=lambda pit: _MOVES[pit],
-                nodes_per_iteration=12.0)
+                nodes_per_iteration=32.0)
 TUNING = Tuning(24, evaluate)
 
 
