@@ -113,3 +113,33 @@ def test_a_hidden_information_game_in_progress_is_not_analysed():
         assert "not finished" in str(exc)
     else:
         raise AssertionError("an unfinished Consequence record was analysed")
+
+
+def test_a_finished_consequence_game_is_analysed_from_each_movers_observation(monkeypatch):
+    """Every position's search gets a sampler built from the observation of the seat to move,
+    never the true state, and never the observation of the other seat."""
+    import games.ai as ai_module
+
+    game = get_game("consequence")
+    rng = random.Random(1)
+    start = state = game.new(2)
+    notations = []
+    while game.outcome(state) is None:
+        move = rng.choice(game.legal_moves(state))
+        notations.append(game.format_move(state, move))
+        state = game.apply(state, move)
+    seen = []
+    real = ai_module.sampler_for
+
+    def spy(game_, state_, seat):
+        seen.append((state_.to_move, seat))
+        sampler = real(game_, state_, seat)
+        cells = [c.cell_contents for c in sampler.__closure__ or ()]
+        assert not any(isinstance(c, type(state_)) for c in cells)
+        return sampler
+
+    monkeypatch.setattr(ai_module, "sampler_for", spy)
+    analysis = analyse(game, start, notations, level="easy", time_cap=None)
+    assert len(seen) == len(notations) and all(mover == seat for mover, seat in seen)
+    assert analysis.final in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
+    assert len(analysis.mistakes) <= 3
