@@ -7,6 +7,7 @@
                          [--ai easy|normal|hard] [--ai-seat N ...]
     python -m games ai FILE [--level easy|normal|hard] [--seed N] [--iterations N]
     python -m games learn GAME [--lang en|ja]
+    python -m games analyse FILE [--level easy|normal|hard] [--json] [--seed N]
 
 Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr. Pictures of a
 record: `python -m render FILE -o board.png` (render/__main__.py).
@@ -89,6 +90,36 @@ def cmd_ai(args, out: TextIO) -> None:
     except AiError as exc:
         raise CliError(f"{args.file}: {exc}") from None
     out.write(game.format_move(state, move) + "\n")
+
+
+def cmd_analyse(args, out: TextIO) -> None:
+    """Each seat's estimated chance of winning before every move of a record, the move the
+    level prefers, and the three largest mistakes (games/analysis.py). With --json one object:
+    {"game", "moves": [{"index", "seat", "move", "best", "win", "loss"}], "mistakes"}, seats
+    1-based as in `replay`, `index` counting every move of the record, die rolls included."""
+    from .ai import LEVELS
+    from .analysis import AnalysisError, analyse_record, format_table
+
+    if args.level not in LEVELS:
+        raise CliError(f"unknown level '{args.level}': use {', '.join(LEVELS)}")
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"{args.file}: cannot read the record: {exc}") from None
+    progress = None
+    if not args.json and not args.quiet:
+        def progress(i: int, n: int) -> None:
+            print(f"analysing move {i} of {n}", end="\r", file=sys.stderr, flush=True)
+    try:
+        analysis = analyse_record(text, level=args.level, seed=args.seed, progress=progress)
+    except (RecordError, AnalysisError) as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    if progress is not None:
+        print(" " * 40, end="\r", file=sys.stderr, flush=True)
+    if args.json:
+        out.write(json.dumps(analysis.to_json()) + "\n")
+    else:
+        out.write(format_table(analysis))
 
 
 def cmd_play(args, out: TextIO, inp: TextIO = sys.stdin) -> None:
@@ -274,13 +305,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("learn", help="a game's lesson, step by step")
     p.add_argument("game")
     p.add_argument("--lang", choices=("en", "ja"), default="en")
+    p = sub.add_parser("analyse", help="each seat's chance of winning along a record, and "
+                       "its largest mistakes, as the AI sees them")
+    p.add_argument("file")
+    p.add_argument("--level", default="hard", help="the AI level that judges (easy, normal, "
+                   "hard; default hard)")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "replay": cmd_replay, "moves": cmd_moves,
-               "play": cmd_play, "ai": cmd_ai, "learn": cmd_learn}[args.command]
+               "play": cmd_play, "ai": cmd_ai, "learn": cmd_learn,
+               "analyse": cmd_analyse}[args.command]
     try:
         handler(args, out)
     except CliError as exc:

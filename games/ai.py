@@ -2,9 +2,13 @@
 
 The search is generic (games/search.py, ISMCTS); what it knows of a game comes from the game's
 kit (`Kit.ai`, a module defining `KNOWLEDGE`, imported on the first search of that game), and a
-kit may bring a search of its own. What the AI may know is fixed here, by construction: for a
-game with hidden information the search gets neither the true state nor anything built from it,
-only a sampler built by the kit's resampler from `observe(state, seat)`.
+kit may bring a search of its own: the two-player perfect-information games (Progressive
+Mancala, Pastoral Square, two-player ICO) play normal and hard with alpha-beta over their kit's
+fast engine (`games.search.AlphaBeta`), each kit's docstring saying why.
+
+What the AI may know is fixed here, by construction: for a game with hidden information the
+search gets neither the true state nor anything built from it, only a sampler built by the
+kit's resampler from `observe(state, seat)`.
 
 Levels are iteration budgets with a wall-clock cap (a kit may scale the budget: `Tuning.budget`).
 Given a seed and a budget the choice is deterministic, as long as the cap does not stop the
@@ -14,6 +18,9 @@ Standard library only. For the bot (run it in a process pool, it is CPU-bound):
 
     choose_move_job(game_id, state_json, seat, level="normal", seed=0) -> notation
     random_legal_move(game_id, state_json, seed=0) -> notation   (a cheap fallback)
+
+and for post-game analysis `estimate(game, state, level=...) -> (move, chance per seat)`
+(games/analysis.py replays a finished game through it).
 
 Both raise AiError (a GameError) when the game is over, a die roll is due or `seat` is not
 to move. A search takes at most its level's cap (easy 0.2 s, normal 1.8 s, hard 5 s) plus
@@ -102,20 +109,39 @@ def choose_move(game: Game, state: Any, *, level: str = "normal", seed: int = 0,
     to_move = _check_turn(game, state)
     if seat is not None and seat != to_move:
         raise AiError(f"seat {seat + 1} is not to move")
-    spec = LEVELS[level]
     legal = game.legal_moves(state)
     if len(legal) == 1:
         return legal[0]
+    return knowledge_for(game).choose(_decision(game, state, level, seed, iterations,
+                                                time_cap, seat))
+
+
+def estimate(game: Game, state: Any, *, level: str = "hard", seed: int = 0,
+             iterations: int | None = None, time_cap: float | None = -1.0) -> tuple[Any, list]:
+    """(the move the AI plays for the seat to move, each seat's estimated chance of winning),
+    for post-game analysis (games/analysis.py). It knows what `choose_move` knows: with
+    hidden information only the observation of the seat to move. A single legal move is
+    still searched, for its estimate."""
+    decision = _decision(game, state, level, seed, iterations, time_cap, None)
+    return knowledge_for(game).judge(decision)
+
+
+def _decision(game: Game, state: Any, level: str, seed: int, iterations: int | None,
+              time_cap: float | None, seat: int | None) -> Decision:
+    to_move = _check_turn(game, state)
+    if seat is not None and seat != to_move:
+        raise AiError(f"seat {seat + 1} is not to move")
+    spec = LEVELS[level]
+    legal = game.legal_moves(state)
     knowledge = knowledge_for(game)
     budget = (round(spec.iterations * knowledge.tuning.budget) if iterations is None
               else iterations)
     hidden = game.info.hidden_information
-    decision = Decision(
+    return Decision(
         game=game, seat=to_move, seats=game.seats(state), legal=legal,
         sampler=sampler_for(game, state, to_move), position=None if hidden else state,
         level=level, iterations=budget, time_cap=spec.time_cap if time_cap == -1.0 else time_cap,
         seed=seed)
-    return knowledge.choose(decision)
 
 
 def choose_move_job(game_id: str, state_json: dict, seat: int, level: str = "normal",

@@ -113,11 +113,20 @@ class Knowledge:
     # a search of the kit's own (alpha-beta, a solver...) in place of `ismcts`: it returns one
     # of `decision.legal`
     search: Callable[[Decision], Any] | None = None
+    # the kit's own search as an estimate: (its move, each seat's chance of winning), for
+    # post-game analysis; a kit with its own `search` gives one (else the default's is used)
+    estimate: Callable[[Decision], tuple[Any, Rewards]] | None = None
 
     def choose(self, decision: Decision) -> Any:
         if self.search is not None:
             return self.search(decision)
         return ismcts(decision, self.tuning)
+
+    def judge(self, decision: Decision) -> tuple[Any, Rewards]:
+        """The move this level plays and each seat's estimated chance of winning."""
+        if self.estimate is not None:
+            return self.estimate(decision)
+        return ismcts_estimate(decision, self.tuning)
 
 
 DEFAULT_KNOWLEDGE = Knowledge()
@@ -355,19 +364,40 @@ class Search:
 
 
 
+def ismcts_estimate(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> tuple[Any, Rewards]:
+    """`ismcts`'s move, and each seat's chance of winning as its root estimates it: the mean
+    reward of the iterations (the proved result when the root is decided)."""
+    move, root, proved = _ismcts(decision, tuning)
+    if proved is not None:
+        return move, list(proved)
+    decided = root.info[2] if root.info is not None else None
+    if decided is not None:
+        return move, list(decided)
+    if root.visits == 0:
+        return move, [1.0 / decision.seats] * decision.seats
+    return move, [r / root.visits for r in root.reward]
+
+
 def ismcts(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> Any:
     """The default search's choice: a move that wins at once if the tuning knows one, else the
     most visited move of a search of `decision.iterations` iterations."""
+    return _ismcts(decision, tuning)[0]
+
+
+def _ismcts(decision: Decision, tuning: Tuning) -> tuple[Any, Node, Rewards | None]:
+    """(the move, the root of the search, the root's result if it was proved)"""
     game, state, seed, cap = decision.game, decision.position, decision.seed, decision.time_cap
     if tuning.decisive is not None and state is not None:
         winning = tuning.decisive(game, state)
         if winning is not None:
-            return winning
+            won = outcome_rewards(game, game.apply(state, winning), decision.seats)
+            return winning, Node(None, decision.seats), won
     budget, to_move, sampler = decision.iterations, decision.seat, decision.sampler
     began = time.perf_counter()
     search = Search(game, sampler, decision.seats, seed, tuning)
     search.run(budget, cap)
     decided = search.root.info[2] if search.root.info is not None else None
+    proved = decided
     if decided is not None and decided[to_move] <= 0.0 and budget > search.iterations:
         # proved lost against perfect play: spend what is left of the budget on the move
         # that leaves the opponents the most chances to go wrong
@@ -376,4 +406,212 @@ def ismcts(decision: Decision, tuning: Tuning = DEFAULT_TUNING) -> Any:
         search.run(budget - used,
                    None if cap is None else max(0.0, cap - (time.perf_counter() - began)))
     move = search.best_move()
-    return move if move is not None else decision.legal[0]
+    return (move if move is not None else decision.legal[0]), search.root, proved
+
+
+# -- alpha-beta, for two players with perfect information ------------------------------------
+@dataclass(frozen=True)
+class Engine:
+    """A two-player game without chance or hidden information as `alphabeta` searches it,
+    on a representation of the kit's choosing (a light tuple is many times faster than the
+    rules' states, which carry a repetition history and a dataclass each ply). A kit's tests
+    play its engine against the rules on random games.
+
+    Engine states are values (`play` returns a new one); engine moves are hashable. A seat may
+    move several times running (Progressive Mancala's extra moves): the search compares the
+    mover of each position, it does not assume that turns alternate."""
+
+    enter: Callable[[Any], Any]  # the rules' state -> the engine's
+    # the moves, best guesses first; [] when it is over. It may hold moves that `play`
+    # refuses (a kit that must play a move to know it is legal plays it only when searched)
+    moves: Callable[[Any], list]
+    play: Callable[[Any, Any], Any]  # the position after a move, or None if it is not legal
+    mover: Callable[[Any], int]  # the seat to move (0 or 1)
+    # the game's result for seat 0 (1 won, 0 drawn, -1 lost), or None while it goes on
+    result: Callable[[Any], float | None]
+    evaluate: Callable[[Any], float]  # a position's value for seat 0, strictly within (-1, 1)
+    key: Callable[[Any], Any]  # a hashable key of the position (transposition table)
+    to_rules: Callable[[Any], Any]  # an engine move -> the rules' move
+    # the node budget per level iteration (a level's iterations times this)
+    nodes_per_iteration: float = 20.0
+
+
+WIN = 100.0  # a proved win is worth WIN minus its distance in plies; evaluations stay in (-1, 1)
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class Line:
+    """What `alphabeta` found: the move, its value for the mover (-1..1 is an estimate,
+    beyond that a proved result), the depth completed and the nodes searched."""
+
+    move: Any
+    value: float
+    depth: int
+    nodes: int
+    values: dict  # root move -> value for the mover at the last completed depth (all moves)
+
+
+class AlphaBeta:
+    """Negamax alpha-beta with iterative deepening, a transposition table, and move ordering
+    (the table's move, two killer moves a ply, the history heuristic), stopped by a node
+    budget (deterministic) or a wall-clock cap. Mate-distance scoring makes the search solve
+    a position exactly once its tree is small enough: a win is worth WIN less its distance."""
+
+    def __init__(self, engine: Engine, nodes: int | None, deadline: float | None):
+        self.e = engine
+        self.budget = nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[Any, tuple[int, float, int, Any]] = {}
+        self.killers: dict[int, list] = {}
+        self.history: dict[Any, int] = {}
+        self.evals: dict[Any, float] = {}
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise _OutOfBudget
+        if self.deadline is not None and not self.nodes & 255 \
+                and time.perf_counter() > self.deadline:
+            raise _OutOfBudget
+
+    def value(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of `state` for its mover, searched `depth` plies deep."""
+        e = self.e
+        self.tick()
+        mover = e.mover(state)
+        sign = 1 if mover == 0 else -1
+        key = e.key(state)
+        if depth <= 0:
+            # the same leaf comes up by several orders of moves, and again in the next
+            # iteration: its evaluation is kept (evaluations cost more than the rest of a node)
+            value = self.evals.get(key)
+            if value is None:
+                value = self.evals[key] = e.evaluate(state)
+            return sign * value
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            d, v, flag, first = entry
+            if d >= depth:
+                # proved results are stored relative to this position (ply 0)
+                v = v - ply if v > WIN / 2 else v + ply if v < -WIN / 2 else v
+                if flag == 0 or (flag > 0 and v >= beta) or (flag < 0 and v <= alpha):
+                    return v
+        original, best, best_move, found = alpha, -math.inf, None, False
+        for move in self.order(e.moves(state), first, ply):
+            child = e.play(state, move)
+            if child is None:
+                continue
+            found = True
+            v = self.child_value(child, mover, depth - 1, alpha, beta, ply + 1)
+            if v > best:
+                best, best_move = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        killers = self.killers.setdefault(ply, [])
+                        if move not in killers:
+                            killers.insert(0, move)
+                            del killers[2:]
+                        self.history[move] = self.history.get(move, 0) + depth * depth
+                        break
+        if not found:
+            return 0.0  # no legal move and no result: the rules' draw
+        stored = best + ply if best > WIN / 2 else best - ply if best < -WIN / 2 else best
+        flag = -1 if best <= original else 1 if best >= beta else 0
+        self.table[key] = (depth, stored, flag, best_move)
+        return best
+
+    def child_value(self, child: Any, mover: int, depth: int, alpha: float, beta: float,
+                    ply: int) -> float:
+        """The value for `mover` of the position its move led to, `ply` plies from the root:
+        the result if the game is over there, else that position's value, negated when the
+        other seat moves there."""
+        e = self.e
+        result = e.result(child)
+        if result is not None:
+            self.tick()
+            if result == 0:
+                return 0.0
+            return (WIN - ply) * (1 if (result > 0) == (mover == 0) else -1)
+        if e.mover(child) == mover:
+            return self.value(child, depth, alpha, beta, ply)
+        return -self.value(child, depth, -beta, -alpha, ply)
+
+    def order(self, moves: list, first: Any, ply: int) -> list:
+        if len(moves) < 2:
+            return moves
+        history = self.history
+        killers = self.killers.get(ply, ())
+        scored = [(move != first, move not in killers, -history.get(move, 0), i)
+                  for i, move in enumerate(moves)]
+        scored.sort()
+        return [moves[k[3]] for k in scored]
+
+    def search(self, state: Any, max_depth: int = 64) -> Line:
+        """Iterative deepening until the budget or the cap runs out, or the root is proved.
+        The move of an interrupted iteration is kept when a root move finished there (the
+        first searched is the previous best, so a different one proved better)."""
+        e = self.e
+        mover = e.mover(state)
+        moves = [(m, c) for m in e.moves(state) if (c := e.play(state, m)) is not None]
+        line = Line(moves[0][0], 0.0, 0, 0, {})
+        for depth in range(1, max_depth + 1):
+            values: dict = {}
+            best, best_move, alpha = -math.inf, line.move, -math.inf
+            try:
+                # the previous iteration's best first, then the rest by its values (a move
+                # that did not come first has an upper bound there, which is enough to sort)
+                for move, child in moves:
+                    v = self.child_value(child, mover, depth - 1, alpha, math.inf, 1)
+                    values[move] = v
+                    if v > best:
+                        best, best_move = v, move
+                        alpha = max(alpha, v)
+            except _OutOfBudget:
+                if values and best_move != line.move:
+                    line = Line(best_move, best, line.depth, self.nodes, line.values)
+                break
+            moves.sort(key=lambda pair: -values[pair[0]])
+            line = Line(best_move, best, depth, self.nodes, values)
+            if abs(best) > WIN / 2:
+                break  # proved: a deeper search would find the same
+        line.nodes = self.nodes
+        return line
+
+
+def alphabeta(decision: Decision, engine: Engine, *, nodes: int | None = None) -> Any:
+    """The choice of `AlphaBeta` for a decision whose position is known (perfect
+    information): the budget is the level's iterations times the engine's nodes per
+    iteration, and the level's cap stops it first if the machine is slow."""
+    return alphabeta_estimate(decision, engine, nodes=nodes)[0]
+
+
+def alphabeta_estimate(decision: Decision, engine: Engine, *,
+                       nodes: int | None = None) -> tuple[Any, Rewards]:
+    """`alphabeta`'s move and each seat's chance of winning: a proved result is certain; an
+    evaluation v in (-1, 1) for the mover reads as a chance of (1 + v) / 2."""
+    line = analyse_position(engine, decision.position,
+                            nodes if nodes is not None
+                            else round(decision.iterations * engine.nodes_per_iteration),
+                            decision.time_cap)
+    chosen = engine.to_rules(line.move)
+    move = next((m for m in decision.legal if m == chosen), decision.legal[0])
+    v = line.value
+    p = 1.0 if v > WIN / 2 else 0.0 if v < -WIN / 2 else (1.0 + max(-1.0, min(1.0, v))) / 2
+    win = [1.0 - p] * decision.seats
+    win[decision.seat] = p
+    return move, win
+
+
+def analyse_position(engine: Engine, position: Any, nodes: int | None,
+                     time_cap: float | None) -> Line:
+    """`AlphaBeta`'s line for a rules state with at least one legal move."""
+    deadline = None if time_cap is None else time.perf_counter() + time_cap
+    search = AlphaBeta(engine, nodes, deadline)
+    return search.search(engine.enter(position))

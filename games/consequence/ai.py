@@ -1,6 +1,13 @@
 """What the AI knows of Consequence: a fast move generator and playouts on plain lists, final
 placements made for pairs, the count so far as the evaluation, and how to deal the tiles a seat
-cannot see (the resampler: the search itself never sees them)."""
+cannot see (the resampler: the search itself never sees them).
+
+Why information-set MCTS (games/search.py) and not alpha-beta: Consequence hides the symbols of
+the tiles in the opponent's hand and of tiles that went into it. A search over the true state
+would play as if it saw them; one over a single guessed deal would trust the guess. ISMCTS deals
+the unseen tiles afresh for every iteration from the seat's observation alone (`resampler`),
+consistently with everything that seat has seen, and grows one tree over all the deals, so a
+move is judged by how it does across what the opponent may hold."""
 
 from __future__ import annotations
 

@@ -1,5 +1,12 @@
 """What the AI knows of Ghostone: playouts on plain lists (`GhostSim`), the scores so far as the
-evaluation."""
+evaluation.
+
+Why the generic search (ISMCTS with max^n rewards, games/search.py) and not alpha-beta: Ghostone
+has three or four players and a die. Alpha-beta needs two sides with opposite interests;
+expectimax over the die's outcomes multiplies the tree by every roll. Monte Carlo tree search
+samples the rolls as they come, keeps a reward per seat (each seat picks what is best for
+itself, max^n) and cuts its playouts after a few dozen plies, where the scores so far value
+the position; the playouts run on `GhostSim`'s lists, many times faster than the rules."""
 
 from __future__ import annotations
 

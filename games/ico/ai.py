@@ -1,8 +1,117 @@
-"""What the AI knows of ICO: nothing beyond the rules yet. Random playouts run to the end
-(a game is at most a few hundred plies), and the search proves wins and losses on its own."""
+"""What the AI knows of ICO, and why two-player ICO is searched with alpha-beta.
+
+With two seats ICO is a two-player game of perfect information without chance, and a tiny
+one to branch: at most three moves a turn (the active face's edges, fewer under the balance
+rules). That is the ground where alpha-beta with a transposition table is strongest: positions
+repeat by many orders of play (the table merges them), and a few hundred thousand nodes reach
+the end of the game well before the markers run out, so the search plays endgames exactly
+(level 1 is solved from the start: `python -m games.ico.solve`). Normal and hard use it; easy
+keeps the shallow Monte Carlo search. With three or four seats the game stays with the
+generic ISMCTS (max^n over playouts), which needs no evaluation that compares three players.
+
+The evaluation counts what a player counts: for each of their patterns (faces, face pairs,
+belts or big triangles, by level) the edges still missing their colour, the nearest pattern
+weighing most; and the markers left, since a player who has placed all 30 can only roll.
+"""
 
 from __future__ import annotations
 
-from ..search import Knowledge, Tuning
+import math
+from typing import Any
 
-KNOWLEDGE = Knowledge(Tuning(400))
+from ..search import (
+    Decision,
+    Engine,
+    Knowledge,
+    Tuning,
+    alphabeta,
+    alphabeta_estimate,
+    ismcts,
+    ismcts_estimate,
+)
+from .game import (
+    _BELT_MASKS,
+    _EDGE_BITS,
+    _FACE_MASKS,
+    _TRIANGLE_MASKS,
+    ANTIPODE,
+    GAME,
+    MARKERS,
+)
+
+
+def patterns(level: str, antipodal: bool) -> tuple[int, ...]:
+    """The edge masks a player must fill to win at `level`."""
+    if level == "1":
+        return _FACE_MASKS
+    if level == "1+":
+        return tuple(m | _FACE_MASKS[ANTIPODE[f]] for f, m in enumerate(_FACE_MASKS))
+    if level == "2":
+        return _BELT_MASKS
+    if not antipodal:
+        return _TRIANGLE_MASKS
+    return tuple(m | _TRIANGLE_MASKS[ANTIPODE[f]] for f, m in enumerate(_TRIANGLE_MASKS))
+
+
+_PATTERNS = {(level, anti): patterns(level, anti) for level in ("1", "1+", "2", "2+")
+             for anti in (False, True)}
+
+
+def closeness(has: int, masks: tuple[int, ...]) -> float:
+    """Sum over patterns of 3 ** -(edges missing): the nearest pattern counts most."""
+    total = 0.0
+    for mask in masks:
+        total += 3.0 ** -(mask & ~has).bit_count()
+    return total
+
+
+def value(state: Any) -> float:
+    masks = _PATTERNS[(state.level, state.antipodal)]
+    has = [0, 0]
+    left = [MARKERS, MARKERS]
+    for edge, counts in enumerate(state.markers):
+        for seat in (0, 1):
+            if counts[seat]:
+                has[seat] |= _EDGE_BITS[edge]
+                left[seat] -= counts[seat]
+    x = closeness(has[0], masks) - closeness(has[1], masks)
+    x *= 4.0
+    # a placed marker that adds no edge (redoubling) is spent: markers left are worth keeping
+    x += 0.02 * (left[0] - left[1])
+    return math.tanh(x)
+
+
+def result(state: Any) -> float | None:
+    outcome = GAME.outcome(state)
+    if outcome is None:
+        return None
+    if len(outcome.winners) != 1:
+        return 0.0
+    return 1.0 if outcome.winners[0] == 0 else -1.0
+
+
+def play(state: Any, move: Any) -> Any:
+    return GAME.apply(state, move)
+
+
+ENGINE = Engine(enter=lambda state: state, moves=GAME.legal_moves, play=play,
+                mover=lambda state: state.to_move, result=result, evaluate=value,
+                key=lambda s: (s.markers, s.active, s.to_move, s.idle),
+                to_rules=lambda move: move, nodes_per_iteration=6.0)
+TUNING = Tuning(400)
+
+
+def search(decision: Decision) -> Any:
+    if decision.level == "easy" or decision.seats != 2:
+        return ismcts(decision, TUNING)
+    return alphabeta(decision, ENGINE)
+
+
+def estimate(decision: Decision) -> tuple[Any, list[float]]:
+    """The move `search` plays and each seat's chance of winning (post-game analysis)."""
+    if decision.level == "easy" or decision.seats != 2:
+        return ismcts_estimate(decision, TUNING)
+    return alphabeta_estimate(decision, ENGINE)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)

@@ -1,6 +1,7 @@
 """What the AI knows of Pastoral Square: a fast move generator, playouts on plain lists that
 take a bingo and stop the opponent's, a fitted evaluation of a cut playout, and the move that
-wins at once (`decisive`)."""
+wins at once (`decisive`), for easy's Monte Carlo search; and an alpha-beta engine on the same
+lists for normal and hard (why: see "alpha-beta" below)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,18 @@ import math
 import random
 from typing import Any
 
-from ..search import Knowledge, Rewards, Tuning, outcome_rewards
+from ..search import (
+    Decision,
+    Engine,
+    Knowledge,
+    Rewards,
+    Tuning,
+    alphabeta,
+    alphabeta_estimate,
+    ismcts,
+    ismcts_estimate,
+    outcome_rewards,
+)
 from . import game as rules
 
 _MOVES = tuple(tuple(rules.PastoralMove(cell, n)
@@ -274,4 +286,83 @@ def playout(game: Any, state: Any, rng: random.Random, depth: int,
 
 
 
-KNOWLEDGE = Knowledge(Tuning(16, evaluate, legal=legal, playout=playout, decisive=decisive))
+# -- alpha-beta (normal and hard) ------------------------------------------------------------
+# Pastoral Square is two-player, perfect-information and without chance, with a few dozen
+# actions a turn and a win (a bingo) that a player must see coming two turns ahead: the ground
+# of alpha-beta, as in the connection games' engines. The playouts above cannot see that a
+# move lets the opponent force a bingo; a search of a few plies does. Normal and hard search
+# with `games.search.AlphaBeta` on the simulation's lists, valued by the fitted evaluation
+# (`value`); easy keeps the Monte Carlo search. Repetition is not tracked inside the search.
+#
+# An engine position: (owner, count, held, stock, seat to move, blocked cells, winner or -1).
+
+def ab_enter(state: Any) -> tuple:
+    line = rules.bingo_line(state.owner, state.count)
+    winner = state.owner[line[0]] if line is not None else \
+        1 - state.to_move if state.pickup_failed else -1
+    return (state.owner, state.count, state.held, state.stock, state.to_move,
+            state.blocked, winner)
+
+
+def ab_moves(s: tuple) -> list:
+    """A move that makes a bingo first, the other actions, `save` (None) last."""
+    owner, count, held, _, seat, blocked, winner = s
+    if winner >= 0:
+        return []
+    found: list[Any] = sim_moves(list(owner), list(count), held[seat], blocked, seat)
+    bingo = win(owner, count, held[seat], blocked, seat)
+    if bingo is not None:
+        found.remove(bingo)
+        found.insert(0, bingo)
+    found.append(None)
+    return found
+
+
+def ab_play(s: tuple, move: Any) -> tuple:
+    owner, count, held, stock, seat, _, _ = s
+    owner, count, held, stock = list(owner), list(count), list(held), list(stock)
+    blocked: Any = frozenset()
+    if move is not None:
+        fired, bingo = sim_apply(owner, count, held, stock, seat, move[0], move[1])
+        if bingo:
+            return (tuple(owner), tuple(count), tuple(held), tuple(stock), seat, blocked, seat)
+        blocked = frozenset(fired)
+    other = 1 - seat
+    winner = -1 if pickup(held, stock, other) else seat
+    return (tuple(owner), tuple(count), tuple(held), tuple(stock), other, blocked, winner)
+
+
+def ab_result(s: tuple) -> float | None:
+    winner = s[6]
+    return None if winner < 0 else 1.0 if winner == 0 else -1.0
+
+
+def ab_value(s: tuple) -> float:
+    p0 = value(s[0], s[1], s[2], s[3], s[4])[0]
+    return 2.0 * p0 - 1.0
+
+
+def ab_to_rules(move: Any) -> Any:
+    return rules.SAVE if move is None else _MOVES[move[0]][move[1]]
+
+
+ENGINE = Engine(enter=ab_enter, moves=ab_moves, play=ab_play, mover=lambda s: s[4],
+                result=ab_result, evaluate=ab_value, key=lambda s: s[:6],
+                to_rules=ab_to_rules, nodes_per_iteration=16.0)
+TUNING = Tuning(16, evaluate, legal=legal, playout=playout, decisive=decisive)
+
+
+def search(decision: Decision) -> Any:
+    if decision.level == "easy":
+        return ismcts(decision, TUNING)
+    return alphabeta(decision, ENGINE)
+
+
+def estimate(decision: Decision) -> tuple[Any, list[float]]:
+    """The move `search` plays and each seat's chance of winning (post-game analysis)."""
+    if decision.level == "easy":
+        return ismcts_estimate(decision, TUNING)
+    return alphabeta_estimate(decision, ENGINE)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)

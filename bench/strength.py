@@ -1,0 +1,308 @@
+"""AI strength against classical baselines: each level against random, greedy and alpha-beta.
+
+    python bench/strength.py [--pairs hard:ab4,hard:ab6,...] [--only mancala-11,...]
+                             [--games 43] [--jobs 2] [--seed 1] [--no-cap] [--log FILE]
+                             [--report FILE]
+
+Opponents (written here, not in `games/`, so that the AI is measured against something it does
+not share code with, beyond the rules and the kits' tested fast engines):
+
+- `random`: a uniformly random legal move.
+- `greedy`: one ply: a move that wins at once, else the move whose position scores best on the
+  game's plain material (below), ties broken at random.
+- `ab2`, `ab4`, `ab6` (two-player perfect-information games): fixed-depth alpha-beta with
+  no transposition table and no move ordering of its own, valued by the plain material at the
+  leaves and by the result at the end of the game, ties broken at random. It walks the kit's
+  engine (`games.<kit>.ai.ENGINE`), which the tests play against the rules, for its moves.
+- `easy`, `normal`, `hard`: the AI's levels, for the 3-4 player games and Consequence.
+
+Plain material: Progressive Mancala, my store minus yours; Pastoral Square, my stones on the
+board minus yours; ICO, the edges holding my colour minus the most any other seat holds;
+Ghostone, my escaped score minus the best other; Consequence, none before the count (scores are
+hidden until then), so greedy there only takes an immediate win.
+
+Two-player games alternate the seats; with 3-4 seats the tested level takes each seat in turn
+and the others are the opponent. A draw counts half. Each row prints the win rate (share of the
+win), its 95% Wilson interval, and the tested level's think time per move (p50/p99, forced moves
+excluded; wall clock, then the process's CPU time, which is what one core of its own would
+take), with the load average at the start and end of the run: the machine may be shared.
+43 games give an interval no wider than +-15 points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import os
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.ai_strength import CONFIGS, pct, wilson  # noqa: E402
+from games import GameError, get_game, get_kit  # noqa: E402
+from games.ai import LEVELS, choose_move, sampler_for  # noqa: E402
+
+LEVEL_NAMES = tuple(LEVELS)
+TWO_PLAYER_PI = ("progressive-mancala-11-pits", "progressive-mancala-17-pits", "pastoral-square",
+                 "ico-level-2-2-seats", "ico-level-1-2-seats")
+DEFAULT_PAIRS = ("easy:random", "easy:greedy", "normal:greedy", "normal:ab2", "hard:ab4",
+                 "hard:ab6")
+MULTI = ("ico-level-1+-3-seats", "ico-level-2-3-seats", "ico-level-2+-antipodal-4-seats",
+         "ghostone-3-seats", "ghostone-4-seats", "consequence")
+MULTI_PAIRS = ("easy:random", "easy:greedy", "normal:greedy", "normal:easy", "hard:normal")
+
+
+# -- plain material, per game ---------------------------------------------------------------
+def material(game_id: str, state: Any, seat: int) -> float:
+    """The game's plain material for `seat` on a rules state (see the docstring)."""
+    if game_id == "progressive-mancala":
+        return state.scores[seat] - state.scores[1 - seat]
+    if game_id == "pastoral-square":
+        return sum(n for o, n in zip(state.owner, state.count, strict=True) if o == seat) - \
+            sum(n for o, n in zip(state.owner, state.count, strict=True) if o == 1 - seat)
+    if game_id == "ico":
+        held = [sum(1 for counts in state.markers if counts[s]) for s in range(state.seats)]
+        return held[seat] - max(h for s, h in enumerate(held) if s != seat)
+    if game_id == "ghostone":
+        scores = get_game(game_id).scores(state)
+        return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
+    return 0.0
+
+
+def engine_material(game_id: str, s: Any) -> float:
+    """The plain material for seat 0 on a kit engine's position."""
+    if game_id == "progressive-mancala":
+        return s[2] - s[3]
+    if game_id == "pastoral-square":
+        total = 0
+        for o, n in zip(s[0], s[1], strict=True):
+            total += n if o == 0 else -n if o == 1 else 0
+        return total
+    return material(game_id, s, 0)
+
+
+# -- the baselines -------------------------------------------------------------------------
+def greedy_move(game: Any, state: Any, rng: random.Random) -> Any:
+    seat = game.to_move(state)
+    legal = game.legal_moves(state)
+    best, best_value = [], -math.inf
+    # what the seat sees: with hidden information a deal consistent with its observation
+    base = sampler_for(game, state, seat)(rng) if game.info.hidden_information else state
+    for move in legal:
+        try:
+            after = game.apply(base, move)
+        except GameError:  # a sampled deal may refuse a move: skip it
+            continue
+        outcome = game.outcome(after)
+        if outcome is not None and seat in outcome.winners and len(outcome.winners) == 1:
+            return move
+        value = material(game.id, after, seat)
+        if value > best_value:
+            best, best_value = [move], value
+        elif value == best_value:
+            best.append(move)
+    return rng.choice(best or legal)
+
+
+class PlainAlphaBeta:
+    """Fixed-depth alpha-beta, material at the leaves, no table, no ordering of its own."""
+
+    def __init__(self, game_id: str, depth: int, rng: random.Random):
+        self.e = importlib.import_module(str(get_kit(game_id).ai)).ENGINE
+        self.game_id = game_id
+        self.depth = depth
+        self.rng = rng
+
+    def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
+        """The value for `mover` of the position its move led to."""
+        e = self.e
+        result = e.result(child)
+        if result is not None:
+            return 1000.0 * result * (1 if mover == 0 else -1)
+        if e.mover(child) == mover:
+            return self.value(child, depth, alpha, beta)
+        return -self.value(child, depth, -beta, -alpha)
+
+    def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
+        """The value of `s` (not over) for its mover."""
+        e = self.e
+        mover = e.mover(s)
+        if depth == 0:
+            return engine_material(self.game_id, s) * (1 if mover == 0 else -1)
+        best = -math.inf
+        for move in e.moves(s):
+            child = e.play(s, move)
+            if child is None:
+                continue
+            v = self.child(child, mover, depth - 1, alpha, beta)
+            if v > best:
+                best = v
+                alpha = max(alpha, v)
+                if alpha >= beta:
+                    break
+        return 0.0 if best == -math.inf else best
+
+    def choose(self, game: Any, state: Any) -> Any:
+        e = self.e
+        s = e.enter(state)
+        mover = e.mover(s)
+        scored = []
+        top = -math.inf
+        for move in e.moves(s):
+            child = e.play(s, move)
+            if child is None:
+                continue
+            # material is whole: a window from just under the best so far gives the exact
+            # value of every move as good as it (for the tie-break) and prunes the others
+            v = self.child(child, mover, self.depth - 1, top - 0.5, math.inf)
+            scored.append((v, move))
+            top = max(top, v)
+        move = self.rng.choice([m for v, m in scored if v == top])
+        return e.to_rules(move)
+
+
+# -- one game -------------------------------------------------------------------------------
+@dataclass
+class Result:
+    config: str
+    tested: str
+    opponent: str
+    seat: int
+    seats: int
+    share: float
+    plies: int
+    times: list[float] = field(default_factory=list)  # wall-clock seconds per move
+    cpu: list[float] = field(default_factory=list)  # the process's CPU seconds per move
+
+
+def play(config: str, tested: str, opponent: str, seat: int, seed: int,
+         cap: bool = True) -> Result:
+    game_id, seats, options = CONFIGS[config]
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    state = game.new(seats, game.draw_options(options, rng))
+    times: list[float] = []
+    cpu: list[float] = []
+    while game.outcome(state) is None:
+        legal = game.legal_moves(state)
+        mover = game.to_move(state)
+        who = None if mover is None else tested if mover == seat else opponent
+        began, began_cpu = time.perf_counter(), time.process_time()
+        if who is None or who == "random" or len(legal) == 1:
+            move = rng.choice(legal)
+        elif who == "greedy":
+            move = greedy_move(game, state, rng)
+        elif who.startswith("ab"):
+            move = PlainAlphaBeta(game_id, int(who[2:]), rng).choose(game, state)
+        else:
+            move = choose_move(game, state, level=who, seed=rng.randrange(2**32),
+                               time_cap=-1.0 if cap else None)
+            if mover == seat and len(legal) > 1:
+                times.append(time.perf_counter() - began)
+                cpu.append(time.process_time() - began_cpu)
+        state = game.apply(state, move)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    share = 1 / len(outcome.winners) if seat in outcome.winners else 0.0
+    return Result(config, tested, opponent, seat, seats, share, game.ply(state), times, cpu)
+
+
+def tasks(pairs: list[str], configs: list[str], games: int, seed: int) -> list[tuple]:
+    out = []
+    for config in configs:
+        seats = CONFIGS[config][1]
+        for pair in pairs:
+            tested, opponent = pair.split(":")
+            for i in range(games):
+                seed += 1
+                out.append((config, tested, opponent, i % seats, seed))
+    return out
+
+
+def report(results: list[Result], load: str) -> None:
+    print(f"\n{'game':<32}{'level':<8}{'vs':<8}{'games':>6}{'win':>7}  {'95% Wilson':<13}"
+          f"{'p50 s':>7}{'p99 s':>7}{'cpu p50':>8}{'p99':>6}  fair")
+    seen: dict[tuple, list[Result]] = {}
+    for r in results:
+        seen.setdefault((r.config, r.tested, r.opponent), []).append(r)
+    for (config, tested, opponent), rows in seen.items():
+        won = sum(r.share for r in rows)
+        lo, hi = wilson(won, len(rows))
+        times = [t for r in rows for t in r.times]
+        p50 = pct(times, 0.5) if times else float("nan")
+        p99 = pct(times, 0.99) if times else float("nan")
+        cpu = [t for r in rows for t in r.cpu]
+        c50 = pct(cpu, 0.5) if cpu else float("nan")
+        c99 = pct(cpu, 0.99) if cpu else float("nan")
+        print(f"{config:<32}{tested:<8}{opponent:<8}{len(rows):>6}{won / len(rows):>7.0%}  "
+              f"[{lo:.0%}, {hi:.0%}]{'':<3}{p50:>7.2f}{p99:>7.2f}{c50:>8.2f}{c99:>6.2f}  "
+              f"{1 / rows[0].seats:.0%}")
+    print(f"\n{load}")
+
+
+def loadavg() -> str:
+    a, b, c = os.getloadavg()
+    return f"{a:.2f} {b:.2f} {c:.2f}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", help="tested:opponent,... (default: the two-player set for "
+                        "two-player games, the level ladder for the others)")
+    parser.add_argument("--only", help="comma-separated configurations (default: every "
+                        "two-player perfect-information one)")
+    parser.add_argument("--games", type=int, default=43, help="games per pair and game")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-cap", action="store_true",
+                        help="search the levels' whole budgets, without their wall-clock caps "
+                        "(on a loaded machine a cap cuts searches that one free core would "
+                        "finish; the CPU times tell what one core takes)")
+    parser.add_argument("--log", help="append each game's result here as a JSON line")
+    parser.add_argument("--report", help="only report the results logged in this file")
+    args = parser.parse_args(argv)
+    if args.report:
+        with open(args.report, encoding="utf-8") as handle:
+            logged = [Result(**json.loads(line)) for line in handle if line.strip()]
+        report(logged, f"(logged results; load average now {loadavg()})")
+        return 0
+    configs = [c for c in (args.only or ",".join(TWO_PLAYER_PI)).split(",") if c]
+    for config in configs:
+        if config not in CONFIGS:
+            parser.error(f"unknown configuration {config}: {', '.join(CONFIGS)}")
+    work = []
+    for config in configs:
+        default = DEFAULT_PAIRS if config in TWO_PLAYER_PI else MULTI_PAIRS
+        pairs = [p for p in (args.pairs or ",".join(default)).split(",") if p]
+        work += tasks(pairs, [config], args.games, args.seed + len(work))
+    start = loadavg()
+    print(f"{len(work)} games on {args.jobs} processes{', no caps' if args.no_cap else ''}; "
+          f"load average {start}", flush=True)
+    results: list[Result] = []
+    began = time.perf_counter()
+    with ProcessPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(play, *task, cap=not args.no_cap) for task in work]
+        for done, future in enumerate(futures, 1):
+            results.append(future.result())
+            if args.log:
+                with open(args.log, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps(asdict(results[-1])) + "\n")
+            if done % 10 == 0:
+                print(f"  {done}/{len(work)} games, {time.perf_counter() - began:.0f} s, "
+                      f"load {loadavg()}", file=sys.stderr, flush=True)
+    report(results, f"load average at the start {start}, at the end {loadavg()}; "
+           f"{time.perf_counter() - began:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

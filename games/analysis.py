@@ -1,0 +1,179 @@
+"""Post-game analysis: each seat's chance of winning along a finished game, and its mistakes.
+
+Pure and standard library only, so that the bot can run it in its worker pool as it runs the
+AI (`analyse_job` takes and returns plain data) and `python -m games analyse FILE` can print it.
+
+Every position of the game is searched once by an AI level (`games.ai.estimate`): that gives
+the move the level prefers there and each seat's estimated chance of winning before the move.
+A move's loss is how much it lowered its mover's chance: the estimate before it minus the
+estimate of the position it led to (the next position's search, or the result once the game is
+over), never below 0, and 0 when the move is the one the level prefers (the two estimates
+differ only by the search's horizon, which is no fault of the player). The mistakes are the
+three largest losses, largest first.
+
+Die rolls are moves of the record too (they count in the indexes), played by nobody: their seat
+and preferred move are None, their loss 0, and their estimate is the position after the roll
+(the search cannot run where a roll is due).
+
+Hidden information: a finished Consequence game shows every tile, so its whole record is public
+at its end; even so each position is searched, as the AI always is, from the observation of the
+seat to move alone (what that player could know when they moved). A record that is not finished
+is refused for such a game: its record still holds what a seat has not shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from . import get_game
+from .base import Game, GameError
+from .record import RecordError, parse_record, replay_record
+
+
+class AnalysisError(GameError):
+    """A record that cannot be analysed (not finished with hidden information, no moves)."""
+
+
+@dataclass
+class MoveNote:
+    index: int  # 1-based position among all moves of the record, die rolls included
+    seat: int | None  # 0-based seat that played it; None for a die roll
+    move: str  # its notation
+    best: str | None  # the move the level prefers; None for a die roll
+    win: list[float]  # each seat's estimated chance of winning before the move
+    loss: float  # how much the move lowered its mover's chance (0 for the level's choice)
+
+
+@dataclass
+class Analysis:
+    game: str
+    level: str
+    moves: list[MoveNote] = field(default_factory=list)
+    mistakes: list[int] = field(default_factory=list)  # indexes, largest loss first
+    final: list[float] = field(default_factory=list)  # each seat's share of the result
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented JSON shape (seats 1-based, chances rounded to 3 decimals)."""
+        return {
+            "game": self.game,
+            "moves": [{"index": m.index, "seat": None if m.seat is None else m.seat + 1,
+                       "move": m.move, "best": m.best,
+                       "win": [round(w, 3) for w in m.win], "loss": round(m.loss, 3)}
+                      for m in self.moves],
+            "mistakes": self.mistakes,
+        }
+
+
+def result_shares(game: Game, state: Any) -> list[float]:
+    """Each seat's share of a finished game's result (a shared win split)."""
+    outcome = game.outcome(state)
+    seats = game.seats(state)
+    shares = [0.0] * seats
+    if outcome is None:
+        return [1.0 / seats] * seats
+    for seat in outcome.winners:
+        shares[seat] = 1.0 / len(outcome.winners)
+    return shares
+
+
+def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard",
+            seed: int = 0, time_cap: float | None = -1.0,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Analyse the game played from `start` by `notations` (raises GameError on an illegal
+    move). `progress(i, n)` is called before position i of n is searched."""
+    from .ai import LEVELS, estimate
+
+    if level not in LEVELS:
+        raise AnalysisError(f"unknown level {level!r}: {', '.join(LEVELS)}")
+    states = [start]
+    moves = []
+    for text in notations:
+        move = game.parse_move(states[-1], text)
+        moves.append(move)
+        states.append(game.apply(states[-1], move))
+    final = states[-1]
+    if game.info.hidden_information and game.outcome(final) is None:
+        raise AnalysisError("the game is not finished: a game with hidden information is "
+                            "analysed only once everything in it is public")
+    # each position's (preferred move, chances); a roll's chances are the next position's
+    judged: list[tuple[Any, list[float]] | None] = []
+    for i, state in enumerate(states[:-1]):
+        if progress is not None:
+            progress(i + 1, len(moves))
+        if game.is_chance(state):
+            judged.append(None)
+        else:
+            judged.append(estimate(game, state, level=level, seed=seed + i, time_cap=time_cap))
+    after = result_shares(game, final) if game.outcome(final) is not None else (
+        list(estimate(game, final, level=level, seed=seed + len(moves),
+                      time_cap=time_cap)[1]) if not game.is_chance(final) else None)
+    chances: list[list[float] | None] = [None if j is None else list(j[1]) for j in judged]
+    chances.append(after)
+    for i in range(len(chances) - 2, -1, -1):  # a roll: the position after it
+        if chances[i] is None:
+            chances[i] = chances[i + 1]
+    seats = game.seats(start)
+    even = [1.0 / seats] * seats
+    analysis = Analysis(game.id, level, final=result_shares(game, final))
+    for i, (state, move) in enumerate(zip(states[:-1], moves, strict=True)):
+        before = chances[i] or even
+        nxt = chances[i + 1] or before
+        note = judged[i]
+        if note is None:
+            analysis.moves.append(MoveNote(i + 1, None, game.format_move(state, move), None,
+                                           before, 0.0))
+            continue
+        seat = game.to_move(state)
+        assert seat is not None
+        best, _ = note
+        loss = 0.0 if best == move else max(0.0, before[seat] - nxt[seat])
+        analysis.moves.append(MoveNote(i + 1, seat, game.format_move(state, move),
+                                       game.format_move(state, best), before, loss))
+    ranked = sorted((m for m in analysis.moves if m.loss > 0), key=lambda m: (-m.loss, m.index))
+    analysis.mistakes = [m.index for m in ranked[:3]]
+    return analysis
+
+
+def analyse_record(text: str, *, level: str = "hard", seed: int = 0,
+                   time_cap: float | None = -1.0,
+                   progress: Callable[[int, int], None] | None = None) -> Analysis:
+    """Analyse a record's text (games/record.py; raises RecordError naming the line)."""
+    record = parse_record(text)
+    game, _ = replay_record(record)  # every line checked, errors name it
+    start = game.new(record.seats, record.options)
+    if not record.moves:
+        raise RecordError(1, f"# game: {record.game}", "the record has no moves to analyse")
+    return analyse(game, start, [notation for _, notation in record.moves], level=level,
+                   seed=seed, time_cap=time_cap, progress=progress)
+
+
+def analyse_job(game_id: str, start_json: dict, notations: list[str], level: str = "hard",
+                seed: int = 0) -> dict[str, Any]:
+    """For a process pool (top level, plain data in and out): `Analysis` as a dict."""
+    game = get_game(game_id)
+    return asdict(analyse(game, game.from_json(start_json), notations, level=level, seed=seed))
+
+
+def format_table(analysis: Analysis) -> str:
+    """A readable table: one line a move, the mistakes marked, then the mistakes listed."""
+    seats = len(analysis.final)
+    head = f"{'#':>4}  {'seat':<5}{'move':<14}{'best':<14}" + "".join(
+        f"{'P' + str(s + 1):>7}" for s in range(seats)) + f"{'loss':>8}"
+    lines = [f"{analysis.game}: analysed at level {analysis.level}", head]
+    marks = {index: rank for rank, index in enumerate(analysis.mistakes, 1)}
+    for m in analysis.moves:
+        seat = "-" if m.seat is None else str(m.seat + 1)
+        mark = f"  <- mistake {marks[m.index]}" if m.index in marks else ""
+        lines.append(f"{m.index:>4}  {seat:<5}{m.move:<14}{m.best or '-':<14}"
+                     + "".join(f"{w:>7.0%}" for w in m.win) + f"{m.loss:>8.2f}{mark}")
+    lines.append("result: " + ", ".join(f"seat {s + 1} {v:.0%}"
+                                          for s, v in enumerate(analysis.final)))
+    if analysis.mistakes:
+        lines.append("largest mistakes: " + "; ".join(
+            f"move {m.index} (seat {(m.seat or 0) + 1}) {m.move}, better {m.best}, "
+            f"-{m.loss:.0%}" for i in analysis.mistakes for m in [analysis.moves[i - 1]]))
+    else:
+        lines.append("no mistakes found")
+    return "\n".join(lines) + "\n"
