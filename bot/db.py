@@ -4,11 +4,28 @@
 transactions and answers reads of committed data. Two drivers implement them, each with the
 differences of its database inside it, none in branches of the shared code:
 
-- `bot/sqlite.py` (the default): the stdlib `sqlite3` on a thread of its own per connection,
-  one writer serialised by a lock (players' transactions first), reads of committed data on a
-  second connection (WAL), writes whose results nobody reads sent with the transaction's next
-  statement, group commits (`together`), and `atomic` bodies worked out ahead of the write
-  lock and replayed under it.
+- `bot/sqlite.py` (the default): aiosqlite, the stdlib `sqlite3` on a thread of its own per
+  connection, through aiosqlite's public API only (`connect`, `execute`, `execute_fetchall`,
+  `executemany`, `commit`, `rollback`, `in_transaction`, `row_factory`); one writer
+  serialised by a lock (players' transactions first), in autocommit mode (isolation_level
+  None: the driver sends BEGIN IMMEDIATE before a transaction's first write, and sqlite3
+  never opens one from the look of a statement); reads of committed data on a second,
+  query-only connection (WAL); writes whose results nobody reads held for the transaction's
+  next statement (a run of the same SQL as one `executemany`), group commits (`together`),
+  and `atomic` bodies worked out ahead of the write lock and replayed under it.
+
+  Why aiosqlite (the design card's stack) and its public API only: issue 29 forbids a
+  library's private API, and aiosqlite's one way to run a function of ours on its thread
+  (several statements in one round trip) is the private `Connection._execute`. So each
+  statement of a transaction is a round trip of its own: a move's transaction, ahead of the
+  lock, is BEGIN, its four writes and the commit, six trips where a hand-written thread
+  sent them in one. `bench/store_trips.py` and `bench/store_paths.py --setups sqlite`
+  measured that cost against that thread (the same loaded 2-core machine, load 8-10, runs
+  alternated): round trips per `play()` 6.5 against 1.5; CPU per `play()` 1.2-1.9 ms against
+  1.1-1.2 ms; a move's transaction alone 890 µs of CPU against 540; 30 moves at once 600-690
+  moves/s against 1,460-1,570. Sending a transaction's statements without waiting for each
+  (several tasks on aiosqlite's request queue) gained little (about 650/s): the cost is each
+  call's own, not the waits.
 - `bot/pg.py`: asyncpg's pool; row locks, SKIP LOCKED and advisory locks where SQLite's one
   writer needs none.
 
@@ -24,7 +41,9 @@ Why not SQLAlchemy Core with Alembic (issue 29 asked to measure both): `bench/st
 runs a move's statements (the match read with its seats; then, in one transaction, the
 match's versioned UPDATE, its log entry, the offers voided, one outbox row) through this store
 and through SQLAlchemy 2.1 Core's async engine (`text()` statements, sqlite+aiosqlite and
-postgresql+asyncpg). On this project's 2-core machine (load ~2), per operation:
+postgresql+asyncpg). On this project's 2-core machine (load ~2), per operation (the SQLite
+figures for the store are those of its driver before aiosqlite, one round trip per
+transaction; see above for aiosqlite's):
 
     SQLite      read 120 µs (120 CPU)  vs 1,405 µs (839 CPU);  move 848 µs (436 CPU)  vs
                 4,797 µs (2,963 CPU);  30 moves at once: 1,134/s  vs 254/s
@@ -32,8 +51,8 @@ postgresql+asyncpg). On this project's 2-core machine (load ~2), per operation:
                 3,778 µs (2,108 CPU);  30 moves at once: 487/s  vs 191/s
 
 The bot's saturation is bound by CPU and by the time SQLite's write lock is held; SQLAlchemy's
-async layer (greenlets, result processing, a round trip per statement on SQLite, where this
-driver sends a transaction's writes and commit in one) costs several times the CPU per move.
+async layer (greenlets, result processing) costs several times the CPU per move, on top of
+the round trip per statement that the aiosqlite driver now makes as well.
 
 Migrations are SQL files, numbered. Those written once for both databases are in
 `bot/migrations/common/` (from 0004 on: BIGINT and DOUBLE PRECISION, which SQLite reads with

@@ -1,11 +1,19 @@
-"""SQLite behind the store: the stdlib `sqlite3`, each connection on a thread of its own.
+"""SQLite behind the store: aiosqlite (the stdlib `sqlite3`, each connection on a thread of its
+own), through its public API only.
 
 One writer connection, its transactions serialised by `WriteLock` (players' first), and one
 reader connection in WAL mode that only ever sees committed data. Everything that makes SQLite
-fast under load stays in this module: writes whose results nobody reads travel with the
-transaction's next statement (`_SqliteTx`), bookkeeping from many tasks shares one commit
-(`together`), and an `atomic` body is worked out ahead of the write lock on committed reads
-and replayed under it (`_Ahead`).
+fast under load stays in this module: writes whose results nobody reads wait for the
+transaction's next statement and go just before it, a run of them with the same SQL as one
+`executemany` (`_SqliteTx`), bookkeeping from many tasks shares one commit (`together`), and
+an `atomic` body is worked out ahead of the write lock on committed reads and replayed under
+it (`_Ahead`).
+
+Each call of aiosqlite's (`execute`, `execute_fetchall`, `executemany`, `commit`, `rollback`)
+is one round trip to the connection's thread. Its one way to run a function of ours there,
+several statements in one trip, is the private `Connection._execute` (issue 29: no private API
+of a library), so a transaction's statements each take a trip of their own: BEGIN IMMEDIATE,
+each queued write (or run of them), the statement, the commit.
 
 Placeholders: the store's `$1, $2, …` are SQLite named parameters ("1", "2", …), bound from a
 dict (`_named`): nothing in the SQL is rewritten.
@@ -17,12 +25,12 @@ import asyncio
 import collections
 import contextlib
 import os
-import queue
 import sqlite3
-import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+import aiosqlite
 
 from .db import Body, Conflict, Conn, Database, Row, T, migration_scripts
 
@@ -36,204 +44,127 @@ def _named(args: Sequence[Any]) -> dict[str, Any]:
     return dict(zip(_NAMES, args, strict=False))  # _NAMES is the longer
 
 
-def _rows(cursor: sqlite3.Cursor) -> list[Row]:
-    rows = cursor.fetchall()
-    if not rows:
-        return []
-    names = [d[0] for d in cursor.description]
-    return [dict(zip(names, row, strict=True)) for row in rows]
+_Rows = list[Row]  # what `execute_fetchall` returns: a list, of the row factory's dicts
 
 
-class _Thread:
-    """A sqlite3 connection and the one thread that runs everything on it: `run(fn, *args)`
-    calls `fn(connection, *args)` there, and the event loop waits without blocking."""
-
-    def __init__(self, path: str, name: str):
-        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._path = path
-        self._thread = threading.Thread(target=self._serve, name=f"sqlite-{name}", daemon=True)
-        self.conn: sqlite3.Connection | None = None
-        self.closed = False
-
-    def _serve(self) -> None:
-        while True:
-            job = self._jobs.get()
-            if job is None:
-                return
-            loop, future, fn, args = job
-            try:
-                if self.conn is None:
-                    self.conn = sqlite3.connect(self._path, isolation_level=None,
-                                                check_same_thread=False)
-                result = fn(self.conn, *args)
-            except BaseException as exc:
-                loop.call_soon_threadsafe(_settle, future, None, exc)
-            else:
-                loop.call_soon_threadsafe(_settle, future, result, None)
-
-    def in_transaction(self) -> bool:
-        """Whether a transaction is open on the connection (a flag of the connection's, read
-        while its thread is idle: only the write lock's holder uses the writer)."""
-        return self.conn is not None and self.conn.in_transaction
-
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.closed:
-            raise sqlite3.ProgrammingError("the database is closed")
-        if not self._thread.is_alive():
-            self._thread.start()
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self._jobs.put((loop, future, fn, args))
-        return await future
-
-    async def close(self) -> None:
-        if self.closed:
-            return
-        if self._thread.is_alive():
-            await self.run(_close)
-            self._jobs.put(None)
-            await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
-        self.closed = True
+def _dict_row(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> Row:
+    """The connections' row factory (run on their threads): a row as {column: value}."""
+    return {column[0]: value for column, value in zip(cursor.description, row, strict=True)}
 
 
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # the waiting task was cancelled
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-def _close(conn: sqlite3.Connection) -> None:
-    conn.close()
-
-
-def _setup(conn: sqlite3.Connection, writer: bool) -> None:
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=5000")
-    if not writer:  # what the reader is given is a read by the interface's contract (`fetch`)
-        conn.execute("PRAGMA query_only=ON")
-
-
-def _fetch(conn: sqlite3.Connection, sql: str, args: Sequence[Any]) -> list[Row]:
+async def _connect(path: str, writer: bool) -> aiosqlite.Connection:
+    """A connection in autocommit mode (isolation_level=None: the sqlite3 module never opens
+    a transaction by itself, from the look of a statement; the driver sends BEGIN IMMEDIATE
+    before a transaction's first write)."""
+    conn = await aiosqlite.connect(path, isolation_level=None)
     try:
-        return _rows(conn.execute(sql, _named(args)))
-    except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
-        raise Conflict(str(exc)) from None
+        conn.row_factory = _dict_row  # type: ignore[assignment]  # typed as a class; a callable
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL",
+                       "busy_timeout=5000"):
+            await conn.execute_fetchall(f"PRAGMA {pragma}")
+        if not writer:  # the reader's are reads by the interface's contract (`fetch`)
+            await conn.execute_fetchall("PRAGMA query_only=ON")
+    except BaseException:  # aiosqlite's thread is not a daemon: left open, it keeps the
+        await conn.close()  # process from exiting
+        raise
+    return conn
 
 
 class _Reader(Conn):
     """Reads on their own connection (committed data only, in WAL mode), or on the writer's
     for `:memory:` (which then sees an open transaction's rows)."""
 
-    def __init__(self, thread: _Thread):
-        self._thread = thread
+    def __init__(self, conn: aiosqlite.Connection):
+        self._db = conn
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._thread.run(_fetch, sql, args)
+        try:
+            return cast(_Rows, await self._db.execute_fetchall(sql, _named(args)))
+        except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
+            raise Conflict(str(exc)) from None
 
     async def returning(self, sql: str, *args: Any) -> list[Row]:
         raise TypeError("a write outside a transaction")
 
     async def execute(self, sql: str, *args: Any) -> int:
         raise TypeError("a write outside a transaction")
-
-
-class _NotOneRow(Exception):
-    def __init__(self, otherwise: Exception):
-        super().__init__()
-        self.otherwise = otherwise
 
 
 Queued = tuple[str, Sequence[Any], Exception | None]
 
 
-def _begin(conn: sqlite3.Connection) -> None:
-    """Open the write transaction before a write (the connection is in autocommit mode, so
-    sqlite3 opens none by itself): the call it came through says it is a write."""
-    if not conn.in_transaction:
-        conn.execute("BEGIN IMMEDIATE")
-
-
-def _batch(conn: sqlite3.Connection, writes: list[Queued], mode: str, sql: str,
-           args: Any) -> Any:
-    """Runs on the connection's thread: the queued writes in order (a `write_one` that did
-    not change exactly one row stops there), then one statement (`mode` fetch, returning,
-    returning_commit, execute or many) or the commit. The transaction begins with the first
-    write, in the same round trip."""
-    if writes or mode in ("returning", "returning_commit", "execute", "many"):
-        _begin(conn)
-    for queued_sql, queued_args, otherwise in writes:
-        changed = conn.execute(queued_sql, _named(queued_args)).rowcount
-        if otherwise is not None and changed != 1:
-            raise _NotOneRow(otherwise)
-    if mode in ("fetch", "returning", "returning_commit"):
-        rows = _rows(conn.execute(sql, _named(args)))
-        if mode == "returning_commit":
-            conn.commit()
-        return rows
-    if mode == "execute":
-        return conn.execute(sql, _named(args)).rowcount
-    if mode == "many":
-        conn.executemany(sql, [_named(row) for row in args])
-    elif mode == "commit":
-        if conn.in_transaction:
-            conn.commit()
-    elif mode == "script":  # a migration, in a transaction of its own
-        _begin(conn)
-        for statement in sql:
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={int(args)}")
-        conn.commit()
-    return None
-
-
-def _rollback(conn: sqlite3.Connection) -> None:
-    if conn.in_transaction:
-        conn.rollback()
-
-
 class _SqliteTx(Conn):
-    """The connection inside a write transaction: every call is one round trip to the
-    database thread, carrying the writes queued by `write` before it."""
+    """The connection inside a write transaction. Writes whose results nobody reads wait
+    (`write`, `write_one`) and go before the transaction's next statement or its commit: a
+    run of them with the same SQL and no check as one `executemany`, the others one `execute`
+    each. The transaction begins (BEGIN IMMEDIATE) before its first write, a call the
+    interface names a write, never guessed from the SQL."""
 
-    def __init__(self, thread: _Thread):
-        self._thread = thread
+    def __init__(self, conn: aiosqlite.Connection):
+        self._db = conn
         self._writes: list[Queued] = []
         self._finished = False
 
-    async def _run(self, mode: str, sql: Any = "", args: Any = ()) -> Any:
+    async def _begin(self) -> None:
+        if not self._db.in_transaction:
+            await self._db.execute("BEGIN IMMEDIATE")
+
+    async def _flush(self, write: bool) -> None:
+        """The queued writes, in order (a `write_one` that did not change exactly one row
+        stops there), the transaction begun first if they or the statement that follows
+        (`write`) are writes."""
         if self._finished:
             raise RuntimeError("a statement after the transaction's last one (returning_last)")
         writes, self._writes = self._writes, []
-        if mode == "commit" and not writes and not self._thread.in_transaction():
-            return None  # only reads: no transaction was opened
+        if writes or write:
+            await self._begin()
+        start = 0
+        while start < len(writes):
+            sql, args, otherwise = writes[start]
+            end = start + 1
+            if otherwise is None:
+                while end < len(writes) and writes[end][0] == sql and writes[end][2] is None:
+                    end += 1
+            if end - start > 1:
+                await self._db.executemany(sql, [_named(queued[1])
+                                                 for queued in writes[start:end]])
+            else:
+                cursor = await self._db.execute(sql, _named(args))
+                if otherwise is not None and cursor.rowcount != 1:
+                    raise otherwise
+            start = end
+
+    async def _rows(self, write: bool, sql: str, args: Sequence[Any]) -> list[Row]:
         try:
-            return await self._thread.run(_batch, writes, mode, sql, args)
+            await self._flush(write)
+            return cast(_Rows, await self._db.execute_fetchall(sql, _named(args)))
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from None
-        except _NotOneRow as exc:
-            raise exc.otherwise from None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._run("fetch", sql, args)
+        return await self._rows(False, sql, args)
 
     async def returning(self, sql: str, *args: Any) -> list[Row]:
-        return await self._run("returning", sql, args)
+        return await self._rows(True, sql, args)
 
     async def returning_last(self, sql: str, *args: Any) -> list[Row]:
-        rows = await self._run("returning_commit", sql, args)
-        self._finished = True
+        rows = await self._rows(True, sql, args)
+        await self.commit()
         return rows
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return int(await self._run("execute", sql, args))
+        try:
+            await self._flush(True)
+            return (await self._db.execute(sql, _named(args))).rowcount
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        await self._run("many", sql, [tuple(row) for row in rows])
+        try:
+            await self._flush(True)
+            await self._db.executemany(sql, [_named(row) for row in rows])
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
 
     async def write(self, sql: str, *args: Any) -> None:
         self._writes.append((sql, args, None))
@@ -242,8 +173,15 @@ class _SqliteTx(Conn):
         self._writes.append((sql, args, otherwise))
 
     async def commit(self) -> None:
-        if not self._finished:
-            await self._run("commit")
+        if self._finished:
+            return
+        try:
+            await self._flush(False)
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(str(exc)) from None
+        self._finished = True
+        if self._db.in_transaction:
+            await self._db.commit()
 
 
 class _NeedsLock(Exception):
@@ -358,22 +296,23 @@ Writes = Callable[[Conn], Awaitable[None]]
 class SqliteDatabase(Database):
     """One writer connection (writes serialised by a lock) and one reader (WAL).
 
-    A write transaction holds the lock across its round trips to the database thread, and
-    under load each round trip waits for a turn of the busy event loop: the lock's time, not
-    the CPU, bounded the moves per second. So a transaction spends no round trip of its own on
-    BEGIN: the driver opens the transaction (BEGIN IMMEDIATE) in the same call as the first
-    write (a call the interface names a write: `write`, `execute`, `returning`, never guessed
-    from the SQL), and reads before that first write run on the writer outside a transaction. They
-    still see exactly what the transaction would, because every write of the process goes
-    through this lock and a SQLite file belongs to one bot process (several processes share
-    PostgreSQL, never SQLite). A transaction that only reads never takes SQLite's write lock
-    at all. Writes whose result is not needed (`Conn.write`) wait and go with the next
-    statement or the commit: one round trip for several statements.
+    A write transaction holds the lock across its round trips to the writer's thread, and
+    under load each round trip waits for a turn of the busy event loop: the lock's time
+    bounds the moves per second. The driver opens the transaction (BEGIN IMMEDIATE) just before
+    its first write (a call the interface names a write: `write`, `execute`, `returning`,
+    never guessed from the SQL), and reads before that first write run on the writer outside
+    a transaction. They still see exactly what the transaction would, because every write of
+    the process goes through this lock and a SQLite file belongs to one bot process (several
+    processes share PostgreSQL, never SQLite). A transaction that only reads never takes
+    SQLite's write lock at all. Writes whose result is not needed (`Conn.write`) wait for the
+    next statement or the commit, a run of the same SQL sent as one `executemany`; each other
+    statement is a round trip of its own (aiosqlite's public API has no call for several).
     """
 
     dialect = "sqlite"
 
-    def __init__(self, path: str, writer: _Thread, reader: _Thread):
+    def __init__(self, path: str, writer: aiosqlite.Connection,
+                 reader: aiosqlite.Connection):
         self.url = path
         self._writer = writer
         self._reader = reader
@@ -388,12 +327,14 @@ class SqliteDatabase(Database):
         path = str(path)
         if path != ":memory:":
             private_file(Path(path))
-        writer = _Thread(path, "writer")
-        await writer.run(_setup, True)
+        writer = await _connect(path, writer=True)
         reader = writer
         if path != ":memory:":
-            reader = _Thread(path, "reader")
-            await reader.run(_setup, False)
+            try:
+                reader = await _connect(path, writer=False)
+            except BaseException:
+                await writer.close()
+                raise
         return cls(path, writer, reader)
 
     @property
@@ -414,8 +355,14 @@ class SqliteDatabase(Database):
                 yield tx
                 await tx.commit()
             except BaseException:
-                await self._writer.run(_rollback)
+                await self._rollback()
                 raise
+
+    async def _rollback(self) -> None:
+        """Roll back whatever is open, on the writer's thread after the trips already sent
+        (a cancelled call may still be running there): sqlite3 does nothing if no transaction
+        is open, so the flag is not read from here."""
+        await self._writer.rollback()
 
     async def atomic(self, body: Body[T], *, again_on: tuple[type[Exception], ...] = (),
                      background: bool = False) -> T:
@@ -494,7 +441,8 @@ class SqliteDatabase(Database):
                     done.set_result(None)
 
     async def schema_version(self) -> int:
-        return int(await self._writer.run(_user_version))
+        rows = cast(_Rows, await self._writer.execute_fetchall("PRAGMA user_version"))
+        return int(rows[0]["user_version"])
 
     async def migrate(self) -> int:
         current = await self.schema_version()
@@ -503,15 +451,20 @@ class SqliteDatabase(Database):
                 continue
             async with self._write_lock.hold():
                 try:
-                    await self._writer.run(_batch, [], "script", split_statements(script), number)
+                    await self._writer.execute("BEGIN IMMEDIATE")
+                    for statement in split_statements(script):
+                        await self._writer.execute(statement)
+                    await self._writer.execute(f"PRAGMA user_version={int(number)}")
+                    await self._writer.commit()
                 except BaseException:
-                    await self._writer.run(_rollback)
+                    await self._rollback()
                     raise
             current = number
         return current
 
     async def pragma(self, name: str) -> Any:
-        return await self._reader.run(_pragma, name)
+        rows = cast(_Rows, await self._reader.execute_fetchall(f"PRAGMA {name}"))
+        return next(iter(rows[0].values())) if rows else None
 
     async def close(self) -> None:
         """Wait for the group commits under way (a write they carry, such as an outbox row
@@ -524,21 +477,8 @@ class SqliteDatabase(Database):
             if self._reader is not self._writer:
                 await self._reader.close()
             with contextlib.suppress(sqlite3.Error):
-                await self._writer.run(_checkpoint)
+                await self._writer.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
             await self._writer.close()
-
-
-def _user_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
-
-
-def _pragma(conn: sqlite3.Connection, name: str) -> Any:
-    row = conn.execute(f"PRAGMA {name}").fetchone()
-    return None if row is None else row[0]
-
-
-def _checkpoint(conn: sqlite3.Connection) -> None:
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 def private_file(path: Path) -> None:

@@ -987,7 +987,11 @@ class Store(Queries):
     @classmethod
     async def open(cls, url: str | Path) -> Store:
         db = await open_database(str(url))
-        await db.migrate()
+        try:
+            await db.migrate()
+        except BaseException:  # closed, or its threads (aiosqlite's) would keep the process
+            await db.close()
+            raise
         return cls(db)
 
     @property

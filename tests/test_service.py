@@ -115,16 +115,14 @@ async def test_a_move_on_an_old_read_of_the_match_is_played_on_the_match_as_it_i
     """A click's move is played on the match the click read, without reading it again under
     the write lock; if the match moved on in between, or the old read refuses the move, it
     is played on the match as it is (never applied twice, never refused on an old read)."""
-    import bot.sqlite
+    from test_store import writer_trips
 
     seen = await challenge(service)
-    batches: list[str] = []
-    real = bot.sqlite._batch
-    monkeypatch.setattr(bot.sqlite, "_batch",
-                        lambda *a: (batches.append(f"{a[2]} {a[3][:12]}"), real(*a))[1])
+    calls = writer_trips(monkeypatch, store) if store.db.dialect == "sqlite" else []
     first = await service.play(seen.id, ALICE.user_id, "k", expected_ply=0, seen=seen)
-    if store.db.dialect == "sqlite":  # worked out before the lock: one commit, nothing else
-        assert batches == ["commit "], batches
+    if store.db.dialect == "sqlite":  # worked out before the lock: its writes, no read
+        assert calls[0] == ("execute", "BEGIN IMMEDIATE") and calls[-1] == ("commit", "")
+        assert {call for call, _ in calls[1:-1]} <= {"execute", "executemany"}, calls
     results = await asyncio.gather(  # the same click, twice more, on the same old read
         *(service.play(seen.id, ALICE.user_id, pit, expected_ply=0, seen=seen)
           for pit in "kc"), return_exceptions=True)

@@ -41,12 +41,29 @@ def test_shared_code_has_no_dialect_branches():
                              text), path.relative_to(BOT)
 
 
+def test_aiosqlite_is_the_sqlite_drivers_alone():
+    """aiosqlite is imported by `bot/sqlite.py` only: everything else goes through `bot/db.py`."""
+    importers = {path.relative_to(BOT).as_posix() for path in BOT.rglob("*.py")
+                 if re.search(r"^\s*(import|from) aiosqlite\b", _code(path), re.M)}
+    assert importers == {"sqlite.py"}
+
+
 def test_no_private_api_of_a_database_library():
+    """Nothing in the bot reads a name with a leading underscore from another object than its
+    own (`self`, `cls`): no `Connection._execute` of aiosqlite's, no `conn._con` of asyncpg's.
+    (`os._exit` is the standard library's public API.)"""
+    found = []
     for path in BOT.rglob("*.py"):
-        text = _code(path)
-        assert not re.search(r"^\s*(import|from) aiosqlite", text, re.M), path.relative_to(BOT)
-        assert not re.search(r"\b(_execute|_conn|_loop|_con)\b\s*\(", text) or path.name in (
-            "sqlite.py", "pg.py"), path.relative_to(BOT)
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(_code(path)).readline)
+                  if t.type in (tokenize.NAME, tokenize.OP)]
+        for owner, dot, name in zip(tokens, tokens[1:], tokens[2:], strict=False):
+            if (dot.string == "." and name.type == tokenize.NAME
+                    and name.string.startswith("_") and not name.string.startswith("__")
+                    and owner.string not in ("self", "cls")
+                    and f"{owner.string}.{name.string}" != "os._exit"):
+                found.append(f"{path.relative_to(BOT)}:{owner.start[0]} "
+                             f"{owner.string}.{name.string}")
+    assert not found, found
 
 
 def test_the_store_sql_has_only_placeholders_both_drivers_bind():

@@ -174,35 +174,51 @@ async def test_writes_go_out_in_order_and_vanish_with_the_transaction(store):
     assert (await store.get_match(match.id)).board_version == 8
 
 
-async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypatch):
-    """Under load each round trip to the database thread waits for a turn of the busy event
-    loop while the write lock is held; queued writes and the commit travel together."""
+def writer_trips(monkeypatch, store):
+    """The calls of aiosqlite's public API on the SQLite writer's connection, each one round
+    trip to its thread, as they are made: (method, the statement's first 30 characters)."""
+    import aiosqlite
+
+    calls: list[tuple[str, str]] = []
+    writer = store.db._writer
+    for name in ("execute", "execute_fetchall", "executemany", "commit", "rollback"):
+        real = getattr(aiosqlite.Connection, name)
+
+        def wrapped(self, *args, _real=real, _name=name, **kwargs):
+            if self is writer:
+                calls.append((_name, args[0][:30] if args else ""))
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(aiosqlite.Connection, name, wrapped)
+    return calls
+
+
+async def test_a_sqlite_transaction_sends_its_writes_with_its_next_statement(store, monkeypatch):
+    """Writes whose results nobody reads wait for the transaction's next statement or its
+    commit; the transaction begins (BEGIN IMMEDIATE) with the first of them, and one that
+    only reads never begins (never takes SQLite's write lock). aiosqlite's public API has no
+    call for several statements: each is a round trip, a run of the same SQL one
+    `executemany`."""
     if store.db.dialect != "sqlite":
         return
-    import bot.sqlite
-
-    calls = []
-    real = bot.sqlite._batch
-
-    def counted(*args):
-        calls.append(args[2])
-        return real(*args)
-
-    monkeypatch.setattr(bot.sqlite, "_batch", counted)
     match = await new_match(store)
-    calls.clear()
+    calls = writer_trips(monkeypatch, store)
     async with store.transaction() as tx:
         await tx.set_waiting_on(match.id, 101)
         await tx.set_board_version(match.id, 3)
         await tx.enqueue_many([("m:1", "board", {"n": 1})], 1.0)
-    assert calls == ["commit"]
+        assert calls == []  # nothing sent yet
+    assert calls == [("execute", "BEGIN IMMEDIATE"),
+                     ("execute", "UPDATE matches SET waiting_on "),
+                     ("execute", "UPDATE matches SET board_versi"),
+                     ("execute", "INSERT INTO outbox (lane, kind"), ("commit", "")], calls
     row = await store.get_match(match.id)
     assert (row.waiting_on, row.board_version) == (101, 3)
     assert len(await store.pending_outbox(10.0, 10)) == 1
     calls.clear()
     async with store.transaction() as tx:  # only reads (the match and its seats at once)
         await tx.lock_match(match.id)
-    assert calls == ["fetch"]
+    assert [call for call, _ in calls] == ["execute_fetchall"]
     calls.clear()
     async with store.transaction() as tx:  # a move's shape: read, change, log, commit
         locked = await tx.lock_match(match.id)
@@ -210,8 +226,16 @@ async def test_a_sqlite_transaction_of_writes_is_one_round_trip(store, monkeypat
         await tx.rewrite_match(locked, now=2.0, state={"n": 1}, board_version=4)
         await tx.append_log(match.id, locked.version, ply=0, kind="move", notation="k",
                             actor_id=101, now=2.0)
-    assert calls == ["fetch", "commit"]
+    assert [call for call, _ in calls] == ["execute_fetchall", "execute", "execute", "execute",
+                                           "commit"], calls
+    assert calls[1] == ("execute", "BEGIN IMMEDIATE")
     assert (await store.get_match(match.id)).state == {"n": 1}
+    calls.clear()
+    async with store.transaction() as tx:  # the same SQL three times: one executemany
+        for n in (5, 6, 7):
+            await tx.set_board_version(match.id, n)
+    assert [call for call, _ in calls] == ["execute", "executemany", "commit"], calls
+    assert (await store.get_match(match.id)).board_version == 7
 
 
 async def test_a_transaction_begins_with_its_first_write_whatever_the_sql_looks_like(store):
@@ -466,16 +490,10 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
     own, so only the writes at fault fail."""
     import asyncio
 
-    import bot.sqlite
-
     match = await new_match(store)
     async with store.transaction() as tx:
         ids = [await tx.enqueue(f"m:{n}", "board", {"n": n}, 1.0) for n in range(6)]
-    commits = []
-    real = bot.sqlite._batch
-    monkeypatch.setattr(bot.sqlite, "_batch",
-                        lambda *a: (commits.append(a[2]) if a[2] == "commit" else None,
-                                    real(*a))[1])
+    calls = writer_trips(monkeypatch, store) if store.db.dialect == "sqlite" else []
 
     def finish(outbox_id):
         return lambda tx: tx.finish_outbox(outbox_id, 2.0, {"ok": outbox_id})
@@ -484,8 +502,8 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
         waiting = [asyncio.create_task(store.together(finish(i))) for i in ids[:3]]
         await asyncio.sleep(0.01)
     await asyncio.gather(*waiting)
-    if store.db.dialect == "sqlite":
-        assert commits == ["commit"]
+    if store.db.dialect == "sqlite":  # one transaction: the three updates in one executemany
+        assert [call for call, _ in calls] == ["execute", "executemany", "commit"], calls
     assert [row.id for row in await store.pending_outbox(10.0, 10)] == ids[3:]
 
     async def broken(tx):
@@ -599,3 +617,21 @@ async def test_moves_are_worked_out_ahead_of_the_lock_only_where_reads_see_commi
     finally:
         await memory.close()
         await on_file.close()
+
+
+async def test_a_sqlite_store_whose_migration_fails_leaves_no_thread_behind(tmp_path, monkeypatch):
+    """aiosqlite's connection threads are not daemons: a database left open would keep the
+    process from exiting after the error (a bot that cannot migrate must stop, not hang)."""
+    import threading
+
+    import bot.sqlite
+
+    monkeypatch.setattr(bot.sqlite, "migration_scripts",
+                        lambda dialect: [(1, "0001_broken", "CREATE TABLE broken (")])
+    before = set(threading.enumerate())
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(str(tmp_path / "corral.sqlite3"))
+    left = [t for t in threading.enumerate() if t not in before and not t.daemon]
+    for thread in left:  # a closed connection's thread ends just after the close returns
+        await asyncio.to_thread(thread.join, 10)
+    assert not [t for t in left if t.is_alive()], left
