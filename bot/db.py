@@ -20,10 +20,11 @@ differences of its database inside it, none in branches of the shared code:
   statement of a transaction is a round trip of its own: a move's transaction, ahead of the
   lock, is BEGIN, its four writes and the commit, six trips where a hand-written thread
   sent them in one. `bench/store_trips.py` and `bench/store_paths.py --setups sqlite`
-  measured that cost against that thread (the same loaded 2-core machine, load 8-10, runs
-  alternated): round trips per `play()` 6.5 against 1.5; CPU per `play()` 1.2-1.9 ms against
-  1.1-1.2 ms; a move's transaction alone 890 µs of CPU against 540; 30 moves at once 600-690
-  moves/s against 1,460-1,570. Sending a transaction's statements without waiting for each
+  measured that cost against that thread (the same 2-core machine, runs alternated): round
+  trips per `play()` 6.5 against 1.5; CPU per `play()` 1.2-1.5 ms against 0.8-0.9 ms at
+  load ~1 (1.2-1.9 against 1.1-1.2 at load 8-10); a move's transaction alone 0.9-1.2 ms of
+  CPU against 0.6; 30 moves at once 820-970 moves/s against 1,390-1,530 at load ~1 (600-690
+  against 1,460-1,570 at load 8-10). Sending a transaction's statements without waiting for each
   (several tasks on aiosqlite's request queue) gained little (about 650/s): the cost is each
   call's own, not the waits.
 - `bot/pg.py`: asyncpg's pool; row locks, SKIP LOCKED and advisory locks where SQLite's one
