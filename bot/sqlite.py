@@ -4,16 +4,17 @@ own), through its public API only.
 One writer connection, its transactions serialised by `WriteLock` (players' first), and one
 reader connection in WAL mode that only ever sees committed data. Everything that makes SQLite
 fast under load stays in this module: writes whose results nobody reads wait for the
-transaction's next statement and go just before it, a run of them with the same SQL as one
-`executemany` (`_SqliteTx`), bookkeeping from many tasks shares one commit (`together`), and
-an `atomic` body is worked out ahead of the write lock on committed reads and replayed under
-it (`_Ahead`).
+transaction's next statement or its commit and go in the same round trip to the writer's
+thread, a run of them with the same SQL as one `executemany` (`_SqliteTx`), bookkeeping from
+many tasks shares one commit (`together`), and an `atomic` body is worked out ahead of the
+write lock on committed reads and replayed under it (`_Ahead`).
 
-Each call of aiosqlite's (`execute`, `execute_fetchall`, `executemany`, `commit`, `rollback`)
-is one round trip to the connection's thread. Its one way to run a function of ours there,
-several statements in one trip, is the private `Connection._execute` (issue 29: no private API
-of a library), so a transaction's statements each take a trip of their own: BEGIN IMMEDIATE,
-each queued write (or run of them), the statement, the commit.
+Each call of aiosqlite's is one round trip to the connection's thread, and under load each
+trip waits for a turn of the busy event loop while the write lock is held. So the writer's
+sqlite3 connection is a subclass of our own (sqlite3's documented `factory`, which aiosqlite
+passes on) whose `execute` also takes a `_Batch`: BEGIN IMMEDIATE, the statements and the
+COMMIT of a transaction in one call. A move's transaction is one trip, as it was when the
+driver ran its own threads, with no private API of aiosqlite's (issue 29).
 
 Placeholders: the store's `$1, $2, …` are SQLite named parameters ("1", "2", …), bound from a
 dict (`_named`): nothing in the SQL is rewritten.
@@ -28,7 +29,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import aiosqlite
 
@@ -52,11 +53,84 @@ def _dict_row(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> Row:
     return {column[0]: value for column, value in zip(cursor.description, row, strict=True)}
 
 
+class _Step(NamedTuple):
+    """One statement of a `_Batch`: `args` are its named parameters (a dict), or a list of
+    them for an `executemany`; `one`: it must change exactly one row, else the batch stops
+    there; `rows`: its rows are wanted (else the number of rows it changed)."""
+
+    sql: str
+    args: Any
+    many: bool = False
+    one: bool = False
+    rows: bool = False
+
+
+class _Batch(NamedTuple):
+    """Statements sent to the writer's thread together, as one call of aiosqlite's
+    `execute_fetchall` (one round trip): BEGIN IMMEDIATE first if `begin` and no transaction
+    is open, then `steps` in order, then COMMIT if `commit` and every step passed."""
+
+    begin: bool
+    steps: tuple[_Step, ...]
+    commit: bool
+
+
+class _Ran(NamedTuple):
+    """What a `_Batch` gave back: each step's rows or count of changed rows, up to
+    `stopped` (the index of a step that did not change exactly one row) if one did not."""
+
+    results: list[Any]
+    stopped: int | None
+
+
+class _BatchCursor(sqlite3.Cursor):
+    """What `_Connection.execute` returns for a `_Batch`: its `fetchall` is the `_Ran`."""
+
+    def __init__(self, connection: sqlite3.Connection, ran: _Ran):
+        super().__init__(connection)
+        self._ran = ran
+
+    def fetchall(self) -> list[Any]:
+        return [self._ran]
+
+
+class _Connection(sqlite3.Connection):
+    """The sqlite3 connection aiosqlite runs on its thread (sqlite3's documented `factory`
+    for a subclass of its own). Its `execute` also takes a whole `_Batch` for parameters:
+    aiosqlite's public API makes each call one round trip to that thread, and under load each
+    trip waits for a turn of the busy event loop while the write lock is held, so a
+    transaction's statements go in one call (issue 29: no private API of a library, so not
+    aiosqlite's `_execute`). Dispatch is on the parameters' type, never on the SQL's text."""
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if not isinstance(parameters, _Batch):
+            return super().execute(sql, parameters)
+        return _BatchCursor(self, self._run(parameters))
+
+    def _run(self, batch: _Batch) -> _Ran:
+        """On the connection's thread. An error leaves the transaction open (the driver
+        rolls it back); so does a step that stopped the batch."""
+        if batch.begin and not self.in_transaction:
+            super().execute("BEGIN IMMEDIATE")
+        results: list[Any] = []
+        for index, step in enumerate(batch.steps):
+            if step.many:
+                cursor = self.executemany(step.sql, step.args)
+            else:
+                cursor = super().execute(step.sql, step.args)
+            results.append(cursor.fetchall() if step.rows else cursor.rowcount)
+            if step.one and cursor.rowcount != 1:
+                return _Ran(results, index)
+        if batch.commit and self.in_transaction:
+            self.commit()
+        return _Ran(results, None)
+
+
 async def _connect(path: str, writer: bool) -> aiosqlite.Connection:
     """A connection in autocommit mode (isolation_level=None: the sqlite3 module never opens
     a transaction by itself, from the look of a statement; the driver sends BEGIN IMMEDIATE
     before a transaction's first write)."""
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    conn = await aiosqlite.connect(path, isolation_level=None, factory=_Connection)
     try:
         conn.row_factory = _dict_row  # type: ignore[assignment]  # typed as a class; a callable
         for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL",
@@ -68,6 +142,12 @@ async def _connect(path: str, writer: bool) -> aiosqlite.Connection:
         await conn.close()  # process from exiting
         raise
     return conn
+
+
+async def _send(conn: aiosqlite.Connection, batch: _Batch) -> _Ran:
+    """One round trip: the batch on the connection's thread."""
+    rows = await conn.execute_fetchall("-- a Corral batch (_Connection.execute)", batch)
+    return cast(_Ran, next(iter(rows)))
 
 
 class _Reader(Conn):
@@ -95,29 +175,20 @@ Queued = tuple[str, Sequence[Any], Exception | None]
 
 class _SqliteTx(Conn):
     """The connection inside a write transaction. Writes whose results nobody reads wait
-    (`write`, `write_one`) and go before the transaction's next statement or its commit: a
-    run of them with the same SQL and no check as one `executemany`, the others one `execute`
-    each. The transaction begins (BEGIN IMMEDIATE) before its first write, a call the
-    interface names a write, never guessed from the SQL."""
+    (`write`, `write_one`) and go with the transaction's next statement or its commit, in
+    the same round trip (`_Batch`): a run of them with the same SQL and no check as one
+    `executemany`. The transaction begins (BEGIN IMMEDIATE, in that trip too) before its
+    first write, a call the interface names a write, never guessed from the SQL."""
 
     def __init__(self, conn: aiosqlite.Connection):
         self._db = conn
         self._writes: list[Queued] = []
         self._finished = False
 
-    async def _begin(self) -> None:
-        if not self._db.in_transaction:
-            await self._db.execute("BEGIN IMMEDIATE")
-
-    async def _flush(self, write: bool) -> None:
-        """The queued writes, in order (a `write_one` that did not change exactly one row
-        stops there), the transaction begun first if they or the statement that follows
-        (`write`) are writes."""
-        if self._finished:
-            raise RuntimeError("a statement after the transaction's last one (returning_last)")
+    def _queued(self) -> list[tuple[_Step, Exception | None]]:
+        """The queued writes as steps, in order, each with what its failed check raises."""
         writes, self._writes = self._writes, []
-        if writes or write:
-            await self._begin()
+        steps: list[tuple[_Step, Exception | None]] = []
         start = 0
         while start < len(writes):
             sql, args, otherwise = writes[start]
@@ -126,45 +197,61 @@ class _SqliteTx(Conn):
                 while end < len(writes) and writes[end][0] == sql and writes[end][2] is None:
                     end += 1
             if end - start > 1:
-                await self._db.executemany(sql, [_named(queued[1])
-                                                 for queued in writes[start:end]])
+                steps.append((_Step(sql, [_named(queued[1]) for queued in writes[start:end]],
+                                    many=True), None))
             else:
-                cursor = await self._db.execute(sql, _named(args))
-                if otherwise is not None and cursor.rowcount != 1:
-                    raise otherwise
+                steps.append((_Step(sql, _named(args), one=otherwise is not None), otherwise))
             start = end
+        return steps
 
-    async def _rows(self, write: bool, sql: str, args: Sequence[Any]) -> list[Row]:
+    async def _run(self, write: bool, last: _Step | None, commit: bool = False) -> Any:
+        """The queued writes and then `last` (if any) in one round trip, the transaction
+        begun first if any of them is a write (`write`: `last` is), committed after them if
+        `commit`; returns `last`'s result. A queued `write_one` that did not change exactly
+        one row raises its `otherwise` (nothing after it ran)."""
+        if self._finished:
+            raise RuntimeError("a statement after the transaction's last one (returning_last)")
+        queued = self._queued()
+        steps = tuple(step for step, _ in queued) + ((last,) if last is not None else ())
+        if not steps:
+            if commit:
+                self._finished = True
+                if self._db.in_transaction:
+                    await self._db.commit()
+            return None
+        if commit:
+            self._finished = True
         try:
-            await self._flush(write)
-            return cast(_Rows, await self._db.execute_fetchall(sql, _named(args)))
+            ran = await _send(self._db, _Batch(bool(queued) or write, steps, commit))
         except sqlite3.IntegrityError as exc:
             raise Conflict(str(exc)) from None
+        if ran.stopped is not None:
+            otherwise = queued[ran.stopped][1] if ran.stopped < len(queued) else None
+            raise otherwise or RuntimeError("a batch stopped at a step with no check")
+        return ran.results[-1] if last is not None else None
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self._rows(False, sql, args)
+        if not self._writes:  # nothing to send with it: no need of a batch
+            if self._finished:
+                raise RuntimeError("a statement after the transaction's last one")
+            try:
+                return cast(_Rows, await self._db.execute_fetchall(sql, _named(args)))
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(str(exc)) from None
+        return cast(_Rows, await self._run(False, _Step(sql, _named(args), rows=True)))
 
     async def returning(self, sql: str, *args: Any) -> list[Row]:
-        return await self._rows(True, sql, args)
+        return cast(_Rows, await self._run(True, _Step(sql, _named(args), rows=True)))
 
     async def returning_last(self, sql: str, *args: Any) -> list[Row]:
-        rows = await self._rows(True, sql, args)
-        await self.commit()
-        return rows
+        return cast(_Rows, await self._run(True, _Step(sql, _named(args), rows=True),
+                                           commit=True))
 
     async def execute(self, sql: str, *args: Any) -> int:
-        try:
-            await self._flush(True)
-            return (await self._db.execute(sql, _named(args))).rowcount
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(str(exc)) from None
+        return cast(int, await self._run(True, _Step(sql, _named(args))))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
-            await self._flush(True)
-            await self._db.executemany(sql, [_named(row) for row in rows])
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(str(exc)) from None
+        await self._run(True, _Step(sql, [_named(row) for row in rows], many=True))
 
     async def write(self, sql: str, *args: Any) -> None:
         self._writes.append((sql, args, None))
@@ -175,13 +262,7 @@ class _SqliteTx(Conn):
     async def commit(self) -> None:
         if self._finished:
             return
-        try:
-            await self._flush(False)
-        except sqlite3.IntegrityError as exc:
-            raise Conflict(str(exc)) from None
-        self._finished = True
-        if self._db.in_transaction:
-            await self._db.commit()
+        await self._run(False, None, commit=True)
 
 
 class _NeedsLock(Exception):
@@ -305,8 +386,8 @@ class SqliteDatabase(Database):
     the process goes through this lock and a SQLite file belongs to one bot process (several
     processes share PostgreSQL, never SQLite). A transaction that only reads never takes
     SQLite's write lock at all. Writes whose result is not needed (`Conn.write`) wait for the
-    next statement or the commit, a run of the same SQL sent as one `executemany`; each other
-    statement is a round trip of its own (aiosqlite's public API has no call for several).
+    next statement or the commit and go with it in one round trip (`_Batch`), a run of the same
+    SQL as one `executemany`.
     """
 
     dialect = "sqlite"

@@ -5,6 +5,7 @@ import asyncio
 import os
 import sqlite3
 import stat
+from typing import Any
 
 import pytest
 
@@ -176,16 +177,27 @@ async def test_writes_go_out_in_order_and_vanish_with_the_transaction(store):
 
 def writer_trips(monkeypatch, store):
     """The calls of aiosqlite's public API on the SQLite writer's connection, each one round
-    trip to its thread, as they are made: (method, the statement's first 30 characters)."""
+    trip to its thread, as they are made: (method, the statement's first 30 characters), or
+    for a batch of statements sent in one call ("batch", (what it runs, in order)): BEGIN
+    IMMEDIATE (if no transaction is open), each statement's first 30 characters ("many "
+    before an executemany), COMMIT."""
     import aiosqlite
 
-    calls: list[tuple[str, str]] = []
+    from bot.sqlite import _Batch
+
+    calls: list[tuple[str, Any]] = []
     writer = store.db._writer
     for name in ("execute", "execute_fetchall", "executemany", "commit", "rollback"):
         real = getattr(aiosqlite.Connection, name)
 
         def wrapped(self, *args, _real=real, _name=name, **kwargs):
-            if self is writer:
+            if self is writer and len(args) > 1 and isinstance(args[1], _Batch):
+                batch = args[1]
+                calls.append(("batch", (*(["BEGIN IMMEDIATE"] if batch.begin else []),
+                                        *(("many " if step.many else "") + step.sql[:30]
+                                          for step in batch.steps),
+                                        *(["COMMIT"] if batch.commit else []))))
+            elif self is writer:
                 calls.append((_name, args[0][:30] if args else ""))
             return _real(self, *args, **kwargs)
 
@@ -195,10 +207,9 @@ def writer_trips(monkeypatch, store):
 
 async def test_a_sqlite_transaction_sends_its_writes_with_its_next_statement(store, monkeypatch):
     """Writes whose results nobody reads wait for the transaction's next statement or its
-    commit; the transaction begins (BEGIN IMMEDIATE) with the first of them, and one that
-    only reads never begins (never takes SQLite's write lock). aiosqlite's public API has no
-    call for several statements: each is a round trip, a run of the same SQL one
-    `executemany`."""
+    commit and go with it in one round trip to the writer's thread (a batch); the transaction
+    begins (BEGIN IMMEDIATE) with the first of them, and one that only reads never begins
+    (never takes SQLite's write lock). A run of the same SQL is one `executemany`."""
     if store.db.dialect != "sqlite":
         return
     match = await new_match(store)
@@ -208,10 +219,9 @@ async def test_a_sqlite_transaction_sends_its_writes_with_its_next_statement(sto
         await tx.set_board_version(match.id, 3)
         await tx.enqueue_many([("m:1", "board", {"n": 1})], 1.0)
         assert calls == []  # nothing sent yet
-    assert calls == [("execute", "BEGIN IMMEDIATE"),
-                     ("execute", "UPDATE matches SET waiting_on "),
-                     ("execute", "UPDATE matches SET board_versi"),
-                     ("execute", "INSERT INTO outbox (lane, kind"), ("commit", "")], calls
+    assert calls == [("batch", ("BEGIN IMMEDIATE", "UPDATE matches SET waiting_on ",
+                                "UPDATE matches SET board_versi",
+                                "INSERT INTO outbox (lane, kind", "COMMIT"))], calls
     row = await store.get_match(match.id)
     assert (row.waiting_on, row.board_version) == (101, 3)
     assert len(await store.pending_outbox(10.0, 10)) == 1
@@ -226,15 +236,15 @@ async def test_a_sqlite_transaction_sends_its_writes_with_its_next_statement(sto
         await tx.rewrite_match(locked, now=2.0, state={"n": 1}, board_version=4)
         await tx.append_log(match.id, locked.version, ply=0, kind="move", notation="k",
                             actor_id=101, now=2.0)
-    assert [call for call, _ in calls] == ["execute_fetchall", "execute", "execute", "execute",
-                                           "commit"], calls
-    assert calls[1] == ("execute", "BEGIN IMMEDIATE")
+    assert [call for call, _ in calls] == ["execute_fetchall", "batch"], calls
+    assert calls[1][1][0] == "BEGIN IMMEDIATE" and calls[1][1][-1] == "COMMIT", calls
     assert (await store.get_match(match.id)).state == {"n": 1}
     calls.clear()
     async with store.transaction() as tx:  # the same SQL three times: one executemany
         for n in (5, 6, 7):
             await tx.set_board_version(match.id, n)
-    assert [call for call, _ in calls] == ["execute", "executemany", "commit"], calls
+    assert calls == [("batch", ("BEGIN IMMEDIATE", "many UPDATE matches SET board_versi",
+                                "COMMIT"))], calls
     assert (await store.get_match(match.id)).board_version == 7
 
 
@@ -502,8 +512,10 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
         waiting = [asyncio.create_task(store.together(finish(i))) for i in ids[:3]]
         await asyncio.sleep(0.01)
     await asyncio.gather(*waiting)
-    if store.db.dialect == "sqlite":  # one transaction: the three updates in one executemany
-        assert [call for call, _ in calls] == ["execute", "executemany", "commit"], calls
+    if store.db.dialect == "sqlite":  # one transaction: the three updates in one executemany,
+        # all in one round trip
+        assert calls == [("batch", ("BEGIN IMMEDIATE", "many UPDATE outbox SET status = $1,",
+                                    "COMMIT"))], calls
     assert [row.id for row in await store.pending_outbox(10.0, 10)] == ids[3:]
 
     async def broken(tx):
