@@ -6,27 +6,32 @@ differences of its database inside it, none in branches of the shared code:
 
 - `bot/sqlite.py` (the default): aiosqlite, the stdlib `sqlite3` on a thread of its own per
   connection, through aiosqlite's public API only (`connect`, `execute`, `execute_fetchall`,
-  `executemany`, `commit`, `rollback`, `in_transaction`, `row_factory`); one writer
-  serialised by a lock (players' transactions first), in autocommit mode (isolation_level
-  None: the driver sends BEGIN IMMEDIATE before a transaction's first write, and sqlite3
-  never opens one from the look of a statement); reads of committed data on a second,
-  query-only connection (WAL); writes whose results nobody reads held for the transaction's
-  next statement (a run of the same SQL as one `executemany`), group commits (`together`),
-  and `atomic` bodies worked out ahead of the write lock and replayed under it.
+  `commit`, `rollback`, `in_transaction`, `row_factory`); one writer serialised by a lock
+  (players' transactions first), in autocommit mode (isolation_level None: the driver sends
+  BEGIN IMMEDIATE before a transaction's first write, and sqlite3 never opens one from the
+  look of a statement); reads of committed data on a second, query-only connection (WAL);
+  writes whose results nobody reads held for the transaction's next statement or its commit
+  and sent with it in one round trip (a run of the same SQL as one `executemany`), group
+  commits (`together`), and `atomic` bodies worked out ahead of the write lock and replayed
+  under it.
 
   Why aiosqlite (the design card's stack) and its public API only: issue 29 forbids a
-  library's private API, and aiosqlite's one way to run a function of ours on its thread
-  (several statements in one round trip) is the private `Connection._execute`. So each
-  statement of a transaction is a round trip of its own: a move's transaction, ahead of the
-  lock, is BEGIN, its four writes and the commit, six trips where a hand-written thread
-  sent them in one. `bench/store_trips.py` and `bench/store_paths.py --setups sqlite`
-  measured that cost against that thread (the same 2-core machine, runs alternated): round
-  trips per `play()` 6.5 against 1.5; CPU per `play()` 1.2-1.5 ms against 0.8-0.9 ms at
-  load ~1 (1.2-1.9 against 1.1-1.2 at load 8-10); a move's transaction alone 0.9-1.2 ms of
-  CPU against 0.6; 30 moves at once 820-970 moves/s against 1,390-1,530 at load ~1 (600-690
-  against 1,460-1,570 at load 8-10). Sending a transaction's statements without waiting for each
-  (several tasks on aiosqlite's request queue) gained little (about 650/s): the cost is each
-  call's own, not the waits.
+  library's private API, and aiosqlite's one way to run a function of ours on its thread is
+  the private `Connection._execute`. Sent through its public calls, each statement of a
+  transaction was a round trip of its own (a move's transaction: BEGIN, four writes, the
+  commit, six trips where a hand-written thread sent them in one), and under load each trip
+  waits for a turn of the busy event loop with the write lock held. So the sqlite3
+  connection aiosqlite opens is our subclass (sqlite3's documented `factory` argument, which
+  `aiosqlite.connect` passes on), whose `execute` also takes a `_Batch` of statements: a
+  move's transaction is one `execute_fetchall` again. `bench/store_trips.py` (round trips and
+  CPU per `play()`) and `bench/store_paths.py --setups sqlite`, run alternately on the
+  hand-written thread (e38892f^1), aiosqlite a trip per statement (6cecc85) and this driver
+  on the same 2-core machine at load 7-8: round trips per `play()` 1.5 / 6.5 / 1.5; CPU per
+  `play()` 0.95-1.0 / 1.3-1.7 / 0.9-1.1 ms; 30 moves at once 576-580 / 313-349 / 567-628
+  moves/s. Earlier, at load ~1, aiosqlite a trip per statement gave 820-970 moves/s against
+  1,390-1,530 for the thread; sending a transaction's statements as several tasks on
+  aiosqlite's queue without waiting for each gained little (about 650/s): the cost is each
+  call's own, not the waits. The end-to-end figures are in the README.
 - `bot/pg.py`: asyncpg's pool; row locks, SKIP LOCKED and advisory locks where SQLite's one
   writer needs none.
 
@@ -44,7 +49,7 @@ match's versioned UPDATE, its log entry, the offers voided, one outbox row) thro
 and through SQLAlchemy 2.1 Core's async engine (`text()` statements, sqlite+aiosqlite and
 postgresql+asyncpg). On this project's 2-core machine (load ~2), per operation (the SQLite
 figures for the store are those of its driver before aiosqlite, one round trip per
-transaction; see above for aiosqlite's):
+transaction, as the aiosqlite driver's are again):
 
     SQLite      read 120 µs (120 CPU)  vs 1,405 µs (839 CPU);  move 848 µs (436 CPU)  vs
                 4,797 µs (2,963 CPU);  30 moves at once: 1,134/s  vs 254/s
@@ -52,8 +57,8 @@ transaction; see above for aiosqlite's):
                 3,778 µs (2,108 CPU);  30 moves at once: 487/s  vs 191/s
 
 The bot's saturation is bound by CPU and by the time SQLite's write lock is held; SQLAlchemy's
-async layer (greenlets, result processing) costs several times the CPU per move, on top of
-the round trip per statement that the aiosqlite driver now makes as well.
+async layer (greenlets, result processing) costs several times the CPU per move, on top of a
+round trip per statement (its aiosqlite dialect has no call for several).
 
 Migrations are SQL files, numbered. Those written once for both databases are in
 `bot/migrations/common/` (from 0004 on: BIGINT and DOUBLE PRECISION, which SQLite reads with
