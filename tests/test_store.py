@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.db import migration_scripts
+from bot.db import Conflict, migration_scripts
 from bot.sqlite import split_statements
 from bot.store import ChannelBusy, SeatRow, StaleVersion, Store
 
@@ -165,7 +165,6 @@ async def test_writes_go_out_in_order_and_vanish_with_the_transaction(store):
     async with store.transaction() as tx:
         await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
                             now=1.0, interaction_id=5)
-    from bot.db import Conflict
 
     with pytest.raises(Conflict):
         async with store.transaction() as tx:
@@ -647,3 +646,36 @@ async def test_a_sqlite_store_whose_migration_fails_leaves_no_thread_behind(tmp_
     for thread in left:  # a closed connection's thread ends just after the close returns
         await asyncio.to_thread(thread.join, 10)
     assert not [t for t in left if t.is_alive()], left
+
+
+class _Refused(Exception):
+    pass
+
+
+async def test_a_failed_check_or_conflict_in_a_transaction_commits_nothing_sent_with_it(store):
+    """The writes of a transaction travel together (on SQLite, in one round trip to the
+    writer's thread): a `write_one` that changes no row stops there and a conflict fails the
+    statement, and in either case nothing of the transaction is committed, neither what went
+    before it nor what was sent after it."""
+    match = await new_match(store)
+    with pytest.raises(_Refused):
+        async with store.transaction() as tx:
+            await tx.conn.write("UPDATE matches SET waiting_on = $1 WHERE id = $2", 7, match.id)
+            await tx.conn.write_one("UPDATE matches SET board_version = $1 WHERE id = $2", 9,
+                                    -1, otherwise=_Refused())  # no such match: no row
+            await tx.conn.write("UPDATE matches SET board_version = $1 WHERE id = $2", 8,
+                                match.id)
+    row = await store.get_match(match.id)
+    assert (row.waiting_on, row.board_version) == (match.waiting_on, match.board_version)
+    with pytest.raises(Conflict):
+        async with store.transaction() as tx:
+            await tx.conn.write("UPDATE matches SET waiting_on = $1 WHERE id = $2", 7, match.id)
+            await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
+                                now=1.0, interaction_id=5)
+            await tx.append_log(match.id, 1, ply=1, kind="move", notation="c", actor_id=101,
+                                now=1.0, interaction_id=5)  # the same interaction: a conflict
+            await tx.conn.write("UPDATE matches SET board_version = $1 WHERE id = $2", 8,
+                                match.id)
+    row = await store.get_match(match.id)
+    assert (row.waiting_on, row.board_version) == (match.waiting_on, match.board_version)
+    assert await store.moves(match.id) == []
