@@ -52,7 +52,7 @@ class AnalysisLabels:
 
     title: str = "Chance of winning after each move"
     move: str = "Move {n}"
-    played: str = "Played {move} ({loss})"
+    played: str = "Played {move}"
     preferred: str = "AI preferred {move}"
     calm: str = "No move gave away a noticeable chance of winning"
 
@@ -160,14 +160,14 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
     for rank, (swing, (played, preferred), row) in enumerate(
             zip(swings, boards, row_heights, strict=True)):
         name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
-        head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {name}"
+        loss = f"−{round(swing.loss * 100)}%"
+        head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {loss} · {name}"
         canvas.text((MARGIN, y + SMALL // 2 + 4),
                     fit_width(canvas, head, SMALL, True, WIDTH - 2 * MARGIN, names),
                     size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True)
         line_y = y + SMALL + 20 + SMALL // 2 + 4
-        loss = f"−{round(swing.loss * 100)}%"
         for column, (text, board) in enumerate((
-                (labels.played.format(move=swing.move, loss=loss), played),
+                (labels.played.format(move=swing.move), played),
                 (labels.preferred.format(move=swing.best), preferred))):
             x = MARGIN + column * (BOARD_WIDTH + BOARD_GAP)
             canvas.text((x, line_y), fit_width(canvas, text, SMALL, False, BOARD_WIDTH),
