@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import get_game  # noqa: E402
-from games.analysis import judge_job  # noqa: E402
+from games import get_game
+from games.analysis import judge_job
 
 CONFIGS = (("progressive-mancala", 2, {"pits": "11"}), ("pastoral-square", 2, {}),
            ("consequence", 2, {}), ("ghostone", 3, {}), ("ico", 2, {"level": "1"}),
