@@ -174,3 +174,98 @@ def _label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
 def test_a_calm_game_says_so():
     _, png = picture("en", swings=False)
     assert Image.open(io.BytesIO(png)).width == WIDTH
+
+
+class FailingWorkers:
+    """Analysis workers whose every search fails (a bug, a crashed native library)."""
+
+    waiting = 0
+
+    async def run(self, fn, *args):
+        raise RuntimeError("the search failed")
+
+
+class InlineWorkers:
+    """Analysis workers that run the job at once, counting the calls."""
+
+    waiting = 0
+
+    def __init__(self):
+        self.calls = 0
+
+    async def run(self, fn, *args):
+        self.calls += 1
+        return fn(*args)
+
+
+def runner(service, store, workers, busy=lambda: False):
+    from bot.analysis_runner import AnalysisRunner
+
+    return AnalysisRunner(store, service, workers, worker_id="t", api_base="http://x",
+                          application_id=lambda: None, busy=busy, on_commit=lambda: None)
+
+
+async def test_a_failing_analysis_is_tried_again_then_given_up(service, store):
+    from bot.analysis_runner import MAX_ATTEMPTS
+
+    match = await finished_match(service)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    work = runner(service, store, FailingWorkers())
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert await work.step()
+        job = await store.analysis(match.id)
+        assert job is not None and job.attempts == attempt
+        assert job.status == ("failed" if attempt == MAX_ATTEMPTS else "queued")
+    assert not await work.step()  # nothing left to do; asking again queues it afresh
+    again = await service.request_analysis(match.id, BOB.user_id, guild_id=1, **ASK)
+    assert again.outcome == "queued" and again.job.status == "queued"
+
+
+async def test_the_runner_judges_each_position_once_in_slices_and_posts_once(service, store):
+    from bot.analysis_runner import SLICE
+
+    moves = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i"]
+    match = await finished_match(service, moves=moves)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    workers = InlineWorkers()
+    work = runner(service, store, workers)
+    steps = 0
+    while await work.step():
+        steps += 1
+    job = await store.analysis(match.id)
+    assert job is not None and job.status == "done" and len(job.judged) == job.total
+    assert steps == -(-job.total // SLICE)  # slices, each given back to the queue
+    assert workers.calls == job.total + 1  # each position once, then the assembly
+    posts = await store.conn.fetch("SELECT payload FROM outbox WHERE kind = 'analysis'")
+    assert len(posts) == 1
+
+
+async def test_live_work_goes_first(service, store, monkeypatch):
+    """While the AI's or the pictures' workers have work waiting, no position is searched."""
+    import asyncio
+
+    from bot import analysis_runner
+
+    monkeypatch.setattr(analysis_runner, "YIELD_AT_MOST", 0.5)
+    match = await finished_match(service)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    workers = InlineWorkers()
+    busy = [True]
+    work = runner(service, store, workers, busy=lambda: busy[0])
+    task = asyncio.ensure_future(work.step())
+    await asyncio.sleep(0.2)
+    assert workers.calls == 0  # waiting behind the live work
+    busy[0] = False
+    assert await task and workers.calls >= 1
+
+
+async def test_analysis_workers_run_at_a_lower_priority():
+    import os
+
+    from bot.pool import Workers
+
+    workers = Workers(1, nice=10)
+    try:
+        assert await workers.run(os.nice, 0) == min(19, os.nice(0) + 10)
+    finally:
+        workers.shutdown()
