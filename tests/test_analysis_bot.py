@@ -225,6 +225,7 @@ async def test_the_runner_judges_each_position_once_in_slices_and_posts_once(ser
     from bot.analysis_runner import SLICE
 
     moves = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i"]
+    service.analyses.level = "easy"  # a host's setting (CORRAL_ANALYSIS_LEVEL): a short test
     match = await finished_match(service, moves=moves)
     await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
     workers = InlineWorkers()
@@ -247,6 +248,7 @@ async def test_live_work_goes_first(service, store, monkeypatch):
     from bot import analysis_runner
 
     monkeypatch.setattr(analysis_runner, "YIELD_AT_MOST", 0.5)
+    service.analyses.level = "easy"
     match = await finished_match(service)
     await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
     workers = InlineWorkers()
