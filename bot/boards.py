@@ -17,8 +17,10 @@ from typing import Any, ClassVar, Self
 import discord
 
 from games import Game, phrase
+from games.analysis import public_at_end
 
 from . import strings
+from .analysis_ui import AnalysisButton
 from .clocks import absolute_time, relative_time
 from .i18n import Texts
 from .interactions import MAX_CONTENT, Interaction, fit, note_match, player, reply, texts_for
@@ -99,7 +101,8 @@ def result_text(board: Board, texts: Texts) -> str | None:
 def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
                finished: bool, texts: Texts, playable: bool = True) -> StaticView:
     """The newest board's components: the first question of the move (or Play… when it is
-    private), My view for games with hidden information, Moves, and Rematch at the end."""
+    private), My view for games with hidden information, Moves, and Rematch and Analysis at
+    the end."""
     view = StaticView()
     rows = 0
     if running and playable:  # not while an AI seat is to move
@@ -117,6 +120,9 @@ def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool
         view.add_item(MyViewButton(match_id, label=texts(strings.BUTTON_MY_VIEW), row=last))
     if finished:
         view.add_item(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH), row=last))
+        if ply > 0 and public_at_end(game, state):  # an analysis shows nothing hidden
+            view.add_item(AnalysisButton(match_id, label=texts(strings.BUTTON_ANALYSIS),
+                                         row=last))
     view.add_item(MovesButton(match_id, label=texts(strings.BUTTON_MOVES), row=last))
     return view
 

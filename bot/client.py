@@ -19,8 +19,10 @@ from discord import app_commands
 
 from games import phrase
 
-from . import ai_turns, cogs, delivery, strings
+from . import ai_turns, analysis_post, cogs, delivery, strings
 from .ai_turns import AiTurns
+from .analysis_post import AnalysisPoster
+from .analysis_runner import NICE, AnalysisRunner
 from .backup import Scheduler, default_folder
 from .config import Settings, make_clock
 from .delivery import Delivery
@@ -62,6 +64,8 @@ class CorralBot(discord.Client):
     ai_turns: AiTurns
     workers: Workers
     ai_workers: Workers
+    analysis_workers: Workers
+    analyses: AnalysisRunner
 
     def __init__(self, settings: Settings):
         intents = discord.Intents.none()
@@ -117,9 +121,12 @@ class CorralBot(discord.Client):
         self.workers = Workers(self.settings.workers, self.settings.worker_mode)
         # AI searches get workers of their own, so a long search never delays a board
         self.ai_workers = Workers(max(1, (os.cpu_count() or 2) // 2), self.settings.worker_mode)
+        # post-game analyses: one worker of their own, at a lower CPU priority
+        self.analysis_workers = Workers(1, self.settings.worker_mode, nice=NICE)
         self.outbox = OutboxWorker(self.store, retry_seconds=self.settings.retry_seconds,
                                    worker_id=self.worker_id)
-        self.service = Service(self.store, clock=clock, on_commit=self.outbox.wake)
+        self.service = Service(self.store, clock=clock, on_commit=self._committed)
+        self.service.analyses.level = self.settings.analysis_level
         self.service.leaderboard_min_games = self.settings.leaderboard_min_games
         # the one error handler, which also says which interactions were answered (a board
         # follows one up) and whom to tell that a DM could not reach them
@@ -130,6 +137,13 @@ class CorralBot(discord.Client):
         self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
         self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
         self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)
+        poster = AnalysisPoster(self.store, self.service, self.delivery, self.workers)
+        self.outbox.serve(analysis_post.KINDS, poster.deliver, analysis_post.CONCURRENCY)
+        self.analyses = AnalysisRunner(
+            self.store, self.service, self.analysis_workers, worker_id=self.worker_id,
+            api_base=self.settings.api_base, application_id=lambda: self.application_id,
+            busy=lambda: self.ai_workers.waiting > 0 or self.workers.waiting > 0,
+            on_commit=self.outbox.wake)
         self.register(self.tree)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
@@ -140,11 +154,18 @@ class CorralBot(discord.Client):
         if fixed:
             log.info("recovered %s matches at start", fixed)
         self._tasks += [asyncio.create_task(self.outbox.run(), name="corral-outbox"),
+                        asyncio.create_task(self.analyses.run(), name="corral-analyses"),
                         asyncio.create_task(self._tick_forever(), name="corral-clock")]
         shards = ("" if self.settings.shard_count is None else
                   f"; shards {list(self.settings.shard_ids or range(self.settings.shard_count))}"
                   f" of {self.settings.shard_count}")
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
+
+    def _committed(self) -> None:
+        """A change was committed: the outbox and the analyses may have work."""
+        self.outbox.wake()
+        if hasattr(self, "analyses"):
+            self.analyses.wake()
 
     async def _start_operations(self) -> None:
         """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups
@@ -250,6 +271,8 @@ class CorralBot(discord.Client):
     async def _close(self) -> None:
         self._closing = True
         log.info("stopping")
+        if hasattr(self, "analyses"):
+            await self.analyses.stop()
         if hasattr(self, "outbox"):
             await self.outbox.stop()
         if hasattr(self, "delivery"):
@@ -263,6 +286,8 @@ class CorralBot(discord.Client):
             await asyncio.to_thread(self.workers.shutdown)
         if hasattr(self, "ai_workers"):
             await asyncio.to_thread(self.ai_workers.shutdown)
+        if hasattr(self, "analysis_workers"):
+            await asyncio.to_thread(self.analysis_workers.shutdown)
         await super().close()
         if self.web is not None:
             await self.web.stop()

@@ -24,6 +24,7 @@ Reset Token, then put it in the environment or in a .env file in this folder:
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+ANALYSIS_LEVELS = ("easy", "normal", "hard")
 
 
 class ConfigError(Exception):
@@ -51,6 +52,9 @@ class Settings:
     backup_every: float | None = None  # CORRAL_BACKUP_EVERY: seconds between backups; None: off
     backup_keep: int = 7  # CORRAL_BACKUP_KEEP: scheduled backups kept (the oldest go first)
     backup_dir: str | None = None  # CORRAL_BACKUP_DIR; default: backups/ beside the database
+    # CORRAL_ANALYSIS_LEVEL: the AI level post-game analyses search at (hard by default; a
+    # host on a small machine may choose a cheaper one: an analysis searches every position)
+    analysis_level: str = "hard"
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -91,6 +95,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
             and not database.startswith(("postgresql://", "postgres://")):
         raise ConfigError("CORRAL_SHARD_IDS: several processes need a shared PostgreSQL store "
                           "(CORRAL_DATABASE=postgresql://...); SQLite is for one process")
+    analysis_level = values.get("CORRAL_ANALYSIS_LEVEL", "").strip().lower() or "hard"
+    if analysis_level not in ANALYSIS_LEVELS:
+        raise ConfigError(f"CORRAL_ANALYSIS_LEVEL={analysis_level[:30]!r}: expected one of "
+                          f"{', '.join(ANALYSIS_LEVELS)}")
     return Settings(
         token=token,
         database=database,
@@ -110,6 +118,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         backup_every=_duration(values.get("CORRAL_BACKUP_EVERY", ""), "CORRAL_BACKUP_EVERY"),
         backup_keep=_count(values.get("CORRAL_BACKUP_KEEP", ""), "CORRAL_BACKUP_KEEP", 7),
         backup_dir=values.get("CORRAL_BACKUP_DIR", "").strip() or None,
+        analysis_level=analysis_level,
     )
 
 

@@ -224,6 +224,26 @@ class Delivery:
             return False
         return True
 
+    async def post(self, row: OutboxRow, channel_id: int, **kwargs: Any) -> discord.Message:
+        """A message another part of the bot composed (an analysis), paced and posted with
+        the row's nonce; Discord's failures sorted as for boards (`Retry`, `Give`;
+        Forbidden and NotFound re-raised for the caller to decide)."""
+        return await self._send(row, channel_id, **kwargs)
+
+    async def edit_reply(self, token: str, content: str) -> bool:
+        """Edit the original reply of an interaction through its token (not counted against
+        the bot's global limit); False if Discord refused (the token is gone)."""
+        application_id = self.client.application_id
+        if application_id is None:
+            return False
+        try:
+            await edit_follow_up(self._http(), self.api_base, application_id, token,
+                                 "@original", {"content": content})
+        except Unsent as exc:
+            log.info("reply not edited: %s", exc)
+            return False
+        return True
+
     async def texts_for(self, guild_id: int | None) -> Texts:
         """Channel messages speak the server's language."""
         return Texts(await self.service.channel_language(guild_id))

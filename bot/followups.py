@@ -76,7 +76,7 @@ async def send_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
 
 
 async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
-                         token: str, message_id: int, body: dict[str, Any]) -> None:
+                         token: str, message_id: int | str, body: dict[str, Any]) -> None:
     """PATCH a message the interaction `token` posted (as Discord's JSON). Raises `Unsent`
     (an edit repeats safely, so a 5xx is simply retried later)."""
     url = f"{api_base}/webhooks/{application_id}/{token}/messages/{message_id}"

@@ -10,7 +10,7 @@ Phrases are stored with `i18n.phrase_to_json` and come back as phrases.
 A row's lane keeps its order (rows of one lane go out one after another, in commit order):
 a match's channel messages `m:<match>`, its DMs `d:<match>` (a slow DM never holds a board
 back), a user's digests `u:<user>`, a match's AI turns `a:<match>` (boards never wait for
-the AI's search).
+the AI's search), a match's analyses `x:<match>`.
 """
 
 from __future__ import annotations
@@ -238,9 +238,25 @@ class AiTurn:
         return f"a:{self.match_id}"
 
 
-Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn
+@dataclass(frozen=True)
+class AnalysisPost:
+    """A finished match's analysis (stored in the store's analyses) to post in `channel_id`,
+    in the language of the server `guild_id`."""
+
+    kind: ClassVar[str] = "analysis"
+    match_id: int
+    channel_id: int
+    guild_id: int | None = None
+    message_id: int | None = None
+
+    @property
+    def lane(self) -> str:
+        return f"x:{self.match_id}"
+
+
+Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | AnalysisPost
 KINDS: dict[str, type[Payload]] = {cls.kind: cls for cls in (
-    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn)}
+    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, AnalysisPost)}
 
 
 # -- the codec -------------------------------------------------------------------------------
@@ -341,6 +357,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
          "picture": {"out": _picture_out, "into": _picture_in}},
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
+    AnalysisPost: {"message_id": {"omit": True}},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,
 # once, so that a row costs a loop over its fields
@@ -385,6 +402,6 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
         raise BadPayload(f"{kind} row: {exc!r}"[:300]) from None
 
 
-__all__ = ["AiTurn", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS", "Lobby",
-           "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire", "Seats",
-           "Text", "Via", "decode", "encode"]
+__all__ = ["AiTurn", "AnalysisPost", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS",
+           "Lobby", "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire",
+           "Seats", "Text", "Via", "decode", "encode"]

@@ -107,3 +107,27 @@ def profile_chart(points: Sequence[tuple[float, float]], title: str, language: s
     from render import rating_chart
 
     return rating_chart(points, title=title, tr=translations(picture_language(language)))
+
+
+def analysis_picture(game_id: str, seat_count: int, options: dict[str, str],
+                     entries: Sequence[Sequence[str]], result: dict[str, Any],
+                     names: Sequence[str], language: str) -> bytes:
+    """A stored analysis (`games.analysis.Analysis` as a dict) as a picture: the chart of
+    each seat's chance after every entry and the three biggest swings, each with the public
+    view after the move played and after the AI's preferred move."""
+    from render import Swing
+    from render import analysis_picture as draw
+
+    game, states = _replayed(game_id, seat_count, options, entries)
+    notes = result["moves"]
+    series = [list(note["win"]) for note in notes] + [list(result["final"])]
+    swings = []
+    for index in result["mistakes"]:
+        note = notes[index - 1]
+        before = states[index - 1]
+        swings.append(Swing(
+            index=index, seat=int(note["seat"]), move=note["move"], best=note["best"],
+            loss=float(note["loss"]), played=game.observe(states[index], None),
+            preferred=game.observe(game.play(before, note["best"]), None)))
+    return draw(game_id, names=list(names), series=series, swings=swings,
+                tr=translations(picture_language(language)))

@@ -23,9 +23,12 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 
-def _die_with_parent(parent: int) -> None:
-    """Runs in each worker as it starts."""
+def _die_with_parent(parent: int, nice: int = 0) -> None:
+    """Runs in each worker as it starts; `nice`: how much lower its CPU priority is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot handles Ctrl-C and stops us
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL("libc.so.6", use_errno=True)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -50,9 +53,12 @@ class Workers:
     later picture would fail until the bot restarts: the broken pool is replaced by a fresh
     one and the job is tried once more there."""
 
-    def __init__(self, size: int | None = None, mode: str = "process"):
+    def __init__(self, size: int | None = None, mode: str = "process", nice: int = 0):
+        """`nice`: the workers run at a lower CPU priority (background work, such as
+        post-game analyses, that must not slow live moves and pictures down)."""
         self.size = size or max(1, min(4, os.cpu_count() or 1))
         self.mode = mode
+        self.nice = nice
         self.replaced = 0  # broken pools replaced (logged, and read by tests)
         self.waiting = 0  # jobs submitted and not finished (running or queued): /metrics
         self._warm = False
@@ -64,7 +70,7 @@ class Workers:
                 self.size, thread_name_prefix="corral-render")
         return concurrent.futures.ProcessPoolExecutor(
             self.size, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_die_with_parent, initargs=(os.getpid(),))
+            initializer=_die_with_parent, initargs=(os.getpid(), self.nice))
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import orjson
 
 from .db import Conflict, Conn, Database, Row, params
+from .store_analyses import AnalysisQueries, AnalysisWrites
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
@@ -204,7 +205,7 @@ DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
     "language": None, "preferred_language": None}
 
 
-class Queries:
+class Queries(AnalysisQueries):
     """Reads, on whichever connection `conn` is (the reader, or a transaction)."""
 
     conn: Conn
@@ -579,7 +580,7 @@ class Queries:
         return await self.conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
 
 
-class Tx(Queries):
+class Tx(Queries, AnalysisWrites):
     """Reads and writes inside one transaction."""
 
     def __init__(self, conn: Conn):

@@ -316,3 +316,30 @@ BUTTON_FIRST = N_("⏮ First")
 BUTTON_PREVIOUS = N_("◀ Back")
 BUTTON_NEXT = N_("Next ▶")
 BUTTON_LAST = N_("Last ⏭")
+# -- post-game analysis (issue 30) ----------------------------------------------------------
+BUTTON_ANALYSIS = N_("📈 Analysis")
+ANALYSIS_NOT_OVER = N_("Match #{match_id} is not over: a match is analysed only once it has "
+                       "ended.")
+ANALYSIS_ABORTED = N_("Match #{match_id} was aborted, so there is nothing to analyse.")
+ANALYSIS_NO_MOVES = N_("Match #{match_id} has no moves to analyse.")
+ANALYSIS_HIDDEN = N_("Match #{match_id} ended before every hidden tile was shown, so it can't be "
+                     "analysed without telling what a player kept hidden.")
+ANALYSIS_QUEUED = N_("📈 Analysis of match #{match_id} ({game}): waiting for its turn…")
+ANALYSIS_PROGRESS = N_("📈 Analysis of match #{match_id} ({game}): analysing move {n} of "
+                       "{total}…")
+ANALYSIS_READY = N_("📈 The analysis of match #{match_id} is ready: see {link}.")
+ANALYSIS_FAILED = N_("📈 The analysis of match #{match_id} failed. Sorry; ask again later.")
+ANALYSIS_ALREADY = N_("Match #{match_id} is being analysed already ({n} of {total} moves done); "
+                      "the result will be posted in {link}.")
+ANALYSIS_AGAIN = N_("The analysis of match #{match_id} is posted again in this channel.")
+ANALYSIS_HEADER = N_("📈 **Analysis of match #{match_id}** ({game}, by the {level} AI): each "
+                     "player's estimated chance of winning after every move.")
+ANALYSIS_SWINGS = N_("The biggest swings:")
+ANALYSIS_SWING = N_("{rank}. Move {index}, {name}: played `{move}`, the AI preferred `{best}` "
+                    "({loss} chance of winning).")
+ANALYSIS_NO_SWINGS = N_("No move gave away a noticeable chance of winning.")
+AI_LEVEL_EASY = N_("easy")
+AI_LEVEL_NORMAL = N_("normal")
+AI_LEVEL_HARD = N_("hard")
+ANALYSIS_BUSY = N_("Match #{match_id} is being queued for analysis right now; ask again in a "
+                   "moment.")

@@ -23,7 +23,8 @@ is refused for such a game: its record still holds what a seat has not shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -83,29 +84,65 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
             progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Analyse the game played from `start` by `notations` (raises GameError on an illegal
     move). `progress(i, n)` is called before position i of n is searched."""
-    from .ai import LEVELS, estimate
+    from .ai import LEVELS
 
     if level not in LEVELS:
         raise AnalysisError(f"unknown level {level!r}: {', '.join(LEVELS)}")
-    states = [start]
-    moves = []
-    for text in notations:
-        move = game.parse_move(states[-1], text)
-        moves.append(move)
-        states.append(game.apply(states[-1], move))
+    states, moves = replayed(game, start, [("move", text) for text in notations])
     final = states[-1]
     if game.info.hidden_information and game.outcome(final) is None:
         raise AnalysisError("the game is not finished: a game with hidden information is "
                             "analysed only once everything in it is public")
-    # each position's (preferred move, chances); a roll's chances are the next position's
-    judged: list[tuple[Any, list[float]] | None] = []
+    judged: list[Judgement] = []
     for i, state in enumerate(states[:-1]):
         if progress is not None:
             progress(i + 1, len(moves))
-        if game.is_chance(state):
-            judged.append(None)
-        else:
-            judged.append(estimate(game, state, level=level, seed=seed + i, time_cap=time_cap))
+        judged.append(judge(game, state, level=level, seed=seed + i, time_cap=time_cap))
+    return assemble(game, states, moves, judged, level=level, seed=seed, time_cap=time_cap)
+
+
+# What the search said of one position: (the move it prefers, each seat's chance), or None
+# where nobody chooses (a die roll is due, or the turn was skipped after a timeout)
+Judgement = tuple[Any, list[float]] | None
+SKIP = "—"  # how a skipped turn (a platform action, not a move) is written in an analysis
+
+
+def replayed(game: Game, start: Any, entries: Sequence[Sequence[str]]
+             ) -> tuple[list[Any], list[Any]]:
+    """The states after 0, 1, … n entries ((kind, notation): "move", or "skip" for a turn
+    skipped after a timeout) and the moves played (None for a skip)."""
+    states = [start]
+    moves: list[Any] = []
+    for kind, text in entries:
+        if kind == "skip":
+            moves.append(None)
+            states.append(game.skip(states[-1]))
+            continue
+        move = game.parse_move(states[-1], text)
+        moves.append(move)
+        states.append(game.apply(states[-1], move))
+    return states, moves
+
+
+def judge(game: Game, state: Any, *, level: str, seed: int, time_cap: float | None = -1.0,
+          iterations: int | None = None, skipped: bool = False) -> Judgement:
+    """One position's judgement (None where a die roll is due, or the turn was `skipped`)."""
+    from .ai import estimate
+
+    if skipped or game.is_chance(state):
+        return None
+    best, chances = estimate(game, state, level=level, seed=seed, time_cap=time_cap,
+                             iterations=iterations)
+    return best, list(chances)
+
+
+def assemble(game: Game, states: list[Any], moves: list[Any], judged: list[Judgement], *,
+             level: str, seed: int = 0, time_cap: float | None = -1.0) -> Analysis:
+    """The analysis of a game from each position's judgement (`states` has one more item
+    than `moves` and `judged`: the final position)."""
+    from .ai import estimate
+
+    final = states[-1]
     after = result_shares(game, final) if game.outcome(final) is not None else (
         list(estimate(game, final, level=level, seed=seed + len(moves),
                       time_cap=time_cap)[1]) if not game.is_chance(final) else None)
@@ -114,7 +151,7 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
     for i in range(len(chances) - 2, -1, -1):  # a roll: the position after it
         if chances[i] is None:
             chances[i] = chances[i + 1]
-    seats = game.seats(start)
+    seats = game.seats(states[0])
     even = [1.0 / seats] * seats
     analysis = Analysis(game.id, level, final=result_shares(game, final))
     for i, (state, move) in enumerate(zip(states[:-1], moves, strict=True)):
@@ -122,8 +159,8 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
         nxt = chances[i + 1] or before
         note = judged[i]
         if note is None:
-            analysis.moves.append(MoveNote(i + 1, None, game.format_move(state, move), None,
-                                           before, 0.0))
+            text = SKIP if move is None else game.format_move(state, move)
+            analysis.moves.append(MoveNote(i + 1, None, text, None, before, 0.0))
             continue
         seat = game.to_move(state)
         assert seat is not None
@@ -134,6 +171,26 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
     ranked = sorted((m for m in analysis.moves if m.loss > 0), key=lambda m: (-m.loss, m.index))
     analysis.mistakes = [m.index for m in ranked[:3]]
     return analysis
+
+
+def public_at_end(game: Game, state: Any) -> bool:
+    """Whether nothing of `state` is hidden from anyone any more: always for a game without
+    hidden information; for one with it, when every seat's observation, its own hand left
+    aside (which must be empty), is the public one (a finished Consequence game at its final
+    count shows every tile; one ended by a repetition, a resignation or a timeout does not)."""
+    if not game.info.hidden_information:
+        return True
+    public = game.observe(state, None)
+    for seat in range(game.seats(state)):
+        seen = game.observe(state, seat)
+        if (not dataclasses.is_dataclass(seen) or isinstance(seen, type)
+                or getattr(seen, "hand", None)):
+            return False
+        names = {f.name for f in dataclasses.fields(seen)}
+        leave = {name: None for name in ("viewer", "hand") if name in names}
+        if dataclasses.replace(seen, **leave) != dataclasses.replace(public, **leave):
+            return False
+    return True
 
 
 def analyse_record(text: str, *, level: str = "hard", seed: int = 0,
@@ -154,6 +211,35 @@ def analyse_job(game_id: str, start_json: dict, notations: list[str], level: str
     """For a process pool (top level, plain data in and out): `Analysis` as a dict."""
     game = get_game(game_id)
     return asdict(analyse(game, game.from_json(start_json), notations, level=level, seed=seed))
+
+
+def judge_job(game_id: str, seat_count: int, options: dict[str, str],
+              entries: Sequence[Sequence[str]], index: int, level: str = "hard",
+              seed: int = 0) -> list[Any] | None:
+    """For a process pool: the judgement of the position before entry `index` (0-based) of
+    a match's effective log, as plain data ([preferred notation, chances], or None)."""
+    game = get_game(game_id)
+    states, _ = replayed(game, game.new(seat_count, options), entries[:index])
+    found = judge(game, states[-1], level=level, seed=seed,
+                  skipped=entries[index][0] == "skip")
+    if found is None:
+        return None
+    return [game.format_move(states[-1], found[0]), found[1]]
+
+
+def assemble_job(game_id: str, seat_count: int, options: dict[str, str],
+                 entries: Sequence[Sequence[str]], judged: Sequence[Any], level: str = "hard",
+                 seed: int = 0) -> dict[str, Any]:
+    """For a process pool: the analysis (`Analysis` as a dict) from every position's
+    judgement as `judge_job` gave it."""
+    game = get_game(game_id)
+    states, moves = replayed(game, game.new(seat_count, options), entries)
+    if len(judged) != len(moves):
+        raise AnalysisError(f"{len(judged)} judgements for {len(moves)} moves")
+    notes: list[Judgement] = [
+        None if j is None else (game.parse_move(state, j[0]), [float(w) for w in j[1]])
+        for state, j in zip(states, judged, strict=False)]
+    return asdict(assemble(game, states, moves, notes, level=level, seed=seed))
 
 
 def format_table(analysis: Analysis) -> str:

@@ -27,9 +27,12 @@ if TYPE_CHECKING:
     from .api import (
         LABELS,
         RENDERERS,
+        AnalysisLabels,
         ChartLabels,
         Picture,
+        Swing,
         TextBox,
+        analysis_picture,
         animate,
         cjk_font_available,
         picture,
@@ -47,5 +50,6 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "ChartLabels", "Picture", "TextBox",
+__all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "AnalysisLabels", "ChartLabels", "Swing",
+           "analysis_picture", "Picture", "TextBox",
            "animate", "cjk_font_available", "picture", "rating_chart", "render_observation"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from games import KITS
 
+from .analysis import AnalysisLabels, Swing, analysis_picture
 from .chart import ChartLabels, rating_chart
 from .common import Picture, TextBox, cjk_font_available, translated
 from .replay import animate
@@ -64,5 +65,6 @@ def render_observation(game_id: str, observation: Any, *,
     return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout)
 
 
-__all__ = ["LABELS", "RENDERERS", "ChartLabels", "Picture", "TextBox", "animate",
-           "cjk_font_available", "picture", "rating_chart", "render_observation"]
+__all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",
+           "analysis_picture", "animate", "cjk_font_available", "picture", "rating_chart",
+           "render_observation"]

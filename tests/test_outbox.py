@@ -32,12 +32,13 @@ from games import Phrase, phrase
 
 # rows written by the code before typed payloads (0c7fdab): a challenge, a move through an
 # interaction, a draw offer, a Consequence start (DMs with a picture), an AI match, a timeout
-# notice, a digest, a retire, a resignation
+# notice, a digest, a retire, a resignation; then rows of later kinds (a post-game analysis)
 STORED = json.loads((Path(__file__).parent / "data" / "outbox_rows.json").read_text())
 
 
 def test_every_kind_has_a_class_and_stored_rows_of_each_are_here():
-    assert set(outbox.KINDS) == {"board", "notice", "lobby", "retire", "dm", "digest", "ai"}
+    assert set(outbox.KINDS) == {"board", "notice", "lobby", "retire", "dm", "digest", "ai",
+                                 "analysis"}
     assert {row["kind"] for row in STORED} == set(outbox.KINDS)
 
 
@@ -138,6 +139,13 @@ async def test_the_service_writes_what_earlier_versions_wrote(store):
         await effects.digest(ALICE.user_id, [], phrase("x {n}", n=1))
         await effects.retire(current, below_version=3, offer_ids=[1], text=phrase("gone {n}", n=2))
     await service.resign(match.id, ALICE.user_id)
+    # its analysis, asked for, done, and asked for again: the stored result is posted again
+    asked = {"channel_id": 5, "guild_id": 9, "token": None, "token_expires": None,
+             "language": "en"}
+    await service.request_analysis(match.id, BOB.user_id, **asked)
+    async with store.transaction() as tx:
+        await tx.finish_analysis(match.id, {"moves": []}, clock.now)
+    await service.request_analysis(match.id, BOB.user_id, **asked)
     rows = await store.conn.fetch("SELECT kind, lane, payload FROM outbox ORDER BY id")
     written = [{"kind": r["kind"], "lane": r["lane"], "payload": json.loads(r["payload"])}
                for r in rows]

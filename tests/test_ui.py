@@ -7,6 +7,7 @@ from pathlib import Path
 
 import discord
 
+from bot.analysis_ui import AnalysisButton
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
@@ -100,6 +101,17 @@ def test_a_private_first_step_puts_only_play_on_the_board():
     assert [b.label for b in items(view)][11:] == ["Moves"]
     view = board_view(mancala, mancala.new(), 9, 0, running=False, finished=True, texts=ENGLISH)
     assert [b.label for b in items(view)] == ["Rematch", "Moves"]
+    # a finished match with moves offers its analysis; a running one never does
+    played = mancala.play(mancala.new(), "k")
+    view = board_view(mancala, played, 9, 1, running=False, finished=True, texts=ENGLISH)
+    assert [b.label for b in items(view)] == ["Rematch", "📈 Analysis", "Moves"]
+    view = board_view(mancala, played, 9, 1, running=True, finished=False, texts=ENGLISH)
+    assert "📈 Analysis" not in [b.label for b in items(view)]
+    # nor for a Consequence match whose end kept tiles hidden (a resignation)
+    consequence = REGISTRY["consequence"]
+    opened = consequence.play(consequence.new(), consequence.legal_notations(consequence.new())[0])
+    view = board_view(consequence, opened, 9, 1, running=False, finished=True, texts=ENGLISH)
+    assert [b.label for b in items(view)] == ["My view", "Rematch", "Moves"]
 
 
 def test_custom_ids_round_trip_and_forged_ones_are_refused():
@@ -136,6 +148,7 @@ SENT = [
     (OfferAnswer(77, True), "c1:o:77:a"),
     (OfferAnswer(77, False), "c1:o:77:d"),
     (RematchButton(5), "c1:m:5"),
+    (AnalysisButton(5), "c1:A:5"),
     *[(ReplayStep(5, 3, key), f"c1:R:5:3:{key}") for key in "fbnl"],
     (RepeatButton(5, 3, "b@c3>d4"), "c1:y:5:3:b@c3>d4"),
     (LegacyMoveButton(1, 2, "k"), "corral:mv:1:2:k"),
@@ -182,6 +195,7 @@ def _before(custom_id: str) -> bool:
         rf"c1:l:(?P<action>join|start|cancel|accept|decline|ai):(?P<match>{idn})",
         rf"c1:r:(?P<match>{idn})", rf"c1:c:(?P<match>{idn}):(?P<version>{idn})",
         rf"c1:o:(?P<offer>{idn}):(?P<answer>a|d)", rf"c1:m:(?P<match>{idn})",
+        rf"c1:A:(?P<match>{idn})",
         rf"c1:R:(?P<match>{idn}):(?P<ply>{idn}):(?P<answer>[fbnl])",
         rf"c1:y:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})",
         rf"corral:mv:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})"]

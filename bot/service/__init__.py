@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..store import Store
+from .analyses import LEVEL_NAMES, Analyses, AnalysisRequest
 from .clocks import NOTIFY_MODES, REMINDER_MODES, Clocks, TickReport, parse_time
 from .core import (
     AlreadyOpen,
@@ -58,6 +59,7 @@ class Service:
         self.settings = settings = Settings(ctx)
         self.match_history = history = History(ctx)
         self.stats = stats = Stats(ctx, history)
+        self.analyses = analyses = Analyses(ctx)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -126,6 +128,9 @@ class Service:
         self.ratings_from_log = stats.ratings_from_log
         self.replay_log = stats.replay_log
         self.check_replay_ply = stats.check_replay_ply
+        # post-game analyses
+        self.analysable = analyses.analysable
+        self.request_analysis = analyses.request_analysis
 
     # the shared state, readable and settable through the service (tests set the dice)
     @property
@@ -183,7 +188,8 @@ class Service:
 
 MatchService = Service
 
-__all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
+__all__ = ["AlreadyOpen", "Analyses", "AnalysisRequest", "BadRequest", "LEVEL_NAMES",
+           "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
            "FIRST_CHOICES", "History", "Matches", "Moves", "Offers", "Settings", "Stats",
            "Forbidden",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",

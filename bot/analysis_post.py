@@ -1,0 +1,87 @@
+"""Posting a finished analysis (an `outbox.AnalysisPost` row): its picture, drawn in the
+picture workers, and the same in words, in the channel it was asked in and in that server's
+language; then the reply that showed the progress says where it is."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+
+from games import Phrase, phrase
+
+from . import strings
+from .delivery import Delivery
+from .i18n import Texts
+from .interactions import fit
+from .outbox import AnalysisPost
+from .outbox_worker import Give, Result, Skip
+from .pictures import analysis_picture
+from .pool import Workers
+from .service import LEVEL_NAMES, Service
+from .store import OutboxRow, Store
+
+KINDS = ("analysis",)
+CONCURRENCY = 4
+
+
+def analysis_lines(match_id: int, game: str, level: str, names: list[str],
+                   result: dict[str, Any]) -> list[Phrase]:
+    """The analysis in words: what the picture shows, and its three biggest swings."""
+    lines = [phrase(strings.ANALYSIS_HEADER, match_id=match_id, game=game,
+                    level=phrase(LEVEL_NAMES.get(level, strings.AI_LEVEL_HARD)))]
+    notes = result["moves"]
+    if not result["mistakes"]:
+        lines.append(phrase(strings.ANALYSIS_NO_SWINGS))
+        return lines
+    lines.append(phrase(strings.ANALYSIS_SWINGS))
+    for rank, index in enumerate(result["mistakes"], 1):
+        note = notes[index - 1]
+        seat = note["seat"]
+        lines.append(phrase(
+            strings.ANALYSIS_SWING, rank=rank, index=index,
+            name=names[seat] if seat is not None and 0 <= seat < len(names) else "?",
+            move=note["move"], best=note["best"], loss=f"−{round(note['loss'] * 100)}%"))
+    return lines
+
+
+class AnalysisPoster:
+    def __init__(self, store: Store, service: Service, delivery: Delivery, pictures: Workers):
+        self.store = store
+        self.service = service
+        self.delivery = delivery
+        self.pictures = pictures
+
+    async def deliver(self, row: OutboxRow, post: AnalysisPost) -> Result:
+        job = await self.store.analysis(post.match_id)
+        if job is None or job.result is None:
+            raise Give(f"no analysis of match {post.match_id} to post")
+        match, entries = await self.service.analysable(post.match_id)
+        texts = Texts(await self.service.channel_language(post.guild_id))
+        names = match.names()
+        content = fit("\n".join(texts(line, names) for line in analysis_lines(
+            match.id, match.game.name, job.level, names, job.result)))
+        message_id = post.message_id
+        channel_id = post.channel_id
+        if message_id is None:
+            png = await self.pictures.run(
+                analysis_picture, match.game.id, len(match.seats), dict(match.row.options),
+                entries, job.result, names, texts.language)
+            try:
+                message = await self.delivery.post(
+                    row, post.channel_id, content=content,
+                    file=discord.File(io.BytesIO(png), filename=f"analysis-{match.id}.png"),
+                    allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden:
+                raise Skip(f"cannot post in channel {post.channel_id}") from None
+            except discord.NotFound:
+                raise Skip(f"channel {post.channel_id} is gone") from None
+            message_id, channel_id = message.id, message.channel.id
+        if job.token is not None and job.token_expires is not None \
+                and self.delivery.clock() < job.token_expires:
+            guild = post.guild_id or "@me"
+            link = f"https://discord.com/channels/{guild}/{channel_id}/{message_id}"
+            await self.delivery.edit_reply(job.token, fit(Texts(job.language or "en")(
+                phrase(strings.ANALYSIS_READY, match_id=match.id, link=link))))
+        return {"message_id": message_id}

@@ -1,0 +1,273 @@
+"""The bot side of post-game analyses (issue 30), without Discord: who may ask, a job queued
+once per match, the fair order of the queue across servers, what stays hidden, and a picture
+that reads on a phone in English and Japanese. (tests/e2e/test_analysis_e2e.py drives the
+whole of it through the real bot.)"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import random
+
+import pytest
+from PIL import Image
+from support import ALICE, BOB, CAROL
+from test_render import layout_problems
+
+from bot.i18n import translations
+from bot.pictures import analysis_picture
+from bot.service import ServiceError
+from games import get_game
+from games.analysis import assemble_job, judge_job, public_at_end
+from render import Swing, TextBox
+from render import analysis_picture as draw
+from render.analysis import MARK, WIDTH
+
+ASK = {"channel_id": 5, "token": None, "token_expires": None, "language": "en"}
+
+
+async def finished_match(service, guild_id: int = 1, channel_id: int = 5, moves=("k", "c")):
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=guild_id, channel_id=channel_id,
+                                     first="me")
+    match = await service.accept(match.id, BOB.user_id)
+    for notation in moves:
+        mover = match.to_move()
+        match = await service.play(match.id, mover.user_id, notation) and \
+            await service.get(match.id)
+    await service.resign(match.id, ALICE.user_id)
+    return await service.get(match.id)
+
+
+async def test_a_match_is_analysed_once_and_only_once_it_is_over(service, store):
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=5, first="me")
+    with pytest.raises(ServiceError, match="is not over"):
+        await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    await service.accept(match.id, BOB.user_id)
+    await service.play(match.id, ALICE.user_id, "k")
+    with pytest.raises(ServiceError, match="is not over"):
+        await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    with pytest.raises(ServiceError, match="does not exist"):
+        await service.request_analysis(10**12, ALICE.user_id, guild_id=1, **ASK)
+    assert await store.analysis(match.id) is None
+    await service.resign(match.id, BOB.user_id)
+    first = await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    again = await service.request_analysis(match.id, BOB.user_id, guild_id=1, **ASK)
+    assert (first.outcome, again.outcome) == ("queued", "running")
+    job = await store.analysis(match.id)
+    assert job is not None and job.total == 1 and job.requested_by == ALICE.user_id
+    outbox = await store.conn.fetch("SELECT kind FROM outbox WHERE kind = 'analysis'")
+    assert outbox == []  # nothing to post before it is done
+
+
+async def test_the_queue_serves_servers_in_turn(service, store):
+    """Server 1 asks for three analyses, then server 2 for one: server 2's is taken second,
+    not fourth, and a slice of a job given back lets the other server in."""
+    ones = [await finished_match(service, guild_id=1, channel_id=10 + i) for i in range(3)]
+    two = await finished_match(service, guild_id=2, channel_id=20)
+    for match, guild in [(m, 1) for m in ones] + [(two, 2)]:
+        await service.request_analysis(match.id, ALICE.user_id, guild_id=guild, **ASK)
+    order = []
+    now = 1000.0
+    for _ in range(4):
+        now += 1
+        async with store.transaction() as tx:
+            job = await tx.claim_analysis("w", now, now + 60)
+        assert job is not None
+        order.append(job.match_id)
+        async with store.transaction() as tx:  # the slice is over: finished
+            await tx.finish_analysis(job.match_id, {"moves": []}, now)
+    assert order == [ones[0].id, two.id, ones[1].id, ones[2].id]
+    async with store.transaction() as tx:
+        assert await tx.claim_analysis("w", now + 1, now + 60) is None
+
+
+async def test_a_job_in_hand_is_left_alone_and_taken_back_after_a_crash(service, store):
+    match = await finished_match(service)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    async with store.transaction() as tx:
+        job = await tx.claim_analysis("w1", 100.0, 220.0)
+        assert job is not None and job.judged == []
+        assert await tx.save_judged(match.id, [None], "w1", 220.0)
+    async with store.transaction() as tx:
+        assert await tx.claim_analysis("w2", 150.0, 270.0) is None  # w1 holds it
+        assert not await tx.save_judged(match.id, [None, None], "w2", 270.0)
+    async with store.transaction() as tx:  # w1 restarts: what it held is free again
+        await tx.release_analysis_claims("w1")
+        again = await tx.claim_analysis("w2", 160.0, 280.0)
+    assert again is not None and again.judged == [None]  # what was judged is kept
+
+
+async def test_hidden_information_stays_hidden(service):
+    game = get_game("consequence")
+    rng = random.Random(4)
+    state = game.new(2)
+    seen_public_before_the_end = []
+    while game.outcome(state) is None:
+        seen_public_before_the_end.append(public_at_end(game, state))
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert not any(seen_public_before_the_end) and public_at_end(game, state)
+    # a resigned Consequence match kept its hands hidden: no analysis, no button
+    match = await service.open_match(game_id="consequence", options={}, host=ALICE,
+                                     opponent=CAROL, guild_id=1, channel_id=5, first="me")
+    match = await service.accept(match.id, CAROL.user_id)
+    mover = match.to_move()
+    await service.play(match.id, mover.user_id, match.game.legal_notations(match.state)[0])
+    await service.resign(match.id, CAROL.user_id)
+    with pytest.raises(ServiceError, match="hidden tile"):
+        await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+
+
+def picture(language: str, swings: bool = True):
+    game = get_game("progressive-mancala")
+    rng = random.Random(2)
+    state = game.new(2, {"pits": "11"})
+    entries = []
+    for _ in range(10):
+        notation = rng.choice(game.legal_notations(state))
+        entries.append(["move", notation])
+        state = game.play(state, notation)
+    judged = [judge_job(game.id, 2, {"pits": "11"}, entries, i, "easy", 3)
+              for i in range(len(entries))]
+    result = assemble_job(game.id, 2, {"pits": "11"}, entries, judged, "easy", 3)
+    if not swings:
+        result["mistakes"] = []
+    return result, analysis_picture(game.id, 2, {"pits": "11"}, entries, result,
+                                    ["Alice", "Bartholomew-Longname"], language)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_picture_reads_on_a_phone(language, cjk_font):
+    result, png = picture(language)
+    image = Image.open(io.BytesIO(png))
+    assert image.width == WIDTH and image.height > 2 * WIDTH
+    assert 1 <= len(result["mistakes"]) <= 3
+    colours = {c for _, c in image.convert("RGB").getcolors(1 << 20)}
+    assert MARK in colours  # the swings are marked
+    # every label: digits 9 px at phone width, contrast, nothing over it, no overlap
+    game = get_game("progressive-mancala")
+    state = game.new(2, {"pits": "11"})
+    boxes: list[TextBox] = []
+    tr = translations(language) if language == "ja" else gettext.NullTranslations()
+    notes = result["moves"]
+    swings = [Swing(i, notes[i - 1]["seat"], notes[i - 1]["move"], notes[i - 1]["best"],
+                    notes[i - 1]["loss"], game.observe(state, None), game.observe(state, None))
+              for i in result["mistakes"]]
+    labels_png = draw(game.id, names=["Alice", "Bartholomew-Longname"],
+                      series=[n["win"] for n in notes] + [result["final"]], swings=swings,
+                      tr=tr, layout=boxes)
+    texts = [b.text for b in boxes]
+    if language == "ja":
+        assert "一手ごとの勝つ見込み" in texts and any("手目" in t for t in texts)
+    else:
+        assert "Chance of winning after each move" in texts
+    assert not _label_problems(labels_png, boxes)
+
+
+def _label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
+    """`layout_problems`, on the labels alone (the small boards pasted in are the games' own
+    pictures, checked by their own tests)."""
+    return layout_problems(png, boxes)
+
+
+def test_a_calm_game_says_so():
+    _, png = picture("en", swings=False)
+    assert Image.open(io.BytesIO(png)).width == WIDTH
+
+
+class FailingWorkers:
+    """Analysis workers whose every search fails (a bug, a crashed native library)."""
+
+    waiting = 0
+
+    async def run(self, fn, *args):
+        raise RuntimeError("the search failed")
+
+
+class InlineWorkers:
+    """Analysis workers that run the job at once, counting the calls."""
+
+    waiting = 0
+
+    def __init__(self):
+        self.calls = 0
+
+    async def run(self, fn, *args):
+        self.calls += 1
+        return fn(*args)
+
+
+def runner(service, store, workers, busy=lambda: False):
+    from bot.analysis_runner import AnalysisRunner
+
+    return AnalysisRunner(store, service, workers, worker_id="t", api_base="http://x",
+                          application_id=lambda: None, busy=busy, on_commit=lambda: None)
+
+
+async def test_a_failing_analysis_is_tried_again_then_given_up(service, store):
+    from bot.analysis_runner import MAX_ATTEMPTS
+
+    match = await finished_match(service)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    work = runner(service, store, FailingWorkers())
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert await work.step()
+        job = await store.analysis(match.id)
+        assert job is not None and job.attempts == attempt
+        assert job.status == ("failed" if attempt == MAX_ATTEMPTS else "queued")
+    assert not await work.step()  # nothing left to do; asking again queues it afresh
+    again = await service.request_analysis(match.id, BOB.user_id, guild_id=1, **ASK)
+    assert again.outcome == "queued" and again.job.status == "queued"
+
+
+async def test_the_runner_judges_each_position_once_in_slices_and_posts_once(service, store):
+    from bot.analysis_runner import SLICE
+
+    moves = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i"]
+    service.analyses.level = "easy"  # a host's setting (CORRAL_ANALYSIS_LEVEL): a short test
+    match = await finished_match(service, moves=moves)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    workers = InlineWorkers()
+    work = runner(service, store, workers)
+    steps = 0
+    while await work.step():
+        steps += 1
+    job = await store.analysis(match.id)
+    assert job is not None and job.status == "done" and len(job.judged) == job.total
+    assert steps == -(-job.total // SLICE)  # slices, each given back to the queue
+    assert workers.calls == job.total + 1  # each position once, then the assembly
+    posts = await store.conn.fetch("SELECT payload FROM outbox WHERE kind = 'analysis'")
+    assert len(posts) == 1
+
+
+async def test_live_work_goes_first(service, store, monkeypatch):
+    """While the AI's or the pictures' workers have work waiting, no position is searched."""
+    import asyncio
+
+    from bot import analysis_runner
+
+    monkeypatch.setattr(analysis_runner, "YIELD_AT_MOST", 0.5)
+    service.analyses.level = "easy"
+    match = await finished_match(service)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **ASK)
+    workers = InlineWorkers()
+    busy = [True]
+    work = runner(service, store, workers, busy=lambda: busy[0])
+    task = asyncio.ensure_future(work.step())
+    await asyncio.sleep(0.2)
+    assert workers.calls == 0  # waiting behind the live work
+    busy[0] = False
+    assert await task and workers.calls >= 1
+
+
+async def test_analysis_workers_run_at_a_lower_priority():
+    import os
+
+    from bot.pool import Workers
+
+    workers = Workers(1, nice=10)
+    try:
+        assert await workers.run(os.nice, 0) == min(19, os.nice(0) + 10)
+    finally:
+        workers.shutdown()
