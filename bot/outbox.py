@@ -238,9 +238,47 @@ class AiTurn:
         return f"a:{self.match_id}"
 
 
-Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn
+@dataclass(frozen=True)
+class TourPost:
+    """A message in a tournament's thread: a round's pairings, the final standings, a note.
+    `picture` ("standings" or "bracket") is drawn from `data`, the engine's JSON as it was
+    when the row was written. `signup`: the sign-up message instead, posted once with its
+    Join / Leave buttons and edited with the list as it is when delivered."""
+
+    kind: ClassVar[str] = "tour"
+    tournament_id: int
+    channel_id: int
+    text: Text = None
+    mention: tuple[int, ...] = ()
+    picture: str | None = None
+    data: str | None = None
+    signup: bool = False
+    message_id: int | None = None
+
+    @property
+    def lane(self) -> str:
+        return f"t:{self.tournament_id}"
+
+
+@dataclass(frozen=True)
+class TourMatch:
+    """A tournament match waits for its thread: made in `parent_channel_id`, then the match
+    starts there (its first board and turn notices follow from that change)."""
+
+    kind: ClassVar[str] = "tourmatch"
+    tournament_id: int
+    match_id: int
+    parent_channel_id: int
+    name: str
+
+    @property
+    def lane(self) -> str:
+        return f"m:{self.match_id}"
+
+
+Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | TourPost | TourMatch
 KINDS: dict[str, type[Payload]] = {cls.kind: cls for cls in (
-    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn)}
+    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, TourPost, TourMatch)}
 
 
 # -- the codec -------------------------------------------------------------------------------
@@ -341,6 +379,8 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
          "picture": {"out": _picture_out, "into": _picture_in}},
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
+    TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
+    TourMatch: {},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,
 # once, so that a row costs a loop over its fields
@@ -387,4 +427,4 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
 
 __all__ = ["AiTurn", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS", "Lobby",
            "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire", "Seats",
-           "Text", "Via", "decode", "encode"]
+           "Text", "TourMatch", "TourPost", "Via", "decode", "encode"]

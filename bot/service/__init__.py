@@ -39,6 +39,7 @@ from .moves import MoveResult, Moves
 from .offers import Offer, Offers
 from .settings import CHANNEL_ACTIONS, Settings
 from .stats import Leaderboard, Profile, Stats, seat_result
+from .tournaments import Tournament, Tournaments
 
 
 class Service:
@@ -58,6 +59,7 @@ class Service:
         self.settings = settings = Settings(ctx)
         self.match_history = history = History(ctx)
         self.stats = stats = Stats(ctx, history)
+        self.tournaments = Tournaments(ctx, matches)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -95,7 +97,6 @@ class Service:
         self.recover = moves.recover
         # clocks
         self.clock_of = clocks.clock_of
-        self.tick = clocks.tick
         self.claim = clocks.claim
         self.vacation_days_left = clocks.vacation_days_left
         self.start_vacation = clocks.start_vacation
@@ -126,6 +127,12 @@ class Service:
         self.ratings_from_log = stats.ratings_from_log
         self.replay_log = stats.replay_log
         self.check_replay_ply = stats.check_replay_ply
+
+    async def tick(self, *, batch: int = 100) -> TickReport:
+        """The clocks' tick, then the tournaments' (sign-up windows, round deadlines)."""
+        report = await self.clocks.tick(batch=batch)
+        await self.tournaments.tick()
+        return report
 
     # the shared state, readable and settable through the service (tests set the dice)
     @property
@@ -188,5 +195,6 @@ __all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "Clocks", "ConfirmRep
            "Forbidden",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
-           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "Via",
+           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport",
+           "Tournament", "Tournaments", "Via",
            "WrongPhase", "parse_options", "parse_time", "result_phrase", "seat_result", "wrap"]
