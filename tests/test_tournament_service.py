@@ -16,10 +16,10 @@ PEOPLE = [Player(1000 + i, f"P{i}") for i in range(8)]
 
 
 def spec(service, **kw):
-    args = dict(game_id="progressive-mancala", options={}, format="swiss", rounds=3,
-                double=False, draw_break="extra_game", rated=True, min_rating=None,
-                move_time="1d", round_time="3d", signup_time="1d", name="Autumn",
-                may_create=True)
+    args = {"game_id": "progressive-mancala", "options": {}, "format": "swiss", "rounds": 3,
+            "double": False, "draw_break": "extra_game", "rated": True, "min_rating": None,
+            "move_time": "1d", "round_time": "3d", "signup_time": "1d", "name": "Autumn",
+            "may_create": True}
     args.update(kw)
     return service.tournaments.check_create(**args)
 
@@ -58,8 +58,10 @@ async def test_a_swiss_runs_itself_to_the_final_standings(service, store, clock)
     assert t.row.status == "finished"
     table = engine.standings(t.data)
     assert sum(r.points for r in table.rows) == 3 * 2 + 3  # games, and a bye a round
-    posts = [r for r in await take(store)] + []
-    del posts
+    finals = [r for r in await take(store, "tour")
+              if r["text"] and "is over" in r["text"]["t"]]
+    assert len(finals) == 1 and finals[0]["picture"] == "standings"
+    assert finals[0]["mention"] == sorted(r.player_id for r in table.rows if r.rank == 1)
     rounds = await store.conn.fetch(
         "SELECT round FROM tournament_rounds WHERE tournament_id = $1 ORDER BY round", t.id)
     assert [r["round"] for r in rounds] == [1, 2, 3]

@@ -60,7 +60,7 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                            min_rating="Lowest rating that may join",
                            double="Round robin: play everyone twice",
                            draw_break="Knockout: how a drawn game is broken",
-                           name="The tournament's name")
+                           title="The tournament's name")
     @app_commands.choices(game=games, format=formats, draw_break=breaks)
     async def create(interaction: Interaction, game: str, format: str,
                      rounds: app_commands.Range[int, 1, 99] | None = None,
@@ -68,7 +68,7 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                      round_time: str | None = None, signup: str | None = None,
                      rated: bool = True, min_rating: app_commands.Range[int, 0, 99999] | None
                      = None, double: bool = False, draw_break: str = "extra_game",
-                     name: str | None = None) -> None:
+                     title: str | None = None) -> None:
         async with handling(interaction):
             guild, channel = interaction.guild, interaction.channel
             if guild is None or channel is None:
@@ -81,7 +81,7 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
             spec = service.tournaments.check_create(
                 game_id=game, options=parse_options(options), format=format, rounds=rounds,
                 double=double, draw_break=draw_break, rated=rated, min_rating=min_rating,
-                move_time=time, round_time=round_time, signup_time=signup, name=name,
+                move_time=time, round_time=round_time, signup_time=signup, name=title,
                 may_create=may)
             parent = channel.parent if isinstance(channel, discord.Thread) else channel
             if not isinstance(parent, discord.TextChannel):

@@ -1,0 +1,188 @@
+"""Tournaments through the real bot: created with /tournament create (a sign-up thread with
+Join / Leave), started, its rounds pairing themselves as matches end (resignations), a
+withdrawal, a round deadline that decides a running match on time, a restart in the middle,
+the final standings with the winner pinged once, standings pictures and the TRF export."""
+
+from __future__ import annotations
+
+import re
+
+from e2e_helpers import decode_png, is_ephemeral
+
+DAY = 86400
+PAIRING = re.compile(r"#(\d+): <@(\d+)> – <@(\d+)>")
+
+
+async def create(fake, mod: int, **options) -> tuple[int, int]:
+    """/tournament create by a server manager: (tournament id, its thread)."""
+    record = await fake.answered(await fake.slash(mod, "tournament", subcommand="create",
+                                                  manager=True, **options), timeout=15)
+    found = await fake.wait_for(lambda: re.search(
+        r"Tournament #(\d+) is open for sign-up in <#(\d+)>", record.original["content"] or ""),
+        what="the answer to /tournament create")
+    return int(found[1]), int(found[2])
+
+
+async def signup_message(fake, thread: int) -> dict:
+    return await fake.wait_for(lambda: next(
+        (m for m in fake.channel_messages(thread)
+         if any(c.startswith("c1:T:j:") for c in fake.custom_ids(m))), None),
+        what="the sign-up message")
+
+
+async def join_all(fake, thread: int, users: list[int]) -> None:
+    message = await signup_message(fake, thread)
+    join = next(c for c in fake.custom_ids(message) if c.startswith("c1:T:j:"))
+    for user in users:
+        record = await fake.answered(await fake.click(user, message, join))
+        assert "You are signed up" in record.original["content"], record.original
+    await fake.wait_for(lambda: f"Players ({len(users)})" in fake.messages[int(message["id"])]
+                        ["content"], what="the sign-up list with everyone")
+
+
+async def announcements(fake, thread: int, text: str, count: int, timeout: float = 20) -> list:
+    return await fake.wait_for(
+        lambda: (found := [m for m in fake.channel_messages(thread) if text in m["content"]])
+        and len(found) >= count and found, what=f"{count} x {text!r}", timeout=timeout)
+
+
+def pairings(message: dict) -> list[tuple[int, int, int]]:
+    return [(int(m), int(a), int(b)) for m, a, b in PAIRING.findall(message["content"])]
+
+
+async def match_thread(fake, match_id: int) -> int:
+    """The thread the bot made for a match: where its first board says it began."""
+    def find():
+        for channel_id in list(fake.channels):
+            for m in fake.channel_messages(channel_id):
+                if f"Match #{match_id} of" in m["content"] and m["attachments"]:
+                    return channel_id
+        return None
+    return await fake.wait_for(find, what=f"the thread of match #{match_id}", timeout=20)
+
+
+async def resign(fake, user: int, thread: int) -> None:
+    confirm = await fake.answered(await fake.slash(user, "resign", channel_id=thread))
+    ids = [c for c in fake.custom_ids(confirm.original) if c.startswith("c1:r:")]
+    assert ids, confirm.original
+    await fake.answered(await fake.click(user, confirm.original, ids[0]))
+    await fake.wait_for(lambda: any("resigned" in m["content"]
+                                    for m in fake.channel_messages(thread)),
+                        what="the final board after a resignation")
+
+
+async def play_round(fake, games: list[tuple[int, int, int]], skip: set[int] = frozenset()):
+    """Each game ends: its second seat resigns (the first seat wins)."""
+    for match_id, _first, second in games:
+        if match_id in skip:
+            continue
+        await resign(fake, second, await match_thread(fake, match_id))
+
+
+async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake, bot):
+    mod = fake.add_user("Mod")
+    people = [fake.add_user(f"Player{i}") for i in range(7)]
+    tid, thread = await create(fake, mod, game="progressive-mancala", format="swiss", rounds=4,
+                               time="1d", round_time="2d", signup="1d", title="Autumn Swiss")
+    stranger = await fake.answered(await fake.slash(people[0], "tournament",
+                                                    subcommand="create", game="ghostone",
+                                                    format="pods", rounds=2))
+    assert "Only server managers" in stranger.original["content"]
+    bad = await fake.answered(await fake.slash(mod, "tournament", subcommand="create",
+                                               manager=True, game="ghostone", format="swiss",
+                                               rounds=3))
+    assert "two-player games" in bad.original["content"]
+    await join_all(fake, thread, people)
+    twice = await fake.answered(await fake.slash(people[0], "tournament", subcommand="join",
+                                                 channel_id=thread))
+    assert "already signed up" in twice.original["content"]
+    early = await fake.answered(await fake.slash(people[1], "tournament", subcommand="start",
+                                                 channel_id=thread))
+    assert "Only the organiser" in early.original["content"]
+    start = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                                 channel_id=thread, manager=True))
+    assert "starts" in start.original["content"]
+
+    # round 1: everyone resigns as the second seat
+    first = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
+    games = pairings(first)
+    assert len(games) == 3 and "BYE" in first["content"]
+    assert fake.pinged(first) == set(people)  # each player mentioned once
+    await play_round(fake, games)
+
+    # round 2: a player withdraws while their game runs
+    second = (await announcements(fake, thread, f"Tournament #{tid}, round 2", 1))[-1]
+    games = pairings(second)
+    assert second["attachments"], "the standings picture after round 1"
+    quitter_game = games[0]
+    quitter = quitter_game[2]
+    withdrawn = await fake.answered(await fake.slash(quitter, "tournament",
+                                                     subcommand="withdraw", channel_id=thread))
+    assert "You have withdrawn" in withdrawn.original["content"]
+    await posted_in(fake, await match_thread(fake, quitter_game[0]), "withdrew")
+    await play_round(fake, games, skip={quitter_game[0]})
+
+    # round 3: one game still running when the round's time is up, across a restart
+    third = (await announcements(fake, thread, f"Tournament #{tid}, round 3", 1))[-1]
+    games = pairings(third)
+    assert quitter not in {p for g in games for p in g[1:]}  # paired no more
+    assert len(games) == 3 and "BYE" not in third["content"]  # six left: three games
+    await play_round(fake, games[1:])
+    late = await match_thread(fake, games[0][0])
+    await bot.kill()
+    await bot.start()
+    bot.advance(2 * DAY + 60)
+    await posted_in(fake, late, "lost on time")
+
+    # round 4, then the end
+    fourth = (await announcements(fake, thread, f"Tournament #{tid}, round 4", 1))[-1]
+    await play_round(fake, pairings(fourth))
+    final = (await announcements(fake, thread, "is over. Winner:", 1))[0]
+    winners = {int(u) for u in re.findall(r"Winner: ((?:<@\d+>(?: & )?)+)", final["content"])[0]
+               .replace("<@", " ").replace(">", " ").replace("&", " ").split()}
+    assert fake.pinged(final) == winners and len(winners) >= 1
+    await fake.settle(0.5)
+    for number in (1, 2, 3, 4):  # each round announced once, even across the restart
+        assert len([m for m in fake.channel_messages(thread)
+                    if f"Tournament #{tid}, round {number} " in m["content"]]) == 1
+    assert len([m for m in fake.channel_messages(thread) if "is over" in m["content"]]) == 1
+    picture = decode_png(fake.attachment_bytes(final)[0])
+    assert picture.width == 720
+
+    table = await fake.answered(await fake.slash(people[2], "tournament",
+                                                 subcommand="standings", channel_id=thread))
+    assert is_ephemeral(table.original) and "finished" in table.original["content"]
+    export = await fake.answered(await fake.slash(people[2], "tournament", subcommand="export",
+                                                  tournament=tid))
+    names = [a["filename"] for a in export.original["attachments"]]
+    assert names == [f"tournament-{tid}.trf", f"tournament-{tid}.json"]
+    trf = fake.attachment_bytes(export.original)[0].decode()
+    assert trf.startswith("012 ") and trf.count("\n001 ") + trf.startswith("001 ") == 7
+
+    # a round robin of four: every game at once
+    rr_players = people[:4]
+    rid, rthread = await create(fake, mod, game="progressive-mancala", format="round_robin",
+                                signup="1h", round_time="1d")
+    await join_all(fake, rthread, rr_players)
+    await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                         channel_id=rthread, manager=True))
+    everything = (await announcements(fake, rthread, "every game is paired at once", 1))[0]
+    games = pairings(everything)
+    assert len(games) == 6
+    assert {frozenset(g[1:]) for g in games} == {frozenset((a, b)) for a in rr_players
+                                                 for b in rr_players if a < b}
+    late_join = await fake.answered(await fake.slash(people[5], "tournament",
+                                                     subcommand="join", tournament=rid))
+    assert "takes no late entries" in late_join.original["content"]
+    await play_round(fake, games)
+    done = (await announcements(fake, rthread, "is over. Winner:", 1))[0]
+    assert len(fake.pinged(done)) >= 1
+    # the first tournament's thread heard nothing of the second
+    assert not [m for m in fake.channel_messages(thread)
+                if f"Tournament #{rid}" in m["content"]]
+
+
+async def posted_in(fake, channel_id: int, text: str) -> dict:
+    return await fake.wait_for(lambda: next((m for m in fake.channel_messages(channel_id)
+                                             if text in m["content"]), None),
+                               what=repr(text), timeout=20)
