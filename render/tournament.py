@@ -137,7 +137,7 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
     for i, row in enumerate(rows):
         back = STRIPE if i % 2 else BACKGROUND
         if back != BACKGROUND:
-            canvas.rectangle((MARGIN, y, WIDTH - MARGIN, y + ROW), fill=back)
+            canvas.rectangle((0, y, WIDTH, y + ROW), fill=back)
         mid = y + ROW / 2
         canvas.text((x_rank, mid), str(row.rank), size=SMALL, fg=TEXT, bg=back, bold=True)
         shown = fit_width(canvas, row.name, SMALL, False, name_w - 10)
