@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from discord_fake import UserRef
 from e2e_helpers import decode_png, is_ephemeral
 
 DAY = 86400
@@ -186,3 +187,77 @@ async def posted_in(fake, channel_id: int, text: str) -> dict:
     return await fake.wait_for(lambda: next((m for m in fake.channel_messages(channel_id)
                                              if text in m["content"]), None),
                                what=repr(text), timeout=20)
+
+
+def tables(message: dict) -> list[tuple[int, list[int]]]:
+    """Each game of an announcement: (match id, its players in seat order)."""
+    out = []
+    for line in message["content"].splitlines():
+        found = re.match(r"#(\d+): (.*)$", line)
+        if found:
+            out.append((int(found[1]), [int(u) for u in re.findall(r"<@(\d+)>", found[2])]))
+    return out
+
+
+async def test_a_knockout_of_six_and_ghostone_pods_of_seven(fake, bot):
+    mod = fake.add_user("Mod")
+    people = [fake.add_user(f"Entrant{i}") for i in range(7)]
+    kid, kthread = await create(fake, mod, game="progressive-mancala", format="knockout",
+                                draw_break="minimatch", title="Cup")
+    await join_all(fake, kthread, people[:6])
+    await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                         channel_id=kthread, manager=True))
+    first = (await announcements(fake, kthread, f"Tournament #{kid}, round 1", 1))[0]
+    games = pairings(first)
+    assert len(games) == 2 and first["content"].count("BYE") == 2  # byes to seeds 1 and 2
+    assert first["attachments"], "the bracket"
+    await play_round(fake, games)
+    second = (await announcements(fake, kthread, f"Tournament #{kid}, round 2", 1))[0]
+    games = pairings(second)
+    assert len(games) == 2
+    await play_round(fake, games)
+    final_round = (await announcements(fake, kthread, f"Tournament #{kid}, round 3", 1))[0]
+    (final_game,) = pairings(final_round)
+    await play_round(fake, [final_game])
+    over = (await announcements(fake, kthread, "is over. Winner:", 1))[0]
+    assert fake.pinged(over) == {final_game[1]}  # the first seat won the final
+    bracket = decode_png(fake.attachment_bytes(over)[0])
+    assert bracket.width == 720 and bracket.height > 400
+    export = await fake.answered(await fake.slash(mod, "tournament", subcommand="export",
+                                                  channel_id=kthread))
+    assert len(export.original["attachments"]) == 2  # TRF and JSON
+
+    # pods of Ghostone: seven players at a table of four and one of three, two rounds
+    pid, pthread = await create(fake, mod, game="ghostone", format="pods", rounds=2,
+                                title="Ghost night")
+    await join_all(fake, pthread, people)
+    await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                         channel_id=pthread, manager=True))
+    first = (await announcements(fake, pthread, f"Tournament #{pid}, round 1", 1))[0]
+    seated = tables(first)
+    assert sorted(len(p) for _, p in seated) == [3, 4]
+    removed = seated[0][1][-1]
+    not_organiser = await fake.answered(await fake.slash(
+        people[0], "tournament", subcommand="remove", channel_id=pthread,
+        member=UserRef(removed)))
+    assert "Only the organiser" in not_organiser.original["content"]
+    out = await fake.answered(await fake.slash(mod, "tournament", subcommand="remove",
+                                               channel_id=pthread, manager=True,
+                                               member=UserRef(removed)))
+    assert "is removed" in out.original["content"]
+    await posted_in(fake, await match_thread(fake, seated[0][0]), "withdrew")
+    for match_id, players in seated[1:]:
+        await resign(fake, players[-1], await match_thread(fake, match_id))
+    second = (await announcements(fake, pthread, f"Tournament #{pid}, round 2", 1))[0]
+    seated = tables(second)
+    assert removed not in {u for _, p in seated for u in p}
+    assert sorted(len(p) for _, p in seated) == [3, 3]
+    assert second["attachments"], "the standings after round 1"
+    for match_id, players in seated:
+        await resign(fake, players[0], await match_thread(fake, match_id))
+    over = (await announcements(fake, pthread, "is over. Winner:", 1))[0]
+    assert fake.pinged(over) and removed not in fake.pinged(over)
+    export = await fake.answered(await fake.slash(mod, "tournament", subcommand="export",
+                                                  channel_id=pthread))
+    assert [a["filename"] for a in export.original["attachments"]] == [
+        f"tournament-{pid}.json"]  # no TRF for pods
