@@ -9,6 +9,7 @@ import re
 
 from discord_fake import UserRef
 from e2e_helpers import decode_png, is_ephemeral
+from test_tournaments_trf import read_trf
 
 DAY = 86400
 PAIRING = re.compile(r"#(\d+): <@(\d+)> – <@(\d+)>")
@@ -31,13 +32,13 @@ async def signup_message(fake, thread: int) -> dict:
         what="the sign-up message")
 
 
-async def join_all(fake, thread: int, users: list[int]) -> None:
+async def join_all(fake, thread: int, users: list[int], total: int | None = None) -> None:
     message = await signup_message(fake, thread)
     join = next(c for c in fake.custom_ids(message) if c.startswith("c1:T:j:"))
     for user in users:
         record = await fake.answered(await fake.click(user, message, join))
         assert "You are signed up" in record.original["content"], record.original
-    await fake.wait_for(lambda: f"Players ({len(users)})" in fake.messages[int(message["id"])]
+    await fake.wait_for(lambda: f"Players ({total or len(users)})" in fake.messages[int(message["id"])]
                         ["content"], what="the sign-up list with everyone")
 
 
@@ -109,6 +110,10 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     games = pairings(first)
     assert len(games) == 3 and "BYE" in first["content"]
     assert fake.pinged(first) == set(people)  # each player mentioned once
+    match_id, white, _ = games[0]
+    await match_thread(fake, match_id)
+    mine = await fake.answered(await fake.slash(white, "matches"))
+    assert f"#{match_id}" in mine.original["content"]  # an ordinary match, listed in /matches
     await play_round(fake, games)
 
     # round 2: a player withdraws while their game runs
@@ -158,15 +163,23 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     names = [a["filename"] for a in export.original["attachments"]]
     assert names == [f"tournament-{tid}.trf", f"tournament-{tid}.json"]
     trf = fake.attachment_bytes(export.original)[0].decode()
-    assert trf.startswith("012 ") and trf.count("\n001 ") + trf.startswith("001 ") == 7
+    by_start = read_trf(trf, 4)  # the check written from the TRF specification
+    assert len(by_start) == 7 and "012 Autumn Swiss" in trf
+    quitter_row = next(p for p in by_start.values()
+                       if p["name"] == f"Player{people.index(quitter)}")
+    assert [b[2] for b in quitter_row["blocks"][2:]] == ["Z", "Z"]  # paired no more
+    assert sum(b[2] == "U" for p in by_start.values() for b in p["blocks"]) == 2  # rounds 1-2
 
     # a round robin of four: every game at once
     rr_players = people[:4]
     rid, rthread = await create(fake, mod, game="progressive-mancala", format="round_robin",
                                 signup="1h", round_time="1d")
-    await join_all(fake, rthread, rr_players)
-    await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
-                                         channel_id=rthread, manager=True))
+    await join_all(fake, rthread, rr_players[:2])
+    few = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                               channel_id=rthread, manager=True))
+    assert "needs at least 3 players" in few.original["content"]
+    await join_all(fake, rthread, rr_players[2:], total=4)
+    bot.advance(3700)  # the sign-up window closes: the clock starts it
     everything = (await announcements(fake, rthread, "every game is paired at once", 1))[0]
     games = pairings(everything)
     assert len(games) == 6
