@@ -374,20 +374,29 @@ class Tournaments:
                 name = known[user_id].name
                 await self._post(effects, t, phrase(strings.TOURNAMENT_WITHDRAWN, name=name,
                                                     tournament_id=t.id))
-                for entry in await tx.tournament_matches(t.id):
-                    row = await tx.lock_match(entry.match_id)
-                    if row is None or row.seat_of(user_id) is None:
-                        continue
-                    if row.status == "active":
-                        match = await self.ctx.locked(tx, entry.match_id)
-                        await self._end_match(tx, effects, match, loser=user_id,
-                                              reason="withdrawn", now=now)
-                    elif row.status == "open":
-                        await self._drop_unplaced(tx, entry.match_id, now)
-                t = await self._locked(tx, t.id)
                 t = await self._advance(tx, effects, t, now)
         self.ctx.on_commit()
-        return t
+        # their matches still running end now, each in a transaction of its own that locks
+        # the match before the tournament (as a move that ends a match does: no deadlock);
+        # one left running by a crash here is decided by the round's deadline
+        for entry in await self.ctx.store.tournament_matches(t.id):
+            await self._end_if_running(entry.match_id, loser=user_id, reason="withdrawn")
+        return await self.get(t.id)
+
+    async def _end_if_running(self, match_id: int, *, loser: int | None, reason: str) -> None:
+        now = self.ctx.clock()
+        async with self.ctx.store.transaction() as tx:
+            match = await self.ctx.locked(tx, match_id)
+            if loser is not None and match.row.seat_of(loser) is None:
+                return
+            if match.status == "active":
+                await self._end_match(tx, Effects(tx, now), match, loser=loser, reason=reason,
+                                      now=now)
+            elif match.status == "open":
+                await self._drop_unplaced(tx, match_id, now)
+            else:
+                return
+        self.ctx.on_commit()
 
     async def _drop_unplaced(self, tx: Tx, match_id: int, now: float) -> None:
         """A match whose thread was not made yet is aborted (its result is the engine's)."""
@@ -431,8 +440,11 @@ class Tournaments:
         t = await self._locked(tx, entry.tournament_id)
         if t.row.status != "running":
             return
-        points = match_points(match, t.data.settings.table_max)
         game = t.data.rounds[entry.round - 1].games[entry.game_index]
+        if game.points is not None:  # decided already (a withdrawal's forfeit, a deadline)
+            await self._advance(tx, effects, t, effects.now)
+            return
+        points = match_points(match, t.data.settings.table_max)
         result = match.row.result or {}
         data = engine.record(t.data, entry.round, entry.game_index, points,
                              forfeit=bool(result.get("withdrawn")) or game.forfeit)
@@ -560,10 +572,19 @@ class Tournaments:
     # -- time ----------------------------------------------------------------------------
     async def tick(self) -> int:
         """Sign-up windows that closed and round deadlines that passed (each once: the row
-        is locked and looked at again in the transaction that acts)."""
+        is locked and looked at again in the transaction that acts; a deadline ends each
+        running match in a transaction of its own, match locked first, then settles the
+        round, so a tick cut short by a restart is finished by the next one)."""
         now = self.ctx.clock()
         done = 0
         for tournament_id in await self.ctx.store.due_tournaments(now):
+            row = await self.ctx.store.tournament(tournament_id)
+            if row is not None and row.status == "running":
+                for entry in await self.ctx.store.tournament_matches(tournament_id):
+                    match = await self.ctx.store.get_match(entry.match_id)
+                    if match is not None and match.status in ("active", "open"):
+                        await self._end_if_running(entry.match_id, loser=None,
+                                                   reason="deadline")
             async with self.ctx.store.transaction(background=True) as tx:
                 t = await self._locked(tx, tournament_id)
                 effects = Effects(tx, now)
@@ -580,39 +601,33 @@ class Tournaments:
                     done += 1
                 elif (t.row.status == "running" and t.row.round_deadline is not None
                       and t.row.round_deadline <= now):
-                    await self._deadline(tx, effects, t, now)
+                    await self._settle(tx, effects, t, now)
                     done += 1
         if done:
             self.ctx.on_commit()
         return done
 
-    async def _deadline(self, tx: Tx, effects: Effects, t: Tournament, now: float) -> None:
-        """The round's time is up: each match still running is lost on time by the player
-        to move; a match never started (or aborted) scores nothing for anyone."""
+    async def _settle(self, tx: Tx, effects: Effects, t: Tournament, now: float) -> None:
+        """After a deadline: a game whose match never started (or was aborted) scores
+        nothing for anyone; then the next round, or the end."""
         entries = {(e.round, e.game_index): e.match_id
                    for e in await tx.tournament_matches(t.id)}
-        pending = [(rnd.number, i) for rnd in t.data.rounds for i, g in enumerate(rnd.games)
-                   if g.points is None]
-        for number, index in pending:
-            match_id = entries.get((number, index))
-            match = await self.ctx.locked(tx, match_id) if match_id is not None else None
-            if match is not None and match.status == "active":
-                await self._end_match(tx, effects, match, loser=None, reason="deadline", now=now)
-                continue
-            if match is not None and match.status == "open":
-                await self._drop_unplaced(tx, match.id, now)
-            current = await self._locked(tx, t.id)
-            if current.row.status != "running":
-                return
-            seats = current.data.rounds[number - 1].games[index].seats
-            data = engine.record(current.data, number, index, (0.0,) * len(seats), forfeit=True)
-            await self._save(tx, current, now, data=data)
-        current = await self._locked(tx, t.id)
-        if current.row.status == "running":
-            current = await self._advance(tx, effects, current, now)
-            if current.row.status == "running" and (current.row.round_deadline or 0) <= now:
-                # nothing could be paired and nothing is running: end it here
-                await self._finish(tx, effects, current, now)
+        data = t.data
+        for rnd in data.rounds:
+            for index, g in enumerate(rnd.games):
+                if g.points is not None:
+                    continue
+                match_id = entries.get((rnd.number, index))
+                row = await tx.get_match(match_id) if match_id is not None else None
+                if row is not None and row.status == "active":
+                    return  # placed meanwhile: its end (or the next tick) settles the round
+                data = engine.record(data, rnd.number, index, (0.0,) * len(g.seats),
+                                     forfeit=True)
+        if data is not t.data:
+            t = await self._save(tx, t, now, data=data)
+        t = await self._advance(tx, effects, t, now)
+        if t.row.status == "running" and (t.row.round_deadline or 0) <= now:
+            await self._finish(tx, effects, t, now)  # nothing running, nothing to pair
 
     # -- export --------------------------------------------------------------------------
     def export(self, t: Tournament) -> tuple[str | None, str]:
