@@ -137,3 +137,20 @@ async def test_the_deadline_and_a_withdrawal(service, store, clock):
     assert t.row.status == "finished"
     for match_id in placed:
         assert (await service.get(match_id)).status == "finished"
+
+
+async def test_the_organiser_role_and_a_minimum_rating(service, store):
+    tours = service.tournaments
+    assert not await tours.may_organise(GUILD, is_manager=False, role_ids=(77,))
+    with pytest.raises(Forbidden):
+        await tours.set_organiser_role(GUILD, 77, is_manager=False)
+    await tours.set_organiser_role(GUILD, 77, is_manager=True)
+    assert await tours.may_organise(GUILD, is_manager=False, role_ids=(5, 77))
+    assert not await tours.may_organise(GUILD, is_manager=False, role_ids=(5,))
+    assert not await tours.may_organise(OTHER_GUILD, is_manager=False, role_ids=(77,))
+    assert (await store.guild_settings(GUILD))["use_threads"] is False  # nothing else moved
+    t = await created(service, min_rating=1600, name="Open\x00\nCup `x`")
+    assert t.data.settings.name == "Open Cup 'x'"
+    with pytest.raises(Forbidden):  # a newcomer shows 1500
+        await tours.join(t.id, PEOPLE[1], GUILD)
+    assert (await tours.get(t.id)).data.players == ()

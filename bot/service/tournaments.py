@@ -191,7 +191,8 @@ class Tournaments:
         move_seconds = None if move is None or not isinstance(move, int) else move
         if move_seconds is not None and move_seconds > round_seconds:
             raise BadRequest(strings.TOURNAMENT_MOVE_OVER_ROUND)
-        title = " ".join((name or "").split())[:60] or game.name
+        printable = "".join(ch if ch.isprintable() else " " for ch in name or "")
+        title = " ".join(printable.replace("`", "'").split())[:60] or game.name
         return Spec(game, resolved, format, rounds or 0, double, draw_break, rated, min_rating,
                     move_seconds, round_seconds, signup, title)
 
