@@ -154,3 +154,22 @@ async def test_the_organiser_role_and_a_minimum_rating(service, store):
     with pytest.raises(Forbidden):  # a newcomer shows 1500
         await tours.join(t.id, PEOPLE[1], GUILD)
     assert (await tours.get(t.id)).data.players == ()
+
+
+async def test_a_drawn_knockout_game_is_replayed_with_seats_swapped(service, store):
+    t = await created(service, format="knockout", rounds=None)
+    for p in PEOPLE[1:5]:
+        await service.tournaments.join(t.id, p, GUILD)
+    await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
+    first, second = await place_all(service, store)
+    match = await service.get(first)
+    a, b = (s.user_id for s in match.seats)
+    offer = await service.offer_draw(first, a)
+    await service.answer_offer(offer.id, b, True)  # an agreed draw
+    await service.resign(second, (await service.get(second)).seats[1].user_id)
+    t = await service.tournaments.get(t.id)
+    assert [r.kind for r in t.data.rounds] == ["main", "tiebreak"]
+    (replay,) = t.data.rounds[1].games
+    assert replay.seats == (b, a)  # the extra game, first seat to the other player
+    (again,) = await place_all(service, store)
+    assert [s.user_id for s in (await service.get(again)).seats] == [b, a]
