@@ -534,6 +534,7 @@ class Tournaments:
 
     async def _finish(self, tx: Tx, effects: Effects, t: Tournament, now: float) -> Tournament:
         t = await self._save(tx, t, now, status="finished", round_deadline=None)
+        await self._signup_message(effects, t)  # its Join button goes
         table = engine.standings(t.data)
         winners = [r.player_id for r in table.rows if r.rank == 1]
         await self._post(effects, t, phrase(
