@@ -46,6 +46,7 @@ from .outbox import (
     Payload,
     Retire,
     TourMatch,
+    TourPair,
     TourPost,
     Via,
     encode,
@@ -55,11 +56,13 @@ from .pictures import board_picture, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
 from .store import LiveMessage, OutboxRow, Store, Tx
+from .tournaments.formats import paired_json
 from .ui import StaticView
 
 log = logging.getLogger(__name__)
 
-KINDS = ("board", "notice", "lobby", "retire", "dm", "digest", "tour", "tourmatch")
+KINDS = ("board", "notice", "lobby", "retire", "dm", "digest", "tour", "tourmatch",
+         "tourpair")
 # rows delivered at once (each a different lane). A board's delivery waits on its picture and on
 # Discord most of its time, so with 8 the deliveries, not the CPU, capped the boards per second
 # (bench/load.py, saturated: ~150 moves/s with 8, ~200 with 32, fewer with 64)
@@ -145,6 +148,11 @@ class Delivery:
             return await self._tour_post(row, payload)
         if isinstance(payload, TourMatch):
             return await self._tour_match(payload)
+        if isinstance(payload, TourPair):
+            done = await self.service.tournaments.pair_job(
+                payload.tournament_id, payload.number,
+                lambda data: self.pictures.run(paired_json, data))
+            return {"paired": done}
         raise Give(f"not a row to deliver: {row.kind}")
 
     async def close(self) -> None:

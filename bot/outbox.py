@@ -276,9 +276,24 @@ class TourMatch:
         return f"m:{self.match_id}"
 
 
-Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | TourPost | TourMatch
+@dataclass(frozen=True)
+class TourPair:
+    """Round `number` of a Swiss is to be paired (by a worker process: see
+    `Tournaments.pair_job`); in the tournament's lane, so its announcement follows the
+    posts before it."""
+
+    kind: ClassVar[str] = "tourpair"
+    tournament_id: int
+    number: int
+
+    @property
+    def lane(self) -> str:
+        return f"t:{self.tournament_id}"
+
+
+Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | TourPost | TourMatch | TourPair
 KINDS: dict[str, type[Payload]] = {cls.kind: cls for cls in (
-    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, TourPost, TourMatch)}
+    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, TourPost, TourMatch, TourPair)}
 
 
 # -- the codec -------------------------------------------------------------------------------
@@ -381,6 +396,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     AiTurn: {"via": _VIA},
     TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
     TourMatch: {},
+    TourPair: {},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,
 # once, so that a row costs a loop over its fields
@@ -427,4 +443,4 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
 
 __all__ = ["AiTurn", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS", "Lobby",
            "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire", "Seats",
-           "Text", "TourMatch", "TourPost", "Via", "decode", "encode"]
+           "Text", "TourMatch", "TourPair", "TourPost", "Via", "decode", "encode"]

@@ -40,7 +40,7 @@ TOUR = json.loads((Path(__file__).parent / "data" / "outbox_tour_rows.json").rea
 
 def test_every_kind_has_a_class_and_stored_rows_of_each_are_here():
     assert set(outbox.KINDS) == {"board", "notice", "lobby", "retire", "dm", "digest", "ai",
-                                 "tour", "tourmatch"}
+                                 "tour", "tourmatch", "tourpair"}
     assert {row["kind"] for row in STORED + TOUR} == set(outbox.KINDS)
 
 

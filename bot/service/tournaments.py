@@ -13,6 +13,7 @@ fails whole.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -454,11 +455,20 @@ class Tournaments:
 
     async def _advance(self, tx: Tx, effects: Effects, t: Tournament, now: float) -> Tournament:
         """Pair every round that can be paired now (a round of byes alone is over at once),
-        or end the tournament."""
+        or end the tournament. A Swiss round is paired by a worker process (`pair_job`,
+        from an outbox row written here): its matching costs tens of milliseconds for 64
+        players, too long for the event loop."""
         while True:
             data = t.data
             if data.rounds and not all(r.finished for r in data.rounds):
                 return t
+            if t.row.format == "swiss":
+                if data.rounds and len(data.rounds) >= data.settings.rounds:
+                    return await self._finish(tx, effects, t, now)
+                await effects.post(outbox.TourPair(tournament_id=t.id,
+                                                   number=len(data.rounds) + 1))
+                # no deadline while the pairing is worked out (the clock leaves it be)
+                return await self._save(tx, t, now, round_deadline=None)
             if data.rounds and (t.row.format == "round_robin" or engine.is_finished(data)):
                 return await self._finish(tx, effects, t, now)
             if t.row.format == "round_robin":
@@ -470,31 +480,69 @@ class Tournaments:
                     return await self._finish(tx, effects, t, now)
             if not new:
                 return await self._finish(tx, effects, t, now)
-            lines: list[str] = []
-            pinged: list[int] = []
-            for rnd in new:
-                data = engine.add_round(data, rnd)
-                await tx.add_tournament_round(t.id, rnd.number, now)
-                for index, g in enumerate(rnd.games):
-                    if g.points is None:
-                        match_id = await self._open_game(tx, effects, t, rnd.number, index,
-                                                         g.seats, now)
-                        lines.append(f"#{match_id}: " + " – ".join(f"<@{s}>" for s in g.seats))
-                    elif len(g.seats) == 1:
-                        lines.append(f"<@{g.seats[0]}>: BYE")
-                    elif g.seats:
-                        lines.append(" – ".join(f"<@{s}>" for s in g.seats) + " (forfeit)")
-                    pinged += [s for s in g.seats if s not in pinged]
-            count = len(new) if t.row.format == "round_robin" else 1
-            deadline = now + t.row.round_seconds * count
-            t = await self._save(tx, t, now, data=data, round_deadline=deadline)
-            first = new[0].number
-            await self._post(effects, t, phrase(
-                strings.TOURNAMENT_ROUND_PAIRED if count == 1 else strings.TOURNAMENT_ALL_PAIRED,
-                tournament_id=t.id, round=first, deadline=f"<t:{int(deadline)}:f>",
-                pairings="\n".join(lines)), mention=pinged,
-                picture="bracket" if t.row.format == "knockout"
-                else "standings" if first > 1 else None)
+            t = await self._apply(tx, effects, t, new, now)
+
+    async def pair_job(self, tournament_id: int, number: int,
+                       compute: Callable[[str], Awaitable[str | None]]) -> bool:
+        """Pair round `number` of a Swiss: `compute` (a worker process) turns the engine's
+        JSON into the same with the round added (None: no legal pairing, the tournament
+        ends), and one transaction applies it if the tournament has not changed meanwhile
+        (else it is worked out again). False when there was nothing to do: paired already,
+        or the round before is not over (a row repeated after a restart)."""
+        for _ in range(5):
+            t = await self.get(tournament_id)
+            rounds = t.data.rounds
+            if (t.row.status != "running" or len(rounds) != number - 1
+                    or (rounds and not rounds[-1].finished)):
+                return False
+            paired = await compute(t.row.data)
+            now = self.ctx.clock()
+            async with self.ctx.store.transaction() as tx:
+                current = await self._locked(tx, tournament_id)
+                if current.row.data != t.row.data or current.row.status != "running":
+                    continue
+                effects = Effects(tx, now)
+                if paired is None:
+                    await self._finish(tx, effects, current, now)
+                else:
+                    rnd = engine.from_json(paired).rounds[-1]
+                    current = await self._apply(tx, effects, current, (rnd,), now)
+                    await self._advance(tx, effects, current, now)
+            self.ctx.on_commit()
+            return True
+        raise WrongPhase(strings.TRY_AGAIN)
+
+    async def _apply(self, tx: Tx, effects: Effects, t: Tournament,
+                     new: tuple[engine.Round, ...], now: float) -> Tournament:
+        """Add paired rounds: a row per round (a second pairing of one fails the whole
+        transaction), an ordinary match per table, the announcement."""
+        data = t.data
+        lines: list[str] = []
+        pinged: list[int] = []
+        for rnd in new:
+            data = engine.add_round(data, rnd)
+            await tx.add_tournament_round(t.id, rnd.number, now)
+            for index, g in enumerate(rnd.games):
+                if g.points is None:
+                    match_id = await self._open_game(tx, effects, t, rnd.number, index,
+                                                     g.seats, now)
+                    lines.append(f"#{match_id}: " + " – ".join(f"<@{s}>" for s in g.seats))
+                elif len(g.seats) == 1:
+                    lines.append(f"<@{g.seats[0]}>: BYE")
+                elif g.seats:
+                    lines.append(" – ".join(f"<@{s}>" for s in g.seats) + " (forfeit)")
+                pinged += [s for s in g.seats if s not in pinged]
+        count = len(new) if t.row.format == "round_robin" else 1
+        deadline = now + t.row.round_seconds * count
+        t = await self._save(tx, t, now, data=data, round_deadline=deadline)
+        first = new[0].number
+        await self._post(effects, t, phrase(
+            strings.TOURNAMENT_ROUND_PAIRED if count == 1 else strings.TOURNAMENT_ALL_PAIRED,
+            tournament_id=t.id, round=first, deadline=f"<t:{int(deadline)}:f>",
+            pairings="\n".join(lines)), mention=pinged,
+            picture="bracket" if t.row.format == "knockout"
+            else "standings" if first > 1 else None)
+        return t
 
     async def _open_game(self, tx: Tx, effects: Effects, t: Tournament, number: int,
                          index: int, seats: tuple[int, ...], now: float) -> int:
@@ -627,9 +675,7 @@ class Tournaments:
                                      forfeit=True)
         if data is not t.data:
             t = await self._save(tx, t, now, data=data)
-        t = await self._advance(tx, effects, t, now)
-        if t.row.status == "running" and (t.row.round_deadline or 0) <= now:
-            await self._finish(tx, effects, t, now)  # nothing running, nothing to pair
+        await self._advance(tx, effects, t, now)
 
     # -- export --------------------------------------------------------------------------
     def export(self, t: Tournament) -> tuple[str | None, str]:
