@@ -610,9 +610,11 @@ class Delivery:
         match_row = await self.store.get_match(job.match_id)
         if match_row is None or match_row.channel_id >= 0 or match_row.status != "open":
             return {"skipped": "placed already"}
+        texts = await self.texts_for(match_row.guild_id)
+        name = (texts(job.name) if isinstance(job.name, Phrase) else str(job.name or ""))[:100]
         try:
             thread = await self._call(lambda: self.client.http.start_thread_without_message(
-                job.parent_channel_id, name=job.name[:100], auto_archive_duration=10080,
+                job.parent_channel_id, name=name or "…", auto_archive_duration=10080,
                 type=discord.ChannelType.public_thread.value))
         except discord.Forbidden as exc:
             raise Retry(f"cannot create a thread: {exc}") from None

@@ -269,7 +269,7 @@ class TourMatch:
     tournament_id: int
     match_id: int
     parent_channel_id: int
-    name: str
+    name: Text = None  # the thread's name
 
     @property
     def lane(self) -> str:
@@ -395,7 +395,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
     TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
-    TourMatch: {},
+    TourMatch: {"name": _TEXT},
     TourPair: {},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,

@@ -388,6 +388,9 @@ TOURNAMENT_STATUS = {"signup": N_("sign-up"), "running": N_("running"),
                      "finished": N_("finished"), "cancelled": N_("cancelled")}
 TOURNAMENT_EXPORT = N_("Tournament #{tournament_id}, exported.")
 TOURNAMENT_THREAD = N_("🏆 Tournament: {name}")
+TOURNAMENT_MATCH_THREAD = N_("🏆 #{tournament_id}, round {round}: {names}")
+TOURNAMENT_BYE_LINE = N_("{player}: a bye")
+TOURNAMENT_FORFEIT_LINE = N_("{players}: decided by forfeit")
 TOURNAMENT_THREAD_FAILED = N_("I could not create the tournament's thread here; nothing was "
                               "created. Check my permissions, or try another channel.")
 BUTTON_TOURNAMENT_JOIN = N_("Join")

@@ -517,7 +517,7 @@ class Tournaments:
         """Add paired rounds: a row per round (a second pairing of one fails the whole
         transaction), an ordinary match per table, the announcement."""
         data = t.data
-        lines: list[str] = []
+        lines: list[Phrase | str] = []
         pinged: list[int] = []
         for rnd in new:
             data = engine.add_round(data, rnd)
@@ -528,9 +528,10 @@ class Tournaments:
                                                      g.seats, now)
                     lines.append(f"#{match_id}: " + " – ".join(f"<@{s}>" for s in g.seats))
                 elif len(g.seats) == 1:
-                    lines.append(f"<@{g.seats[0]}>: BYE")
+                    lines.append(phrase(strings.TOURNAMENT_BYE_LINE, player=f"<@{g.seats[0]}>"))
                 elif g.seats:
-                    lines.append(" – ".join(f"<@{s}>" for s in g.seats) + " (forfeit)")
+                    lines.append(phrase(strings.TOURNAMENT_FORFEIT_LINE,
+                                        players=" – ".join(f"<@{s}>" for s in g.seats)))
                 pinged += [s for s in g.seats if s not in pinged]
         count = len(new) if t.row.format == "round_robin" else 1
         deadline = now + t.row.round_seconds * count
@@ -539,7 +540,7 @@ class Tournaments:
         await self._post(effects, t, phrase(
             strings.TOURNAMENT_ROUND_PAIRED if count == 1 else strings.TOURNAMENT_ALL_PAIRED,
             tournament_id=t.id, round=first, deadline=f"<t:{int(deadline)}:f>",
-            pairings="\n".join(lines)), mention=pinged,
+            pairings=_lines(lines)), mention=pinged,
             picture="bracket" if t.row.format == "knockout"
             else "standings" if first > 1 else None)
         return t
@@ -560,10 +561,11 @@ class Tournaments:
             seats=[SeatRow(i, uid, names.get(uid, "?")) for i, uid in enumerate(seats)],
             now=now, rated=t.row.rated)
         await tx.add_tournament_match(match_id, t.id, number, index)
-        title = f"T{t.id} R{number}: " + " – ".join(names.get(s, "?") for s in seats)
+        title = phrase(strings.TOURNAMENT_MATCH_THREAD, tournament_id=t.id, round=number,
+                       names=" – ".join(names.get(s, "?")[:20] for s in seats))
         await effects.post(outbox.TourMatch(tournament_id=t.id, match_id=match_id,
                                             parent_channel_id=t.row.parent_channel_id,
-                                            name=title[:100]))
+                                            name=title))
         return match_id
 
     async def place(self, match_id: int, thread_id: int) -> bool:
@@ -682,6 +684,16 @@ class Tournaments:
         """(TRF text for two-player formats, else None; JSON text)."""
         trf = engine.to_trf(t.data) if t.row.format != "pods" else None
         return trf, engine.to_json(t.data)
+
+
+def _lines(items: list[Phrase | str]) -> Phrase | str:
+    """Lines, one under the other, each translated on its own."""
+    if not items:
+        return ""
+    text = items[0]
+    for item in items[1:]:
+        text = phrase("{above}\n{line}", above=text, line=item)
+    return text
 
 
 def _number(x: float) -> str:

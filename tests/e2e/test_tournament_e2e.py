@@ -108,7 +108,7 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     # round 1: everyone resigns as the second seat
     first = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
     games = pairings(first)
-    assert len(games) == 3 and "BYE" in first["content"]
+    assert len(games) == 3 and ": a bye" in first["content"]
     assert fake.pinged(first) == set(people)  # each player mentioned once
     match_id, white, _ = games[0]
     await match_thread(fake, match_id)
@@ -142,7 +142,7 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     third = (await announcements(fake, thread, f"Tournament #{tid}, round 3", 1))[-1]
     games = pairings(third)
     assert quitter not in {p for g in games for p in g[1:]}  # paired no more
-    assert len(games) == 3 and "BYE" not in third["content"]  # six left: three games
+    assert len(games) == 3 and ": a bye" not in third["content"]  # six left: three games
     await play_round(fake, games[1:])
     late = await match_thread(fake, games[0][0])
     bot.advance(2 * DAY + 60)
@@ -230,7 +230,7 @@ async def test_a_knockout_of_six_and_ghostone_pods_of_seven(fake, bot):
                                          channel_id=kthread, manager=True))
     first = (await announcements(fake, kthread, f"Tournament #{kid}, round 1", 1))[0]
     games = pairings(first)
-    assert len(games) == 2 and first["content"].count("BYE") == 2  # byes to seeds 1 and 2
+    assert len(games) == 2 and first["content"].count(": a bye") == 2  # byes to seeds 1 and 2
     assert first["attachments"], "the bracket"
     await play_round(fake, games)
     second = (await announcements(fake, kthread, f"Tournament #{kid}, round 2", 1))[0]
