@@ -186,3 +186,14 @@ async def test_a_drawn_knockout_game_is_replayed_with_seats_swapped(service, sto
     assert replay.seats == (b, a)  # the extra game, first seat to the other player
     (again,) = await place_all(service, store)
     assert [s.user_id for s in (await service.get(again)).seats] == [b, a]
+
+
+async def test_ico_pods_seat_three_or_four(service, store):
+    t = await created(service, game_id="ico", format="pods", rounds=1)
+    assert (t.data.settings.table_min, t.data.settings.table_max) == (3, 4)
+    for p in PEOPLE[:7]:
+        await service.tournaments.join(t.id, p, GUILD)
+    await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
+    placed = await place_all(service, store)
+    sizes = sorted([len((await service.get(m)).seats) for m in placed])
+    assert sizes == [3, 4]

@@ -205,7 +205,9 @@ class Tournaments:
         settings = engine.Settings(
             format=spec.format,  # type: ignore[arg-type]
             rounds=spec.rounds, double=spec.double,
-            table_min=info.min_seats if pods else 2, table_max=info.max_seats if pods else 2,
+            # pods seat three or more (ICO is played by 2-4: its pods are tables of 3-4)
+            table_min=max(3, info.min_seats) if pods else 2,
+            table_max=info.max_seats if pods else 2,
             draw_break=spec.draw_break,  # type: ignore[arg-type]
             name=spec.name)
         data = engine.Tournament(settings=settings, players=())
