@@ -37,17 +37,32 @@ from .i18n import Texts
 from .interactions import Answers, fit
 from .lobby import lobby_message
 from .notices import notice_view
-from .outbox import Board, Digest, Dm, Lobby, Notice, Payload, Retire, Via, encode
+from .outbox import (
+    Board,
+    Digest,
+    Dm,
+    Lobby,
+    Notice,
+    Payload,
+    Retire,
+    TourMatch,
+    TourPair,
+    TourPost,
+    Via,
+    encode,
+)
 from .outbox_worker import Give, Result, Retry, Skip
-from .pictures import board_picture
+from .pictures import board_picture, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
 from .store import LiveMessage, OutboxRow, Store, Tx
+from .tournaments.formats import paired_json
 from .ui import StaticView
 
 log = logging.getLogger(__name__)
 
-KINDS = ("board", "notice", "lobby", "retire", "dm", "digest")
+KINDS = ("board", "notice", "lobby", "retire", "dm", "digest", "tour", "tourmatch",
+         "tourpair")
 # rows delivered at once (each a different lane). A board's delivery waits on its picture and on
 # Discord most of its time, so with 8 the deliveries, not the CPU, capped the boards per second
 # (bench/load.py, saturated: ~150 moves/s with 8, ~200 with 32, fewer with 64)
@@ -129,6 +144,15 @@ class Delivery:
             return await self._dm(row, payload)
         if isinstance(payload, Digest):
             return await self._digest(row, payload)
+        if isinstance(payload, TourPost):
+            return await self._tour_post(row, payload)
+        if isinstance(payload, TourMatch):
+            return await self._tour_match(payload)
+        if isinstance(payload, TourPair):
+            done = await self.service.tournaments.pair_job(
+                payload.tournament_id, payload.number,
+                lambda data: self.pictures.run(paired_json, data))
+            return {"paired": done}
         raise Give(f"not a row to deliver: {row.kind}")
 
     async def close(self) -> None:
@@ -545,6 +569,79 @@ class Delivery:
         except discord.Forbidden:
             return {"undelivered": True}
         return {"message_id": message.id}
+
+
+    # -- tournaments ---------------------------------------------------------------------
+    async def _tour_post(self, row: OutboxRow, post: TourPost) -> Result:
+        """A message in the tournament's thread (the sign-up message is posted once, then
+        edited to the list as it is now)."""
+        found = await self.store.tournament(post.tournament_id)
+        if found is None:
+            raise Give("the tournament is gone")
+        texts = await self.texts_for(found.guild_id)
+        if post.signup:
+            return await self._signup(row, found.id, texts)
+        content = fit(texts(post.text) if isinstance(post.text, Phrase) else str(post.text or ""))
+        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": allowed(post.mention)}
+        if post.picture is not None and post.data is not None:
+            png = await self.pictures.run(tournament_picture, post.picture, post.data,
+                                          texts.language)
+            kwargs["files"] = [discord.File(io.BytesIO(png), filename=f"{post.picture}.png")]
+        try:
+            message = await self._send(row, post.channel_id, **kwargs)
+        except discord.Forbidden as exc:
+            raise Retry(f"missing permissions in the tournament thread: {exc}") from None
+        except discord.NotFound as exc:
+            raise Give(f"the tournament thread is gone ({exc.code})") from None
+        except ThreadArchived:
+            if not await self._unarchive(post.channel_id):
+                raise Give("the tournament thread is locked") from None
+            raise Retry("the tournament thread was archived") from None
+        return {"message_id": message.id}
+
+    async def _signup(self, row: OutboxRow, tournament_id: int, texts: Texts) -> Result:
+        t = await self.service.tournaments.get(tournament_id)
+        content = fit(texts(self.service.tournaments.signup_text(t)))
+        view = StaticView()
+        if t.row.status == "signup" or (t.row.status == "running"
+                                        and t.row.format in ("swiss", "pods")):
+            from .cogs.tournaments import signup_buttons
+
+            view = signup_buttons(t.id, texts)
+        none = discord.AllowedMentions.none()
+        message_id = t.row.signup_message_id
+        if message_id is not None and await self._edit(t.row.channel_id, message_id,
+                                                       content=content, view=view):
+            return {"edited": message_id}
+        try:
+            message = await self._send(row, t.row.channel_id, content=content, view=view,
+                                       allowed_mentions=none)
+        except discord.Forbidden as exc:
+            raise Retry(f"missing permissions in the tournament thread: {exc}") from None
+        except discord.NotFound as exc:
+            raise Give(f"the tournament thread is gone ({exc.code})") from None
+        async with self.store.transaction(background=True) as tx:
+            await tx.set_signup_message(t.id, message.id)
+        return {"message_id": message.id}
+
+    async def _tour_match(self, job: TourMatch) -> Result:
+        """A tournament match gets its thread, then starts there (once: a match placed
+        already, or ended unplaced, is left alone)."""
+        match_row = await self.store.get_match(job.match_id)
+        if match_row is None or match_row.channel_id >= 0 or match_row.status != "open":
+            return {"skipped": "placed already"}
+        texts = await self.texts_for(match_row.guild_id)
+        name = (texts(job.name) if isinstance(job.name, Phrase) else str(job.name or ""))[:100]
+        try:
+            thread = await self._call(lambda: self.client.http.start_thread_without_message(
+                job.parent_channel_id, name=name or "…", auto_archive_duration=10080,
+                type=discord.ChannelType.public_thread.value))
+        except discord.Forbidden as exc:
+            raise Retry(f"cannot create a thread: {exc}") from None
+        except discord.NotFound as exc:
+            raise Give(f"the tournament's channel is gone ({exc.code})") from None
+        placed = await self.service.tournaments.place(job.match_id, int(thread["id"]))
+        return {"thread_id": int(thread["id"]), "placed": placed}
 
 
 def _board_file(picture: bytes) -> list[discord.File]:

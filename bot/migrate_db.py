@@ -20,7 +20,8 @@ from typing import Any
 # parents before children (foreign keys); every table of the schema
 TABLES = ("matches", "seats", "moves", "notices", "offers", "users", "vacations",
           "guild_settings", "outbox", "live_messages", "meta", "ratings", "rating_history",
-          "rating_members", "analyses")
+          "rating_members", "analyses", "tournaments", "tournament_rounds",
+          "tournament_matches")
 SERIALS = ("matches", "offers", "vacations", "outbox")  # BIGSERIAL ids to move past
 USAGE = "Copy a SQLite store into an empty PostgreSQL database."  # an admin tool: English
 

@@ -254,9 +254,64 @@ class AnalysisPost:
         return f"x:{self.match_id}"
 
 
-Payload = Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | AnalysisPost
+@dataclass(frozen=True)
+class TourPost:
+    """A message in a tournament's thread: a round's pairings, the final standings, a note.
+    `picture` ("standings" or "bracket") is drawn from `data`, the engine's JSON as it was
+    when the row was written. `signup`: the sign-up message instead, posted once with its
+    Join / Leave buttons and edited with the list as it is when delivered."""
+
+    kind: ClassVar[str] = "tour"
+    tournament_id: int
+    channel_id: int
+    text: Text = None
+    mention: tuple[int, ...] = ()
+    picture: str | None = None
+    data: str | None = None
+    signup: bool = False
+    message_id: int | None = None
+
+    @property
+    def lane(self) -> str:
+        return f"t:{self.tournament_id}"
+
+
+@dataclass(frozen=True)
+class TourMatch:
+    """A tournament match waits for its thread: made in `parent_channel_id`, then the match
+    starts there (its first board and turn notices follow from that change)."""
+
+    kind: ClassVar[str] = "tourmatch"
+    tournament_id: int
+    match_id: int
+    parent_channel_id: int
+    name: Text = None  # the thread's name
+
+    @property
+    def lane(self) -> str:
+        return f"m:{self.match_id}"
+
+
+@dataclass(frozen=True)
+class TourPair:
+    """Round `number` of a Swiss is to be paired (by a worker process: see
+    `Tournaments.pair_job`); in the tournament's lane, so its announcement follows the
+    posts before it."""
+
+    kind: ClassVar[str] = "tourpair"
+    tournament_id: int
+    number: int
+
+    @property
+    def lane(self) -> str:
+        return f"t:{self.tournament_id}"
+
+
+Payload = (Board | Notice | Lobby | Retire | Dm | Digest | AiTurn | AnalysisPost | TourPost
+           | TourMatch | TourPair)
 KINDS: dict[str, type[Payload]] = {cls.kind: cls for cls in (
-    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, AnalysisPost)}
+    Board, Notice, Lobby, Retire, Dm, Digest, AiTurn, AnalysisPost, TourPost, TourMatch,
+    TourPair)}
 
 
 # -- the codec -------------------------------------------------------------------------------
@@ -358,6 +413,9 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
     AnalysisPost: {"message_id": {"omit": True}},
+    TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
+    TourMatch: {"name": _TEXT},
+    TourPair: {},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,
 # once, so that a row costs a loop over its fields
@@ -402,6 +460,7 @@ def decode(kind: str, data: Mapping[str, Any]) -> Payload:
         raise BadPayload(f"{kind} row: {exc!r}"[:300]) from None
 
 
-__all__ = ["AiTurn", "AnalysisPost", "BadPayload", "Board", "ClaimButton", "Digest", "Dm", "KINDS",
-           "Lobby", "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture", "Retire",
-           "Seats", "Text", "Via", "decode", "encode"]
+__all__ = ["AiTurn", "AnalysisPost", "BadPayload", "Board", "ClaimButton", "Digest", "Dm",
+           "KINDS", "Lobby", "Notice", "NoticeButton", "OfferButtons", "Payload", "Picture",
+           "Retire", "Seats", "Text", "TourMatch", "TourPair", "TourPost", "Via", "decode",
+           "encode"]

@@ -131,3 +131,26 @@ def analysis_picture(game_id: str, seat_count: int, options: dict[str, str],
             preferred=game.observe(game.play(before, note["best"]), None)))
     return draw(game_id, names=list(names), series=series, swings=swings,
                 tr=translations(picture_language(language)))
+def tournament_picture(kind: str, data: str, language: str = "en") -> bytes:
+    """A tournament's standings (rank, points, tie-breaks, crosstable) or knockout bracket,
+    from the engine's JSON."""
+    from render.tournament import StandingRow, Tie, render_bracket, render_standings
+
+    from .tournaments import crosstable, from_json, knockout_stages, seed_order, standings
+
+    t = from_json(data)
+    tr = translations(picture_language(language))
+    names = {p.id: p.name for p in t.players}
+    if kind == "bracket":
+        seeds = {p.id: i for i, p in enumerate(seed_order(t.players), 1)}
+        stages = [[Tie(tuple(f"({seeds[pid]}) {names[pid]}" for pid in tie.seats),
+                       tie.seats.index(tie.winner) if tie.winner in tie.seats else None)
+                   for tie in stage] for stage in (knockout_stages(t) if t.rounds else [])]
+        return render_bracket(t.settings.name, stages, tr=tr)
+    table = standings(t)
+    cross = {row.player_id: row for row in crosstable(t)}
+    rows = [StandingRow(row.rank, names.get(row.player_id, "?"), row.points, row.tiebreaks,
+                        {c.round: (c.code, c.opponents) for c in cross[row.player_id].cells})
+            for row in table.rows]
+    return render_standings(t.settings.name, table.tiebreak_names, rows,
+                            [r.number for r in t.rounds], tr=tr)

@@ -200,6 +200,41 @@ class FinishedRow:
     rated: bool
 
 
+@dataclass(frozen=True)
+class TournamentRow:
+    """A tournament: its place, its rules, what is due when, and the engine's data (JSON of
+    `bot.tournaments.to_json`)."""
+
+    id: int
+    guild_id: int
+    parent_channel_id: int
+    channel_id: int
+    organiser_id: int
+    game: str
+    options: dict[str, str]
+    format: str
+    rated: bool
+    min_rating: int | None
+    move_seconds: int | None
+    round_seconds: int
+    signup_until: float
+    status: str
+    round_deadline: float | None
+    data: str
+    signup_message_id: int | None
+    version: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class TournamentMatch:
+    match_id: int
+    tournament_id: int
+    round: int
+    game_index: int
+
+
 DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
     "use_threads": False, "move_seconds": None, "channels": None, "spectators_talk": True,
     "language": None, "preferred_language": None}
@@ -262,7 +297,8 @@ class Queries(AnalysisQueries):
     async def placeholder_matches(self, older_than: float) -> list[int]:
         rows = await self.conn.fetch(
             "SELECT id FROM matches WHERE channel_id < 0 AND status IN ('open', 'invited')"
-            " AND created_at < $1", older_than)
+            " AND created_at < $1 AND id NOT IN (SELECT match_id FROM tournament_matches)",
+            older_than)
         return [row["id"] for row in rows]
 
     async def _new_id(self, sql: str, *args: Any) -> int:
@@ -575,6 +611,54 @@ class Queries(AnalysisQueries):
         """Users to tell, at their next interaction, that a private view could not be DMed."""
         rows = await self.conn.fetch("SELECT user_id FROM users WHERE dm_note_match IS NOT NULL")
         return [int(row["user_id"]) for row in rows]
+
+    # -- tournaments -------------------------------------------------------------------------
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        row = await self.conn.fetchrow("SELECT * FROM tournaments WHERE id = $1", tournament_id)
+        return None if row is None else _tournament_row(row)
+
+    async def tournament_in_channel(self, channel_id: int) -> TournamentRow | None:
+        """The tournament whose thread this is, or whose match is played here."""
+        row = await self.conn.fetchrow(
+            "SELECT * FROM tournaments WHERE channel_id = $1 ORDER BY id DESC", channel_id)
+        if row is None:
+            row = await self.conn.fetchrow(
+                "SELECT t.* FROM tournaments t JOIN tournament_matches tm"
+                " ON tm.tournament_id = t.id JOIN matches m ON m.id = tm.match_id"
+                " WHERE m.channel_id = $1 ORDER BY m.id DESC", channel_id)
+        return None if row is None else _tournament_row(row)
+
+    async def tournaments_of_guild(self, guild_id: int) -> list[TournamentRow]:
+        rows = await self.conn.fetch(
+            "SELECT * FROM tournaments WHERE guild_id = $1 ORDER BY id DESC", guild_id)
+        return [_tournament_row(row) for row in rows]
+
+    async def tournament_match(self, match_id: int) -> TournamentMatch | None:
+        row = await self.conn.fetchrow(
+            "SELECT * FROM tournament_matches WHERE match_id = $1", match_id)
+        return None if row is None else TournamentMatch(
+            row["match_id"], row["tournament_id"], row["round"], row["game_index"])
+
+    async def tournament_matches(self, tournament_id: int) -> list[TournamentMatch]:
+        rows = await self.conn.fetch(
+            "SELECT * FROM tournament_matches WHERE tournament_id = $1"
+            " ORDER BY round, game_index", tournament_id)
+        return [TournamentMatch(r["match_id"], r["tournament_id"], r["round"], r["game_index"])
+                for r in rows]
+
+    async def due_tournaments(self, now: float) -> list[int]:
+        """Tournaments whose sign-up window or round deadline has passed."""
+        rows = await self.conn.fetch(
+            "SELECT id FROM tournaments WHERE (status = 'signup' AND signup_until <= $1)"
+            " OR (status = 'running' AND round_deadline <= $2) ORDER BY id", now, now)
+        return [row["id"] for row in rows]
+
+    async def organiser_role(self, guild_id: int | None) -> int | None:
+        if guild_id is None:
+            return None
+        value = await self.conn.fetchval(
+            "SELECT organiser_role FROM guild_settings WHERE guild_id = $1", guild_id)
+        return None if value is None else int(value)
 
     async def meta(self, key: str) -> str | None:
         return await self.conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
@@ -968,6 +1052,68 @@ class Tx(Queries, AnalysisWrites):
             now, next_at, user_id, now)
         return changed == 1
 
+    # -- tournaments -------------------------------------------------------------------------
+    async def lock_tournament(self, tournament_id: int) -> TournamentRow | None:
+        """The tournament as this transaction sees it (PostgreSQL also locks the row)."""
+        row = await self.conn.fetchrow(
+            "SELECT * FROM tournaments WHERE id = $1" + self.conn.locking(), tournament_id)
+        return None if row is None else _tournament_row(row)
+
+    async def create_tournament(self, *, guild_id: int, parent_channel_id: int,
+                                channel_id: int, organiser_id: int, game: str,
+                                options: dict[str, str], format: str, rated: bool,
+                                min_rating: int | None, move_seconds: int | None,
+                                round_seconds: int, signup_until: float, data: str,
+                                now: float) -> int:
+        """A new tournament in its sign-up phase; its id is the next number (a concurrent
+        creation that took the same one fails with `Conflict`)."""
+        tournament_id = int(await self.conn.fetchval(
+            "SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments"))
+        await self.conn.execute(
+            "INSERT INTO tournaments (id, guild_id, parent_channel_id, channel_id, organiser_id,"
+            " game, options, format, rated, min_rating, move_seconds, round_seconds,"
+            " signup_until, status, data, created_at, updated_at)"
+            f" VALUES ({params(17)})", tournament_id, guild_id, parent_channel_id, channel_id,
+            organiser_id, game, dumps(options), format, int(rated), min_rating, move_seconds,
+            round_seconds, signup_until, "signup", data, now, now)
+        return tournament_id
+
+    async def update_tournament(self, tournament_id: int, *, now: float, **changes: Any) -> None:
+        """Columns: status, round_deadline, data."""
+        unknown = set(changes) - {"status", "round_deadline", "data"}
+        if unknown:
+            raise TypeError(f"not a tournament column: {', '.join(sorted(unknown))}")
+        sets = ["version = version + 1", "updated_at = $1"]
+        args: list[Any] = [now]
+        for name, value in changes.items():
+            args.append(value)
+            sets.append(f"{name} = ${len(args)}")
+        await self.conn.execute(
+            f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ${len(args) + 1}",
+            *args, tournament_id)
+
+    async def add_tournament_round(self, tournament_id: int, number: int, now: float) -> None:
+        """Mark a round paired; a second pairing of it fails the transaction (`Conflict`)."""
+        await self.conn.execute(
+            "INSERT INTO tournament_rounds (tournament_id, round, paired_at) VALUES ($1, $2, $3)",
+            tournament_id, number, now)
+
+    async def add_tournament_match(self, match_id: int, tournament_id: int, number: int,
+                                   game_index: int) -> None:
+        await self.conn.execute(
+            "INSERT INTO tournament_matches (match_id, tournament_id, round, game_index)"
+            " VALUES ($1, $2, $3, $4)", match_id, tournament_id, number, game_index)
+
+    async def set_signup_message(self, tournament_id: int, message_id: int) -> None:
+        await self.conn.execute("UPDATE tournaments SET signup_message_id = $1 WHERE id = $2",
+                                message_id, tournament_id)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        await self.conn.execute(
+            "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
+        await self.conn.execute("UPDATE guild_settings SET organiser_role = $1"
+                                " WHERE guild_id = $2", role_id, guild_id)
+
     async def set_meta(self, key: str, value: str) -> None:
         await self.conn.execute(
             "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key)"
@@ -1084,3 +1230,17 @@ def _outbox_row(row: Row) -> OutboxRow:
 def _rating_row(row: Row) -> RatingRow:
     return RatingRow(row["user_id"], row["game"], row["name"], row["mu"], row["sigma"],
                      row["games"], row["last_played_at"])
+
+
+def _tournament_row(row: Row) -> TournamentRow:
+    return TournamentRow(
+        id=int(row["id"]), guild_id=int(row["guild_id"]),
+        parent_channel_id=int(row["parent_channel_id"]), channel_id=int(row["channel_id"]),
+        organiser_id=int(row["organiser_id"]), game=row["game"], options=loads(row["options"]),
+        format=row["format"], rated=bool(row["rated"]), min_rating=row["min_rating"],
+        move_seconds=row["move_seconds"], round_seconds=int(row["round_seconds"]),
+        signup_until=float(row["signup_until"]), status=row["status"],
+        round_deadline=None if row["round_deadline"] is None else float(row["round_deadline"]),
+        data=row["data"], signup_message_id=row["signup_message_id"],
+        version=int(row["version"]), created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]))

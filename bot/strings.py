@@ -343,3 +343,105 @@ AI_LEVEL_NORMAL = N_("normal")
 AI_LEVEL_HARD = N_("hard")
 ANALYSIS_BUSY = N_("Match #{match_id} is being queued for analysis right now; ask again in a "
                    "moment.")
+
+# -- tournaments (bot/service/tournaments.py, bot/cogs/tournaments.py) ------------------------
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("round robin"),
+                "knockout": N_("knockout"), "pods": N_("pods")}
+NO_SUCH_TOURNAMENT = N_("Tournament #{tournament_id} does not exist in this server.")
+NO_TOURNAMENT_HERE = N_("There is no tournament in this channel: run the command in the "
+                        "tournament's thread, or give its number.")
+TRY_AGAIN = N_("Something else changed at the same moment; nothing was done. Try again.")
+TOURNAMENT_CREATE_FORBIDDEN = N_("Only server managers, or members with the organiser role "
+                                 "named in `/corral settings`, can create tournaments.")
+TOURNAMENT_BAD_FORMAT = N_("`{text}` is not a tournament format here.")
+TOURNAMENT_PODS_ONLY_MULTI = N_("Pods are for games of three or more players; {game} is played "
+                                "by two.")
+TOURNAMENT_TWO_PLAYER_ONLY = N_("Swiss, round robin and knockout are for two-player games; "
+                                "{game} cannot be played by two. Choose pods.")
+TOURNAMENT_BAD_ROUNDS = N_("Swiss and pods need a number of rounds, from 1 to {max}.")
+TOURNAMENT_NO_ROUNDS = N_("Round robin and knockout set their own number of rounds: leave "
+                          "`rounds` empty.")
+TOURNAMENT_BAD_MIN_RATING = N_("The minimum rating must be between 0 and 5000.")
+TOURNAMENT_BAD_WINDOW = N_("The sign-up window and the round time must each be between a "
+                           "minute and 90 days.")
+TOURNAMENT_MOVE_OVER_ROUND = N_("The time per move cannot be longer than a round.")
+TOURNAMENT_ALREADY_IN = N_("You are already signed up for tournament #{tournament_id}.")
+TOURNAMENT_NOT_IN = N_("You are not playing in tournament #{tournament_id}.")
+TOURNAMENT_NOT_A_PLAYER = N_("That member is not playing in tournament #{tournament_id}.")
+TOURNAMENT_OVER = N_("Tournament #{tournament_id} is over.")
+TOURNAMENT_NO_LATE_JOIN = N_("Tournament #{tournament_id} has started, and a {format} takes no "
+                             "late entries.")
+TOURNAMENT_FULL = N_("Tournament #{tournament_id} is full ({max} players).")
+TOURNAMENT_RATING_TOO_LOW = N_("This tournament needs a {game} rating of at least {minimum}; "
+                               "yours is {rating}.")
+TOURNAMENT_ORGANISER_ONLY = N_("Only the organiser of tournament #{tournament_id} (or a server "
+                               "manager) can do that.")
+TOURNAMENT_STARTED = N_("Tournament #{tournament_id} has already started.")
+TOURNAMENT_TOO_FEW = N_("Tournament #{tournament_id} needs at least {count} players to start; "
+                        "{have} signed up.")
+TOURNAMENT_ROUNDS = N_(", {rounds} rounds")
+TOURNAMENT_RATED = N_("rated")
+TOURNAMENT_UNRATED = N_("unrated")
+TOURNAMENT_MIN_RATING = N_(", rating {rating} or more")
+TOURNAMENT_DESCRIPTION = N_("🏆 Tournament #{tournament_id} **{name}**: {game}, {format}{rounds}; "
+                            "time per move {move}, {round} per round; {rated}{minimum}.")
+TOURNAMENT_NOBODY = N_("(nobody yet)")
+TOURNAMENT_SIGNUP_OPEN = N_("Sign-up closes {until} (or when the organiser starts it).")
+TOURNAMENT_SIGNUP_CLOSED = N_("Sign-up is closed.")
+TOURNAMENT_SIGNUP = N_("{description}\n{state} Rules: `/tournament rules`.\nPlayers ({count}):"
+                       "\n{players}")
+TOURNAMENT_WITHDRAWN = N_("{name} has withdrawn from tournament #{tournament_id}: their results "
+                          "stand, their games still to play are lost by forfeit.")
+TOURNAMENT_DEADLINE_END = N_("The round's time is up: match #{match_id} is lost on time by the "
+                             "player to move.")
+TOURNAMENT_WITHDRAWAL_END = N_("Match #{match_id} ends: a player withdrew from the tournament.")
+TOURNAMENT_ROUND_PAIRED = N_("Tournament #{tournament_id}, round {round} (ends {deadline}):\n"
+                             "{pairings}")
+TOURNAMENT_ALL_PAIRED = N_("Tournament #{tournament_id}: every game is paired at once; play "
+                           "them all by {deadline}:\n{pairings}")
+TOURNAMENT_FINISHED = N_("🏆 Tournament #{tournament_id} **{name}** is over. Winner: {winners}!"
+                         "\n{standings}")
+TOURNAMENT_CANCELLED = N_("Tournament #{tournament_id} is cancelled: sign-up closed with fewer "
+                          "than {count} players.")
+TOURNAMENT_CREATED = N_("Tournament #{tournament_id} is open for sign-up in {link}.")
+TOURNAMENT_JOINED = N_("You are signed up for tournament #{tournament_id}.")
+TOURNAMENT_LEFT = N_("You are no longer signed up for tournament #{tournament_id}.")
+TOURNAMENT_STARTING = N_("Tournament #{tournament_id} starts: the first round is being paired.")
+TOURNAMENT_WITHDREW_YOU = N_("You have withdrawn from tournament #{tournament_id}.")
+TOURNAMENT_REMOVED = N_("{name} is removed from tournament #{tournament_id}.")
+TOURNAMENT_STANDINGS = N_("Tournament #{tournament_id} **{name}**, after {rounds} of its rounds "
+                          "({status}):\n{standings}")
+TOURNAMENT_STATUS = {"signup": N_("sign-up"), "running": N_("running"),
+                     "finished": N_("finished"), "cancelled": N_("cancelled")}
+TOURNAMENT_EXPORT = N_("Tournament #{tournament_id}, exported.")
+TOURNAMENT_THREAD = N_("🏆 Tournament: {name}")
+TOURNAMENT_MATCH_THREAD = N_("🏆 #{tournament_id}, round {round}: {names}")
+TOURNAMENT_BYE_LINE = N_("{player}: a bye")
+TOURNAMENT_FORFEIT_LINE = N_("{players}: decided by forfeit")
+TOURNAMENT_THREAD_FAILED = N_("I could not create the tournament's thread here; nothing was "
+                              "created. Check my permissions, or try another channel.")
+BUTTON_TOURNAMENT_JOIN = N_("Join")
+BUTTON_TOURNAMENT_LEAVE = N_("Leave")
+SETTINGS_ORGANISERS = N_("Tournament organisers: server managers and {role}.")
+SETTINGS_ORGANISERS_NONE = N_("Tournament organisers: server managers.")
+TOURNAMENT_RULES = N_(
+    "**How Corral's tournaments run**\n"
+    "• Sign up with the Join button or `/tournament join`; sign-up closes when its window ends "
+    "or when the organiser runs `/tournament start`.\n"
+    "• Every game is an ordinary match in a thread of its own, with the tournament's time per "
+    "move; rated if the tournament is.\n"
+    "• Swiss: each round pairs players with equal scores, never the same pair twice, first "
+    "seats balanced; an odd player out gets a bye (1 point, never twice). Late entries score "
+    "nothing for the rounds they missed.\n"
+    "• Round robin: every game is paired at once and played side by side.\n"
+    "• Knockout: seeded by rating, byes to the top seeds; a drawn game is replayed (or a "
+    "two-game mini-match) until someone wins, at most three times, then the higher seed goes "
+    "through.\n"
+    "• Pods: tables of the game's size, players of similar score together; points by place.\n"
+    "• When every game of a round has ended, the next round is paired at once. When the "
+    "round's time is up, each game still running is lost on time by the player to move (a "
+    "game that never started scores nothing).\n"
+    "• Withdrawing (`/tournament withdraw`, or removed by the organiser): your results stand, "
+    "your games still to play are lost by forfeit, and you are paired no more.\n"
+    "• Standings: points, then Buchholz and Sonneborn-Berger (Swiss, round robin), "
+    "head-to-head, then rating.")

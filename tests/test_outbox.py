@@ -34,15 +34,18 @@ from games import Phrase, phrase
 # interaction, a draw offer, a Consequence start (DMs with a picture), an AI match, a timeout
 # notice, a digest, a retire, a resignation; then rows of later kinds (a post-game analysis)
 STORED = json.loads((Path(__file__).parent / "data" / "outbox_rows.json").read_text())
+# rows of tournaments (issue 32): a sign-up message, a post with a picture, a match's thread
+TOUR = json.loads((Path(__file__).parent / "data" / "outbox_tour_rows.json").read_text())
 
 
 def test_every_kind_has_a_class_and_stored_rows_of_each_are_here():
     assert set(outbox.KINDS) == {"board", "notice", "lobby", "retire", "dm", "digest", "ai",
-                                 "analysis"}
-    assert {row["kind"] for row in STORED} == set(outbox.KINDS)
+                                 "analysis", "tour", "tourmatch", "tourpair"}
+    assert {row["kind"] for row in STORED + TOUR} == set(outbox.KINDS)
 
 
-@pytest.mark.parametrize("row", STORED, ids=[f"{r['kind']}-{i}" for i, r in enumerate(STORED)])
+@pytest.mark.parametrize("row", STORED + TOUR,
+                         ids=[f"{r['kind']}-{i}" for i, r in enumerate(STORED + TOUR)])
 def test_stored_rows_decode_and_encode_back_to_the_same_json(row):
     payload = decode(row["kind"], row["payload"])
     assert type(payload) is outbox.KINDS[row["kind"]]

@@ -50,18 +50,15 @@ def col(line: str, first: int, last: int) -> str:
     return line[first - 1:last].ljust(last - first + 1)
 
 
-def test_trf_of_a_finished_swiss_follows_the_specification():
-    t = finished_swiss()
-    text = to_trf(t)
+def read_trf(text: str, rounds: int) -> dict[int, dict]:
+    """The player lines of a TRF, checked column by column against the specification and
+    against each other (an opponent's block mirrors one's own): by start number, each
+    player's name, rating, points, rank and round blocks (opponent, colour, result)."""
     assert text.endswith("\r\n")  # Remark 1: every line ends with a carriage return
     lines = text.split("\r\n")[:-1]
     assert all(len(code) == 3 and code.isdigit() or code == "XXR"
                for code in (x[:3] for x in lines))
-    assert any(x.startswith("012 Club Swiss") for x in lines)
     players = [x for x in lines if x[:3] == "001"]
-    assert len(players) == len(t.players) == 12
-    rounds = len(t.rounds)
-    table = {row.player_id: row for row in standings(t).rows}
     by_start: dict[int, dict] = {}
     for line in players:
         assert col(line, 4, 4) == " " and col(line, 9, 9) == " " and col(line, 14, 14) == " "
@@ -89,6 +86,25 @@ def test_trf_of_a_finished_swiss_follows_the_specification():
         assert points == sum(RESULTS[b[2]] for b in blocks)  # the points field adds up
         by_start[start] = {"name": name, "rating": rating, "points": points, "rank": rank,
                            "blocks": blocks}
+    assert sorted(by_start) == list(range(1, len(players) + 1))
+    assert sorted(p["rank"] for p in by_start.values()) == list(range(1, len(players) + 1))
+    for start, p in by_start.items():
+        for r, (opp, colour, result) in enumerate(p["blocks"]):
+            if opp:  # the opponent's block of that round mirrors this one
+                o_opp, o_colour, o_result = by_start[opp]["blocks"][r]
+                assert o_opp == start and {colour, o_colour} == {"w", "b"}
+                assert o_result == OPPOSITE[result]
+    return by_start
+
+
+def test_trf_of_a_finished_swiss_follows_the_specification():
+    t = finished_swiss()
+    text = to_trf(t)
+    assert any(x.startswith("012 Club Swiss") for x in text.split("\r\n"))
+    rounds = len(t.rounds)
+    table = {row.player_id: row for row in standings(t).rows}
+    by_start = read_trf(text, rounds)
+    assert len(by_start) == len(t.players) == 12
     assert sorted(by_start) == list(range(1, 13))
     assert sorted(p["rank"] for p in by_start.values()) == list(range(1, 13))
     ratings = [by_start[s]["rating"] for s in sorted(by_start)]

@@ -19,12 +19,12 @@ from ..notices import NOTICE_COMPONENTS
 from ..pool import Workers
 from ..service import Service
 from ..ui import STEP_COMPONENTS, Component, parse
-from . import analysis, clocks, info, matches, moves, private, settings, stats
+from . import analysis, clocks, info, matches, moves, private, settings, stats, tournaments
 
 # every kind of component, each once (their templates never match the same id)
 COMPONENTS: tuple[type[Component[Any]], ...] = (
     *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
-    *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton)
+    *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton, *tournaments.COMPONENTS)
 
 
 def parse_custom_id(custom_id: str) -> Component[Any] | None:
@@ -68,5 +68,6 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     info.register(tree, service, handling)
     stats.register(tree, service, handling, pictures)
     analysis.register(tree, service, handling)
+    tournaments.register(tree, service, handling, pictures)
     return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
                              for kind in COMPONENTS])

@@ -29,14 +29,16 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                            channel="A channel to allow or disallow for matches",
                            channels="allow or disallow the channel above; all: allow every "
                                     "channel",
-                           language="The language of boards and notices in this server")
+                           language="The language of boards and notices in this server",
+                           organisers="A role whose members may create tournaments")
     @app_commands.choices(channels=[app_commands.Choice(name=c, value=c)
                                     for c in CHANNEL_ACTIONS],
                           language=[app_commands.Choice(name=n, value=n) for n in LANGUAGES])
     async def settings(interaction: Interaction, threads: bool | None = None,
                        time: str | None = None, spectators: bool | None = None,
                        channel: discord.TextChannel | None = None,
-                       channels: str | None = None, language: str | None = None) -> None:
+                       channels: str | None = None, language: str | None = None,
+                       organisers: discord.Role | None = None) -> None:
         async with handling(interaction):
             if interaction.guild is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
@@ -45,7 +47,14 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                 time_per_move=time, spectators_talk=spectators,
                 channel_id=channel.id if channel else None, channel_action=channels,
                 language=language)
-            await reply(interaction, settings_text(now, texts_for(interaction)))
+            if organisers is not None:
+                await service.tournaments.set_organiser_role(
+                    interaction.guild.id, organisers.id, is_manager=is_manager(interaction))
+            role = await service.store.organiser_role(interaction.guild.id)
+            texts = texts_for(interaction)
+            await reply(interaction, settings_text(now, texts) + "\n" + texts(
+                phrase(strings.SETTINGS_ORGANISERS, role=f"<@&{role}>") if role is not None
+                else phrase(strings.SETTINGS_ORGANISERS_NONE)))
 
     tree.add_command(corral)
 

@@ -40,6 +40,7 @@ from .moves import MoveResult, Moves
 from .offers import Offer, Offers
 from .settings import CHANNEL_ACTIONS, Settings
 from .stats import Leaderboard, Profile, Stats, seat_result
+from .tournaments import Tournament, Tournaments
 
 
 class Service:
@@ -60,6 +61,7 @@ class Service:
         self.match_history = history = History(ctx)
         self.stats = stats = Stats(ctx, history)
         self.analyses = analyses = Analyses(ctx)
+        self.tournaments = Tournaments(ctx, matches)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -97,7 +99,6 @@ class Service:
         self.recover = moves.recover
         # clocks
         self.clock_of = clocks.clock_of
-        self.tick = clocks.tick
         self.claim = clocks.claim
         self.vacation_days_left = clocks.vacation_days_left
         self.start_vacation = clocks.start_vacation
@@ -131,6 +132,12 @@ class Service:
         # post-game analyses
         self.analysable = analyses.analysable
         self.request_analysis = analyses.request_analysis
+
+    async def tick(self, *, batch: int = 100) -> TickReport:
+        """The clocks' tick, then the tournaments' (sign-up windows, round deadlines)."""
+        report = await self.clocks.tick(batch=batch)
+        await self.tournaments.tick()
+        return report
 
     # the shared state, readable and settable through the service (tests set the dice)
     @property
@@ -194,5 +201,6 @@ __all__ = ["AlreadyOpen", "Analyses", "AnalysisRequest", "BadRequest", "LEVEL_NA
            "Forbidden",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
-           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "Via",
+           "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport",
+           "Tournament", "Tournaments", "Via",
            "WrongPhase", "parse_options", "parse_time", "result_phrase", "seat_result", "wrap"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -286,6 +286,10 @@ class Effects:
         await self._put(outbox.Retire(match_id=match.id, below_version=below_version,
                                       offer_ids=tuple(offer_ids), text=text))
 
+    async def post(self, payload: outbox.Payload) -> None:
+        """Any other row (a tournament's: `outbox.TourPost`, `outbox.TourMatch`)."""
+        await self._put(payload)
+
     async def digest(self, user_id: int, lines: Sequence[Phrase], header: Phrase) -> None:
         await self._put(outbox.Digest(user_id=user_id, header=header, lines=tuple(lines)))
 
@@ -308,6 +312,9 @@ class Context:
         self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
         self.on_commit = on_commit or (lambda: None)
         self.moves_played = 0  # by this process, since it started (the metrics read it)
+        # called in the transaction that ends a match, after its final board is written
+        # (tournaments record the result there): (tx, effects, match)
+        self.end_hooks: list[Callable[[Tx, Effects, Match], Awaitable[None]]] = []
 
     # -- reading -----------------------------------------------------------------------
     async def get(self, match_id: int) -> Match:

@@ -242,6 +242,10 @@ class Matches:
             invited = match.row.user_at(1)
             raise NotAPlayer(strings.NOT_INVITED, name=invited.name if invited else "?")
 
+    async def begin(self, tx: Tx, match: Match, now: float) -> Match:
+        """Start a match made elsewhere (a tournament's), in the caller's transaction."""
+        return await self._begin(tx, match, now)
+
     async def _begin(self, tx: Tx, match: Match, now: float) -> Match:
         """Seat order, the first position, the first board and the start DMs."""
         seats = list(match.seats)
@@ -394,6 +398,8 @@ class Matches:
                 link=f"<#{match.row.channel_id}>", result=result or "",
                 moves_text=moves_count(match.ply()), duration=duration, board=""),
                 kind="end", board_version=match.row.version)
+        for hook in self.ctx.end_hooks:
+            await hook(tx, effects, match)
 
 
 def _duration_words(seconds: float) -> Duration:

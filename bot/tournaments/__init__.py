@@ -11,6 +11,7 @@ from .formats import (
     is_finished,
     knockout_stages,
     pair_next_round,
+    paired_json,
     pod_points,
     schedule,
     table_sizes,
@@ -41,6 +42,7 @@ __all__ = [
     "FORMATS", "Cell", "CrosstableRow", "Game", "PairingError", "Player", "Round", "Settings",
     "Standing", "Standings", "Tournament", "TournamentError", "add_player", "add_round",
     "berger_round", "bracket_order", "crosstable", "from_json", "is_finished",
-    "knockout_stages", "pair_next_round", "pod_points", "record", "schedule", "scores",
+    "knockout_stages", "pair_next_round", "paired_json", "pod_points", "record", "schedule",
+    "scores",
     "seed_order", "standings", "table_sizes", "to_json", "to_trf", "validate", "withdraw",
 ]

@@ -283,3 +283,16 @@ def is_finished(t: Tournament) -> bool:
     except PairingError:
         return True
     return False
+
+
+def paired_json(text: str) -> str | None:
+    """`text` (the tournament as `to_json` writes it) with its next round added, or None
+    when no round can be paired: the pairing as a job for a worker process (plain text in
+    and out, picklable)."""
+    from .model import add_round, from_json, to_json
+
+    t = from_json(text)
+    try:
+        return to_json(add_round(t, pair_next_round(t)))
+    except PairingError:
+        return None
