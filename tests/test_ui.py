@@ -14,6 +14,7 @@ from bot.cogs import COMPONENTS, parse_custom_id
 from bot.cogs.matches import ResignButton
 from bot.cogs.moves import LegacyMoveButton, RepeatButton
 from bot.cogs.stats import ReplayStep
+from bot.cogs.tournaments import SignupButton
 from bot.i18n import ENGLISH
 from bot.lobby import LobbyButton
 from bot.notices import Claim, OfferAnswer
@@ -152,6 +153,8 @@ SENT = [
     *[(ReplayStep(5, 3, key), f"c1:R:5:3:{key}") for key in "fbnl"],
     (RepeatButton(5, 3, "b@c3>d4"), "c1:y:5:3:b@c3>d4"),
     (LegacyMoveButton(1, 2, "k"), "corral:mv:1:2:k"),
+    (SignupButton("j", 8), "c1:T:j:8"),
+    (SignupButton("l", 8), "c1:T:l:8"),
 ]
 
 
@@ -161,7 +164,8 @@ def test_every_kind_is_one_class_whose_ids_are_those_already_posted():
         assert item.custom_id == custom_id
         back = parse_custom_id(custom_id)
         assert type(back) is type(item), custom_id
-        assert vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
+        assert (vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
+                or vars(back).keys() >= {"tournament_id"})
         matching = [k for k in COMPONENTS
                     if k.__discord_ui_compiled_template__.fullmatch(custom_id)]
         assert matching == [type(item)], custom_id
@@ -195,7 +199,7 @@ def _before(custom_id: str) -> bool:
         rf"c1:l:(?P<action>join|start|cancel|accept|decline|ai):(?P<match>{idn})",
         rf"c1:r:(?P<match>{idn})", rf"c1:c:(?P<match>{idn}):(?P<version>{idn})",
         rf"c1:o:(?P<offer>{idn}):(?P<answer>a|d)", rf"c1:m:(?P<match>{idn})",
-        rf"c1:A:(?P<match>{idn})",
+        rf"c1:A:(?P<match>{idn})", rf"c1:T:(?P<action>[jl]):(?P<tournament>{idn})",
         rf"c1:R:(?P<match>{idn}):(?P<ply>{idn}):(?P<answer>[fbnl])",
         rf"c1:y:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})",
         rf"corral:mv:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})"]
@@ -207,7 +211,7 @@ def _before(custom_id: str) -> bool:
             continue
         groups = found.groupdict()
         if any(int(v) > MAX_ID for k, v in groups.items()
-               if k in ("match", "ply", "version", "offer")):
+               if k in ("match", "ply", "version", "offer", "tournament")):
             return False
         return decode_answers(groups.get("answers") or "") is not None
     return False
