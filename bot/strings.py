@@ -316,3 +316,30 @@ BUTTON_FIRST = N_("⏮ First")
 BUTTON_PREVIOUS = N_("◀ Back")
 BUTTON_NEXT = N_("Next ▶")
 BUTTON_LAST = N_("Last ⏭")
+
+# -- lessons (/learn) ------------------------------------------------------------------------
+NO_LESSON = N_("{game} has no lesson yet: `/rules` explains it.")
+LESSON_NOT_YOURS = N_("That lesson belongs to someone else: `/learn` opens your own.")
+LESSON_STALE = N_("That lesson step is out of date: use the newest copy of your lesson, or "
+                  "`/learn` again.")
+LESSON_BAD_ANSWER = N_("That answer is not one this step offers.")
+LESSON_HEADER = N_("📖 **{title}** · step {n} of {total}")
+LESSON_RESUMED = N_("Welcome back: you continue where you left off (**Start over** begins "
+                    "again).")
+LESSON_RIGHT = N_("✅ {why}")
+LESSON_RIGHT_PLAIN = N_("✅ Right.")
+LESSON_WRONG = N_("❌ {why} Try again.")
+LESSON_REPLY = N_("Your opponent answered `{moves}`.")
+LESSON_DONE = N_("🎓 **{title}** is done ({mistakes}). Now play a real match against the easy "
+                 "AI: it opens in {link}.")
+LESSON_MISTAKES = NP_("{n} wrong answer on the way", "{n} wrong answers on the way")
+LESSON_SENT_DM = N_("Your lesson is in your direct messages.")
+LESSON_DM_CLOSED = N_("I cannot send you a direct message (your DMs are closed to me): leave "
+                      "out `dm:` to see the lesson here.")
+LESSON_NO_CHANNEL = N_("I do not know which server channel to open the match in: use `/play` "
+                       "there (with `ai:` easy).")
+LESSON_YOU = N_("You")
+LESSON_OPPONENT = N_("Opponent")
+LESSON_OPPONENT_N = N_("Opponent {n}")
+BUTTON_LESSON_PLAY = N_("Play the easy AI")
+BUTTON_LESSON_RESTART = N_("Start over")

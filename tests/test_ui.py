@@ -10,6 +10,14 @@ import discord
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
+from bot.cogs.learn import (
+    LessonBack,
+    LessonButton,
+    LessonChoice,
+    LessonMenu,
+    LessonPlay,
+    LessonRestart,
+)
 from bot.cogs.matches import ResignButton
 from bot.cogs.moves import LegacyMoveButton, RepeatButton
 from bot.cogs.stats import ReplayStep
@@ -139,6 +147,12 @@ SENT = [
     *[(ReplayStep(5, 3, key), f"c1:R:5:3:{key}") for key in "fbnl"],
     (RepeatButton(5, 3, "b@c3>d4"), "c1:y:5:3:b@c3>d4"),
     (LegacyMoveButton(1, 2, "k"), "corral:mv:1:2:k"),
+    (LessonButton(7, "0a1b2c3d", 2, (("b2",), ("a1", "a3"))), "c1:Ls:7:0a1b2c3d:2:b2/a1.a3"),
+    (LessonMenu(7, "0a1b2c3d", 2, (("save",),), 1), "c1:LS:7:0a1b2c3d:2:save:1"),
+    (LessonBack(7, "0a1b2c3d", 2, (("save",),)), "c1:Lb:7:0a1b2c3d:2:save"),
+    (LessonChoice(7, "0a1b2c3d", 4, "moon"), "c1:Lq:7:0a1b2c3d:4:moon"),
+    (LessonRestart(7, "0a1b2c3d"), "c1:Lr:7:0a1b2c3d"),
+    (LessonPlay(7, "0a1b2c3d"), "c1:La:7:0a1b2c3d"),
 ]
 
 
@@ -148,7 +162,8 @@ def test_every_kind_is_one_class_whose_ids_are_those_already_posted():
         assert item.custom_id == custom_id
         back = parse_custom_id(custom_id)
         assert type(back) is type(item), custom_id
-        assert vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
+        assert vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer) or (
+            vars(back).keys() >= {"owner", "token"})  # a lesson's: the player's, not a match's
         matching = [k for k in COMPONENTS
                     if k.__discord_ui_compiled_template__.fullmatch(custom_id)]
         assert matching == [type(item)], custom_id
@@ -185,6 +200,12 @@ def _before(custom_id: str) -> bool:
         rf"c1:R:(?P<match>{idn}):(?P<ply>{idn}):(?P<answer>[fbnl])",
         rf"c1:y:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})",
         rf"corral:mv:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})"]
+    # added since: a lesson's components (bot/cogs/learn.py), player, token and step first
+    lesson = rf"(?P<user>{idn}):[0-9a-f]{{8}}:[0-9]{{1,3}}"
+    patterns += [rf"c1:Ls:{lesson}:(?P<answers>{answers})",
+                 rf"c1:LS:{lesson}:(?P<answers>{answers}):[0-9]",
+                 rf"c1:Lb:{lesson}:(?P<answers>{answers})", rf"c1:Lq:{lesson}:[A-Za-z0-9-]{{1,20}}",
+                 rf"c1:Lr:(?P<user>{idn}):[0-9a-f]{{8}}", rf"c1:La:(?P<user>{idn}):[0-9a-f]{{8}}"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:
@@ -193,7 +214,7 @@ def _before(custom_id: str) -> bool:
             continue
         groups = found.groupdict()
         if any(int(v) > MAX_ID for k, v in groups.items()
-               if k in ("match", "ply", "version", "offer")):
+               if k in ("match", "ply", "version", "offer", "user")):
             return False
         return decode_answers(groups.get("answers") or "") is not None
     return False

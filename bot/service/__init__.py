@@ -34,6 +34,7 @@ from .core import (
     wrap,
 )
 from .history import History, HistoryEntry
+from .lessons import LessonAt, Lessons
 from .matches import FIRST_CHOICES, Matches, parse_options
 from .moves import MoveResult, Moves
 from .offers import Offer, Offers
@@ -58,6 +59,7 @@ class Service:
         self.settings = settings = Settings(ctx)
         self.match_history = history = History(ctx)
         self.stats = stats = Stats(ctx, history)
+        self.lessons = lessons = Lessons(ctx)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -126,6 +128,12 @@ class Service:
         self.ratings_from_log = stats.ratings_from_log
         self.replay_log = stats.replay_log
         self.check_replay_ply = stats.check_replay_ply
+        # lessons
+        self.lesson = lessons.lesson
+        self.open_lesson = lessons.open_lesson
+        self.lesson_at = lessons.lesson_at
+        self.restart_lesson = lessons.restart_lesson
+        self.answer_lesson = lessons.answer_lesson
 
     # the shared state, readable and settable through the service (tests set the dice)
     @property
@@ -185,7 +193,7 @@ MatchService = Service
 
 __all__ = ["AlreadyOpen", "BadRequest", "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
            "FIRST_CHOICES", "History", "Matches", "Moves", "Offers", "Settings", "Stats",
-           "Forbidden",
+           "Forbidden", "LessonAt", "Lessons",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
            "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport", "Via",
