@@ -182,6 +182,17 @@ class LessonRow:
 
 
 @dataclass(frozen=True)
+class ConditionalRow:
+    """A player's queued replies in a match (see migration 0011)."""
+
+    match_id: int
+    user_id: int
+    base_ply: int
+    line: tuple[str, ...]
+    draft: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RatingRow:
     user_id: int
     game: str
@@ -543,6 +554,15 @@ class Queries:
             user_id, token)
         return None if row is None else _lesson_row(row)
 
+    # -- conditional moves ---------------------------------------------------------------------
+    async def conditional_moves(self, match_id: int) -> list[ConditionalRow]:
+        rows = await self.conn.fetch(
+            "SELECT match_id, user_id, base_ply, line, draft FROM conditional_moves"
+            " WHERE match_id = $1 ORDER BY user_id", match_id)
+        return [ConditionalRow(r["match_id"], r["user_id"], r["base_ply"],
+                               tuple(orjson.loads(r["line"])), tuple(orjson.loads(r["draft"])))
+                for r in rows]
+
     async def digests_due(self, now: float, limit: int) -> list[int]:
         rows = await self.conn.fetch(
             "SELECT user_id FROM users WHERE reminders = 'digest' AND next_digest_at <= $1"
@@ -844,6 +864,24 @@ class Tx(Queries):
             " WHERE user_id = $5 AND token = $6 AND step = $7",
             step, tries, mistakes, now, user_id, token, from_step)
         return changed == 1
+
+    async def set_conditional_moves(self, row: ConditionalRow, now: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO conditional_moves (match_id, user_id, base_ply, line, draft,"
+            " updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (match_id, user_id)"
+            " DO UPDATE SET base_ply = excluded.base_ply, line = excluded.line,"
+            " draft = excluded.draft, updated_at = excluded.updated_at",
+            row.match_id, row.user_id, row.base_ply, orjson.dumps(list(row.line)).decode(),
+            orjson.dumps(list(row.draft)).decode(), now)
+
+    async def clear_conditional_moves(self, match_id: int, user_id: int | None = None) -> None:
+        if user_id is None:
+            await self.conn.execute("DELETE FROM conditional_moves WHERE match_id = $1",
+                                    match_id)
+        else:
+            await self.conn.execute(
+                "DELETE FROM conditional_moves WHERE match_id = $1 AND user_id = $2",
+                match_id, user_id)
 
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
         await self.conn.execute(

@@ -343,3 +343,28 @@ LESSON_OPPONENT = N_("Opponent")
 LESSON_OPPONENT_N = N_("Opponent {n}")
 BUTTON_LESSON_PLAY = N_("Play the easy AI")
 BUTTON_LESSON_RESTART = N_("Start over")
+
+# -- conditional moves (/conditional) ----------------------------------------------------------
+CONDITIONAL_NOT_HERE = N_("Conditional moves are for two-player games without hidden "
+                          "information or chance; {game} here is not one.")
+CONDITIONAL_YOUR_TURN = N_("It is your turn in match #{match_id}: play your move first, then "
+                           "queue your replies to theirs.")
+CONDITIONAL_STALE = N_("Those conditional moves are out of date (the match or the queue has "
+                       "changed): use `/conditional` again.")
+CONDITIONAL_NOT_YOURS = N_("Those conditional moves belong to someone else: `/conditional` "
+                           "shows your own.")
+CONDITIONAL_FULL = N_("Your queue is full (or reaches the end of the match): clear it to start "
+                      "again.")
+CONDITIONAL_ENDS = N_("After `{notation}` the match is over: there is nothing to reply.")
+CONDITIONAL_HEADER = N_("🔀 Your conditional moves in match #{match_id} (only you see them):")
+CONDITIONAL_PAIR = N_("{n}. if they play `{theirs}`, I play `{mine}`")
+CONDITIONAL_EMPTY = N_("None queued yet.")
+CONDITIONAL_ENTER_THEIRS = N_("Next: choose their move (after the pairs above).")
+CONDITIONAL_ENTER_MINE = N_("If they play `{theirs}`: now choose your reply.")
+CONDITIONAL_SAVED = N_("Queued. When their move matches the first pair, your reply is played at "
+                       "once; any other move clears the queue.")
+CONDITIONAL_CLEARED = N_("Your conditional moves in match #{match_id} are cleared.")
+CONDITIONAL_PLAYED = N_("↪ **{name}** played `{notation}` (a conditional move).")
+CONDITIONAL_PLAYED_EFFECTS = N_("↪ **{name}** played `{notation}` (a conditional move): "
+                                "{effects}.")
+BUTTON_CONDITIONAL_CLEAR = N_("Clear the queue")

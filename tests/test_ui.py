@@ -10,6 +10,7 @@ import discord
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
+from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu
 from bot.cogs.learn import (
     LessonBack,
     LessonButton,
@@ -153,6 +154,10 @@ SENT = [
     (LessonChoice(7, "0a1b2c3d", 4, "moon"), "c1:Lq:7:0a1b2c3d:4:moon"),
     (LessonRestart(7, "0a1b2c3d"), "c1:Lr:7:0a1b2c3d"),
     (LessonPlay(7, "0a1b2c3d"), "c1:La:7:0a1b2c3d"),
+    (QueueButton(5, 7, 3, 2, (("b",),)), "c1:k:5:7:3:2:b"),
+    (QueueMenu(5, 7, 3, 2, (), 1), "c1:K:5:7:3:2::1"),
+    (QueueBack(5, 7, 3, 2, (("b",),)), "c1:kb:5:7:3:2:b"),
+    (QueueClear(5, 7), "c1:kc:5:7"),
 ]
 
 
@@ -205,7 +210,15 @@ def _before(custom_id: str) -> bool:
     patterns += [rf"c1:Ls:{lesson}:(?P<answers>{answers})",
                  rf"c1:LS:{lesson}:(?P<answers>{answers}):[0-9]",
                  rf"c1:Lb:{lesson}:(?P<answers>{answers})", rf"c1:Lq:{lesson}:[A-Za-z0-9-]{{1,20}}",
-                 rf"c1:Lr:(?P<user>{idn}):[0-9a-f]{{8}}", rf"c1:La:(?P<user>{idn}):[0-9a-f]{{8}}"]
+                 rf"c1:Lr:(?P<user>{idn}):[0-9a-f]{{8}}", rf"c1:La:(?P<user>{idn}):[0-9a-f]{{8}}",
+                 # and conditional moves' (bot/cogs/conditional.py)
+                 rf"c1:k:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers})",
+                 rf"c1:K:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers}):[0-9]",
+                 rf"c1:kb:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers})",
+                 rf"c1:kc:(?P<match>{idn}):(?P<user>{idn})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:

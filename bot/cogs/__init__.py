@@ -18,12 +18,13 @@ from ..notices import NOTICE_COMPONENTS
 from ..pool import Workers
 from ..service import Service
 from ..ui import STEP_COMPONENTS, Component, parse
-from . import clocks, info, learn, matches, moves, private, settings, stats
+from . import clocks, conditional, info, learn, matches, moves, private, settings, stats
 
 # every kind of component, each once (their templates never match the same id)
 COMPONENTS: tuple[type[Component[Any]], ...] = (
     *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
-    *matches.COMPONENTS, *stats.COMPONENTS, *learn.COMPONENTS)
+    *matches.COMPONENTS, *stats.COMPONENTS, *learn.COMPONENTS,
+    *conditional.COMPONENTS)
 
 
 def parse_custom_id(custom_id: str) -> Component[Any] | None:
@@ -67,5 +68,6 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     info.register(tree, service, handling)
     stats.register(tree, service, handling, pictures)
     learn.register(tree, service, handling, pictures)
+    conditional.register(tree, service, handling)
     return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
                              for kind in COMPONENTS])

@@ -94,6 +94,11 @@ class Service:
         self.move_made_at = moves.move_made_at
         self.board_kept_live = moves.board_kept_live
         self.repost_board = moves.repost_board
+        # conditional moves
+        self.conditionals = moves.conditionals
+        self.conditional_view = moves.conditionals.conditional_view
+        self.add_conditional = moves.conditionals.add_conditional
+        self.clear_conditional = moves.conditionals.clear_conditional
         self.recover = moves.recover
         # clocks
         self.clock_of = clocks.clock_of
