@@ -368,3 +368,4 @@ CONDITIONAL_PLAYED = N_("↪ **{name}** played `{notation}` (a conditional move)
 CONDITIONAL_PLAYED_EFFECTS = N_("↪ **{name}** played `{notation}` (a conditional move): "
                                 "{effects}.")
 BUTTON_CONDITIONAL_CLEAR = N_("Clear the queue")
+BUTTON_CONDITIONAL = N_("If they play…")

@@ -10,7 +10,7 @@ import discord
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
-from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu
+from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
 from bot.cogs.learn import (
     LessonBack,
     LessonButton,
@@ -158,6 +158,7 @@ SENT = [
     (QueueMenu(5, 7, 3, 2, (), 1), "c1:K:5:7:3:2::1"),
     (QueueBack(5, 7, 3, 2, (("b",),)), "c1:kb:5:7:3:2:b"),
     (QueueClear(5, 7), "c1:kc:5:7"),
+    (QueueOpen(5), "c1:ko:5"),
 ]
 
 
@@ -218,7 +219,7 @@ def _before(custom_id: str) -> bool:
                  rf":(?P<answers>{answers}):[0-9]",
                  rf"c1:kb:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
                  rf":(?P<answers>{answers})",
-                 rf"c1:kc:(?P<match>{idn}):(?P<user>{idn})"]
+                 rf"c1:kc:(?P<match>{idn}):(?P<user>{idn})", rf"c1:ko:(?P<match>{idn})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:

@@ -11,6 +11,8 @@ Custom ids (besides bot/ui.py's):
     c1:K:<match>:<user>:<ply>:<size>:<answers>:<page>  a step menu page
     c1:kb:<match>:<user>:<ply>:<size>:<answers>        Back to the previous question
     c1:kc:<match>:<user>                               Clear the queue
+    c1:ko:<match>                                      open the clicker's queue (offered
+                                                       with the answer to a move)
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from games import Answer, GameError, Option, Step, phrase
 from .. import strings
 from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for
-from ..service import Service, ServiceError, StaleAction
-from ..service.conditional import ConditionalView
+from ..service import Match, Service, ServiceError, StaleAction
+from ..service.conditional import ConditionalView, eligible
 from ..ui import (
     ANSWERS,
     ID,
@@ -58,6 +60,17 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
             texts = texts_for(interaction)
             content, components = queue_message(view, (), texts)
             await reply(interaction, content, view=components)
+
+
+def after_move_view(match: Match, user_id: int, texts: Texts) -> StaticView | None:
+    """The answer to a move made with `/move`: a button that opens the mover's queue, when
+    the match takes conditional moves and waits on the opponent now."""
+    mover = match.to_move()
+    if not eligible(match) or mover is None or mover.user_id == user_id:
+        return None
+    view = StaticView()
+    view.add_item(QueueOpen(match.id, label=texts(strings.BUTTON_CONDITIONAL)))
+    return view
 
 
 def joined(plies: Sequence[str]) -> str:
@@ -254,4 +267,22 @@ class QueueClear(Component[discord.ui.Button[Any]],
                                                   match_id=match.id)), view=None)
 
 
-COMPONENTS: tuple[type[Component[Any]], ...] = (QueueButton, QueueMenu, QueueBack, QueueClear)
+class QueueOpen(Component[discord.ui.Button[Any]],
+                template=template(rf"c1:ko:(?P<match>{ID})")):
+    def __init__(self, match_id: int, *, label: str = "") -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:ko:{match_id}", style=discord.ButtonStyle.secondary))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        match = await match_here(self.service, interaction, self.match_id)
+        view = await self.service.conditional_view(match, interaction.user.id)
+        content, components = queue_message(view, (), texts_for(interaction))
+        await reply(interaction, content, view=components)
+
+
+COMPONENTS: tuple[type[Component[Any]], ...] = (QueueButton, QueueMenu, QueueBack, QueueClear,
+                                                QueueOpen)

@@ -17,7 +17,6 @@ from e2e_helpers import (
     components,
     is_ephemeral,
     next_board,
-    play_button,
     slash_move,
 )
 
@@ -86,7 +85,7 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
 
     state = GAME.new(2)
     first = GAME.legal_notations(state)[0]
-    board = await play_button(fake, alice, board, first)
+    moved, board = await slash_move(fake, alice, first)  # its answer offers the queue
     state = GAME.play(state, first)
     refused = await conditional(fake, bob)  # Bob is to move: nothing to queue
     assert "your turn" in refused.original["content"]
@@ -97,7 +96,9 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
     y2, after = turn(after)
     assert len(x1) >= 1 and GAME.outcome(after) is None
 
-    shown = await conditional(fake, alice)
+    opener = next(c["custom_id"] for c in components(moved.original, 2)
+                  if c["custom_id"].startswith("c1:ko:"))
+    shown = await fake.answered(await fake.click(alice, moved.original, opener))
     message = fake.messages[int(shown.original["id"])]
     assert is_ephemeral(message) and "None queued yet" in message["content"]
     for number, ply in enumerate((*x1, *y1, *x2, *y2)):

@@ -7,15 +7,36 @@ the easy AI."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from typing import Any
 
+from babel.messages.pofile import read_po
 from e2e_helpers import boards, components, is_ephemeral
 
+from bot.catalogs import TEMPLATE
 from games.lessons import Lesson, LessonStep, answer, lesson_for, start
 
 EN_GAMES = ("progressive-mancala", "pastoral-square", "ico")
 JA_GAMES = ("ghostone", "consequence")
+
+
+def english_fragments() -> set[str]:
+    """Runs of three or more English words of the catalog's sentences (as
+    tests/e2e/test_japanese_e2e.py reads them): none may reach a Japanese reader."""
+    with TEMPLATE.open("rb") as source:
+        catalog = read_po(source)
+    found: set[str] = set()
+    for message in catalog:
+        for text in (message.id if isinstance(message.id, tuple) else (message.id,)):
+            for part in re.split(r"\{[^}]*\}|[`*_()\[\]:;.,!?…—–\n]", text or ""):
+                words = part.split()
+                if len(words) >= 3 and all(re.fullmatch(r"[A-Za-z']+", w) for w in words):
+                    found.add(" ".join(words))
+    return found
+
+
+SEEN: list[str] = []  # every state of the lesson messages a test saw
 
 
 def progress(database, user: int, game: str) -> tuple[int, int, int, str] | None:
@@ -55,8 +76,11 @@ async def click(fake, user: int, message: dict[str, Any], custom_id: str, *,
         await fake.select(user, message, custom_id, values) if values is not None
         else await fake.click(user, message, custom_id))
     assert record.kind in (6, 7), record.callbacks
-    return await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
-                               and fake.messages[message_id], what="the lesson updated")
+    after = await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
+                                and fake.messages[message_id], what="the lesson updated")
+    SEEN.append(after.get("content") or "")
+    SEEN.extend(c.get("label") or c.get("placeholder") or "" for c in components(after))
+    return after
 
 
 def wrong_answer(lesson: Lesson, step: LessonStep) -> str | None:
@@ -158,7 +182,11 @@ async def test_every_lesson_in_english_and_japanese(fake, bot):
             assert message["attachments"], message
             title = lesson.title.get(language)
             assert title in message["content"], message["content"]
+            SEEN.clear()
             message = await take_lesson(fake, bot, user, lesson, message, language)
+            leaks = {f for f in english_fragments() for text in SEEN if f in text}
+            # no English sentence on any Japanese screen (the check finds them in English)
+            assert bool(leaks) == (language == "en"), leaks
             if language == "ja":
                 assert "🎓" in message["content"] and "イージー" not in message["content"]
             await play_the_ai(fake, user, message, channel)
