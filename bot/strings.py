@@ -263,7 +263,8 @@ HELP = N_("""**Corral** hosts small abstract board games, played turn by turn in
 `/matches` — your matches and whose turn it is; `/record` — a match's game record
 `/profile [user]` — ratings and record · `/leaderboard game` — the best-rated players
 `/replay [match]` — a match as an animation, then step through it move by move
-`/rules [game]` — how a game is played
+`/rules [game]` — how a game is played · `/learn game` — a short interactive lesson, for you alone
+`/conditional` — after your move, queue replies to theirs ("if they play X, I play Y")
 `/draw` — offer a draw · `/takeback` — ask to take back your last move
 `/vacation days` — pause your clocks (30 days a year) · `/reminders` — on, digest or off
 `/notify` — how you hear of your turn: a mention in the channel, a DM, or both
