@@ -44,6 +44,16 @@ async def test_a_takeback_clears_the_queue(service, store):
     assert await store.conditional_moves(match.id) == []
 
 
+async def test_a_match_that_ends_takes_its_queues_along(service, store):
+    match = await challenge(service)
+    match = (await service.play(match.id, ALICE.user_id, "h")).match
+    theirs = match.game.legal_notations(match.state)[0]
+    await service.add_conditional(match.id, ALICE.user_id, match.ply(), 0, theirs)
+    assert await store.conditional_moves(match.id)
+    await service.resign(match.id, BOB.user_id)
+    assert await store.conditional_moves(match.id) == []
+
+
 async def test_refused_on_your_own_turn_and_to_others(service):
     match = await challenge(service)
     with pytest.raises(svc.WrongPhase, match="your turn"):
