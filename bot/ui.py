@@ -20,6 +20,9 @@ Custom ids (at most 100 characters; everything a component needs survives restar
     c1:y:<match>:<ply>:<notation>        play a typed move again that repeats the player's own
                                          move of a moment ago (asked, as it may be a retry)
     corral:mv:<match>:<ply>:<notation>   a move button of boards posted before the step flow
+    c1:L…, c1:k… / c1:K…                 a lesson's and a conditional-move queue's components
+                                         (the step entry's, with ids of their own): see
+                                         bot/cogs/learn.py and bot/cogs/conditional.py
 
 `answers` are the values chosen so far: steps separated by `/`, several picks of one step by
 `.` (values are ASCII letters, digits, `+` and `-`, as the games promise).
