@@ -168,6 +168,32 @@ class UserRow:
 
 
 @dataclass(frozen=True)
+class LessonRow:
+    """Where a player is in a game's lesson (`games.lessons.LessonState`), and the token the
+    lesson's components carry."""
+
+    user_id: int
+    game: str
+    step: int
+    tries: int
+    mistakes: int
+    token: str
+    origin_guild: int | None = None
+    origin_channel: int | None = None
+
+
+@dataclass(frozen=True)
+class ConditionalRow:
+    """A player's queued replies in a match (see migration 0011)."""
+
+    match_id: int
+    user_id: int
+    base_ply: int
+    line: tuple[str, ...]
+    draft: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RatingRow:
     user_id: int
     game: str
@@ -552,6 +578,28 @@ class Queries(AnalysisQueries):
         return UserRow(row["user_id"], row["reminders"], row["notify"], row["last_digest_at"],
                        row["dm_channel_id"], row["dm_closed_at"], row["language"])
 
+    # -- lessons -----------------------------------------------------------------------------
+    async def lesson_progress(self, user_id: int, game: str) -> LessonRow | None:
+        row = await self.conn.fetchrow(
+            f"SELECT {_LESSON_COLUMNS} FROM lesson_progress WHERE user_id = $1 AND game = $2",
+            user_id, game)
+        return None if row is None else _lesson_row(row)
+
+    async def lesson_by_token(self, user_id: int, token: str) -> LessonRow | None:
+        row = await self.conn.fetchrow(
+            f"SELECT {_LESSON_COLUMNS} FROM lesson_progress WHERE user_id = $1 AND token = $2",
+            user_id, token)
+        return None if row is None else _lesson_row(row)
+
+    # -- conditional moves ---------------------------------------------------------------------
+    async def conditional_moves(self, match_id: int) -> list[ConditionalRow]:
+        rows = await self.conn.fetch(
+            "SELECT match_id, user_id, base_ply, line, draft FROM conditional_moves"
+            " WHERE match_id = $1 ORDER BY user_id", match_id)
+        return [ConditionalRow(r["match_id"], r["user_id"], r["base_ply"],
+                               tuple(orjson.loads(r["line"])), tuple(orjson.loads(r["draft"])))
+                for r in rows]
+
     async def digests_due(self, now: float, limit: int) -> list[int]:
         rows = await self.conn.fetch(
             "SELECT user_id FROM users WHERE reminders = 'digest' AND next_digest_at <= $1"
@@ -880,6 +928,46 @@ class Tx(Queries, AnalysisWrites):
             " RETURNING user_id", user_id, match_id)
         return int(match_id) if rows else None
 
+    async def show_lesson(self, row: LessonRow, now: float) -> None:
+        """Where the player is in the lesson, with the token of its newest copy."""
+        await self.conn.execute(
+            "INSERT INTO lesson_progress (user_id, game, step, tries, mistakes, token,"
+            " origin_guild, origin_channel, updated_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id, game) DO UPDATE"
+            " SET step = excluded.step, tries = excluded.tries, mistakes = excluded.mistakes,"
+            " token = excluded.token, origin_guild = excluded.origin_guild,"
+            " origin_channel = excluded.origin_channel, updated_at = excluded.updated_at",
+            row.user_id, row.game, row.step, row.tries, row.mistakes, row.token,
+            row.origin_guild, row.origin_channel, now)
+
+    async def advance_lesson(self, user_id: int, token: str, from_step: int, *, step: int,
+                             tries: int, mistakes: int, now: float) -> bool:
+        """Record an answer at `from_step` of the lesson copy `token`; False (nothing
+        changed) when that copy or that step is no longer the current one."""
+        changed = await self.conn.execute(
+            "UPDATE lesson_progress SET step = $1, tries = $2, mistakes = $3, updated_at = $4"
+            " WHERE user_id = $5 AND token = $6 AND step = $7",
+            step, tries, mistakes, now, user_id, token, from_step)
+        return changed == 1
+
+    async def set_conditional_moves(self, row: ConditionalRow, now: float) -> None:
+        await self.conn.execute(
+            "INSERT INTO conditional_moves (match_id, user_id, base_ply, line, draft,"
+            " updated_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (match_id, user_id)"
+            " DO UPDATE SET base_ply = excluded.base_ply, line = excluded.line,"
+            " draft = excluded.draft, updated_at = excluded.updated_at",
+            row.match_id, row.user_id, row.base_ply, orjson.dumps(list(row.line)).decode(),
+            orjson.dumps(list(row.draft)).decode(), now)
+
+    async def clear_conditional_moves(self, match_id: int, user_id: int | None = None) -> None:
+        if user_id is None:
+            await self.conn.execute("DELETE FROM conditional_moves WHERE match_id = $1",
+                                    match_id)
+        else:
+            await self.conn.execute(
+                "DELETE FROM conditional_moves WHERE match_id = $1 AND user_id = $2",
+                match_id, user_id)
+
     async def add_vacation(self, user_id: int, starts_at: float, ends_at: float) -> None:
         await self.conn.execute(
             "INSERT INTO vacations (user_id, starts_at, ends_at) VALUES ($1, $2, $3)",
@@ -1118,6 +1206,15 @@ class Tx(Queries, AnalysisWrites):
         await self.conn.execute(
             "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key)"
             " DO UPDATE SET value = excluded.value", key, value)
+
+
+_LESSON_COLUMNS = ("user_id, game, step, tries, mistakes, token, origin_guild,"
+                   " origin_channel")
+
+
+def _lesson_row(row: Row) -> LessonRow:
+    return LessonRow(row["user_id"], row["game"], row["step"], row["tries"], row["mistakes"],
+                     row["token"], row["origin_guild"], row["origin_channel"])
 
 
 Writes = Callable[["Tx"], Awaitable[None]]

@@ -263,7 +263,8 @@ HELP = N_("""**Corral** hosts small abstract board games, played turn by turn in
 `/matches` — your matches and whose turn it is; `/record` — a match's game record
 `/profile [user]` — ratings and record · `/leaderboard game` — the best-rated players
 `/replay [match]` — a match as an animation, then step through it move by move
-`/rules [game]` — how a game is played
+`/rules [game]` — how a game is played · `/learn game` — a short interactive lesson, for you alone
+`/conditional` — after your move, queue replies to theirs ("if they play X, I play Y")
 `/draw` — offer a draw · `/takeback` — ask to take back your last move
 `/vacation days` — pause your clocks (30 days a year) · `/reminders` — on, digest or off
 `/notify` — how you hear of your turn: a mention in the channel, a DM, or both
@@ -445,3 +446,56 @@ TOURNAMENT_RULES = N_(
     "your games still to play are lost by forfeit, and you are paired no more.\n"
     "• Standings: points, then Buchholz and Sonneborn-Berger (Swiss, round robin), "
     "head-to-head, then rating.")
+
+# -- lessons (/learn) ------------------------------------------------------------------------
+NO_LESSON = N_("{game} has no lesson yet: `/rules` explains it.")
+LESSON_NOT_YOURS = N_("That lesson belongs to someone else: `/learn` opens your own.")
+LESSON_STALE = N_("That lesson step is out of date: use the newest copy of your lesson, or "
+                  "`/learn` again.")
+LESSON_BAD_ANSWER = N_("That answer is not one this step offers.")
+LESSON_HEADER = N_("📖 **{title}** · step {n} of {total}")
+LESSON_RESUMED = N_("Welcome back: you continue where you left off (**Start over** begins "
+                    "again).")
+LESSON_RIGHT = N_("✅ {why}")
+LESSON_RIGHT_PLAIN = N_("✅ Right.")
+LESSON_WRONG = N_("❌ {why} Try again.")
+LESSON_REPLY = N_("Your opponent answered `{moves}`.")
+LESSON_DONE = N_("🎓 **{title}** is done ({mistakes}). Now play a real match against the easy "
+                 "AI: it opens in {link}.")
+LESSON_MISTAKES = NP_("{n} wrong answer on the way", "{n} wrong answers on the way")
+LESSON_SENT_DM = N_("Your lesson is in your direct messages.")
+LESSON_DM_CLOSED = N_("I cannot send you a direct message (your DMs are closed to me): leave "
+                      "out `dm:` to see the lesson here.")
+LESSON_NO_CHANNEL = N_("I do not know which server channel to open the match in: use `/play` "
+                       "there (with `ai:` easy).")
+LESSON_YOU = N_("You")
+LESSON_OPPONENT = N_("Opponent")
+LESSON_OPPONENT_N = N_("Opponent {n}")
+BUTTON_LESSON_PLAY = N_("Play the easy AI")
+BUTTON_LESSON_RESTART = N_("Start over")
+
+# -- conditional moves (/conditional) ----------------------------------------------------------
+CONDITIONAL_NOT_HERE = N_("Conditional moves are for two-player games without hidden "
+                          "information or chance; {game} here is not one.")
+CONDITIONAL_YOUR_TURN = N_("It is your turn in match #{match_id}: play your move first, then "
+                           "queue your replies to theirs.")
+CONDITIONAL_STALE = N_("Those conditional moves are out of date (the match or the queue has "
+                       "changed): use `/conditional` again.")
+CONDITIONAL_NOT_YOURS = N_("Those conditional moves belong to someone else: `/conditional` "
+                           "shows your own.")
+CONDITIONAL_FULL = N_("Your queue is full (or reaches the end of the match): clear it to start "
+                      "again.")
+CONDITIONAL_ENDS = N_("After `{notation}` the match is over: there is nothing to reply.")
+CONDITIONAL_HEADER = N_("🔀 Your conditional moves in match #{match_id} (only you see them):")
+CONDITIONAL_PAIR = N_("{n}. if they play `{theirs}`, I play `{mine}`")
+CONDITIONAL_EMPTY = N_("None queued yet.")
+CONDITIONAL_ENTER_THEIRS = N_("Next: choose their move (after the pairs above).")
+CONDITIONAL_ENTER_MINE = N_("If they play `{theirs}`: now choose your reply.")
+CONDITIONAL_SAVED = N_("Queued. When their move matches the first pair, your reply is played at "
+                       "once; any other move clears the queue.")
+CONDITIONAL_CLEARED = N_("Your conditional moves in match #{match_id} are cleared.")
+CONDITIONAL_PLAYED = N_("↪ **{name}** played `{notation}` (a conditional move).")
+CONDITIONAL_PLAYED_EFFECTS = N_("↪ **{name}** played `{notation}` (a conditional move): "
+                                "{effects}.")
+BUTTON_CONDITIONAL_CLEAR = N_("Clear the queue")
+BUTTON_CONDITIONAL = N_("If they play…")

@@ -20,6 +20,9 @@ Custom ids (at most 100 characters; everything a component needs survives restar
     c1:y:<match>:<ply>:<notation>        play a typed move again that repeats the player's own
                                          move of a moment ago (asked, as it may be a retry)
     corral:mv:<match>:<ply>:<notation>   a move button of boards posted before the step flow
+    c1:L…, c1:k… / c1:K…                 a lesson's and a conditional-move queue's components
+                                         (the step entry's, with ids of their own): see
+                                         bot/cogs/learn.py and bot/cogs/conditional.py
 
 `answers` are the values chosen so far: steps separated by `/`, several picks of one step by
 `.` (values are ASCII letters, digits, `+` and `-`, as the games promise).
@@ -346,9 +349,10 @@ async def advance(service: Service, interaction: Interaction, match: Match,
 
 
 # -- the step entry's questions --------------------------------------------------------------
-def first_step(game: Game, state: Any) -> tuple[Step | str, tuple[Answer, ...]]:
-    """The first question worth asking: steps with a single option are answered at once."""
-    answers: tuple[Answer, ...] = ()
+def first_step(game: Game, state: Any, answers: tuple[Answer, ...] = ()
+               ) -> tuple[Step | str, tuple[Answer, ...]]:
+    """The first question worth asking (after `answers`): steps with a single option are
+    answered at once. A GameError for answers the game refuses."""
     while True:
         step = game.move_input(state, answers)
         if isinstance(step, str) or len(step.options) > step.picks:
@@ -356,24 +360,45 @@ def first_step(game: Game, state: Any) -> tuple[Step | str, tuple[Answer, ...]]:
         answers = answers + (tuple(o.value for o in step.options),)
 
 
+class StepItems:
+    """The components a step is answered with, and where their clicks go: a match's move at
+    a ply (here), or another use of the same questions (a lesson's step, bot/cogs/learn.py)."""
+
+    def __init__(self, match_id: int, ply: int) -> None:
+        self.match_id, self.ply = match_id, ply
+
+    def button(self, answers: Sequence[Answer], label: str,
+               row: int | None) -> discord.ui.Item[Any]:
+        return StepButton(self.match_id, self.ply, answers, label=label, row=row)
+
+    def menu(self, answers: Sequence[Answer], page: int, step: Step, options: Sequence[Option],
+             placeholder: str, texts: Texts, row: int | None) -> discord.ui.Item[Any]:
+        return StepMenu(self.match_id, self.ply, answers, page, step=step, options=options,
+                        placeholder=placeholder, texts=texts, row=row)
+
+    def back(self, answers: Sequence[Answer], label: str,
+             row: int | None) -> discord.ui.Item[Any]:
+        return BackButton(self.match_id, self.ply, answers, label=label, row=row)
+
+
 def add_step(view: discord.ui.View, step: Step, match_id: int, ply: int,
-             answers: Sequence[Answer], texts: Texts) -> int:
+             answers: Sequence[Answer], texts: Texts, *, items: StepItems | None = None) -> int:
     """Buttons when a step has few options, else menus of at most 25 options each; returns
     the number of rows used."""
+    made = items or StepItems(match_id, ply)
     prompt = texts(step.prompt)
     options = list(step.options)
     if step.picks == 1 and len(options) <= MAX_STEP_BUTTONS:
         for index, option in enumerate(options):
-            view.add_item(StepButton(match_id, ply, tuple(answers) + ((option.value,),),
-                                     label=texts(option.label), row=index // BUTTONS_PER_ROW))
+            view.add_item(made.button(tuple(answers) + ((option.value,),),
+                                      texts(option.label), index // BUTTONS_PER_ROW))
         return -(-len(options) // BUTTONS_PER_ROW)
     pages = [options[i:i + OPTIONS_PER_MENU] for i in range(0, len(options), OPTIONS_PER_MENU)]
     for page, chunk in enumerate(pages[:MAX_MENUS]):
         placeholder = prompt if len(pages) == 1 else texts(phrase(
             strings.PICK_PAGE, prompt=prompt, first=texts(chunk[0].label),
             last=texts(chunk[-1].label)))
-        view.add_item(StepMenu(match_id, ply, answers, page, step=step, options=chunk,
-                               placeholder=placeholder, texts=texts, row=page))
+        view.add_item(made.menu(answers, page, step, chunk, placeholder, texts, page))
     return min(len(pages), MAX_MENUS)
 
 
@@ -384,13 +409,13 @@ def _select_option(option: Option, texts: Texts) -> discord.SelectOption:
 
 
 def step_view(step: Step, match_id: int, ply: int, answers: Sequence[Answer], texts: Texts,
-              *, back: bool) -> StaticView:
+              *, back: bool, items: StepItems | None = None) -> StaticView:
     """An ephemeral question: the step's components and a Back button."""
+    made = items or StepItems(match_id, ply)
     view = StaticView()
-    rows = add_step(view, step, match_id, ply, answers, texts)
+    rows = add_step(view, step, match_id, ply, answers, texts, items=made)
     if back:
-        view.add_item(BackButton(match_id, ply, answers, label=texts(strings.BUTTON_BACK),
-                                 row=min(rows, 4)))
+        view.add_item(made.back(answers, texts(strings.BUTTON_BACK), min(rows, 4)))
     return view
 
 

@@ -288,6 +288,7 @@ class GameInfo:
     max_seats: int
     options: tuple[OptionSpec, ...] = field(default=())
     hidden_information: bool = False  # some of the state is private to one player
+    chance: bool = False  # chance moves (die rolls, `is_chance`) happen during play
     endings: tuple[Ending, ...] = ()  # every way the rules may end a game
 
 

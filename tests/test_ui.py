@@ -11,6 +11,15 @@ from bot.analysis_ui import AnalysisButton
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
+from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
+from bot.cogs.learn import (
+    LessonBack,
+    LessonButton,
+    LessonChoice,
+    LessonMenu,
+    LessonPlay,
+    LessonRestart,
+)
 from bot.cogs.matches import ResignButton
 from bot.cogs.moves import LegacyMoveButton, RepeatButton
 from bot.cogs.stats import ReplayStep
@@ -155,6 +164,17 @@ SENT = [
     (LegacyMoveButton(1, 2, "k"), "corral:mv:1:2:k"),
     (SignupButton("j", 8), "c1:T:j:8"),
     (SignupButton("l", 8), "c1:T:l:8"),
+    (LessonButton(7, "0a1b2c3d", 2, (("b2",), ("a1", "a3"))), "c1:Ls:7:0a1b2c3d:2:b2/a1.a3"),
+    (LessonMenu(7, "0a1b2c3d", 2, (("save",),), 1), "c1:LS:7:0a1b2c3d:2:save:1"),
+    (LessonBack(7, "0a1b2c3d", 2, (("save",),)), "c1:Lb:7:0a1b2c3d:2:save"),
+    (LessonChoice(7, "0a1b2c3d", 4, "moon"), "c1:Lq:7:0a1b2c3d:4:moon"),
+    (LessonRestart(7, "0a1b2c3d"), "c1:Lr:7:0a1b2c3d"),
+    (LessonPlay(7, "0a1b2c3d"), "c1:La:7:0a1b2c3d"),
+    (QueueButton(5, 7, 3, 2, (("b",),)), "c1:k:5:7:3:2:b"),
+    (QueueMenu(5, 7, 3, 2, (), 1), "c1:K:5:7:3:2::1"),
+    (QueueBack(5, 7, 3, 2, (("b",),)), "c1:kb:5:7:3:2:b"),
+    (QueueClear(5, 7), "c1:kc:5:7"),
+    (QueueOpen(5), "c1:ko:5"),
 ]
 
 
@@ -165,7 +185,8 @@ def test_every_kind_is_one_class_whose_ids_are_those_already_posted():
         back = parse_custom_id(custom_id)
         assert type(back) is type(item), custom_id
         assert (vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
-                or vars(back).keys() >= {"tournament_id"})
+                or vars(back).keys() >= {"tournament_id"}
+                or vars(back).keys() >= {"owner", "token"})  # a lesson's: the player's
         matching = [k for k in COMPONENTS
                     if k.__discord_ui_compiled_template__.fullmatch(custom_id)]
         assert matching == [type(item)], custom_id
@@ -203,6 +224,20 @@ def _before(custom_id: str) -> bool:
         rf"c1:R:(?P<match>{idn}):(?P<ply>{idn}):(?P<answer>[fbnl])",
         rf"c1:y:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})",
         rf"corral:mv:(?P<match>{idn}):(?P<ply>{idn}):(?P<move>{notation})"]
+    # added since: a lesson's components (bot/cogs/learn.py), player, token and step first
+    lesson = rf"(?P<user>{idn}):[0-9a-f]{{8}}:[0-9]{{1,3}}"
+    patterns += [rf"c1:Ls:{lesson}:(?P<answers>{answers})",
+                 rf"c1:LS:{lesson}:(?P<answers>{answers}):[0-9]",
+                 rf"c1:Lb:{lesson}:(?P<answers>{answers})", rf"c1:Lq:{lesson}:[A-Za-z0-9-]{{1,20}}",
+                 rf"c1:Lr:(?P<user>{idn}):[0-9a-f]{{8}}", rf"c1:La:(?P<user>{idn}):[0-9a-f]{{8}}",
+                 # and conditional moves' (bot/cogs/conditional.py)
+                 rf"c1:k:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers})",
+                 rf"c1:K:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers}):[0-9]",
+                 rf"c1:kb:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
+                 rf":(?P<answers>{answers})",
+                 rf"c1:kc:(?P<match>{idn}):(?P<user>{idn})", rf"c1:ko:(?P<match>{idn})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:
@@ -211,7 +246,7 @@ def _before(custom_id: str) -> bool:
             continue
         groups = found.groupdict()
         if any(int(v) > MAX_ID for k, v in groups.items()
-               if k in ("match", "ply", "version", "offer", "tournament")):
+               if k in ("match", "ply", "version", "offer", "tournament", "user")):
             return False
         return decode_answers(groups.get("answers") or "") is not None
     return False

@@ -19,12 +19,25 @@ from ..notices import NOTICE_COMPONENTS
 from ..pool import Workers
 from ..service import Service
 from ..ui import STEP_COMPONENTS, Component, parse
-from . import analysis, clocks, info, matches, moves, private, settings, stats, tournaments
+from . import (
+    analysis,
+    clocks,
+    conditional,
+    info,
+    learn,
+    matches,
+    moves,
+    private,
+    settings,
+    stats,
+    tournaments,
+)
 
 # every kind of component, each once (their templates never match the same id)
 COMPONENTS: tuple[type[Component[Any]], ...] = (
     *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
-    *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton, *tournaments.COMPONENTS)
+    *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton, *tournaments.COMPONENTS,
+    *learn.COMPONENTS, *conditional.COMPONENTS)
 
 
 def parse_custom_id(custom_id: str) -> Component[Any] | None:
@@ -69,5 +82,7 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     stats.register(tree, service, handling, pictures)
     analysis.register(tree, service, handling)
     tournaments.register(tree, service, handling, pictures)
+    learn.register(tree, service, handling, pictures)
+    conditional.register(tree, service, handling)
     return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
                              for kind in COMPONENTS])

@@ -94,9 +94,12 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
 async def open_match(service: Service, interaction: Interaction, game_id: str,
                      opponent: discord.abc.User | None, options: str | None, first: str,
                      time_text: str | None, ai: str | None = None,
-                     rated: bool | None = None) -> None:
-    channel = interaction.channel
-    if interaction.guild is None or channel is None:
+                     rated: bool | None = None, *, channel: Any = None) -> None:
+    """`channel`: where to open it, if not where the interaction is (a lesson's last button,
+    pressed in a DM, opens its match in the server channel the lesson was asked in)."""
+    channel = channel or interaction.channel
+    guild = getattr(channel, "guild", None) or interaction.guild
+    if guild is None or channel is None:
         raise ServiceError(strings.NOT_IN_GUILD)
     me = interaction.client.user
     if opponent is not None and me is not None and opponent.id == me.id:
@@ -117,13 +120,13 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
                                     opponent=guest, first=first)
     service.check_rated(game, guest, rated)
     parent = getattr(channel, "parent_id", None) or channel.id
-    await service.check_channel(interaction.guild.id, parent)
+    await service.check_channel(guild.id, parent)
     try:
         await service.find_retry(game_id=game.id, host=host, opponent=guest, channel_id=parent)
     except AlreadyOpen as exc:
         await reply(interaction, exc.phrase)
         return
-    settings = await service.guild_settings(interaction.guild.id)
+    settings = await service.guild_settings(guild.id)
     target_id, in_thread, note = channel.id, False, None
     if settings["use_threads"] and isinstance(channel, discord.TextChannel):
         # a thread costs a REST call before the answer: answer first, then make it; the match
@@ -131,7 +134,7 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
         await interaction.response.defer(thinking=True)
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
-            guild_id=interaction.guild.id, channel_id=-interaction.id, in_thread=True,
+            guild_id=guild.id, channel_id=-interaction.id, in_thread=True,
             first=first, move_seconds=move_seconds, parent_channel_id=parent, announce=False,
             rated=rated)
         note_match(match.id)
@@ -151,7 +154,7 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
     else:
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
-            guild_id=interaction.guild.id, channel_id=target_id, first=first,
+            guild_id=guild.id, channel_id=target_id, first=first,
             move_seconds=move_seconds, parent_channel_id=parent, rated=rated)
     note_match(match.id)
     if in_thread:

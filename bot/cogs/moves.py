@@ -20,6 +20,7 @@ from ..pictures import board_picture
 from ..pool import Workers
 from ..service import ConfirmRepeat, Service, ServiceError, result_phrase
 from ..ui import ID, NOTATION, Component, StaticView, match_here, played, template
+from .conditional import after_move_view
 
 PLY_SUFFIX = re.compile(r"^(?P<move>.*?)\s*#(?P<ply>[0-9]{1,6})$")
 
@@ -50,7 +51,12 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
             except ConfirmRepeat as ask:
                 await ask_to_repeat(interaction, ask)
                 return
-            await reply(interaction, played(result))
+            queue = None if result.already else after_move_view(
+                result.match, interaction.user.id, texts_for(interaction))
+            if queue is not None:
+                await reply(interaction, played(result), view=queue)
+            else:
+                await reply(interaction, played(result))
 
     @move.autocomplete("notation")
     async def move_notation(interaction: Interaction,

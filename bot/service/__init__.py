@@ -35,6 +35,7 @@ from .core import (
     wrap,
 )
 from .history import History, HistoryEntry
+from .lessons import LessonAt, Lessons
 from .matches import FIRST_CHOICES, Matches, parse_options
 from .moves import MoveResult, Moves
 from .offers import Offer, Offers
@@ -62,6 +63,7 @@ class Service:
         self.stats = stats = Stats(ctx, history)
         self.analyses = analyses = Analyses(ctx)
         self.tournaments = Tournaments(ctx, matches)
+        self.lessons = lessons = Lessons(ctx)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -96,6 +98,11 @@ class Service:
         self.move_made_at = moves.move_made_at
         self.board_kept_live = moves.board_kept_live
         self.repost_board = moves.repost_board
+        # conditional moves
+        self.conditionals = moves.conditionals
+        self.conditional_view = moves.conditionals.conditional_view
+        self.add_conditional = moves.conditionals.add_conditional
+        self.clear_conditional = moves.conditionals.clear_conditional
         self.recover = moves.recover
         # clocks
         self.clock_of = clocks.clock_of
@@ -132,6 +139,12 @@ class Service:
         # post-game analyses
         self.analysable = analyses.analysable
         self.request_analysis = analyses.request_analysis
+        # lessons
+        self.lesson = lessons.lesson
+        self.open_lesson = lessons.open_lesson
+        self.lesson_at = lessons.lesson_at
+        self.restart_lesson = lessons.restart_lesson
+        self.answer_lesson = lessons.answer_lesson
 
     async def tick(self, *, batch: int = 100) -> TickReport:
         """The clocks' tick, then the tournaments' (sign-up windows, round deadlines)."""
@@ -198,7 +211,7 @@ MatchService = Service
 __all__ = ["AlreadyOpen", "Analyses", "AnalysisRequest", "BadRequest", "LEVEL_NAMES",
            "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
            "FIRST_CHOICES", "History", "Matches", "Moves", "Offers", "Settings", "Stats",
-           "Forbidden",
+           "Forbidden", "LessonAt", "Lessons",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
            "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport",

@@ -408,6 +408,8 @@ class Context:
                                             **changes))
         if finishing:
             await self.rate(tx, saved, now)
+        if finishing or (status == "aborted" and match.status != "aborted"):
+            await tx.clear_conditional_moves(match.id)  # replies to a match that is over
         return saved
 
     @staticmethod

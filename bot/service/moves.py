@@ -10,6 +10,7 @@ from games import Answer, GameError, Phrase, Step, phrase
 from .. import strings
 from ..db import Conflict
 from ..store import LiveMessage, MoveRow, Tx
+from .conditional import Conditionals
 from .core import (
     DAY,
     ConfirmRepeat,
@@ -63,6 +64,7 @@ class Moves:
     def __init__(self, ctx: Context, matches: Matches):
         self.ctx = ctx
         self.matches = matches
+        self.conditionals = Conditionals(ctx)
 
     def legal_moves_for(self, match: Match, user_id: int) -> list[str]:
         mover = match.to_move()
@@ -182,7 +184,12 @@ class Moves:
         if answered_on is not None:
             await tx.forget_live_message(match.id, answered_on)
         match = await self.roll(tx, match, now, lines, news)
-        await self.after_change(tx, effects, match, lines, previous=user_id, news=news)
+        # a reply queued by the opponent for exactly this move is played now, in this
+        # transaction (and the queues it does not match are cleared)
+        match, replier = await self.conditionals.respond(tx, match, user_id, game.ply(before),
+                                                         canonical, now, lines)
+        await self.after_change(tx, effects, match, lines, previous=replier or user_id,
+                                news=news)
         return MoveResult(match, canonical, public, game.ply(before))
 
     async def move_made_at(self, match_id: int, user_id: int, ply: int) -> MoveRow | None:

@@ -150,6 +150,7 @@ class Offers:
         match = await self.ctx.save(tx, match, now=now, state=state, clock=True)
         await tx.append_log(match.id, seq, ply=game.ply(state), kind="takeback",
                             notation=f"takeback {taken.notation}", actor_id=user_id, now=now)
+        await tx.clear_conditional_moves(match.id)  # queued on a position taken back
         await self.moves.after_change(tx, effects, match, [], previous=previous, lead=phrase(
             strings.TAKEBACK_DONE, name=name, notation=taken.notation))
         return Offer(offer.id, match, offer.kind, offer.from_name, taken.notation), match

@@ -190,6 +190,7 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
         options=(repetition_option(
             N_("house rule: third repetition of a position ends the game")),),
         endings=tuple(GhostoneEnding),
+        chance=True,  # the die decides where a ghost reappears
     )
 
     # -- set-up ------------------------------------------------------------------------

@@ -1,0 +1,176 @@
+"""Conditional moves through the real bot: Alice queues two "if Bob plays X, I play Y" pairs
+with the match's own move entry in a view only she sees, the bot restarts, Bob plays into the
+first pair and Alice's reply is played at once (in Progressive Mancala, where a turn may be
+several moves: X and Y are whole turns); a move outside the queue clears it. Refused: queueing
+on your own turn, in a game with hidden information, an illegal X or Y (forged ids), and a
+click on someone else's queue."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from e2e_helpers import (
+    boards,
+    challenge_and_accept,
+    components,
+    is_ephemeral,
+    next_board,
+    slash_move,
+)
+
+from games.mancala import GAME
+
+
+def logged(database) -> list[tuple[str, int]]:
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT notation, actor_id FROM moves WHERE kind = 'move'"
+                          " ORDER BY seq").fetchall()
+    finally:
+        db.close()
+
+
+def turn(state: Any, pick: int = 0) -> tuple[tuple[str, ...], Any]:
+    """The plies of the turn of the seat to move (each the `pick`-th legal move, the first
+    ply's choice first), and the state after it."""
+    seat = GAME.to_move(state)
+    plies: list[str] = []
+    while GAME.outcome(state) is None and GAME.to_move(state) == seat:
+        legal = GAME.legal_notations(state)
+        notation = legal[min(pick, len(legal) - 1)] if not plies else legal[0]
+        plies.append(notation)
+        state = GAME.play(state, notation)
+    return tuple(plies), state
+
+
+def looks(message: dict[str, Any]) -> str:
+    return json.dumps([message.get("content"), message.get("components")])
+
+
+async def click(fake, user: int, message: dict[str, Any], custom_id: str) -> dict[str, Any]:
+    message_id = int(message["id"])
+    before = looks(fake.messages[message_id])
+    record = await fake.answered(await fake.click(user, message, custom_id))
+    assert record.kind == 7, record.callbacks
+    return await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
+                               and fake.messages[message_id], what="the queue updated")
+
+
+def queue_button(message: dict[str, Any], value: str) -> str:
+    return next(c["custom_id"] for c in components(message, 2)
+                if c["custom_id"].startswith("c1:k:") and c["custom_id"].endswith(f":{value}"))
+
+
+async def conditional(fake, user: int, channel_id: int | None = None):
+    return await fake.answered(await fake.slash(user, "conditional", channel_id=channel_id))
+
+
+async def forged_click(fake, user: int, message: dict[str, Any], custom_id: str):
+    """A click on `custom_id` as if `message` (a copy, shown to `user`) carried it."""
+    forged = dict(message, id=str(fake.new_id()), flags=0, components=[{
+        "type": 1, "components": [{"type": 2, "style": 1, "label": "x",
+                                   "custom_id": custom_id}]}])
+    fake.messages[int(forged["id"])] = forged
+    return await fake.answered(await fake.click(user, forged, custom_id))
+
+
+async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, first="me")
+
+    refused = await conditional(fake, alice)  # her own turn: play first
+    assert is_ephemeral(refused.original) and "your turn" in refused.original["content"]
+
+    state = GAME.new(2)
+    first = GAME.legal_notations(state)[0]
+    moved, board = await slash_move(fake, alice, first)  # its answer offers the queue
+    state = GAME.play(state, first)
+    refused = await conditional(fake, bob)  # Bob is to move: nothing to queue
+    assert "your turn" in refused.original["content"]
+
+    x1, after = turn(state)
+    y1, after = turn(after)
+    x2, after = turn(after, pick=1)
+    y2, after = turn(after)
+    assert len(x1) >= 1 and GAME.outcome(after) is None
+
+    opener = next(c["custom_id"] for c in components(moved.original, 2)
+                  if c["custom_id"].startswith("c1:ko:"))
+    shown = await fake.answered(await fake.click(alice, moved.original, opener))
+    message = fake.messages[int(shown.original["id"])]
+    assert is_ephemeral(message) and "None queued yet" in message["content"]
+    for number, ply in enumerate((*x1, *y1, *x2, *y2)):
+        if number == 0:  # an illegal X (a pit that is empty or not Bob's): refused, no change
+            cid = queue_button(message, ply)
+            illegal = [p for p in "abcdefghijk" if p not in GAME.legal_notations(state)]
+            forged = await forged_click(fake, alice, message, cid.rsplit(":", 1)[0] + ":"
+                                        + (illegal[0] if illegal else "z"))
+            assert forged.kind == 4 and "can't be made" in forged.original["content"], \
+                forged.callbacks
+            # someone else's queue: Bob clicks a copy of Alice's view
+            foreign = await forged_click(fake, bob, message, cid)
+            assert "someone else" in foreign.original["content"]
+        if number == len(x1):  # an illegal Y
+            cid = queue_button(message, ply)
+            forged = await forged_click(fake, alice, message, cid.rsplit(":", 1)[0] + ":zz")
+            assert forged.kind == 4 and "can't be made" in forged.original["content"]
+        message = await click(fake, alice, message, queue_button(message, ply))
+    content = message["content"]
+    assert f"1. if they play `{' '.join(x1)}`, I play `{' '.join(y1)}`" in content, content
+    assert f"2. if they play `{' '.join(x2)}`, I play `{' '.join(y2)}`" in content, content
+    assert "Queued" in content
+    # the channel never saw the queue
+    assert not any(" ".join(y1) in (m.get("content") or "") and "conditional" in
+                   (m.get("content") or "") for m in fake.channel_messages())
+
+    await bot.stop()
+    await bot.start()
+
+    # Bob plays into the first pair: Alice's reply is played at once, with his last ply
+    for index, ply in enumerate(x1):
+        before = len(boards(fake))
+        record = await fake.answered(await fake.slash(bob, "move", notation=ply))
+        assert "You played" in record.original["content"], record.original["content"]
+        board = await next_board(fake, before, what=f"the board after {ply}")
+        if index < len(x1) - 1:
+            assert "conditional" not in board["content"]
+    assert "(a conditional move)" in board["content"], board["content"]
+    assert f"<@{bob}>, your turn" in board["content"]
+    log = logged(bot.database)
+    assert log[-len(y1):] == [(ply, alice) for ply in y1]
+    assert log[-len(y1) - len(x1):-len(y1)] == [(ply, bob) for ply in x1]
+
+    # the second pair is still queued (Alice's view), and Bob never saw it
+    view = await conditional(fake, alice)
+    assert f"1. if they play `{' '.join(x2)}`" in view.original["content"]
+    # a move outside the queue clears it
+    state = _replay(GAME.new(2), tuple(n for n, _ in log))
+    other = next(n for n in GAME.legal_notations(state) if n != x2[0])
+    _, board = await slash_move(fake, bob, other)
+    assert "conditional" not in board["content"]
+    view = await conditional(fake, alice) if GAME.to_move(GAME.play(state, other)) == 1 \
+        else None
+    if view is not None:
+        assert "None queued yet" in view.original["content"]
+    db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
+    try:
+        assert db.execute("SELECT COUNT(*) FROM conditional_moves").fetchone() == (0,)
+    finally:
+        db.close()
+
+
+def _replay(state: Any, plies: tuple[str, ...]) -> Any:
+    for ply in plies:
+        state = GAME.play(state, ply)
+    return state
+
+
+async def test_no_conditional_moves_with_hidden_information(fake, bot):
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, game="consequence", first="me")
+    assert board
+    refused = await conditional(fake, bob)
+    assert is_ephemeral(refused.original)
+    assert "without hidden information or chance" in refused.original["content"]
