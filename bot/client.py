@@ -119,14 +119,15 @@ class CorralBot(discord.Client):
         self.ai_workers = Workers(max(1, (os.cpu_count() or 2) // 2), self.settings.worker_mode)
         self.outbox = OutboxWorker(self.store, retry_seconds=self.settings.retry_seconds,
                                    worker_id=self.worker_id)
-        self.service = Service(self.store, clock=clock, on_commit=self.outbox.wake)
+        self.service = Service(self.store, clock=clock, on_commit=self._committed)
         self.service.leaderboard_min_games = self.settings.leaderboard_min_games
         # the one error handler, which also says which interactions were answered (a board
         # follows one up) and whom to tell that a DM could not reach them
         self.handling = Handling(self.service)
         self.delivery = Delivery(self, self.store, self.service, self.workers,
                                  answers=self.handling.answers, api_base=self.settings.api_base,
-                                 on_dm_closed=self.handling.dm_closed)
+                                 on_dm_closed=self.handling.dm_closed,
+                                 web_url=self.settings.web_url)
         self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
         self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
         self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)
@@ -146,12 +147,19 @@ class CorralBot(discord.Client):
                   f" of {self.settings.shard_count}")
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
 
+    def _committed(self) -> None:
+        """A change was committed: the outbox delivers it, live web pages show it."""
+        self.outbox.wake()
+        if self.web is not None:
+            self.web.kick()
+
     async def _start_operations(self) -> None:
         """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups
         (CORRAL_BACKUP_EVERY), before the gateway connects: a health check says "not
         connected yet" rather than nothing while the bot starts."""
         if self.settings.web_bind is not None:
-            self.web = WebServer(self, self.metrics, *self.settings.web_bind)
+            self.web = WebServer(self, self.metrics, *self.settings.web_bind,
+                                 base_url=self.settings.web_url)
             await self.web.start()
         if self.settings.backup_every is not None:
             folder = (Path(self.settings.backup_dir) if self.settings.backup_dir

@@ -316,3 +316,8 @@ BUTTON_FIRST = N_("⏮ First")
 BUTTON_PREVIOUS = N_("◀ Back")
 BUTTON_NEXT = N_("Next ▶")
 BUTTON_LAST = N_("Last ⏭")
+
+# -- the web companion (bot/webpages.py has the pages' own words) --------------------------------
+BUTTON_WEB = N_("Watch on the web")  # a link button to the match's web page
+SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page")
+SETTINGS_WEB_OFF = N_("• web links: off (no links, and match pages are not shown)")
