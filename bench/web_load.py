@@ -142,7 +142,7 @@ async def run(args: argparse.Namespace) -> None:
             tokens = list(load.tokens.values())
             child = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--viewers-of", base, "--viewers", str(args.viewers),
-                *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                "--", *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             assert child.stdout is not None and child.stdin is not None
             line = await asyncio.wait_for(child.stdout.readline(), 120)
             assert line.strip() == b"ready", line

@@ -126,6 +126,7 @@ class View:
 
     version: int
     data: dict[str, Any]
+    event: bytes = b""  # the live stream's event, encoded once for all of its viewers
 
 
 def language_of_request(request: web.Request) -> str:
@@ -413,7 +414,8 @@ class Pages:
             "moves": moves, "result": result,
             "waiting": texts(status) if status else "",
         }
-        return View(row.version, data)
+        event = f"id: {row.version}\nevent: state\ndata: {safe_json(data)}\n\n".encode()
+        return View(row.version, data, event)
 
     # -- pages -------------------------------------------------------------------------
     async def _match_page(self, request: web.Request) -> web.Response:
@@ -660,9 +662,7 @@ class Pages:
                             break
                         row = fresh
                     view = await self.view(row, language)
-                    payload = safe_json(view.data)
-                    await response.write(
-                        f"id: {view.version}\nevent: state\ndata: {payload}\n\n".encode())
+                    await response.write(view.event)
                     sent = max(current, row.version)
                 if not await watch.changed(row.id, current, PING_SECONDS):
                     await response.write(b": ping\n\n")

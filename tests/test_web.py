@@ -307,3 +307,43 @@ async def test_a_players_page_has_their_rating_chart_and_recent_public_matches(s
     await service.update_settings(1, is_manager=True, web_links=False)
     _, _, body = await fetch(f"{base}{alice}")
     assert match.row.web_token not in body.decode()
+
+
+async def test_japanese_pages_read_in_japanese(site, service):
+    """What a Japanese viewer reads (the words between the tags, the pictures' alt texts,
+    the live state) has no English but the language switch's own name."""
+    from html.parser import HTMLParser
+
+    from test_japanese_screens import english_words
+
+    class Words(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.out: list[str] = []
+
+        def handle_data(self, data: str) -> None:
+            self.out.append(data)
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            self.out += [v or "" for k, v in attrs if k in ("alt", "aria-label", "data-alt")]
+
+    base, _ = site
+    hanako, taro = Player(ALICE.user_id, "花子"), Player(BOB.user_id, "太郎")
+    for game in ("progressive-mancala", "consequence"):
+        match = await service.open_match(game_id=game, options={}, host=hanako, opponent=taro,
+                                         guild_id=1, channel_id=700, first="me")
+        match = await service.accept(match.id, BOB.user_id)
+        for _ in range(2):
+            mover = match.to_move()
+            notation = service.legal_moves_for(match, mover.user_id)[0]
+            match = (await service.play(match.id, mover.user_id, notation)).match
+        match = await service.resign(match.id, BOB.user_id)
+        token = match.row.web_token
+        _, _, page = await fetch(f"{base}/m/{token}?lang=ja")
+        player = re.search(r'href="(/p/[^"?]+)', page.decode()).group(1)
+        for path in (f"/m/{token}?lang=ja", f"/m/{token}/replay?lang=ja", f"{player}?lang=ja"):
+            _, _, body = await fetch(base + path)
+            words = Words()
+            words.feed(body.decode())
+            text = " ".join(words.out).replace("English", "").replace("Corral", "")
+            assert not english_words(text), (path, english_words(text))
