@@ -380,8 +380,8 @@ class Pages:
         last = ""
         if match.state is not None:
             _, entries = await service.history(row.id)
-            for entry in entries:
-                moves.append(texts(service.history_line(entry)))
+            for entry in entries:  # the bot's lines, without Discord's code marks
+                moves.append(texts(service.history_line(entry)).replace("`", ""))
             if entries:
                 last = entries[-1].notation if entries[-1].kind != "skip" else texts(SKIPPED)
         ply = match.ply()
@@ -491,10 +491,10 @@ class Pages:
 <figure>{board}</figure>
 <p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=total, total=total)))}</p>
 <div class="controls">
-<button type="button" id="first" aria-label="{e(texts(FIRST))}">⏮</button>
+<button type="button" id="first" aria-label="{e(texts(FIRST))}">«</button>
 <button type="button" id="prev" aria-label="{e(texts(PREVIOUS))}">◀</button>
 <button type="button" id="next" aria-label="{e(texts(NEXT))}">▶</button>
-<button type="button" id="last" aria-label="{e(texts(LAST))}">⏭</button>
+<button type="button" id="last" aria-label="{e(texts(LAST))}">»</button>
 </div>
 <input type="range" id="slider" min="0" max="{total}" value="{total}"
  aria-label="{e(texts(REPLAY))}">
