@@ -4,7 +4,10 @@ bench/load.py plays them: /move, Poisson arrivals), first without viewers, then 
 `--viewers` open live streams (server-sent events) spread over the matches.
 
     python bench/web_load.py [--matches 100] [--viewers 1000] [--rate 20] [--seconds 20]
-                             [--workers 2]
+                             [--workers 2] [--pages bot|process]
+
+`--pages process`: the viewers watch `python -m bot.web` beside the bot on the same store
+(new moves found by polling the watched versions) instead of the pages inside the bot.
 
 Reported: the bot's first response p50/p99 (from the interaction to its first answer, on the
 imitation's clock, as bench/load.py measures it) without and with the viewers; from each move
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import tempfile
@@ -65,16 +69,16 @@ def token_of(message: dict[str, Any]) -> str:
 # -- the viewers (a process of their own) -------------------------------------------------------
 async def viewers(base: str, tokens: list[str], count: int) -> None:
     """`count` live streams over `tokens`; prints "ready" once all are open, and at the end
-    (stdin closed) one JSON line: [token, entries, wall time] per state received."""
+    (stdin closed) one JSON line: [viewer, token, entries, wall time] per state received."""
     import aiohttp
 
-    seen: list[tuple[str, int, float]] = []
+    seen: list[tuple[int, str, int, float]] = []
     opened = 0
     ready = asyncio.Event()
     connector = aiohttp.TCPConnector(limit=0)
     timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        async def one(token: str) -> None:
+        async def one(viewer: int, token: str) -> None:
             nonlocal opened
             async with session.get(f"{base}/m/{token}/live?lang=en") as response:
                 first = True
@@ -88,11 +92,11 @@ async def viewers(base: str, tokens: list[str], count: int) -> None:
                             if opened == count:
                                 ready.set()
                             continue
-                        seen.append((token, len(data["moves"]), at))
+                        seen.append((viewer, token, len(data["moves"]), at))
 
         tasks = []
         for i in range(count):
-            tasks.append(asyncio.create_task(one(tokens[i % len(tokens)])))
+            tasks.append(asyncio.create_task(one(i, tokens[i % len(tokens)])))
             if i % 50 == 49:
                 await asyncio.sleep(0.05)  # a crowd arriving, not one burst
         await ready.wait()
@@ -122,6 +126,7 @@ async def run(args: argparse.Namespace) -> None:
                                         "CORRAL_WEB_BIND": f"127.0.0.1:{port}",
                                         "CORRAL_WEB_URL": base})
         child = None
+        pages = None
         try:
             await bot.start()
             await asyncio.sleep(2.0)
@@ -132,16 +137,31 @@ async def run(args: argparse.Namespace) -> None:
             for table in load.tables.values():
                 load.tokens[table.channel] = token_of(table.board)
             print(f"{args.matches} matches, {args.rate:g} moves/s offered, {args.seconds:g} s"
-                  f" per run, picture workers {args.workers}", flush=True)
+                  f" per run, picture workers {args.workers}, pages in the {args.pages}",
+                  flush=True)
             figures, took = await load.run(args.seconds, args.rate, args.seed)
             print(f"without viewers: {figures.moves / took:5.1f} moves/s, first response"
                   f" p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
                   f" {quantiles(figures.board)} ms", flush=True)
             await asyncio.sleep(1.0)
+            watched = base
+            if args.pages == "process":
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", 0))
+                    watched = f"http://127.0.0.1:{sock.getsockname()[1]}"
+                env = {k: v for k, v in os.environ.items() if not k.startswith("CORRAL_")}
+                env.update({"CORRAL_DATABASE": str(bot.database), "CORRAL_WORKERS": args.workers,
+                            "CORRAL_WEB_BIND": watched.rsplit("/", 1)[1],
+                            "PYTHONPATH": str(ROOT)})
+                pages = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot.web", cwd=folder, env=env,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+                await asyncio.sleep(3.0)
+                pid = pages.pid  # its memory is the one the streams cost
             before = rss_mb(pid)[0]
             tokens = list(load.tokens.values())
             child = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--viewers-of", base, "--viewers", str(args.viewers),
+                sys.executable, __file__, "--viewers-of", watched, "--viewers", str(args.viewers),
                 "--", *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
             assert child.stdout is not None and child.stdin is not None
             line = await asyncio.wait_for(child.stdout.readline(), 120)
@@ -158,23 +178,37 @@ async def run(args: argparse.Namespace) -> None:
             seen = json.loads((await asyncio.wait_for(child.stdout.read(), 60)).decode())
             await child.wait()
             child = None
-            watchers: dict[str, int] = {}
-            for i in range(args.viewers):
-                token = tokens[i % len(tokens)]
-                watchers[token] = watchers.get(token, 0) + 1
-            delays = [at - load.sent[(token, entries)] for token, entries, at in seen
-                      if (token, entries) in load.sent]
-            expected = sum(watchers.get(token, 0) for token, _ in load.sent)
+            # a viewer sees a move when a state with it arrives (a state may bring two moves
+            # made close together: the page shows the newest, which holds both)
+            states: dict[int, list[tuple[int, float]]] = {}
+            for viewer, _, entries, at in seen:
+                states.setdefault(viewer, []).append((entries, at))
+            sent_by_token: dict[str, list[tuple[int, float]]] = {}
+            for (token, entries), at in load.sent.items():
+                sent_by_token.setdefault(token, []).append((entries, at))
+            delays, missed = [], 0
+            for viewer in range(args.viewers):
+                mine = states.get(viewer, [])
+                for entries, sent_at in sent_by_token.get(tokens[viewer % len(tokens)], []):
+                    arrived = [at for n, at in mine if n >= entries]
+                    if arrived:
+                        delays.append(min(arrived) - sent_at)
+                    else:
+                        missed += 1
             print(f"move -> viewer sees it: p50/p99 {quantiles(delays)} ms, max"
-                  f" {max(delays, default=0) * 1000:.0f} ms, {len(delays)} deliveries of"
-                  f" {expected} expected", flush=True)
-            print(f"bot RSS {before:.0f} MB before the streams, {after:.0f} MB with"
+                  f" {max(delays, default=0) * 1000:.0f} ms, {len(delays)} seen,"
+                  f" {missed} never seen", flush=True)
+            owner = "bot" if pages is None else "pages process"
+            print(f"{owner} RSS {before:.0f} MB before the streams, {after:.0f} MB with"
                   f" {args.viewers} open: {(after - before) * 1024 / args.viewers:.1f} kB per"
                   " connection", flush=True)
         finally:
             if child is not None and child.returncode is None:
                 child.kill()
                 await child.wait()
+            if pages is not None and pages.returncode is None:
+                pages.terminate()
+                await pages.wait()
             await bot.stop()
             await fake.stop()
 
@@ -188,6 +222,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--workers", default="2")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pages", choices=("bot", "process"), default="bot")
     parser.add_argument("--viewers-of", help=argparse.SUPPRESS)
     parser.add_argument("tokens", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()

