@@ -372,8 +372,10 @@ class Pages:
     async def _make_view(self, row: MatchRow, language: str) -> View:
         from .clocks import clock_for
         from .service.core import result_phrase, wrap
+        from .service.history import history_lines
+        from .service.moves import effective_log
 
-        _, service, _ = self._parts()
+        store, service, workers = self._parts()
         texts = Texts(language)
         match = wrap(row)
         game = match.game
@@ -382,11 +384,15 @@ class Pages:
         moves: list[str] = []
         last = ""
         if match.state is not None:
-            _, entries = await service.history(row.id)
-            for entry in entries:  # the bot's lines, without Discord's code marks
-                moves.append(texts(service.history_line(entry)).replace("`", ""))
-            if entries:
-                last = entries[-1].notation if entries[-1].kind != "skip" else texts(SKIPPED)
+            # the history as the Moves button tells it (replayed in a worker: CPU work)
+            log = effective_log(await store.moves(row.id))
+            revealed = row.status == "finished" or not game.info.hidden_information
+            lines, last = await workers.run(
+                history_lines, game.id, len(row.seats), row.options,
+                [(e.kind, e.notation, e.actor_id, e.ply) for e in log],
+                [(s.seat, s.user_id, s.name) for s in row.seats], revealed, language)
+            moves = [line.replace("`", "") for line in lines]  # no Discord code marks
+            last = texts(SKIPPED) if last == "—" else last
         ply = match.ply()
         mover = match.to_move()
         turn = texts(phrase(TO_MOVE, name=mover.name)) if mover is not None else ""
