@@ -99,7 +99,8 @@ def result_text(board: Board, texts: Texts) -> str | None:
 
 
 def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
-               finished: bool, texts: Texts, playable: bool = True) -> StaticView:
+               finished: bool, texts: Texts, playable: bool = True,
+               link: str | None = None) -> StaticView:
     """The newest board's components: the first question of the move (or Play… when it is
     private), My view for games with hidden information, Moves, and Rematch and Analysis at
     the end."""
@@ -124,7 +125,15 @@ def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool
             view.add_item(AnalysisButton(match_id, label=texts(strings.BUTTON_ANALYSIS),
                                          row=last))
     view.add_item(MovesButton(match_id, label=texts(strings.BUTTON_MOVES), row=last))
+    if link is not None:
+        view.add_item(link_button(link, texts, row=last))
     return view
+
+
+def link_button(url: str, texts: Texts, row: int | None = None) -> discord.ui.Button[Any]:
+    """A URL button to the match's web page (a link: Discord opens it, no click comes back)."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url,
+                             label=texts(strings.BUTTON_WEB), row=row)
 
 
 # -- the board's own components ----------------------------------------------------------------

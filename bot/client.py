@@ -133,7 +133,8 @@ class CorralBot(discord.Client):
         self.handling = Handling(self.service)
         self.delivery = Delivery(self, self.store, self.service, self.workers,
                                  answers=self.handling.answers, api_base=self.settings.api_base,
-                                 on_dm_closed=self.handling.dm_closed)
+                                 on_dm_closed=self.handling.dm_closed,
+                                 web_url=self.settings.web_url)
         self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
         self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
         self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)
@@ -162,17 +163,21 @@ class CorralBot(discord.Client):
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
 
     def _committed(self) -> None:
-        """A change was committed: the outbox and the analyses may have work."""
+        """A change was committed: the outbox delivers it, the analyses may have work, live
+        web pages show it."""
         self.outbox.wake()
         if hasattr(self, "analyses"):
             self.analyses.wake()
+        if self.web is not None:
+            self.web.kick()
 
     async def _start_operations(self) -> None:
         """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups
         (CORRAL_BACKUP_EVERY), before the gateway connects: a health check says "not
         connected yet" rather than nothing while the bot starts."""
         if self.settings.web_bind is not None:
-            self.web = WebServer(self, self.metrics, *self.settings.web_bind)
+            self.web = WebServer(self, self.metrics, *self.settings.web_bind,
+                                 base_url=self.settings.web_url)
             await self.web.start()
         if self.settings.backup_every is not None:
             folder = (Path(self.settings.backup_dir) if self.settings.backup_dir

@@ -48,7 +48,8 @@ class Settings:
     leaderboard_min_games: int = 5  # rated games a player needs to be on a leaderboard
     shard_count: int | None = None  # CORRAL_SHARDS: run as one of several shard processes
     shard_ids: tuple[int, ...] | None = None  # CORRAL_SHARD_IDS: the shards this process runs
-    web_bind: tuple[str, int] | None = DEFAULT_WEB_BIND  # /healthz and /metrics; None: off
+    web_bind: tuple[str, int] | None = DEFAULT_WEB_BIND  # /healthz, /metrics, pages; None: off
+    web_url: str | None = None  # CORRAL_WEB_URL: the pages' public base URL; None: no links
     backup_every: float | None = None  # CORRAL_BACKUP_EVERY: seconds between backups; None: off
     backup_keep: int = 7  # CORRAL_BACKUP_KEEP: scheduled backups kept (the oldest go first)
     backup_dir: str | None = None  # CORRAL_BACKUP_DIR; default: backups/ beside the database
@@ -115,6 +116,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         leaderboard_min_games=int(min_games_text) if min_games_text else 5,
         shard_count=shard_count, shard_ids=shard_ids,
         web_bind=web_bind(values.get("CORRAL_WEB_BIND", "")),
+        web_url=web_url(values.get("CORRAL_WEB_URL", "")),
         backup_every=_duration(values.get("CORRAL_BACKUP_EVERY", ""), "CORRAL_BACKUP_EVERY"),
         backup_keep=_count(values.get("CORRAL_BACKUP_KEEP", ""), "CORRAL_BACKUP_KEEP", 7),
         backup_dir=values.get("CORRAL_BACKUP_DIR", "").strip() or None,
@@ -129,6 +131,32 @@ def database_setting(environ: Mapping[str, str] | None = None,
         if Path(env_file).is_file() else {}
     values.update(os.environ if environ is None else environ)
     return values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE
+
+
+def web_url(text: str) -> str | None:
+    """CORRAL_WEB_URL: the public base URL of the match pages (https://corral.example.org,
+    or with a path prefix); empty: no links are posted."""
+    text = text.strip()
+    if not text:
+        return None
+    scheme, sep, rest = text.partition("://")
+    if not (sep and scheme.lower() in ("http", "https") and rest and text.isascii()
+            and len(text) <= 200 and not any(c in text for c in " \t\"'<>?#")):
+        raise ConfigError(f"CORRAL_WEB_URL={text[:40]!r}: expected the pages' public base URL, "
+                          "such as https://corral.example.org")
+    return text.rstrip("/")
+
+
+def web_settings(environ: Mapping[str, str] | None = None,
+                 env_file: str | Path = ".env") -> tuple[str, tuple[str, int], str | None]:
+    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL) for `python -m bot.web`, which
+    needs no Discord token."""
+    values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
+        if Path(env_file).is_file() else {}
+    values.update(os.environ if environ is None else environ)
+    bind = web_bind(values.get("CORRAL_WEB_BIND", "")) or DEFAULT_WEB_BIND
+    return (values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind,
+            web_url(values.get("CORRAL_WEB_URL", "")))
 
 
 def web_bind(text: str) -> tuple[str, int] | None:

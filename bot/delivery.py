@@ -31,7 +31,7 @@ from games import Phrase, phrase
 
 from . import strings
 from .ai import is_ai
-from .boards import allowed, board_text, board_view, result_text, text_of
+from .boards import allowed, board_text, board_view, link_button, result_text, text_of
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
 from .i18n import Texts
 from .interactions import Answers, fit
@@ -55,9 +55,10 @@ from .outbox_worker import Give, Result, Retry, Skip
 from .pictures import board_picture, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
-from .store import LiveMessage, OutboxRow, Store, Tx
+from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
 from .ui import StaticView
+from .webpages import match_url
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,8 @@ class Pacer:
 class Delivery:
     def __init__(self, client: discord.Client, store: Store, service: Service,
                  pictures: Workers, *, answers: Answers, api_base: str,
-                 on_dm_closed: Callable[[int], None], clock: Callable[[], float] = time.time):
+                 on_dm_closed: Callable[[int], None], clock: Callable[[], float] = time.time,
+                 web_url: str | None = None):
         """`client` makes the requests (its REST session and rate limits); `answers` says
         whether this process answered an interaction (a board follows it up);
         `on_dm_closed(user)`: a DM could not reach this user, who is told at their next
@@ -126,6 +128,7 @@ class Delivery:
         self.api_base = api_base
         self.on_dm_closed = on_dm_closed
         self.clock = clock
+        self.web_url = web_url  # CORRAL_WEB_URL: boards link to their match's page
         self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
         self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
         self._follow_ups = ChannelBudget()
@@ -272,12 +275,21 @@ class Delivery:
         """Channel messages speak the server's language."""
         return Texts(await self.service.channel_language(guild_id))
 
+    async def texts_and_link(self, match_row: MatchRow) -> tuple[Texts, str | None]:
+        """The server's language, and the match page's URL when CORRAL_WEB_URL is set and
+        the server has not turned links off (one read of the server's settings)."""
+        now = await self.store.guild_settings(match_row.guild_id)
+        texts = Texts(now["language"] or now["preferred_language"] or "en")
+        if self.web_url is None or not now["web_links"] or not match_row.web_token:
+            return texts, None
+        return texts, match_url(self.web_url, match_row.web_token)
+
     # -- boards --------------------------------------------------------------------------
     async def _board(self, row: OutboxRow, board: Board) -> Result:
         match_row = await self.store.get_match(board.match_id)
         if match_row is None:
             raise Give("the match is gone")
-        texts = await self.texts_for(match_row.guild_id)
+        texts, link = await self.texts_and_link(match_row)
         current = match_row.version == board.version and match_row.status in (
             "active", "finished")
         message_id = board.message_id
@@ -294,7 +306,9 @@ class Delivery:
                 humans_turn = mover is None or not is_ai(mover.user_id)
                 view = board_view(match.game, match.state, match.id, match.ply(),
                                   running=match.status == "active", playable=humans_turn,
-                                  finished=match.status == "finished", texts=texts)
+                                  finished=match.status == "finished", texts=texts, link=link)
+            elif link is not None:
+                view.add_item(link_button(link, texts))
             message_id, channel_id, via = await self._post_board(
                 row, board, picture, content=content, view=view,
                 allowed_mentions=allowed(mentions))
@@ -449,10 +463,12 @@ class Delivery:
         match_row = await self.store.get_match(notice.match_id)
         if match_row is None:
             raise Give("the match is gone")
-        texts = await self.texts_for(match_row.guild_id)
+        texts, link = await self.texts_and_link(match_row)
         content = fit(text_of(notice.text, texts, notice.names()))
         stale = match_row.version != notice.version or match_row.status != "active"
         view = StaticView() if stale else notice_view(match_row.id, notice.buttons, texts)
+        if link is not None and match_row.status == "finished":  # an end notice
+            view.add_item(link_button(link, texts))
         message_id = notice.message_id
         if message_id is None:
             message = await self._send_with_fallback(

@@ -10,6 +10,7 @@ a double click or a race loses cleanly instead of applying a move twice.
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from .db import Conflict, Conn, Database, Row, params
 from .store_analyses import AnalysisQueries, AnalysisWrites
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
+WEB_TOKEN_BYTES = 16  # a match page's token: 128 random bits, 22 URL-safe characters
 RATINGS_LOCK = 0x72617465  # "rate": PostgreSQL advisory lock of rating updates
 
 
@@ -92,6 +94,7 @@ class MatchRow:
     board_version: int | None = None  # the version whose board was last sent to the outbox
     finished_at: float | None = None
     rated: bool = False  # opened rated (ratings change only if it also ends between humans)
+    web_token: str | None = None  # its web page's unguessable name (None: opened before 0012)
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -263,7 +266,7 @@ class TournamentMatch:
 
 DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
     "use_threads": False, "move_seconds": None, "channels": None, "spectators_talk": True,
-    "language": None, "preferred_language": None}
+    "language": None, "preferred_language": None, "web_links": True}
 
 
 class Queries(AnalysisQueries):
@@ -293,6 +296,20 @@ class Queries(AnalysisQueries):
         seats = tuple(SeatRow(r["seat_number"], r["seat_user_id"], r["seat_name"])
                       for r in rows if r["seat_number"] is not None)
         return _match_row(rows[0], seats)
+
+    async def match_by_token(self, token: str) -> MatchRow | None:
+        """The match whose web page `token` names (the web companion)."""
+        return await self._one_match("m.web_token = $1", token)
+
+    async def match_versions(self, match_ids: Sequence[int]) -> dict[int, int]:
+        """Each match's current version, in one cheap query (what a web page's live updates
+        poll when the web server runs beside the bot rather than inside it)."""
+        if not match_ids:
+            return {}
+        rows = await self.conn.fetch(
+            f"SELECT id, version FROM matches WHERE id IN ({params(len(match_ids))})",
+            *match_ids)
+        return {row["id"]: row["version"] for row in rows}
 
     async def live_matches_of(self, user_id: int) -> list[MatchRow]:
         rows = await self.conn.fetch(
@@ -623,7 +640,8 @@ class Queries(AnalysisQueries):
         return {"use_threads": bool(row["use_threads"]), "move_seconds": row["move_seconds"],
                 "channels": None if row["channels"] is None else loads(row["channels"]),
                 "spectators_talk": bool(row["spectators_talk"]), "language": row["language"],
-                "preferred_language": row["preferred_language"]}
+                "preferred_language": row["preferred_language"],
+                "web_links": bool(row["web_links"])}
 
     # -- delivery --------------------------------------------------------------------------
     async def live_messages(self, match_id: int, below_version: int | None = None,
@@ -729,11 +747,11 @@ class Tx(Queries, AnalysisWrites):
             match_id = await self._new_id(
                 "INSERT INTO matches (game, options, seat_count, guild_id, channel_id, in_thread,"
                 " parent_channel_id, host_id, invited_id, first_seat, status, move_seconds,"
-                " created_at, updated_at, rated)"
-                f" VALUES ({params(15)}) RETURNING id",
+                " created_at, updated_at, rated, web_token)"
+                f" VALUES ({params(16)}) RETURNING id",
                 game, dumps(options), seat_count, guild_id, channel_id, int(in_thread),
                 parent_channel_id, host_id, invited_id, first_seat, status, move_seconds, now,
-                now, int(rated))
+                now, int(rated), secrets.token_urlsafe(WEB_TOKEN_BYTES))
         except Conflict:
             raise ChannelBusy(channel_id) from None
         await self._insert_seats(match_id, seats, now)
@@ -1000,7 +1018,8 @@ class Tx(Queries, AnalysisWrites):
         columns: dict[str, Callable[[Any], Any]] = {
             "use_threads": int, "move_seconds": lambda v: v,
             "channels": lambda v: None if v is None else dumps(sorted(v)),
-            "spectators_talk": int, "language": str, "preferred_language": str}
+            "spectators_talk": int, "language": str, "preferred_language": str,
+            "web_links": int}
         await self.conn.execute(
             "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT DO NOTHING", guild_id)
         for name, value in changes.items():
@@ -1315,7 +1334,8 @@ def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
         move_seconds=row["move_seconds"], turn_started_at=row["turn_started_at"],
         parent_channel_id=row["parent_channel_id"], waiting_on=row["waiting_on"],
         next_check_at=row["next_check_at"], board_version=row["board_version"],
-        finished_at=row["finished_at"], rated=bool(row["rated"]))
+        finished_at=row["finished_at"], rated=bool(row["rated"]),
+        web_token=row.get("web_token"))  # not read where the clock reads matches
 
 
 def _outbox_row(row: Row) -> OutboxRow:

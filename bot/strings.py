@@ -499,3 +499,8 @@ CONDITIONAL_PLAYED_EFFECTS = N_("↪ **{name}** played `{notation}` (a condition
                                 "{effects}.")
 BUTTON_CONDITIONAL_CLEAR = N_("Clear the queue")
 BUTTON_CONDITIONAL = N_("If they play…")
+
+# -- the web companion (bot/webpages.py has the pages' own words) --------------------------------
+BUTTON_WEB = N_("Watch on the web")  # a link button to the match's web page
+SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page")
+SETTINGS_WEB_OFF = N_("• web links: off (no links, and match pages are not shown)")

@@ -1,5 +1,7 @@
 """`GET /healthz` and `GET /metrics` on CORRAL_WEB_BIND (default 127.0.0.1:8080), for a
-supervisor's health check and a Prometheus scraper.
+supervisor's health check and a Prometheus scraper; and the web companion's match pages
+(`bot/webpages.py`) on the same address. `python -m bot.web` serves the pages (and /healthz)
+as a process of its own, beside the bot, reading the same store.
 
 /healthz: 200 `ok` when every shard's gateway connection is up and the store answers a query;
 503 with the reason otherwise. /metrics: the Prometheus text format (prometheus_client): moves,
@@ -18,7 +20,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -28,6 +30,8 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessColl
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
+
+from .webpages import Pages, guard
 
 if TYPE_CHECKING:
     from .service import Service
@@ -187,17 +191,27 @@ async def health(bot: Served) -> tuple[bool, str]:
 
 
 class WebServer:
-    """The health and metrics endpoints; nothing else is served (404)."""
+    """The health and metrics endpoints, and the match pages; nothing else is served (404)."""
 
-    def __init__(self, bot: Served, metrics: Metrics, host: str, port: int):
+    def __init__(self, bot: Served, metrics: Metrics | None, host: str, port: int, *,
+                 base_url: str | None = None,
+                 check: Callable[[], Awaitable[tuple[bool, str]]] | None = None):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
+        self.check = check or (lambda: health(bot))
+        self.pages = Pages(bot, base_url)
         self._runner: web.AppRunner | None = None
+
+    def kick(self) -> None:
+        """A change was committed in this process: live pages learn of it now."""
+        self.pages.watch.kick()
 
     async def start(self) -> None:
         """A port already in use is logged, and the bot plays on without the endpoints."""
-        app = web.Application()
+        app = web.Application(middlewares=[guard], client_max_size=1024)
         app.router.add_get("/healthz", self._healthz)
-        app.router.add_get("/metrics", self._metrics)
+        if self.metrics is not None:
+            app.router.add_get("/metrics", self._metrics)
+        self.pages.add_routes(app)
         runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port)
@@ -209,6 +223,7 @@ class WebServer:
                       self.host, self.port, exc.strerror or exc)
             return
         self._runner = runner
+        self.pages.watch.start()
         server = getattr(site, "_server", None)
         sockets = getattr(server, "sockets", None) or []
         if sockets:
@@ -217,16 +232,18 @@ class WebServer:
         log.info("serving /healthz and /metrics on http://%s:%s", host, self.port)
 
     async def stop(self) -> None:
+        await self.pages.watch.stop()  # live streams end before the server waits for them
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
     async def _healthz(self, request: web.Request) -> web.Response:
-        ok, reason = await health(self.bot)
+        ok, reason = await self.check()
         return web.Response(status=200 if ok else 503, text=reason + "\n",
                             headers={"Cache-Control": "no-store"})
 
     async def _metrics(self, request: web.Request) -> web.Response:
+        assert self.metrics is not None  # routed only with metrics
         try:
             await self.metrics.refresh(self.bot)
         except Exception as exc:  # the process's own figures are still worth serving
@@ -235,3 +252,66 @@ class WebServer:
         body = generate_latest(self.metrics.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST,
                                                 "Cache-Control": "no-store"})
+
+
+class _Standalone:
+    """The pages' source in `python -m bot.web`: the store, a service to read it through, and
+    picture workers; no Discord connection."""
+
+    def __init__(self, store: Store, service: Service, workers: Any):
+        self.store, self.service, self.workers = store, service, workers
+
+
+async def serve(database: str, bind: tuple[str, int], base_url: str | None,
+                stop: asyncio.Event) -> None:
+    from .pool import Workers
+    from .service import Service
+    from .store import Store
+
+    store = await Store.open(database)
+    workers = Workers(None)
+    source = _Standalone(store, Service(store, clock=time.time), workers)
+
+    async def check() -> tuple[bool, str]:
+        try:
+            await asyncio.wait_for(store.ping(), STORE_TIMEOUT)
+        except Exception as exc:  # any failure is the answer
+            return False, f"the store does not answer ({type(exc).__name__})"
+        return True, "ok"
+
+    server = WebServer(source, None, *bind, base_url=base_url, check=check)  # type: ignore[arg-type]
+    try:
+        await server.start()
+        await stop.wait()
+    finally:
+        await server.stop()
+        workers.shutdown()
+        await store.close()
+
+
+def main() -> None:
+    import signal
+    import sys
+
+    from .config import ConfigError, web_settings
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        database, bind, base_url = web_settings()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await serve(database, bind, base_url, stop)
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()

@@ -25,7 +25,7 @@ def step_answers(custom_id: str) -> list[tuple[str, ...]]:
 def board_buttons(fake, message: dict[str, Any]) -> dict[str, str]:
     """Step buttons on a message: the value they choose -> custom id."""
     return {step_answers(c["custom_id"])[-1][0]: c["custom_id"]
-            for c in components(message, 2) if c["custom_id"].startswith("c1:s:")}
+            for c in components(message, 2) if c.get("custom_id", "").startswith("c1:s:")}
 
 
 def labels(message: dict[str, Any]) -> list[str]:
@@ -34,7 +34,7 @@ def labels(message: dict[str, Any]) -> list[str]:
 
 def button_with(message: dict[str, Any], prefix: str) -> str:
     return next(c["custom_id"] for c in components(message, 2)
-                if c["custom_id"].startswith(prefix))
+                if c.get("custom_id", "").startswith(prefix))
 
 
 def boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
@@ -129,7 +129,7 @@ async def enter_move(fake, user: int, board: dict[str, Any], game, state, notati
     path = list(game.input_path(state, game.parse_move(state, notation)))
     before = len(boards(fake, channel_id))
     message = fake.messages[int(board["id"])]
-    if any(c["custom_id"].startswith("c1:p:") for c in components(message, 2)):
+    if any(c.get("custom_id", "").startswith("c1:p:") for c in components(message, 2)):
         record = await fake.answered(await fake.click(user, message,
                                                       button_with(message, "c1:p:")))
         message = record.original
@@ -139,7 +139,7 @@ async def enter_move(fake, user: int, board: dict[str, Any], game, state, notati
         wanted = tuple(sorted(answer))
         record = None
         for button in components(message, 2):
-            cid = button["custom_id"]
+            cid = button.get("custom_id", "")
             if cid.startswith("c1:s:") and tuple(sorted(step_answers(cid)[-1])) == wanted:
                 record = await fake.answered(await fake.click(user, message, cid))
                 break

@@ -328,7 +328,8 @@ async def test_server_settings_default_time_channels_and_spectators(service, sto
                                         spectators_talk=False, threads=True, channel_id=500)
     now = await service.update_settings(1, is_manager=True, channel_id=501)
     assert now == {"use_threads": True, "move_seconds": 2 * DAY, "channels": [500, 501],
-                   "spectators_talk": False, "language": None, "preferred_language": None}
+                   "spectators_talk": False, "language": None, "preferred_language": None,
+                   "web_links": True}
     match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
                                      opponent=BOB, guild_id=1, channel_id=500)
     assert match.row.move_seconds == 2 * DAY

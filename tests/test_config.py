@@ -41,6 +41,7 @@ def test_bad_guild_id_is_named():
                                              ("CORRAL_WORKERS", "many"),
                                              ("CORRAL_TICK_SECONDS", "٣"),
                                              ("CORRAL_WEB_BIND", "8080"),
+                                             ("CORRAL_WEB_URL", "corral.example.org"),
                                              ("CORRAL_BACKUP_EVERY", "often"),
                                              ("CORRAL_BACKUP_KEEP", "0")])
 def test_a_bad_setting_exits_2_with_one_line_and_no_traceback(tmp_path, name, value):
@@ -72,3 +73,17 @@ def test_operations_settings():
                          "/nonexistent/.env").backup_every == 86400
     assert load_settings({**base, "CORRAL_BACKUP_EVERY": "off"},
                          "/nonexistent/.env").backup_every is None
+
+
+def test_the_web_url_setting():
+    base = {"DISCORD_TOKEN": "t"}
+    assert load_settings(base, "/nonexistent/.env").web_url is None
+    for given, kept in (("https://corral.example.org/", "https://corral.example.org"),
+                        ("http://127.0.0.1:8080", "http://127.0.0.1:8080"),
+                        ("https://example.org/corral", "https://example.org/corral")):
+        assert load_settings({**base, "CORRAL_WEB_URL": given}, "/nonexistent/.env").web_url \
+            == kept
+    for bad in ("javascript:alert(1)", "https://", "ftp://x.org", "https://a.org/?q=<x>",
+                "https://例え.jp", "https://a b.org"):
+        with pytest.raises(ConfigError, match="CORRAL_WEB_URL"):
+            load_settings({**base, "CORRAL_WEB_URL": bad}, "/nonexistent/.env")

@@ -118,7 +118,8 @@ def test_options_read_in_japanese(game_id):
 
 def test_composed_texts_read_in_japanese():
     settings = {"use_threads": True, "move_seconds": 2 * 86400 + 3 * 3600, "channels": [5, 6],
-                "spectators_talk": False, "language": "ja", "preferred_language": None}
+                "spectators_talk": False, "language": "ja", "preferred_language": None,
+                "web_links": False}
     out = settings_text(settings, JA)
     assert "2日3時間" in out and "<#5>、<#6>" in out, out
     assert not english_words(out), out

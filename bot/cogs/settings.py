@@ -30,7 +30,9 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                            channels="allow or disallow the channel above; all: allow every "
                                     "channel",
                            language="The language of boards and notices in this server",
-                           organisers="A role whose members may create tournaments")
+                           organisers="A role whose members may create tournaments",
+                           web_links="Link boards to their match's web page (off: no links "
+                                     "and no pages)")
     @app_commands.choices(channels=[app_commands.Choice(name=c, value=c)
                                     for c in CHANNEL_ACTIONS],
                           language=[app_commands.Choice(name=n, value=n) for n in LANGUAGES])
@@ -38,7 +40,8 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                        time: str | None = None, spectators: bool | None = None,
                        channel: discord.TextChannel | None = None,
                        channels: str | None = None, language: str | None = None,
-                       organisers: discord.Role | None = None) -> None:
+                       organisers: discord.Role | None = None,
+                       web_links: bool | None = None) -> None:
         async with handling(interaction):
             if interaction.guild is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
@@ -46,7 +49,7 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                 interaction.guild.id, is_manager=is_manager(interaction), threads=threads,
                 time_per_move=time, spectators_talk=spectators,
                 channel_id=channel.id if channel else None, channel_action=channels,
-                language=language)
+                language=language, web_links=web_links)
             if organisers is not None:
                 await service.tournaments.set_organiser_role(
                     interaction.guild.id, organisers.id, is_manager=is_manager(interaction))
@@ -71,4 +74,5 @@ def settings_text(now: dict[str, Any], texts: Texts) -> str:
         spectators=phrase(strings.SPECTATORS_TALK if now["spectators_talk"]
                           else strings.SPECTATORS_QUIET))) + "\n" + texts(phrase(
         strings.SETTINGS_LANGUAGE, language=phrase(strings.LANGUAGE_NAMES[
-            now["language"] or now["preferred_language"] or "en"])))
+            now["language"] or now["preferred_language"] or "en"]))) + "\n" + texts(
+        strings.SETTINGS_WEB_ON if now["web_links"] else strings.SETTINGS_WEB_OFF)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games import Phrase, phrase
+from games import Phrase, get_game, phrase
 from games.record import format_record
 
 from .. import strings
@@ -21,6 +22,53 @@ class HistoryEntry:
     effects: tuple[Phrase, ...]
 
 
+LogEntry = tuple[str, str, int | None, int]  # kind, notation, actor, ply before it
+
+
+def replay_history(game_id: str, seat_count: int, options: dict[str, str],
+                   log: Sequence[LogEntry], seats: Sequence[tuple[int, int, str]],
+                   revealed: bool) -> list[HistoryEntry]:
+    """A match's effective log replayed into history entries (plain arguments: it also runs
+    in a worker process, for the web pages). `seats`: (seat, user id, name)."""
+    game = get_game(game_id)
+    names = {user_id: name for _, user_id, name in seats}
+    by_seat = {seat: name for seat, _, name in seats}
+    entries: list[HistoryEntry] = []
+    state = game.new(seat_count, options)
+    for kind, notation, actor_id, ply in log:
+        if kind == "skip":
+            absent = game.to_move(state)
+            state = game.skip(state)
+            entries.append(HistoryEntry(ply + 1, "skip",
+                                        by_seat.get(absent) if absent is not None else None,
+                                        "skip", ()))
+            continue
+        move = game.parse_move(state, notation)
+        after = game.apply(state, move)
+        shown = game.format_move(state, move) if revealed else game.public_notation(state, move)
+        entries.append(HistoryEntry(ply + 1, "roll" if actor_id is None else "move",
+                                    names.get(actor_id or 0), shown,
+                                    game.move_effects(state, move, after)))
+        state = after
+    return entries
+
+
+def history_lines(game_id: str, seat_count: int, options: dict[str, str],
+                  log: Sequence[LogEntry], seats: Sequence[tuple[int, int, str]],
+                  revealed: bool, language: str) -> tuple[list[str], str]:
+    """The history as the Moves button says it, in `language`, and the last entry's notation
+    (a worker job for the web pages: the replay is CPU work, kept off the event loop)."""
+    from ..i18n import Texts
+
+    texts = Texts(language)
+    entries = replay_history(game_id, seat_count, options, log, seats, revealed)
+    lines = [texts(History.history_line(entry)) for entry in entries]
+    last = ""
+    if entries:
+        last = entries[-1].notation if entries[-1].kind != "skip" else "—"
+    return lines, last
+
+
 class History:
     """A match's moves replayed from its log: in words, as a state, as a game record."""
 
@@ -31,30 +79,14 @@ class History:
         """The moves in order, replayed from the log: public notation while hidden
         information is still hidden, and what each move did where the game says."""
         match = await self.ctx.get(match_id)
-        game = match.game
-        entries: list[HistoryEntry] = []
         if match.state is None:
-            return match, entries
-        revealed = match.status == "finished" or not game.info.hidden_information
-        names = {s.user_id: s.name for s in match.seats}
-        state = game.new(len(match.seats), match.row.options)
-        for entry in effective_log(await self.ctx.store.moves(match.id)):
-            if entry.kind == "skip":
-                absent = game.to_move(state)
-                state = game.skip(state)
-                who = match.row.user_at(absent) if absent is not None else None
-                entries.append(HistoryEntry(entry.ply + 1, "skip", who.name if who else None,
-                                            "skip", ()))
-                continue
-            move = game.parse_move(state, entry.notation)
-            after = game.apply(state, move)
-            shown = game.format_move(state, move) if revealed else game.public_notation(state,
-                                                                                      move)
-            kind = "roll" if entry.actor_id is None else "move"
-            entries.append(HistoryEntry(entry.ply + 1, kind, names.get(entry.actor_id or 0),
-                                        shown, game.move_effects(state, move, after)))
-            state = after
-        return match, entries
+            return match, []
+        revealed = match.status == "finished" or not match.game.info.hidden_information
+        log = effective_log(await self.ctx.store.moves(match.id))
+        return match, replay_history(
+            match.game.id, len(match.seats), match.row.options,
+            [(e.kind, e.notation, e.actor_id, e.ply) for e in log],
+            [(s.seat, s.user_id, s.name) for s in match.seats], revealed)
 
     async def rebuild(self, match_id: int) -> object:
         """The state replayed from the move log (the log is the source of truth): moves,

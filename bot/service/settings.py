@@ -28,7 +28,8 @@ class Settings:
                               spectators_talk: bool | None = None,
                               channel_id: int | None = None,
                               channel_action: str | None = None,
-                              language: str | None = None) -> dict[str, Any]:
+                              language: str | None = None,
+                              web_links: bool | None = None) -> dict[str, Any]:
         """Change what was given (managers only) and return the settings as they are now."""
         if not is_manager:
             raise Forbidden(strings.SETTINGS_FORBIDDEN)
@@ -39,6 +40,8 @@ class Settings:
             changes["move_seconds"] = parse_time(time_per_move)
         if spectators_talk is not None:
             changes["spectators_talk"] = spectators_talk
+        if web_links is not None:
+            changes["web_links"] = web_links
         if language is not None:
             if language not in LANGUAGES:
                 raise BadRequest(strings.UNKNOWN_LANGUAGE, languages=_language_names())

@@ -163,7 +163,10 @@ def _check_custom_id(form: Form, item: dict[str, Any], at: Path, seen: set[str])
 def check_item(form: Form, item: dict[str, Any], at: Path, seen: set[str]) -> None:
     kind = item.get("type")
     if kind == BUTTON:
-        if item.get("style") in (LINK_STYLE, PREMIUM_STYLE):
+        if item.get("style") == LINK_STYLE:
+            check_link(form, item, at)
+            return
+        if item.get("style") == PREMIUM_STYLE:
             return
         if not item.get("custom_id"):
             form.add(at + ("custom_id",), "BUTTON_COMPONENT_CUSTOM_ID_REQUIRED",
@@ -172,6 +175,22 @@ def check_item(form: Form, item: dict[str, Any], at: Path, seen: set[str]) -> No
     elif kind in SELECTS:
         check_select(form, item, at)
     _check_custom_id(form, item, at, seen)
+
+
+def check_link(form: Form, item: dict[str, Any], at: Path) -> None:
+    """A link button has a url (http, https or discord, at most 512 characters) and no
+    custom id (Discord: 50035 with these codes)."""
+    url = item.get("url")
+    if not isinstance(url, str) or not url:
+        form.add(at + ("url",), "BUTTON_COMPONENT_URL_REQUIRED", "A url is required")
+    elif len(url) > 512:
+        form.add(at + ("url",), "BASE_TYPE_MAX_LENGTH", "Must be 512 or fewer in length.")
+    elif url.split(":", 1)[0].lower() not in ("http", "https", "discord") or "://" not in url \
+            or any(c.isspace() for c in url):
+        form.add(at + ("url",), "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+    if item.get("custom_id") is not None:
+        form.add(at + ("custom_id",), "BUTTON_COMPONENT_INVALID_FIELDS",
+                 "A link button cannot have a custom id")
 
 
 def check_select(form: Form, select: dict[str, Any], at: Path) -> None:

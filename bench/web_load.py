@@ -1,0 +1,236 @@
+"""The web companion under load: the real bot (pages inside it, CORRAL_WEB_URL set) against the
+loopback Discord imitation, `--matches` matches moving at `--rate` moves/s offered (as
+bench/load.py plays them: /move, Poisson arrivals), first without viewers, then with
+`--viewers` open live streams (server-sent events) spread over the matches.
+
+    python bench/web_load.py [--matches 100] [--viewers 1000] [--rate 20] [--seconds 20]
+                             [--workers 2] [--pages bot|process]
+
+`--pages process`: the viewers watch `python -m bot.web` beside the bot on the same store
+(new moves found by polling the watched versions) instead of the pages inside the bot.
+
+Reported: the bot's first response p50/p99 (from the interaction to its first answer, on the
+imitation's clock, as bench/load.py measures it) without and with the viewers; from each move
+(its interaction sent) to each viewer's stream delivering the new version, p50/p99/max, and
+how many deliveries were missed; the bot's RSS before and after the streams opened, per open
+connection. The viewers run in a process of their own (their CPU is not the imitation's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+from discord_fake import FakeDiscord  # noqa: E402
+from load import Figures, Load, Table, quantiles, rss_mb  # noqa: E402
+from soak import Bot  # noqa: E402
+
+from games.mancala import GAME  # noqa: E402
+
+
+class Timed(Load):
+    """bench/load.py's players, noting when each move was sent and which entry it made."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.sent: dict[tuple[str, int], float] = {}  # (token, entries after) -> wall time
+        self.tokens: dict[int, str] = {}  # channel -> its match's token
+
+    async def move(self, table: Table, rng: random.Random, figures: Figures) -> None:
+        token = self.tokens.get(table.channel)
+        if token is None or GAME.outcome(table.state) is not None:
+            self.tokens.pop(table.channel, None)  # a new match: its old page is not watched
+            await super().move(table, rng, figures)
+            return
+        entries = GAME.ply(table.state) + 1
+        self.sent[(token, entries)] = time.time()
+        await super().move(table, rng, figures)
+
+
+def token_of(message: dict[str, Any]) -> str:
+    for row in message.get("components", []):
+        for item in row.get("components", []):
+            if item.get("style") == 5:
+                return str(item["url"]).rsplit("/", 1)[1]
+    raise AssertionError("the board has no link to its page")
+
+
+# -- the viewers (a process of their own) -------------------------------------------------------
+async def viewers(base: str, tokens: list[str], count: int) -> None:
+    """`count` live streams over `tokens`; prints "ready" once all are open, and at the end
+    (stdin closed) one JSON line: [viewer, token, entries, wall time] per state received."""
+    import aiohttp
+
+    seen: list[tuple[int, str, int, float]] = []
+    opened = 0
+    ready = asyncio.Event()
+    connector = aiohttp.TCPConnector(limit=0)
+    timeout = aiohttp.ClientTimeout(total=None, sock_read=None)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        async def one(viewer: int, token: str) -> None:
+            nonlocal opened
+            async with session.get(f"{base}/m/{token}/live?lang=en") as response:
+                first = True
+                async for line in response.content:
+                    if line.startswith(b"data: "):
+                        at = time.time()
+                        data = json.loads(line[6:])
+                        if first:
+                            first = False
+                            opened += 1
+                            if opened == count:
+                                ready.set()
+                            continue
+                        seen.append((viewer, token, len(data["moves"]), at))
+
+        tasks = []
+        for i in range(count):
+            tasks.append(asyncio.create_task(one(i, tokens[i % len(tokens)])))
+            if i % 50 == 49:
+                await asyncio.sleep(0.05)  # a crowd arriving, not one burst
+        await ready.wait()
+        print("ready", flush=True)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, sys.stdin.read)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps(seen), flush=True)
+
+
+# -- the run --------------------------------------------------------------------------------------
+async def run(args: argparse.Namespace) -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    fake = FakeDiscord(check_spec=False)
+    fake.global_rate_limit = None
+    fake.route_limits = {}
+    await fake.start()
+    with tempfile.TemporaryDirectory() as folder:
+        bot = Bot(fake, Path(folder), {"CORRAL_WORKERS": args.workers,
+                                        "CORRAL_WEB_BIND": f"127.0.0.1:{port}",
+                                        "CORRAL_WEB_URL": base})
+        child = None
+        pages = None
+        try:
+            await bot.start()
+            await asyncio.sleep(2.0)
+            assert bot.proc is not None
+            pid = bot.proc.pid
+            load = Timed(fake, bot)
+            await asyncio.gather(*(load.open(i) for i in range(args.matches)))
+            for table in load.tables.values():
+                load.tokens[table.channel] = token_of(table.board)
+            print(f"{args.matches} matches, {args.rate:g} moves/s offered, {args.seconds:g} s"
+                  f" per run, picture workers {args.workers}, pages in the {args.pages}",
+                  flush=True)
+            figures, took = await load.run(args.seconds, args.rate, args.seed)
+            print(f"without viewers: {figures.moves / took:5.1f} moves/s, first response"
+                  f" p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
+                  f" {quantiles(figures.board)} ms", flush=True)
+            await asyncio.sleep(1.0)
+            watched = base
+            if args.pages == "process":
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", 0))
+                    watched = f"http://127.0.0.1:{sock.getsockname()[1]}"
+                env = {k: v for k, v in os.environ.items() if not k.startswith("CORRAL_")}
+                env.update({"CORRAL_DATABASE": str(bot.database), "CORRAL_WORKERS": args.workers,
+                            "CORRAL_WEB_BIND": watched.rsplit("/", 1)[1],
+                            "PYTHONPATH": str(ROOT)})
+                pages = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot.web", cwd=folder, env=env,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+                await asyncio.sleep(3.0)
+                pid = pages.pid  # its memory is the one the streams cost
+            before = rss_mb(pid)[0]
+            tokens = list(load.tokens.values())
+            child = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--viewers-of", watched, "--viewers", str(args.viewers),
+                "--", *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+            assert child.stdout is not None and child.stdin is not None
+            line = await asyncio.wait_for(child.stdout.readline(), 120)
+            assert line.strip() == b"ready", line
+            await asyncio.sleep(2.0)
+            after = rss_mb(pid)[0]
+            load.sent.clear()
+            figures, took = await load.run(args.seconds, args.rate, args.seed + 1)
+            print(f"with {args.viewers} viewers: {figures.moves / took:5.1f} moves/s, first"
+                  f" response p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
+                  f" {quantiles(figures.board)} ms", flush=True)
+            await asyncio.sleep(3.0)  # the last moves reach their viewers
+            child.stdin.close()
+            seen = json.loads((await asyncio.wait_for(child.stdout.read(), 60)).decode())
+            await child.wait()
+            child = None
+            # a viewer sees a move when a state with it arrives (a state may bring two moves
+            # made close together: the page shows the newest, which holds both)
+            states: dict[int, list[tuple[int, float]]] = {}
+            for viewer, _, entries, at in seen:
+                states.setdefault(viewer, []).append((entries, at))
+            sent_by_token: dict[str, list[tuple[int, float]]] = {}
+            for (token, entries), at in load.sent.items():
+                sent_by_token.setdefault(token, []).append((entries, at))
+            delays, missed = [], 0
+            for viewer in range(args.viewers):
+                mine = states.get(viewer, [])
+                for entries, sent_at in sent_by_token.get(tokens[viewer % len(tokens)], []):
+                    arrived = [at for n, at in mine if n >= entries]
+                    if arrived:
+                        delays.append(min(arrived) - sent_at)
+                    else:
+                        missed += 1
+            print(f"move -> viewer sees it: p50/p99 {quantiles(delays)} ms, max"
+                  f" {max(delays, default=0) * 1000:.0f} ms, {len(delays)} seen,"
+                  f" {missed} never seen", flush=True)
+            owner = "bot" if pages is None else "pages process"
+            print(f"{owner} RSS {before:.0f} MB before the streams, {after:.0f} MB with"
+                  f" {args.viewers} open: {(after - before) * 1024 / args.viewers:.1f} kB per"
+                  " connection", flush=True)
+        finally:
+            if child is not None and child.returncode is None:
+                child.kill()
+                await child.wait()
+            if pages is not None and pages.returncode is None:
+                pages.terminate()
+                await pages.wait()
+            await bot.stop()
+            await fake.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--viewers", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--workers", default="2")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pages", choices=("bot", "process"), default="bot")
+    parser.add_argument("--viewers-of", help=argparse.SUPPRESS)
+    parser.add_argument("tokens", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.viewers_of:
+        asyncio.run(viewers(args.viewers_of, args.tokens, args.viewers))
+        return
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

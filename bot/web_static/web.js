@@ -1,0 +1,85 @@
+// Corral's match and replay pages: live updates by server-sent events, the deadline in the
+// viewer's local time, and the replay's buttons, slider and arrow keys. Text goes in with
+// textContent only (never as HTML).
+"use strict";
+(function () {
+  function byId(id) { return document.getElementById(id); }
+  function set(id, text) { var el = byId(id); if (el) { el.textContent = text || ""; } }
+  function localTime(el) {
+    if (!el) { return; }
+    var iso = el.getAttribute("datetime");
+    if (!iso) { el.textContent = ""; return; }
+    var when = new Date(iso);
+    try {
+      el.textContent = when.toLocaleString(document.documentElement.lang,
+        { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) { el.textContent = when.toLocaleString(); }
+  }
+
+  var match = byId("match");
+  if (match) {
+    localTime(byId("deadline"));
+    var apply = function (d) {
+      set("title", d.title); set("players", d.players); set("turn", d.turn);
+      set("result", d.result); set("waiting", d.waiting); set("deadline-label", d.deadline_label);
+      var deadline = byId("deadline");
+      if (d.deadline) { deadline.setAttribute("datetime", d.deadline); }
+      else { deadline.removeAttribute("datetime"); }
+      localTime(deadline);
+      var img = byId("board");
+      if (d.board) {
+        if (img.getAttribute("src") !== d.board) { img.setAttribute("src", d.board); }
+        img.alt = d.alt; img.hidden = false;
+      }
+      var list = byId("moves");
+      while (list.firstChild) { list.removeChild(list.firstChild); }
+      d.moves.forEach(function (line) {
+        var item = document.createElement("li"); item.textContent = line; list.appendChild(item);
+      });
+      match.setAttribute("data-version", String(d.version));
+      match.setAttribute("data-moves", String(d.moves.length));
+    };
+    // EventSource reconnects by itself; each (re)connection begins with the match as it is
+    var source = new EventSource(match.getAttribute("data-live"));
+    source.addEventListener("state", function (ev) { apply(JSON.parse(ev.data)); });
+    source.addEventListener("open", function () { document.body.classList.remove("offline"); });
+    source.addEventListener("error", function () { document.body.classList.add("offline"); });
+  }
+
+  var replay = byId("replayer");
+  if (replay) {
+    var total = parseInt(replay.getAttribute("data-total"), 10);
+    var frames = replay.getAttribute("data-frames");
+    var template = replay.getAttribute("data-position");
+    var steps = byId("steps").children;
+    var frame = byId("frame");
+    var slider = byId("slider");
+    var ply = total;
+    var show = function (n) {
+      ply = Math.max(0, Math.min(total, n));
+      if (frame) {
+        frame.setAttribute("src", frames.replace("{ply}", String(ply)));
+        frame.alt = ply === 0 ? replay.getAttribute("data-start-alt")
+          : steps[ply - 1].getAttribute("data-alt");
+      }
+      slider.value = String(ply);
+      set("position", template.replace("{ply}", String(ply)).replace("{total}", String(total)));
+      for (var i = 0; i < steps.length; i++) {
+        if (i === ply - 1) { steps[i].setAttribute("aria-current", "step"); }
+        else { steps[i].removeAttribute("aria-current"); }
+      }
+      replay.setAttribute("data-ply", String(ply));
+    };
+    byId("first").addEventListener("click", function () { show(0); });
+    byId("prev").addEventListener("click", function () { show(ply - 1); });
+    byId("next").addEventListener("click", function () { show(ply + 1); });
+    byId("last").addEventListener("click", function () { show(total); });
+    slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+    document.addEventListener("keydown", function (ev) {
+      if (ev.target === slider || ev.altKey || ev.ctrlKey || ev.metaKey) { return; }
+      var to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: total }[ev.key];
+      if (to !== undefined) { ev.preventDefault(); show(to); }
+    });
+    replay.setAttribute("data-ply", String(ply));
+  }
+})();

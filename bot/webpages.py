@@ -1,0 +1,788 @@
+"""The web companion: a read-only page per match (the live board, whose turn, the deadline, the
+moves, the result), its replay, the record and an animated GIF, served beside /healthz and
+/metrics (`bot/web.py`), inside the bot or as its own process (`python -m bot.web`).
+
+What a page shows is exactly what a spectator in the match's channel sees: the public
+observation (`observe(state, None)`) drawn by the bot's own renderer, moves in public notation
+while the game hides information, and what the rules reveal once it is over. A match's page is
+named by an unguessable token (`matches.web_token`), nothing lists a server's matches, and a
+server that turned links off (`/corral settings web_links:False`) has no pages.
+
+Live updates: a page listens to server-sent events; each stream sends the match as it is when
+it opens (so a reconnect catches up) and again whenever its version moves. `Watch` learns of
+new versions by one cheap query for every watched match (`Store.match_versions`), run at once
+when the bot in this process commits a change (`kick`) and every `POLL_SECONDS` otherwise (a
+web server beside the bot, or other shard processes writing the same store).
+
+A player's page (/p/<user>/<signature>, linked from match pages; the signature is an HMAC
+with a key kept in the store's meta table) shows their rating chart and recent finished
+matches of servers that show pages. Routes are added in `Pages.add_routes` (a tournament page
+adds its own there). Security: only GET and HEAD
+(405 otherwise), a strict Content-Security-Policy (no inline script or style: `web.js` and
+`web.css` are files), every name escaped, and anything malformed is a plain 4xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime
+import functools
+import hashlib
+import hmac
+import html
+import json
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+from urllib.parse import quote
+
+from aiohttp import web
+
+from games import N_, get_game, phrase
+
+from .i18n import LANGUAGES, Texts
+from .pictures import board_picture, replay_frame, replay_gif
+
+if TYPE_CHECKING:
+    from .pool import Workers
+    from .service import Service
+    from .store import MatchRow, Store
+
+log = logging.getLogger(__name__)
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
+POLL_SECONDS = 0.5  # how often watched matches' versions are read (besides the bot's kicks)
+PING_SECONDS = 15.0  # a comment on an idle stream, so proxies keep it open
+GIF_BYTES = 8 * 1024 * 1024
+STATIC = Path(__file__).resolve().parent / "web_static"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
+                    "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+
+# -- words ---------------------------------------------------------------------------------------
+TITLE = N_("Match #{match_id}: {game}")
+PLAYERS = N_("Players: {names}")
+TO_MOVE = N_("{name} to move")
+DEADLINE = N_("Deadline:")
+NO_DEADLINE = N_("No time limit.")
+WAITING = N_("The match has not started yet.")
+ABORTED = N_("The match was aborted.")
+MOVES = N_("Moves")
+NO_MOVES = N_("No moves yet.")
+RESULT = N_("Result: {result}")
+LIVE = N_("Live: this page follows the match by itself.")
+REPLAY = N_("Replay")
+BACK = N_("Back to the match")
+RECORD = N_("Download the record")
+GIF = N_("Download the GIF")
+FIRST = N_("First position")
+PREVIOUS = N_("Previous move")
+NEXT = N_("Next move")
+LAST = N_("Last position")
+POSITION = N_("Position {ply} of {total}")
+KEYS = N_("Keys: ← and → step, Home and End jump.")
+ALT_START = N_("Board of match #{match_id}, the starting position.")
+ALT_MOVE = N_("Board of match #{match_id} after move {ply}: {last}.")
+ALT_TURN = N_("{name} to move.")
+LANGUAGE_SWITCH = N_("Language:")
+NOT_FOUND = N_("No such page.")
+SKIPPED = N_("turn skipped")
+PLAYER_TITLE = N_("{name} on Corral")
+RATING_CHART = N_("Rating in {game}")
+RATING_ALT = N_("{name}'s rating in {game} over their last {count} rated games.")
+RECENT = N_("Recent matches")
+NO_RECENT = N_("No finished matches to show.")
+RECENT_LINE = N_("{game}, match #{match_id} against {opponents}: {result}")
+WON = N_("won")
+LOST = N_("lost")
+DRAWN = N_("drawn")
+
+
+PLAYER_KEY = "web_player_key"
+
+
+def _sign(key: bytes, user_id: int) -> str:
+    digest = hmac.new(key, f"player:{user_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:22]
+
+
+class Source(Protocol):
+    """What the pages read of the process they run in (the bot, or `python -m bot.web`); the
+    bot sets its `service` and `workers` up after the server starts (503 until then)."""
+
+    store: Store
+
+
+@dataclass(frozen=True)
+class View:
+    """A match as a spectator sees it at one version, in one language."""
+
+    version: int
+    data: dict[str, Any]
+    event: bytes = b""  # the live stream's event, encoded once for all of its viewers
+
+
+def language_of_request(request: web.Request) -> str:
+    """`?lang=` (the switch) wins; then the browser's Accept-Language, by its q order."""
+    asked = request.query.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    best, best_q = "en", -1.0
+    for part in request.headers.get("Accept-Language", "")[:200].split(","):
+        code, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:7])
+            except ValueError:
+                q = 0.0
+        base = code.split("-")[0].lower()
+        if base in LANGUAGES and q > best_q:
+            best, best_q = base, q
+    return best
+
+
+class Watch:
+    """Which matches pages are watching, the version each was last seen at, and a wake-up for
+    the streams of each when its version moves."""
+
+    def __init__(self, store: Callable[[], Store | None], poll: float = POLL_SECONDS):
+        self._store = store
+        self.poll = poll
+        self._viewers: dict[int, int] = {}
+        self._versions: dict[int, int] = {}
+        self._events: dict[int, asyncio.Event] = {}
+        self._kick = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closing = False
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="corral-web-watch")
+
+    async def stop(self) -> None:
+        self.closing = True
+        for event in self._events.values():
+            event.set()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    def kick(self) -> None:
+        """A change was committed in this process: read the watched versions now."""
+        if self._viewers:
+            self._kick.set()
+
+    @property
+    def connections(self) -> int:
+        return sum(self._viewers.values())
+
+    def add(self, match_id: int, version: int) -> None:
+        self._viewers[match_id] = self._viewers.get(match_id, 0) + 1
+        if version > self._versions.get(match_id, -1):
+            self._versions[match_id] = version
+        self._events.setdefault(match_id, asyncio.Event())
+
+    def remove(self, match_id: int) -> None:
+        left = self._viewers.get(match_id, 1) - 1
+        if left > 0:
+            self._viewers[match_id] = left
+            return
+        self._viewers.pop(match_id, None)
+        self._versions.pop(match_id, None)
+        self._events.pop(match_id, None)
+
+    def version(self, match_id: int) -> int:
+        return self._versions.get(match_id, -1)
+
+    async def changed(self, match_id: int, seen: int, wait: float) -> bool:
+        """Wait until the match is past version `seen` (True) or `wait` seconds pass (False)."""
+        if self.version(match_id) != seen or self.closing:
+            return True
+        event = self._events.setdefault(match_id, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), wait)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._kick.wait(), self.poll)
+            except TimeoutError:
+                pass
+            self._kick.clear()
+            store = self._store()
+            if not self._viewers or store is None:
+                continue
+            try:
+                versions = await store.match_versions(sorted(self._viewers))
+            except Exception as exc:  # the next round tries again; pages keep what they have
+                log.warning("web: could not read match versions (%s)", type(exc).__name__)
+                await asyncio.sleep(self.poll)
+                continue
+            for match_id, version in versions.items():
+                if version != self._versions.get(match_id) and match_id in self._viewers:
+                    self._versions[match_id] = version
+                    event = self._events.pop(match_id, None)
+                    self._events[match_id] = asyncio.Event()
+                    if event is not None:
+                        event.set()
+
+
+class Cache:
+    """Recent pictures and views, each made once however many viewers ask at the same time."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._done: OrderedDict[Any, Any] = OrderedDict()
+        self._making: dict[Any, asyncio.Future[Any]] = {}
+
+    async def get(self, key: Any, make: Callable[[], Awaitable[Any]]) -> Any:
+        if key in self._done:
+            self._done.move_to_end(key)
+            return self._done[key]
+        if key in self._making:
+            return await asyncio.shield(self._making[key])
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._making[key] = future
+        try:
+            value = await make()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else waiting is not an error
+            raise
+        finally:
+            self._making.pop(key, None)
+        future.set_result(value)
+        self._done[key] = value
+        while len(self._done) > self.size:
+            self._done.popitem(last=False)
+        return value
+
+
+_MARKUP = {0x3C: "\\u003c", 0x3E: "\\u003e", 0x26: "\\u0026"}  # < > & as JSON escapes
+
+
+def safe_json(data: Any) -> str:
+    """JSON with <, > and & escaped: data never reads as markup, whatever sniffs it."""
+    return json.dumps(data, ensure_ascii=False).translate(_MARKUP)
+
+
+def _plain(status: int, text: str = "") -> web.Response:
+    reason = text or {400: "Bad request", 404: "Not found", 405: "Method not allowed",
+                      503: "Not ready yet"}.get(status, "Error")
+    return web.Response(status=status, text=reason + "\n", headers={"Cache-Control": "no-store"})
+
+
+@web.middleware
+async def guard(request: web.Request,
+                handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                ) -> web.StreamResponse:
+    """GET and HEAD only; strict headers on every answer; an error is a plain 4xx/5xx."""
+    if request.method not in ("GET", "HEAD"):
+        response: web.StreamResponse = _plain(405)
+        response.headers["Allow"] = "GET, HEAD"
+    elif len(request.raw_path) > 512 or "\\" in request.raw_path or "/." in request.raw_path:
+        response = _plain(404 if len(request.raw_path) <= 512 else 414, "Not found")
+    else:
+        try:
+            response = await handler(request)
+        except web.HTTPRedirection as exc:
+            response = web.Response(status=exc.status, headers=exc.headers)
+        except web.HTTPException as exc:
+            response = _plain(exc.status if 400 <= exc.status < 600 else 404,
+                              exc.reason if exc.status == 405 else "")
+            if exc.status == 405:
+                response.headers["Allow"] = "GET, HEAD"
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+class Pages:
+    """The match pages, pictures, streams and downloads, over a `Source`."""
+
+    def __init__(self, source: Any, base_url: str | None = None):
+        self.source = source
+        self.base_url = base_url
+        self.watch = Watch(lambda: getattr(source, "store", None))
+        self.cache = Cache()
+        self.pictures = Cache(128)
+        self._key: bytes | None = None  # see `_secret`
+        self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
+
+    def add_routes(self, app: web.Application) -> None:
+        t = "{token:[A-Za-z0-9_-]{22}}"
+        lang = "{lang:en|ja}"
+        app.router.add_get("/static/{name:web\\.(?:js|css)}", self._static_file)
+        # what browsers ask for first (spelt so that no game's id appears in the source)
+        app.router.add_get("/{name:fav[i]con\\.[i]co}", self._no_symbol)
+        app.router.add_get(f"/m/{t}", self._match_page)
+        app.router.add_get(f"/m/{t}/live", self._live)
+        app.router.add_get(f"/m/{t}/state.json", self._state)
+        app.router.add_get(f"/m/{t}/board/{{version:[0-9]{{1,9}}}}-{lang}.png", self._board)
+        app.router.add_get(f"/m/{t}/replay", self._replay_page)
+        app.router.add_get(
+            f"/m/{t}/frame/{{version:[0-9]{{1,9}}}}/{{ply:[0-9]{{1,5}}}}-{lang}.png",
+            self._frame)
+        app.router.add_get(f"/m/{t}/record.txt", self._record)
+        app.router.add_get(f"/m/{t}/replay-{lang}.gif", self._gif)
+        app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}", self._player_page)
+        app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}/chart-" + lang
+                           + ".png", self._player_chart)
+        # a tournament page will be /t/<token> here, read the same way (`_found`)
+
+    # -- reading -----------------------------------------------------------------------
+    def _parts(self) -> tuple[Store, Service, Workers]:
+        source = self.source
+        if not all(hasattr(source, name) for name in ("store", "service", "workers")):
+            raise web.HTTPServiceUnavailable()
+        return source.store, source.service, source.workers
+
+    async def _found(self, request: web.Request) -> MatchRow:
+        """The match the token names, if its server allows pages; else 404."""
+        token = request.match_info["token"]
+        if not TOKEN.fullmatch(token):
+            raise web.HTTPNotFound()
+        store, _, _ = self._parts()
+        row = await store.match_by_token(token)
+        if row is None:
+            raise web.HTTPNotFound()
+        if not (await store.guild_settings(row.guild_id))["web_links"]:
+            raise web.HTTPNotFound()
+        return row
+
+    async def view(self, row: MatchRow, language: str) -> View:
+        """The match at its current version as a spectator sees it (cached by version)."""
+        return await self.cache.get(("view", row.id, row.version, language),
+                                    lambda: self._make_view(row, language))
+
+    async def _make_view(self, row: MatchRow, language: str) -> View:
+        from .clocks import clock_for
+        from .service.core import result_phrase, wrap
+        from .service.history import history_lines
+        from .service.moves import effective_log
+
+        store, service, workers = self._parts()
+        texts = Texts(language)
+        match = wrap(row)
+        game = match.game
+        token = row.web_token
+        names = match.names()
+        moves: list[str] = []
+        last = ""
+        if match.state is not None:
+            # the history as the Moves button tells it (replayed in a worker: CPU work)
+            log = effective_log(await store.moves(row.id))
+            revealed = row.status == "finished" or not game.info.hidden_information
+            lines, last = await workers.run(
+                history_lines, game.id, len(row.seats), row.options,
+                [(e.kind, e.notation, e.actor_id, e.ply) for e in log],
+                [(s.seat, s.user_id, s.name) for s in row.seats], revealed, language)
+            moves = [line.replace("`", "") for line in lines]  # no Discord code marks
+            last = texts(SKIPPED) if last == "—" else last
+        ply = match.ply()
+        mover = match.to_move()
+        turn = texts(phrase(TO_MOVE, name=mover.name)) if mover is not None else ""
+        deadline = None
+        if mover is not None and row.move_seconds is not None and row.turn_started_at:
+            vacations = await self._parts()[0].vacations(mover.user_id)
+            clock = clock_for(row.move_seconds, row.turn_started_at, service.clock(), vacations)
+            deadline = datetime.datetime.fromtimestamp(clock.due_at, datetime.UTC).isoformat()
+        result = ""
+        if row.status == "finished":
+            said = result_phrase(match)
+            result = texts(phrase(RESULT, result=texts(said, names))) if said else ""
+        elif row.status == "aborted":
+            result = texts(ABORTED)
+        status = {"open": WAITING, "invited": WAITING}.get(row.status)
+        alt = texts(phrase(ALT_START, match_id=row.id)) if not moves else \
+            texts(phrase(ALT_MOVE, match_id=row.id, ply=len(moves), last=last))
+        if turn:
+            alt += " " + texts(phrase(ALT_TURN, name=mover.name if mover else ""))
+        data = {
+            "version": row.version, "status": row.status, "ply": ply,
+            "title": texts(phrase(TITLE, match_id=row.id, game=texts(game.name))),
+            "players": texts(phrase(PLAYERS, names=", ".join(names))),
+            "board": (f"/m/{token}/board/{row.version}-{language}.png"
+                      if match.state is not None else None),
+            "alt": alt, "turn": turn, "deadline": deadline,
+            "deadline_label": texts(DEADLINE) if deadline else "",
+            "moves": moves, "result": result,
+            "waiting": texts(status) if status else "",
+        }
+        event = f"id: {row.version}\nevent: state\ndata: {safe_json(data)}\n\n".encode()
+        return View(row.version, data, event)
+
+    # -- pages -------------------------------------------------------------------------
+    async def _match_page(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        language = language_of_request(request)
+        view = await self.view(row, language)
+        texts = Texts(language)
+        d = view.data
+        e = html.escape
+        token = row.web_token or ""
+        moves = "".join(f"<li>{e(line)}</li>" for line in d["moves"])
+        og = ""
+        if self.base_url and d["board"]:
+            url = f"{self.base_url}/m/{token}"
+            og = (f'<meta property="og:title" content="{e(d["title"])}">'
+                  f'<meta property="og:description" content="{e(d["players"])}">'
+                  f'<meta property="og:type" content="website">'
+                  f'<meta property="og:url" content="{e(url)}">'
+                  f'<meta property="og:image" content="{e(self.base_url + d["board"])}">'
+                  f'<meta property="og:image:alt" content="{e(d["alt"])}">'
+                  '<meta name="twitter:card" content="summary_large_image">')
+        board = (f'<img id="board" src="{e(d["board"])}" alt="{e(d["alt"])}">'
+                 if d["board"] else '<img id="board" hidden alt="">')
+        deadline = (f'<time id="deadline" datetime="{e(d["deadline"])}">{e(d["deadline"])}'
+                    '</time>' if d["deadline"] else '<time id="deadline"></time>')
+        live = f"/m/{token}/live?lang={language}"
+        people = []
+        for seat in row.seats:
+            if seat.user_id > 0:  # a person (an AI seat has no page)
+                path = await self.player_path(seat.user_id)
+                people.append(f'<li><a href="{path}?lang={language}">{e(seat.name)}</a></li>')
+        body = f"""
+<main id="match" data-live="{e(live)}" data-version="{view.version}">
+<h1 id="title">{e(d["title"])}</h1>
+<p id="players">{e(d["players"])}</p>
+<ul class="people">{"".join(people)}</ul>
+<figure>{board}</figure>
+<p id="waiting" aria-live="polite">{e(d["waiting"])}</p>
+<p id="turn" aria-live="polite">{e(d["turn"])}</p>
+<p><span id="deadline-label">{e(d["deadline_label"])}</span> {deadline}</p>
+<p id="result" aria-live="polite">{e(d["result"])}</p>
+<p id="live" class="note">{e(texts(LIVE))}</p>
+<nav class="actions"><a id="replay" href="/m/{token}/replay?lang={language}">{e(texts(REPLAY))}</a>
+<a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a></nav>
+<h2>{e(texts(MOVES))}</h2>
+<ol id="moves" data-empty="{e(texts(NO_MOVES))}">{moves}</ol>
+</main>"""
+        return self._html(request, language, d["title"], body, og, f"/m/{token}")
+
+    async def _replay_page(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        language = language_of_request(request)
+        view = await self.view(row, language)
+        texts = Texts(language)
+        d = view.data
+        e = html.escape
+        token = row.web_token or ""
+        total = len(d["moves"])
+        alts = [texts(phrase(ALT_START, match_id=row.id))] + [
+            texts(phrase(ALT_MOVE, match_id=row.id, ply=i + 1, last=line))
+            for i, line in enumerate(d["moves"])]
+        items = "".join(f'<li data-alt="{e(alt)}">{e(line)}</li>'
+                        for alt, line in zip(alts[1:], d["moves"], strict=True))
+        frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
+        last_src = frames.replace("{ply}", str(total))
+        board = (f'<img id="frame" src="{e(last_src)}" alt="{e(alts[-1])}">'
+                 if row.state is not None else "")
+        body = f"""
+<main id="replayer" data-frames="{e(frames)}" data-total="{total}" data-start-alt="{e(alts[0])}"
+ data-position="{e(texts(POSITION))}">
+<h1>{e(d["title"])} — {e(texts(REPLAY))}</h1>
+<p>{e(d["players"])}</p>
+<figure>{board}</figure>
+<p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=total, total=total)))}</p>
+<div class="controls">
+<button type="button" id="first" aria-label="{e(texts(FIRST))}">«</button>
+<button type="button" id="prev" aria-label="{e(texts(PREVIOUS))}">◀</button>
+<button type="button" id="next" aria-label="{e(texts(NEXT))}">▶</button>
+<button type="button" id="last" aria-label="{e(texts(LAST))}">»</button>
+</div>
+<input type="range" id="slider" min="0" max="{total}" value="{total}"
+ aria-label="{e(texts(REPLAY))}">
+<p class="note">{e(texts(KEYS))}</p>
+<p id="result">{e(d["result"])}</p>
+<nav class="actions"><a href="/m/{token}?lang={language}">{e(texts(BACK))}</a>
+<a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a>
+<a href="/m/{token}/replay-{language}.gif" download>{e(texts(GIF))}</a></nav>
+<h2>{e(texts(MOVES))}</h2>
+<ol id="steps">{items}</ol>
+</main>"""
+        return self._html(request, language, d["title"], body, "", f"/m/{token}/replay")
+
+    def _html(self, request: web.Request, language: str, title: str, body: str, head: str,
+              path: str) -> web.Response:
+        e = html.escape
+        label = Texts(language)(LANGUAGE_SWITCH)
+        switch = " ".join(
+            f'<a href="{path}?lang={code}" hreflang="{code}" lang="{code}"'
+            + (' aria-current="true"' if code == language else "") + f">{name}</a>"
+            for code, name in (("en", "English"), ("ja", "日本語")))
+        page = f"""<!doctype html>
+<html lang="{language}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{e(title)}</title>{head}
+<link rel="stylesheet" href="/static/web.css">
+<script src="/static/web.js" defer></script></head>
+<body><header><span>Corral</span> <nav class="lang" aria-label="{e(label)}">
+{e(label)} {switch}</nav></header>{body}</body></html>"""
+        return web.Response(text=page, content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+
+    async def _no_symbol(self, request: web.Request) -> web.Response:
+        return web.Response(status=204, headers={"Cache-Control": "max-age=86400"})
+
+    async def _static_file(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        kind = "text/javascript" if name.endswith(".js") else "text/css"
+        return web.Response(body=self._static[name], content_type=kind, charset="utf-8",
+                            headers={"Cache-Control": "max-age=300"})
+
+    # -- players -------------------------------------------------------------------------
+    async def _secret(self, fresh: bool = False) -> bytes:
+        """The key player pages' addresses are signed with (kept in the store, so that the
+        bot and a web process beside it sign alike)."""
+        if self._key is None or fresh:
+            store, _, _ = self._parts()
+            value = await store.meta(PLAYER_KEY)
+            if value is None:
+                async with store.transaction(background=True) as tx:
+                    value = await tx.meta(PLAYER_KEY)
+                    if value is None:
+                        value = secrets.token_urlsafe(32)
+                        await tx.set_meta(PLAYER_KEY, value)
+            self._key = value.encode()
+        return self._key
+
+    async def player_path(self, user_id: int) -> str:
+        """A player's page: /p/<user>/<signature> (unguessable, as match pages are)."""
+        return f"/p/{user_id}/{_sign(await self._secret(), user_id)}"
+
+    async def _player(self, request: web.Request) -> int:
+        user_id, sig = int(request.match_info["user"]), request.match_info["sig"]
+        for fresh in (False, True):
+            if hmac.compare_digest(_sign(await self._secret(fresh), user_id), sig):
+                return user_id
+        raise web.HTTPNotFound()
+
+    async def _public_finished(self, user_id: int) -> list[MatchRow]:
+        """A player's recent finished matches whose servers show pages."""
+        store, _, _ = self._parts()
+        shown: dict[int | None, bool] = {}
+        rows = []
+        for row in await store.finished_matches_of(user_id, 20):
+            if row.guild_id not in shown:
+                shown[row.guild_id] = bool(
+                    (await store.guild_settings(row.guild_id))["web_links"])
+            if shown[row.guild_id] and row.web_token:
+                rows.append(row)
+        return rows
+
+    async def _player_page(self, request: web.Request) -> web.Response:
+        from .service.stats import seat_result
+
+        user_id = await self._player(request)
+        _, service, _ = self._parts()
+        language = language_of_request(request)
+        texts = Texts(language)
+        e = html.escape
+        rows = await self._public_finished(user_id)
+        profile = await service.profile(user_id)
+        if not rows and profile.trend_game is None:
+            raise web.HTTPNotFound()
+        name = next((s.name for r in rows for s in r.seats if s.user_id == user_id), "?")
+        words = {"win": WON, "loss": LOST, "draw": DRAWN}
+        items = []
+        for row in rows:
+            seat = row.seat_of(user_id)
+            opponents = ", ".join(s.name for s in row.seats if s.user_id != user_id)
+            line = texts(phrase(RECENT_LINE, game=texts(get_game(row.game).name),
+                                match_id=row.id, opponents=opponents,
+                                result=texts(words[seat_result(row.result, seat or 0)])))
+            items.append(f'<li><a href="/m/{row.web_token}?lang={language}">{e(line)}</a></li>')
+        chart = ""
+        if profile.trend_game is not None and profile.trend:
+            game_name = texts(get_game(profile.trend_game).name)
+            alt = texts(phrase(RATING_ALT, name=name, game=game_name,
+                               count=len(profile.trend)))
+            src = f"{request.path}/chart-{language}.png"
+            chart = (f"<h2>{e(texts(phrase(RATING_CHART, game=game_name)))}</h2>"
+                     f'<figure><img id="chart" src="{e(src)}" alt="{e(alt)}"></figure>')
+        title = texts(phrase(PLAYER_TITLE, name=name))
+        recent = (f'<ol id="recent">{"".join(items)}</ol>' if items
+                  else f"<p>{e(texts(NO_RECENT))}</p>")
+        body = f"""
+<main id="player"><h1>{e(title)}</h1>{chart}
+<h2>{e(texts(RECENT))}</h2>{recent}</main>"""
+        return self._html(request, language, title, body, "", request.path)
+
+    async def _player_chart(self, request: web.Request) -> web.Response:
+        from .pictures import profile_chart
+
+        user_id = await self._player(request)
+        language = request.match_info["lang"]
+        _, service, workers = self._parts()
+        profile = await service.profile(user_id)
+        if profile.trend_game is None or not profile.trend:
+            raise web.HTTPNotFound()
+        texts = Texts(language)
+        title = texts(phrase(RATING_CHART, game=texts(get_game(profile.trend_game).name)))
+        png: bytes = await workers.run(profile_chart, profile.trend, title, language)
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "no-cache"})
+
+    # -- data and pictures ------------------------------------------------------------
+    async def _state(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        view = await self.view(row, language_of_request(request))
+        return web.Response(text=safe_json(view.data), content_type="application/json",
+                            headers={"Cache-Control": "no-store"})
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the match now, then at each new version."""
+        row = await self._found(request)
+        language = language_of_request(request)
+        store, _, _ = self._parts()
+        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                   "X-Accel-Buffering": "no"}
+        if request.method == "HEAD":
+            return web.Response(headers=headers)
+        response = web.StreamResponse(headers=headers)
+        await response.prepare(request)
+        watch = self.watch
+        watch.add(row.id, row.version)
+        try:
+            sent = -1
+            while not watch.closing:
+                current = watch.version(row.id)
+                if current > sent:
+                    if current > row.version:  # read once for all of the match's viewers
+                        fresh = await self.cache.get(
+                            ("row", row.id, current),
+                            functools.partial(store.get_match, row.id))
+                        if fresh is None:
+                            break
+                        row = fresh
+                    view = await self.view(row, language)
+                    await response.write(view.event)
+                    sent = max(current, row.version)
+                if not await watch.changed(row.id, current, PING_SECONDS):
+                    await response.write(b": ping\n\n")
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            watch.remove(row.id)
+        return response
+
+    async def _board(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        version = int(request.match_info["version"])
+        language = request.match_info["lang"]
+        if version != row.version:  # an older board: the current one (no-store redirect)
+            raise web.HTTPFound(f"/m/{row.web_token}/board/{row.version}-{language}.png",
+                                headers={"Cache-Control": "no-store"})
+        if row.state is None:
+            raise web.HTTPNotFound()
+        png = await self.pictures.get(("board", row.id, row.version, language),
+                                      lambda: self._draw_board(row, language))
+        return self._picture(request, png, "image/png", f'"{row.id}-{row.version}-{language}"')
+
+    async def _draw_board(self, row: MatchRow, language: str) -> bytes:
+        from .service.core import result_phrase, wrap
+
+        _, _, workers = self._parts()
+        texts = Texts(language)
+        match = wrap(row)
+        said = result_phrase(match) if row.status == "finished" else None
+        names = match.names()
+        result = texts(said, names) if said is not None else None
+        png: bytes = await workers.run(board_picture, row.game, row.state, None, names,
+                                       result, language)
+        return png
+
+    def _picture(self, request: web.Request, body: bytes, kind: str, etag: str,
+                 attachment: str | None = None) -> web.Response:
+        if request.headers.get("If-None-Match") == etag:
+            return web.Response(status=304, headers={"ETag": etag})
+        headers = {"ETag": etag, "Cache-Control": "max-age=31536000, immutable"}
+        if attachment:
+            headers["Content-Disposition"] = f'attachment; filename="{attachment}"'
+        return web.Response(body=body, content_type=kind, headers=headers)
+
+    async def _frame(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        version, ply = int(request.match_info["version"]), int(request.match_info["ply"])
+        language = request.match_info["lang"]
+        if version != row.version:
+            raise web.HTTPFound(f"/m/{row.web_token}/replay?lang={language}",
+                                headers={"Cache-Control": "no-store"})
+        _, service, workers = self._parts()
+        if row.state is None:
+            raise web.HTTPNotFound()
+        match, entries = await service.replay_log(row.id)
+        if ply > len(entries):
+            raise web.HTTPNotFound()
+        texts = Texts(language)
+        from .service.core import result_phrase
+
+        said = result_phrase(match) if row.status == "finished" else None
+        names = match.names()
+        result = texts(said, names) if said is not None else None
+        revealed = row.status == "finished"
+
+        async def draw() -> bytes:
+            png, _ = await workers.run(replay_frame, row.game, len(row.seats), row.options,
+                                       entries, ply, names, result, language, revealed)
+            return bytes(png)
+
+        png = await self.pictures.get(("frame", row.id, row.version, ply, language), draw)
+        return self._picture(request, png, "image/png",
+                             f'"{row.id}-{row.version}-{ply}-{language}"')
+
+    async def _record(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        _, service, _ = self._parts()
+        if row.state is None:
+            raise web.HTTPNotFound()
+        _, text, _ = await service.record(row.id)
+        return web.Response(text=text, content_type="text/plain", charset="utf-8", headers={
+            "Content-Disposition": f'attachment; filename="corral-match-{row.id}.txt"',
+            "Cache-Control": "no-cache"})
+
+    async def _gif(self, request: web.Request) -> web.Response:
+        row = await self._found(request)
+        language = request.match_info["lang"]
+        _, service, workers = self._parts()
+        if row.state is None:
+            raise web.HTTPNotFound()
+        match, entries = await service.replay_log(row.id)
+        from .service.core import result_phrase
+
+        texts = Texts(language)
+        said = result_phrase(match) if row.status == "finished" else None
+        names = match.names()
+        result = texts(said, names) if said is not None else None
+
+        async def draw() -> bytes | None:
+            gif: bytes | None = await workers.run(
+                replay_gif, row.game, len(row.seats), row.options, entries, names, result,
+                language, GIF_BYTES)
+            return gif
+
+        gif = await self.pictures.get(("gif", row.id, row.version, language), draw)
+        if gif is None:
+            raise web.HTTPNotFound()
+        return self._picture(request, gif, "image/gif", f'"{row.id}-{row.version}-gif"',
+                             attachment=f"corral-match-{row.id}.gif")
+
+
+def match_url(base_url: str, token: str) -> str:
+    return f"{base_url}/m/{quote(token)}"
+
