@@ -150,7 +150,7 @@ class Delivery:
         if isinstance(payload, TourPost):
             return await self._tour_post(row, payload)
         if isinstance(payload, TourMatch):
-            return await self._tour_match(payload)
+            return await self._tour_match(row, payload)
         if isinstance(payload, TourPair):
             done = await self.service.tournaments.pair_job(
                 payload.tournament_id, payload.number,
@@ -640,24 +640,32 @@ class Delivery:
             await tx.set_signup_message(t.id, message.id)
         return {"message_id": message.id}
 
-    async def _tour_match(self, job: TourMatch) -> Result:
+    async def _tour_match(self, row: OutboxRow, job: TourMatch) -> Result:
         """A tournament match gets its thread, then starts there (once: a match placed
-        already, or ended unplaced, is left alone)."""
+        already, or ended unplaced, is left alone). The thread is remembered in the row as
+        soon as it is made, so that a retry (the bot stopped before the match started, or
+        starting it failed) starts the match in that thread instead of making another."""
         match_row = await self.store.get_match(job.match_id)
         if match_row is None or match_row.channel_id >= 0 or match_row.status != "open":
             return {"skipped": "placed already"}
-        texts = await self.texts_for(match_row.guild_id)
-        name = (texts(job.name) if isinstance(job.name, Phrase) else str(job.name or ""))[:100]
-        try:
-            thread = await self._call(lambda: self.client.http.start_thread_without_message(
-                job.parent_channel_id, name=name or "…", auto_archive_duration=10080,
-                type=discord.ChannelType.public_thread.value))
-        except discord.Forbidden as exc:
-            raise Retry(f"cannot create a thread: {exc}") from None
-        except discord.NotFound as exc:
-            raise Give(f"the tournament's channel is gone ({exc.code})") from None
-        placed = await self.service.tournaments.place(job.match_id, int(thread["id"]))
-        return {"thread_id": int(thread["id"]), "placed": placed}
+        thread_id = job.thread_id
+        if thread_id is None:
+            texts = await self.texts_for(match_row.guild_id)
+            name = (texts(job.name) if isinstance(job.name, Phrase)
+                    else str(job.name or ""))[:100]
+            try:
+                thread = await self._call(lambda: self.client.http.start_thread_without_message(
+                    job.parent_channel_id, name=name or "…", auto_archive_duration=10080,
+                    type=discord.ChannelType.public_thread.value))
+            except discord.Forbidden as exc:
+                raise Retry(f"cannot create a thread: {exc}") from None
+            except discord.NotFound as exc:
+                raise Give(f"the tournament's channel is gone ({exc.code})") from None
+            thread_id = int(thread["id"])
+            made = dataclasses.replace(job, thread_id=thread_id)
+            await self.store.together(lambda tx: tx.save_progress(row.id, encode(made)[1]))
+        placed = await self.service.tournaments.place(job.match_id, thread_id)
+        return {"thread_id": thread_id, "placed": placed}
 
 
 def _board_file(picture: bytes) -> list[discord.File]:

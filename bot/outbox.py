@@ -286,6 +286,7 @@ class TourMatch:
     match_id: int
     parent_channel_id: int
     name: Text = None  # the thread's name
+    thread_id: int | None = None  # the thread, once made (a retry starts the match there)
 
     @property
     def lane(self) -> str:
@@ -414,7 +415,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     AiTurn: {"via": _VIA},
     AnalysisPost: {"message_id": {"omit": True}},
     TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
-    TourMatch: {"name": _TEXT},
+    TourMatch: {"name": _TEXT, "thread_id": {"omit": True}},
     TourPair: {},
 }
 # a board is encoded once and decoded once or twice per move: the layouts are worked out here,
