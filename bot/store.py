@@ -719,6 +719,16 @@ class Queries(AnalysisQueries):
             " OR (status = 'running' AND round_deadline <= $2) ORDER BY id", now, now)
         return [row["id"] for row in rows]
 
+    async def stalled_pairings(self, before: float) -> list[int]:
+        """Running Swiss tournaments waiting for a round's pairing (no deadline) since before
+        `before`, with no pairing job pending in the outbox (it gave up, or was lost)."""
+        rows = await self.conn.fetch(
+            "SELECT t.id FROM tournaments t WHERE t.status = 'running' AND t.format = 'swiss'"
+            " AND t.round_deadline IS NULL AND t.updated_at <= $1 AND NOT EXISTS"
+            " (SELECT 1 FROM outbox o WHERE o.status = 'pending' AND o.kind = 'tourpair'"
+            " AND o.lane = 't:' || CAST(t.id AS TEXT)) ORDER BY t.id", before)
+        return [row["id"] for row in rows]
+
     async def organiser_role(self, guild_id: int | None) -> int | None:
         if guild_id is None:
             return None

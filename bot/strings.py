@@ -425,6 +425,7 @@ BUTTON_TOURNAMENT_JOIN = N_("Join")
 BUTTON_TOURNAMENT_LEAVE = N_("Leave")
 SETTINGS_ORGANISERS = N_("Tournament organisers: server managers and {role}.")
 SETTINGS_ORGANISERS_NONE = N_("Tournament organisers: server managers.")
+SETTINGS_ROLE_NOT_HERE = N_("That role is not one of this server's roles; nothing was changed.")
 TOURNAMENT_RULES = N_(
     "**How Corral's tournaments run**\n"
     "• Sign up with the Join button or `/tournament join`; sign-up closes when its window ends "

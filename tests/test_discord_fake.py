@@ -19,10 +19,12 @@ from discord_fake import (
     ChannelRef,
     FakeDiscord,
     InteractionRecord,
+    RoleRef,
     UserRef,
     spec,
 )
 from discord_fake.forms import MalformedForm, read_form
+from discord_fake.model import ADMINISTRATOR, MANAGE_GUILD
 
 with warnings.catch_warnings():  # discord.player imports audioop, deprecated in 3.11
     warnings.simplefilter("ignore", DeprecationWarning)
@@ -668,6 +670,49 @@ async def test_slash_options_are_typed_by_the_command(fake, api):
             await fake.slash(alice, "play", **wrong)
     with pytest.raises(AssertionError):  # guild only
         await fake.slash(alice, "admin", subcommand="clock reset", dm=True)
+
+
+
+async def test_roles_members_permissions_and_role_options(fake, api):
+    """Roles as Discord has them: in the guild, GUILD_ROLE_CREATE, a member's role ids and the
+    permissions they add to @everyone's, ROLE options resolved; others' roles only forged."""
+    await api.register({"name": "grant", "description": "Name a role", "options": [
+        {"type": 8, "name": "role", "description": "Which role", "required": True}]})
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    async with aiohttp.ClientSession() as session:
+        gateway = await Gateway.connect(session, fake, data=identify())
+        guild = await gateway.event("GUILD_CREATE")
+        assert [r["name"] for r in guild["roles"]] == ["@everyone"]
+        assert guild["roles"][0]["id"] == str(fake.guild_id)
+        mods = await fake.add_role("Mods", permissions=MANAGE_GUILD)
+        created = await gateway.event("GUILD_ROLE_CREATE")
+        assert created["guild_id"] == str(fake.guild_id)
+        assert created["role"]["id"] == str(mods) and created["role"]["permissions"] == "32"
+        admins = await fake.add_role("Admins", permissions=ADMINISTRATOR)
+        fake.give_role(alice, mods)
+        record = await fake.slash(alice, "grant", role=RoleRef(mods))
+        member = record.payload["member"]
+        assert member["roles"] == [str(mods)]
+        everyone = int(guild["roles"][0]["permissions"])
+        assert int(member["permissions"]) == everyone | MANAGE_GUILD
+        assert record.payload["data"]["options"] == [{"name": "role", "type": 8,
+                                                      "value": str(mods)}]
+        assert record.payload["data"]["resolved"]["roles"][str(mods)]["name"] == "Mods"
+        plain = await fake.slash(bob, "grant", role=mods)
+        assert plain.payload["member"]["roles"] == []
+        assert int(plain.payload["member"]["permissions"]) == everyone
+        fake.give_role(bob, admins)
+        assert int((await fake.slash(bob, "grant", role=mods)).payload["member"]
+                   ["permissions"]) == (1 << 41) - 1  # an administrator has them all
+    other = fake.add_guild("Elsewhere")
+    theirs = await fake.add_role("Theirs", guild_id=other.guild_id)
+    for wrong in (theirs, fake.new_id(), RoleRef(theirs), fake.guild_id + 1):
+        with pytest.raises(AssertionError):  # a client offers only this server's roles
+            await fake.slash(alice, "grant", role=wrong)
+    forged = await fake.slash(alice, "grant", role=RoleRef(theirs, forged=True))
+    assert str(theirs) in forged.payload["data"]["resolved"]["roles"]
+    with pytest.raises(AssertionError):
+        fake.give_role(alice, fake.guild_id)  # @everyone is nobody's to give
 
 
 async def test_components_on_ephemeral_messages_deferred_updates_and_modals(fake, api):

@@ -4,12 +4,16 @@ twice; refusals change nothing; servers never mix; deadlines and withdrawals."""
 
 from __future__ import annotations
 
+import json
+import logging
+
 import pytest
 from support import take
 
 from bot import tournaments as engine
 from bot.db import Conflict
 from bot.service import BadRequest, Forbidden, NotFound, Player, WrongPhase
+from bot.service.tournaments import STALLED_PAIRING
 
 GUILD, OTHER_GUILD, PARENT, THREAD = 1, 2, 500, 900
 PEOPLE = [Player(1000 + i, f"P{i}") for i in range(8)]
@@ -211,6 +215,10 @@ async def test_a_thread_made_before_a_failure_is_where_the_match_starts(
     from bot.outbox import decode
     from bot.store import OutboxRow
 
+async def test_a_swiss_pairing_the_outbox_gave_up_on_is_enqueued_again(service, store, clock,
+                                                                       caplog):
+    """The watchdog in the tick: a round left unpaired with no pairing job pending (the
+    outbox gave up) gets a new job after STALLED_PAIRING, once, and is paired once."""
     t = await created(service)
     for p in PEOPLE[:4]:
         await service.tournaments.join(t.id, p, GUILD)
@@ -253,3 +261,50 @@ async def test_a_thread_made_before_a_failure_is_where_the_match_starts(
     assert result == {"thread_id": 77_001, "placed": True} and len(made) == 1
     match = await service.get(decode(row.kind, row.payload).match_id)
     assert match.row.channel_id == 77_001 and match.status == "active"
+
+    async def jobs(status: str = "pending") -> list[dict]:
+        rows = await store.conn.fetch(
+            "SELECT id, payload FROM outbox WHERE kind = 'tourpair' AND status = $1 ORDER BY id",
+            status)
+        return [{"id": r["id"], **json.loads(r["payload"])} for r in rows]
+
+    first = await jobs()
+    assert [j["number"] for j in first] == [1]
+    clock.advance(STALLED_PAIRING + 60)
+    await service.tick()
+    assert await jobs() == first  # pending (retrying): the watchdog leaves it be
+    async with store.transaction() as tx:  # the delivery worker gives up on it
+        await tx.finish_outbox(first[0]["id"], clock(), status="failed", error="gave up")
+    clock.advance(STALLED_PAIRING - 60)  # the tournament has waited long enough already
+    with caplog.at_level(logging.WARNING, logger="bot.service.tournaments"):
+        await service.tick()
+        await service.tick()  # the new job is pending: not a second one
+    again = await jobs()
+    assert [(j["tournament_id"], j["number"]) for j in again] == [(t.id, 1)]
+    lines = [r.getMessage() for r in caplog.records if "unpaired" in r.getMessage()]
+    assert lines == [f"tournament #{t.id}: round 1 was still unpaired after "
+                     f"{STALLED_PAIRING} s with no pairing job; pairing it again"]
+    assert len(await place_all(service, store)) == 2
+    assert not await service.tournaments.pair_job(t.id, 1, compute)  # paired once only
+    # a paired round has its deadline: the watchdog has nothing to do, however long it lasts
+    clock.advance(2 * 86400)
+    await service.tick()
+    assert await jobs() == [] and len(await jobs("done")) == 1
+    t = await service.tournaments.get(t.id)
+    assert len(t.data.rounds) == 1 and t.row.round_deadline is not None
+
+
+async def test_a_stalled_watchdog_waits_for_a_recent_change(service, store, clock):
+    """A round whose pairing job was lost (done, yet nothing paired) is enqueued again only
+    once the tournament has waited STALLED_PAIRING."""
+    t = await created(service)
+    for p in PEOPLE[:4]:
+        await service.tournaments.join(t.id, p, GUILD)
+    await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
+    await take(store)  # delivered and lost: done, yet the round never paired
+    clock.advance(STALLED_PAIRING - 60)
+    await service.tick()
+    assert await take(store, "tourpair") == []
+    clock.advance(120)
+    await service.tick()
+    assert [r["number"] for r in await take(store, "tourpair")] == [1]

@@ -45,6 +45,8 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
         async with handling(interaction):
             if interaction.guild is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
+            if organisers is not None and interaction.guild.get_role(organisers.id) is None:
+                raise ServiceError(strings.SETTINGS_ROLE_NOT_HERE)  # a forged payload
             now = await service.update_settings(
                 interaction.guild.id, is_manager=is_manager(interaction), threads=threads,
                 time_per_move=time, spectators_talk=spectators,

@@ -13,6 +13,7 @@ fails whole.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,6 +38,9 @@ DEFAULT_SIGNUP = 2 * 86400
 MIN_WINDOW = 60
 MAX_WINDOW = 90 * 86400
 DEFAULT_RATING = 1500
+STALLED_PAIRING = 15 * 60  # a Swiss round unpaired this long with no job: enqueue it again
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -657,9 +661,28 @@ class Tournaments:
                       and t.row.round_deadline <= now):
                     await self._settle(tx, effects, t, now)
                     done += 1
+        done += await self._restart_pairings(now)
         if done:
             self.ctx.on_commit()
         return done
+
+    async def _restart_pairings(self, now: float) -> int:
+        """The watchdog: a Swiss round waiting for its pairing with no job in the outbox
+        (it gave up after its retries, or was lost) gets a new job; pairing twice is
+        impossible (`tournament_rounds`), and `pair_job` does nothing for a round paired."""
+        restarted = 0
+        for tournament_id in await self.ctx.store.stalled_pairings(now - STALLED_PAIRING):
+            async with self.ctx.store.transaction(background=True) as tx:
+                t = await self._locked(tx, tournament_id)
+                if (t.row.status != "running" or t.row.round_deadline is not None
+                        or t.row.updated_at > now - STALLED_PAIRING):
+                    continue  # paired or changed meanwhile
+                await self._advance(tx, Effects(tx, now), t, now)
+            log.warning("tournament #%d: round %d was still unpaired after %d s with no "
+                        "pairing job; pairing it again", tournament_id,
+                        len(t.data.rounds) + 1, STALLED_PAIRING)
+            restarted += 1
+        return restarted
 
     async def _settle(self, tx: Tx, effects: Effects, t: Tournament, now: float) -> None:
         """After a deadline: a game whose match never started (or was aborted) scores

@@ -9,10 +9,12 @@ from .model import (
                     AddedGuild,
                     ChannelRef,
                     InteractionRecord,
+                    RoleRef,
                     Session,
                     UserRef,
 )
 from .server import FakeDiscord
 
 __all__ = ["APP_ID", "BOT_USER_ID", "EPHEMERAL", "LOCALES", "AddedGuild", "ApiError",
-           "ChannelRef", "FakeDiscord", "InteractionRecord", "Session", "UserRef"]
+           "ChannelRef", "FakeDiscord", "InteractionRecord", "RoleRef", "Session",
+           "UserRef"]

@@ -22,6 +22,7 @@ LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
 
 # permissions (topics/permissions)
+ADMINISTRATOR = 1 << 3
 MANAGE_GUILD = 1 << 5
 SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
@@ -113,6 +114,33 @@ class ChannelRef:
     channel_id: int
 
 
+@dataclass(frozen=True)
+class RoleRef:
+    """A role-typed slash-command option. A Discord client offers only the roles of the server
+    the command runs in; `forged=True` sends any id anyway (a role of another server, or none),
+    as a tampered payload would."""
+
+    role_id: int
+    forged: bool = False
+
+
+@dataclass
+class Role:
+    """A guild role (topics/permissions#role-object); @everyone's id is the guild's."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int
+
+    def payload(self) -> Json:
+        return {"id": str(self.id), "name": self.name, "permissions": str(self.permissions),
+                "position": self.position, "color": 0, "hoist": False, "icon": None,
+                "colors": {"primary_color": 0, "secondary_color": None,
+                           "tertiary_color": None},
+                "unicode_emoji": None, "managed": False, "mentionable": False, "flags": 0}
+
+
 class AddedGuild(NamedTuple):
     guild_id: int
     channel_id: int
@@ -124,6 +152,18 @@ class Guild:
     name: str
     locale: str
     owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)  # @everyone first, by position
+    members: dict[int, set[int]] = field(default_factory=dict)  # user id -> role ids
+
+    def permissions(self, user_id: int) -> int:
+        """A member's guild permissions: @everyone's and their roles' (topics/permissions#
+        permission-hierarchy); the owner and administrators have them all."""
+        if user_id == self.owner_id:
+            return ALL_PERMISSIONS
+        granted = self.roles[self.id].permissions
+        for role_id in self.members.get(user_id, ()):
+            granted |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if granted & ADMINISTRATOR else granted
 
 
 @dataclass

@@ -65,6 +65,11 @@ Test controls (everything below is a method or attribute of FakeDiscord):
       channel_id); shard=(i, n) draws an id that shard i of n receives. The default guild is
       `guild_id` with channels `channel_id` ("games") and `other_channel_id` ("general").
   add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE
+  await add_role(name, guild_id=None, permissions=0) -> role id (GUILD_ROLE_CREATE);
+      give_role(user_id, role_id): interactions then carry `member.roles` and
+      `member.permissions` (@everyone's and the roles', all of them for an ADMINISTRATOR
+      role or the owner); a ROLE option takes a role id or RoleRef (resolved into
+      `data.resolved.roles`; RoleRef(id, forged=True) for another server's or no role)
   set_locale(user_id, locale), set_guild_locale(guild_id, locale): interactions carry
       `locale` and `guild_locale`; guilds carry `preferred_locale`
   close_dms(user_id): DMs to that user answer 50007
@@ -180,6 +185,8 @@ from .model import (
     InteractionRecord,
     Json,
     Request,
+    Role,
+    RoleRef,
     Session,
     UserRef,
     user_payload,
@@ -360,6 +367,8 @@ class FakeDiscord:
         while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
             guild_id = self.new_id()
         self.guilds[guild_id] = Guild(guild_id, name, locale, self.new_id())
+        self.guilds[guild_id].roles[guild_id] = Role(guild_id, "@everyone",
+                                                     int(MEMBER_PERMISSIONS), 0)
         return AddedGuild(guild_id, self.add_channel(guild_id, channel))
 
     def add_channel(self, guild_id: int, name: str) -> int:
@@ -369,6 +378,26 @@ class FakeDiscord:
             "position": 0, "permission_overwrites": [], "nsfw": False, "parent_id": None,
             "topic": None, "last_message_id": None, "rate_limit_per_user": 0, "flags": 0}
         return channel_id
+
+    async def add_role(self, name: str, *, guild_id: int | None = None,
+                       permissions: int = 0) -> int:
+        """A role in a guild (default: the test guild), above the others; the bot is told
+        (GUILD_ROLE_CREATE, as with the GUILDS intent)."""
+        guild = self.guilds[guild_id or self.guild_id]
+        role = Role(self.new_id(), name, permissions, len(guild.roles))
+        guild.roles[role.id] = role
+        await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id),
+                                                  "role": role.payload()})
+        return role.id
+
+    def give_role(self, user_id: int, role_id: int) -> None:
+        """Make a user a member with this role (of the role's guild). Nothing is dispatched:
+        GUILD_MEMBER_UPDATE needs the privileged GUILD_MEMBERS intent; interactions carry
+        the member's roles and permissions."""
+        assert user_id in self.users, f"no user {user_id}"
+        guild = next((g for g in self.guilds.values() if role_id in g.roles), None)
+        assert guild is not None and role_id != guild.id, f"no role {role_id} to give"
+        guild.members.setdefault(user_id, set()).add(role_id)
 
     async def announce_guild(self, guild_id: int) -> None:
         await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id))
@@ -580,9 +609,7 @@ class FakeDiscord:
             "unavailable": False, "member_count": len(self.users) + 1, "large": False,
             "channels": [c for c in mine if c["type"] in (GUILD_TEXT, ANNOUNCEMENT)],
             "threads": [c for c in mine if c["type"] in THREADS],
-            "roles": [{"id": str(guild_id), "name": "@everyone",
-                       "permissions": MEMBER_PERMISSIONS, "position": 0, "color": 0,
-                       "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+            "roles": [role.payload() for role in guild.roles.values()],
             "members": [], "voice_states": [], "presences": [], "emojis": [], "stickers": [],
             "features": [], "joined_at": self.timestamp(), "verification_level": 0,
             "default_message_notifications": 0, "explicit_content_filter": 0, "mfa_level": 0,
@@ -619,11 +646,16 @@ class FakeDiscord:
         return {**data, "content": "", "embeds": [], "attachments": [], "components": []}
 
     # -- interactions the tests send ------------------------------------------------------
-    def member_payload(self, user_id: int, *, manager: bool = False) -> Json:
-        return {"user": self.users[user_id], "roles": [], "joined_at": self.timestamp(),
-                "deaf": False, "mute": False, "flags": 0, "nick": None, "avatar": None,
-                "pending": False,
-                "permissions": str(ALL_PERMISSIONS) if manager else MEMBER_PERMISSIONS}
+    def member_payload(self, user_id: int, guild_id: int, *, manager: bool = False) -> Json:
+        """A guild member as interactions carry it: their role ids (not @everyone) and their
+        permissions from @everyone and those roles (`manager`: all of them, as an owner)."""
+        guild = self.guilds[guild_id]
+        roles = sorted(guild.members.get(user_id, ()))
+        permissions = ALL_PERMISSIONS if manager else guild.permissions(user_id)
+        return {"user": self.users[user_id], "roles": [str(r) for r in roles],
+                "joined_at": self.timestamp(), "deaf": False, "mute": False, "flags": 0,
+                "nick": None, "avatar": None, "pending": False,
+                "permissions": str(permissions)}
 
     def _guild_of(self, channel_id: int) -> int | None:
         guild = self.channels[channel_id].get("guild_id")
@@ -658,7 +690,7 @@ class FakeDiscord:
         }
         if guild_id is not None:
             payload.update({"guild_id": str(guild_id), "guild_locale": self.guilds[guild_id].locale,
-                            "member": self.member_payload(user_id, manager=manager),
+                            "member": self.member_payload(user_id, guild_id, manager=manager),
                             "authorizing_integration_owners": {"0": str(guild_id)},
                             "context": 0})
         else:
@@ -735,7 +767,7 @@ class FakeDiscord:
             user_id = value.user_id if isinstance(value, UserRef) else int(value)
             resolved.setdefault("users", {})[str(user_id)] = self.users[user_id]
             if guild_id is not None:
-                member = self.member_payload(user_id)
+                member = self.member_payload(user_id, guild_id)
                 member.pop("user")
                 resolved.setdefault("members", {})[str(user_id)] = member
             value = str(user_id)
@@ -750,6 +782,17 @@ class FakeDiscord:
             partial["permissions"] = str(self.app_permissions(channel_id))
             resolved.setdefault("channels", {})[str(channel_id)] = partial
             value = str(channel_id)
+        elif kind == 8:
+            role_id = value.role_id if isinstance(value, RoleRef) else int(value)
+            owner = next((g for g in self.guilds.values() if role_id in g.roles), None)
+            role = owner.roles[role_id] if owner else None
+            forged = isinstance(value, RoleRef) and value.forged
+            assert forged or (owner is not None and owner.id == guild_id), \
+                f"{name}: {role_id} is not a role of this server"
+            if role is None:  # a forged id that is nobody's role
+                role = Role(role_id, "forged", 0, 1)
+            resolved.setdefault("roles", {})[str(role_id)] = role.payload()
+            value = str(role_id)
         else:
             raise AssertionError(f"option type {kind} ({name}) is not imitated")
         choices = option.get("choices")
@@ -1187,7 +1230,7 @@ class FakeDiscord:
         author = int(data["author"]["id"])
         if "guild_id" in data and "webhook_id" not in data:  # members: not for webhooks
             # the bot's own member object is as complete as a user's (discord.py reads flags)
-            member = (self.member_payload(author) if author in self.users
+            member = (self.member_payload(author, int(data["guild_id"])) if author in self.users
                       else {"roles": [], "joined_at": self.timestamp(), "deaf": False,
                             "mute": False, "flags": 0, "nick": None, "avatar": None,
                             "pending": False})

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from discord_fake import UserRef
+from discord_fake import RoleRef, UserRef
+from discord_fake.model import MANAGE_GUILD
 from e2e_helpers import decode_png, is_ephemeral
 from test_tournaments_trf import read_trf
 
@@ -282,3 +283,43 @@ async def test_a_knockout_of_six_and_ghostone_pods_of_seven(fake, bot):
                                                   channel_id=pthread))
     assert [a["filename"] for a in export.original["attachments"]] == [
         f"tournament-{pid}.json"]  # no TRF for pods
+
+
+async def test_an_organiser_role_lets_its_members_create_tournaments(fake, bot):
+    """Roles as Discord sends them: an admin by a role with Manage Server names an organiser
+    role; its members may create tournaments, others may not; a forged role changes nothing."""
+    admins = await fake.add_role("Admins", permissions=MANAGE_GUILD)
+    organisers = await fake.add_role("Organisers")
+    admin, alice, bob = (fake.add_user(n) for n in ("Admin", "Alice", "Bob"))
+    fake.give_role(admin, admins)
+    fake.give_role(alice, organisers)
+
+    async def create_as(user: int) -> str:
+        record = await fake.answered(await fake.slash(
+            user, "tournament", subcommand="create", game="progressive-mancala",
+            format="swiss", rounds=2), timeout=15)
+        return await fake.wait_for(lambda: record.original["content"],
+                                   what="the answer to /tournament create")
+
+    async def settings(user: int, **options) -> str:
+        record = await fake.answered(await fake.slash(user, "corral", subcommand="settings",
+                                                      **options))
+        return record.original["content"]
+
+    assert "Only server managers" in await create_as(alice)  # no organiser role named yet
+    assert "Only server managers" in await settings(alice, organisers=RoleRef(organisers))
+    shown = await settings(admin, organisers=RoleRef(organisers))
+    assert f"Tournament organisers: server managers and <@&{organisers}>." in shown
+    assert re.search(r"Tournament #\d+ is open for sign-up", await create_as(alice))
+    assert "Only server managers" in await create_as(bob)
+
+    # forged: another server's role, and an id that is nobody's role
+    other = fake.add_guild("Elsewhere")
+    theirs = await fake.add_role("Organisers", guild_id=other.guild_id)
+    for forged in (RoleRef(theirs, forged=True), RoleRef(fake.new_id(), forged=True)):
+        refused = await settings(admin, organisers=forged, threads=False)
+        assert refused == "That role is not one of this server's roles; nothing was changed."
+    now = await settings(admin)
+    assert f"server managers and <@&{organisers}>." in now
+    assert shown == now  # the forged settings changed nothing, threads included
+    assert re.search(r"Tournament #\d+ is open for sign-up", await create_as(alice))
