@@ -337,3 +337,8 @@ async def test_in_a_browser_the_tournament_page_follows_its_thread(fake, web_bot
     response = await page.goto(web_bot.base + href)
     assert response is not None and response.status == 200
     assert f"Match #{match_id}" in await page.inner_text("#title")
+    # a server manager turns links off: the tournament has no page any more
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings",
+                                         manager=True, web_links=False))
+    async with aiohttp.ClientSession() as session, session.get(url) as gone:
+        assert gone.status == 404
