@@ -136,6 +136,12 @@ def link_button(url: str, texts: Texts, row: int | None = None) -> discord.ui.Bu
                              label=texts(strings.BUTTON_WEB), row=row)
 
 
+def tournament_button(url: str, texts: Texts) -> discord.ui.Button[Any]:
+    """A URL button to a tournament's web page."""
+    return discord.ui.Button(style=discord.ButtonStyle.link, url=url,
+                             label=texts(strings.BUTTON_TOURNAMENT_WEB))
+
+
 # -- the board's own components ----------------------------------------------------------------
 class MyViewButton(Component[discord.ui.Button[Any]],
                    template=id_template(rf"c1:v:(?P<match>{ID})")):

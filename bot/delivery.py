@@ -31,7 +31,15 @@ from games import Phrase, phrase
 
 from . import strings
 from .ai import is_ai
-from .boards import allowed, board_text, board_view, link_button, result_text, text_of
+from .boards import (
+    allowed,
+    board_text,
+    board_view,
+    link_button,
+    result_text,
+    text_of,
+    tournament_button,
+)
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
 from .i18n import Texts
 from .interactions import Answers, fit
@@ -58,7 +66,7 @@ from .service import Service, wrap
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
 from .ui import StaticView
-from .webpages import match_url
+from .webpages import match_url, tournament_url
 
 log = logging.getLogger(__name__)
 
@@ -283,6 +291,13 @@ class Delivery:
         if self.web_url is None or not now["web_links"] or not match_row.web_token:
             return texts, None
         return texts, match_url(self.web_url, match_row.web_token)
+
+    async def tournament_link(self, tournament_id: int, guild_id: int) -> str | None:
+        """The tournament page's URL when CORRAL_WEB_URL is set and the server has not turned
+        links off."""
+        if self.web_url is None or not (await self.store.guild_settings(guild_id))["web_links"]:
+            return None
+        return await tournament_url(self.store, self.web_url, tournament_id)
 
     # -- boards --------------------------------------------------------------------------
     async def _board(self, row: OutboxRow, board: Board) -> Result:
@@ -599,6 +614,11 @@ class Delivery:
             return await self._signup(row, found.id, texts)
         content = fit(texts(post.text) if isinstance(post.text, Phrase) else str(post.text or ""))
         kwargs: dict[str, Any] = {"content": content, "allowed_mentions": allowed(post.mention)}
+        link = await self.tournament_link(found.id, found.guild_id)
+        if link is not None:
+            view = StaticView()
+            view.add_item(tournament_button(link, texts))
+            kwargs["view"] = view
         if post.picture is not None and post.data is not None:
             png = await self.pictures.run(tournament_picture, post.picture, post.data,
                                           texts.language)
@@ -624,6 +644,9 @@ class Delivery:
             from .cogs.tournaments import signup_buttons
 
             view = signup_buttons(t.id, texts)
+        link = await self.tournament_link(t.id, t.row.guild_id)
+        if link is not None:
+            view.add_item(tournament_button(link, texts))
         none = discord.AllowedMentions.none()
         message_id = t.row.signup_message_id
         if message_id is not None and await self._edit(t.row.channel_id, message_id,

@@ -52,7 +52,7 @@ from .pictures import board_picture, replay_frame, replay_gif
 if TYPE_CHECKING:
     from .pool import Workers
     from .service import Service
-    from .store import MatchRow, Store
+    from .store import MatchRow, Store, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +103,57 @@ RECENT_LINE = N_("{game}, match #{match_id} against {opponents}: {result}")
 WON = N_("won")
 LOST = N_("lost")
 DRAWN = N_("drawn")
+TOURNAMENT_TITLE = N_("Tournament #{tournament_id}: {name}")
+TOURNAMENT_GAME = N_("{game}, {format}")
+TOURNAMENT_STATUS = {"signup": N_("Sign-up is open."),
+                     "running": N_("Round {round} is being played."),
+                     "finished": N_("The tournament is over."),
+                     "cancelled": N_("The tournament was cancelled.")}
+STANDINGS = N_("Standings")
+CROSSTABLE = N_("Crosstable")
+ROUND_MATCHES = N_("Round {round}")
+NO_ROUND = N_("No round has been paired yet.")
+RANK = N_("Rank")
+PLAYER = N_("Player")
+POINTS = N_("Points")
+ROUND_SHORT = N_("R{round}")
+BYE = N_("bye")
+TOURNAMENT_PICTURE_ALT = N_("Standings of tournament #{tournament_id} as a picture.")
+BRACKET_ALT = N_("Bracket of tournament #{tournament_id} as a picture.")
+TOURNAMENT_LIVE = N_("Live: this page reloads itself when a match ends or a round is paired.")
+TIEBREAKS = {"buchholz": N_("Buchholz"), "sonneborn_berger": N_("Sonneborn-Berger"),
+             "head_to_head": N_("Head-to-head"), "opponents_points": N_("Opponents' points"),
+             "wins": N_("Table wins"), "stage": N_("Stage reached")}
+FORMAT_NAMES = {"swiss": N_("Swiss"), "round_robin": N_("round robin"),
+                "knockout": N_("knockout"), "pods": N_("pods")}
+TOURNAMENT_POLL = 1.0  # seconds between reads of a watched tournament's version
 
 
 PLAYER_KEY = "web_player_key"
 
 
-def _sign(key: bytes, user_id: int) -> str:
-    digest = hmac.new(key, f"player:{user_id}".encode(), hashlib.sha256).digest()
+def _sign(key: bytes, user_id: int, kind: str = "player") -> str:
+    digest = hmac.new(key, f"{kind}:{user_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode()[:22]
+
+
+async def signing_key(store: Store) -> bytes:
+    """The key player and tournament pages' addresses are signed with (kept in the store's
+    meta table, made once, so that the bot and a web process beside it sign alike)."""
+    value = await store.meta(PLAYER_KEY)
+    if value is None:
+        async with store.transaction(background=True) as tx:
+            value = await tx.meta(PLAYER_KEY)
+            if value is None:
+                value = secrets.token_urlsafe(32)
+                await tx.set_meta(PLAYER_KEY, value)
+    return value.encode()
+
+
+async def tournament_url(store: Store, base_url: str, tournament_id: int) -> str:
+    """A tournament's page: /t/<id>/<signature> (unguessable without the store's key)."""
+    key = await signing_key(store)
+    return f"{base_url}/t/{tournament_id}/{_sign(key, tournament_id, 'tournament')}"
 
 
 class Source(Protocol):
@@ -342,7 +385,11 @@ class Pages:
         app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}", self._player_page)
         app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}/chart-" + lang
                            + ".png", self._player_chart)
-        # a tournament page will be /t/<token> here, read the same way (`_found`)
+        tp = "/t/{tid:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}"
+        app.router.add_get(tp, self._tournament_page)
+        app.router.add_get(tp + "/live", self._tournament_live)
+        app.router.add_get(tp + "/picture/{version:[0-9]{1,9}}-" + lang + ".png",
+                           self._tournament_picture)
 
     # -- reading -----------------------------------------------------------------------
     def _parts(self) -> tuple[Store, Service, Workers]:
@@ -551,14 +598,7 @@ class Pages:
         bot and a web process beside it sign alike)."""
         if self._key is None or fresh:
             store, _, _ = self._parts()
-            value = await store.meta(PLAYER_KEY)
-            if value is None:
-                async with store.transaction(background=True) as tx:
-                    value = await tx.meta(PLAYER_KEY)
-                    if value is None:
-                        value = secrets.token_urlsafe(32)
-                        await tx.set_meta(PLAYER_KEY, value)
-            self._key = value.encode()
+            self._key = await signing_key(store)
         return self._key
 
     async def player_path(self, user_id: int) -> str:
@@ -637,6 +677,162 @@ class Pages:
         png: bytes = await workers.run(profile_chart, profile.trend, title, language)
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "no-cache"})
+
+    # -- tournaments ---------------------------------------------------------------------
+    async def _tournament(self, request: web.Request) -> TournamentRow:
+        """The tournament the address names, if its signature is right and its server
+        allows pages; else 404."""
+        tournament_id, sig = int(request.match_info["tid"]), request.match_info["sig"]
+        for fresh in (False, True):
+            if hmac.compare_digest(
+                    _sign(await self._secret(fresh), tournament_id, "tournament"), sig):
+                break
+        else:
+            raise web.HTTPNotFound()
+        store, _, _ = self._parts()
+        row = await store.tournament(tournament_id)
+        if row is None or not (await store.guild_settings(row.guild_id))["web_links"]:
+            raise web.HTTPNotFound()
+        return row
+
+    async def _tournament_page(self, request: web.Request) -> web.Response:
+        from render.tournament import cell_text
+
+        from .tournaments import crosstable, from_json, standings
+
+        row = await self._tournament(request)
+        store, _, _ = self._parts()
+        language = language_of_request(request)
+        texts = Texts(language)
+        e = html.escape
+        t = from_json(row.data)
+        names = {p.id: p.name for p in t.players}
+        current = len(t.rounds)
+        title = texts(phrase(TOURNAMENT_TITLE, tournament_id=row.id,
+                             name=t.settings.name or texts(get_game(row.game).name)))
+        about = texts(phrase(TOURNAMENT_GAME, game=texts(get_game(row.game).name),
+                             format=texts(FORMAT_NAMES.get(row.format, row.format))))
+        status = texts(phrase(TOURNAMENT_STATUS.get(row.status, TOURNAMENT_STATUS["running"]),
+                              round=current))
+        table = standings(t)
+        breaks = [texts(TIEBREAKS.get(name, name)) for name in table.tiebreak_names]
+        head = "".join(f'<th scope="col">{e(x)}</th>'
+                       for x in [texts(RANK), texts(PLAYER), texts(POINTS), *breaks])
+        lines = []
+        for s in table.rows:
+            cells = "".join(f"<td>{_number(x)}</td>" for x in s.tiebreaks)
+            lines.append(f"<tr><td>{s.rank}</td><th scope=\"row\">{e(names.get(s.player_id, '?'))}"
+                         f"</th><td>{_number(s.points)}</td>{cells}</tr>")
+        standing = (f'<table id="standings"><thead><tr>{head}</tr></thead>'
+                    f'<tbody>{"".join(lines)}</tbody></table>')
+        cross = ""
+        if t.rounds:
+            rounds = "".join(f'<th scope="col">{e(texts(phrase(ROUND_SHORT, round=r.number)))}'
+                             "</th>" for r in t.rounds)
+            body_rows = []
+            for c in crosstable(t):
+                by_round: dict[int, list[str]] = {}
+                for cell in c.cells:
+                    mark = cell_text(cell.code, cell.opponents)
+                    by_round.setdefault(cell.round, []).append(mark)
+                tds = "".join(f"<td>{e(' '.join(by_round.get(r.number, [])))}</td>"
+                              for r in t.rounds)
+                body_rows.append(f"<tr><td>{c.rank}</td><th scope=\"row\">"
+                                 f"{e(names.get(c.player_id, '?'))}</th>"
+                                 f"<td>{_number(c.points)}</td>{tds}</tr>")
+            cross = (f'<h2>{e(texts(CROSSTABLE))}</h2><div class="scroll"><table id="crosstable">'
+                     f'<thead><tr><th scope="col">{e(texts(RANK))}</th><th scope="col">'
+                     f'{e(texts(PLAYER))}</th><th scope="col">{e(texts(POINTS))}</th>{rounds}'
+                     f'</tr></thead><tbody>{"".join(body_rows)}</tbody></table></div>')
+        matches = f"<p>{e(texts(NO_ROUND))}</p>"
+        if t.rounds:
+            items = []
+            entries = {(m.round, m.game_index): m.match_id
+                       for m in await store.tournament_matches(row.id) if m.round == current}
+            for index, g in enumerate(t.rounds[-1].games):
+                who = " – ".join(names.get(pid, "?") for pid in g.seats)
+                match_id = entries.get((current, index))
+                match = await store.get_match(match_id) if match_id is not None else None
+                if match is not None and match.web_token and match.state is not None:
+                    items.append(f'<li><a href="/m/{match.web_token}?lang={language}">'
+                                 f"#{match.id}: {e(who)}</a></li>")
+                elif len(g.seats) == 1:
+                    items.append(f"<li>{e(who)} ({e(texts(BYE))})</li>")
+                else:
+                    items.append(f"<li>{e(who)}</li>")
+            matches = f'<ul id="round-matches">{"".join(items)}</ul>'
+        round_head = (f"<h2>{e(texts(phrase(ROUND_MATCHES, round=current)))}</h2>"
+                      if t.rounds else "")
+        kind = "bracket" if row.format == "knockout" else "standings"
+        alt = texts(phrase(BRACKET_ALT if kind == "bracket" else TOURNAMENT_PICTURE_ALT,
+                           tournament_id=row.id))
+        base = request.path
+        picture = (f'<figure><img id="tournament-picture" src="{base}/picture/{row.version}-'
+                   f'{language}.png" alt="{e(alt)}"></figure>') if t.players else ""
+        live = f"{base}/live"
+        body = f"""
+<main id="tournament" data-live="{e(live)}" data-version="{row.version}">
+<h1 id="title">{e(title)}</h1>
+<p>{e(about)}</p>
+<p id="status">{e(status)}</p>
+<p class="note">{e(texts(TOURNAMENT_LIVE))}</p>
+<h2>{e(texts(STANDINGS))}</h2><div class="scroll">{standing}</div>
+{round_head}{matches}
+{cross}
+{picture}
+</main>"""
+        return self._html(request, language, title, body, "", base)
+
+    async def _tournament_live(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: the tournament's version now, then whenever it moves (the
+        page reloads itself on a new one)."""
+        row = await self._tournament(request)
+        store, _, _ = self._parts()
+        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                   "X-Accel-Buffering": "no"}
+        if request.method == "HEAD":
+            return web.Response(headers=headers)
+        response = web.StreamResponse(headers=headers)
+        await response.prepare(request)
+        sent, idle = -1, 0.0
+        try:
+            while not self.watch.closing:
+                if row.version != sent:
+                    sent = row.version
+                    idle = 0.0
+                    await response.write(f"event: version\ndata: {sent}\n\n".encode())
+                elif idle >= PING_SECONDS:
+                    idle = 0.0
+                    await response.write(b": ping\n\n")
+                await asyncio.sleep(TOURNAMENT_POLL)
+                idle += TOURNAMENT_POLL
+                fresh = await store.tournament(row.id)
+                if fresh is None:
+                    break
+                row = fresh
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return response
+
+    async def _tournament_picture(self, request: web.Request) -> web.Response:
+        from .pictures import tournament_picture
+
+        row = await self._tournament(request)
+        version = int(request.match_info["version"])
+        language = request.match_info["lang"]
+        if version != row.version:
+            raise web.HTTPFound(
+                f"{request.path.rsplit('/picture/', 1)[0]}/picture/{row.version}-{language}.png",
+                headers={"Cache-Control": "no-store"})
+        _, _, workers = self._parts()
+        kind = "bracket" if row.format == "knockout" else "standings"
+
+        async def draw() -> bytes:
+            png: bytes = await workers.run(tournament_picture, kind, row.data, language)
+            return png
+
+        png = await self.pictures.get(("tournament", row.id, row.version, language), draw)
+        return self._picture(request, png, "image/png", f'"t{row.id}-{row.version}-{language}"')
 
     # -- data and pictures ------------------------------------------------------------
     async def _state(self, request: web.Request) -> web.Response:
@@ -786,3 +982,7 @@ class Pages:
 def match_url(base_url: str, token: str) -> str:
     return f"{base_url}/m/{quote(token)}"
 
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}".rstrip("0").rstrip(".")

@@ -52,7 +52,8 @@ class TournamentLabels:
     wins: str = "1st"
     stage: str = "Stage"
     bracket: str = "Bracket"
-    round: str = "R"
+    round: str = "R{number}"  # a round's column in the crosstable
+    stage_title: str = "Round {number}"  # a stage of the bracket
     bye: str = "bye"
     nobody: str = "No players"
 
@@ -61,7 +62,7 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:.1f}".rstrip("0").rstrip(".")
 
 
-def _cell(code: str, opponents: tuple[int, ...]) -> str:
+def cell_text(code: str, opponents: tuple[int, ...]) -> str:
     opp = ",".join(map(str, opponents))
     if code == "U":
         return "B"
@@ -102,9 +103,14 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
     canvas = Canvas((WIDTH, 10), BACKGROUND)
     # columns: rank, name, points, tie-breaks, rounds (the name takes what is left)
     rank_w = canvas.measure("00", SMALL, True)[0] + 10
-    num_w = max(canvas.measure("00.5", SMALL)[0], canvas.measure(labels.points, SMALL)[0]) + 12
-    round_w = canvas.measure("+00", SMALL)[0] + 10
-    fixed = 2 * MARGIN + rank_w + num_w * (1 + len(breaks))
+    heads = [labels.points, *(getattr(labels, b, b) for b in breaks)]
+    # each number column as wide as its header (a translation's word is read whole)
+    digits = canvas.measure("00.5", SMALL)[0]
+    num_ws = [max(digits, canvas.measure(head, SMALL)[0]) + 12 for head in heads]
+    last = max(rounds) if rounds else 1
+    round_w = max(canvas.measure("+00", SMALL)[0],
+                  canvas.measure(labels.round.format(number=last), SMALL)[0]) + 10
+    fixed = 2 * MARGIN + rank_w + sum(num_ws)
     shown_rounds = rounds[-max(0, (WIDTH - fixed - 160) // round_w):] if rounds else []
     if WIDTH - fixed - 160 < round_w:
         shown_rounds = []
@@ -118,18 +124,17 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
     y = MARGIN + TITLE + 16
     x_rank = MARGIN
     x_name = x_rank + rank_w
-    x_nums = [x_name + name_w + num_w * i for i in range(1 + len(breaks))]
-    x_rounds = [x_nums[-1] + num_w + round_w * i for i in range(len(shown_rounds))]
-    heads = [getattr(labels, b, b) for b in breaks]
+    x_nums = [x_name + name_w + sum(num_ws[:i]) for i in range(1 + len(breaks))]
+    x_rounds = [x_nums[-1] + num_ws[-1] + round_w * i for i in range(len(shown_rounds))]
     mid = y + ROW / 2
     canvas.text((x_rank, mid), labels.rank, size=SMALL, fg=MUTED, bg=BACKGROUND)
     canvas.text((x_name, mid), labels.player, size=SMALL, fg=MUTED, bg=BACKGROUND)
-    for x, head in zip(x_nums, [labels.points, *heads], strict=True):
-        canvas.text((x + num_w - 6, mid), fit_width(canvas, head, SMALL, False, num_w - 8),
-                    size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
+    for x, head, num_w in zip(x_nums, heads, num_ws, strict=True):
+        canvas.text((x + num_w - 6, mid), head, size=SMALL, fg=MUTED, bg=BACKGROUND,
+                    align="right")
     for x, number in zip(x_rounds, shown_rounds, strict=True):
-        canvas.text((x + round_w / 2, mid), f"{labels.round}{number}", size=SMALL, fg=MUTED,
-                    bg=BACKGROUND, align="centre")
+        canvas.text((x + round_w / 2, mid), labels.round.format(number=number), size=SMALL,
+                    fg=MUTED, bg=BACKGROUND, align="centre")
     y += ROW
     canvas.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=2)
     if not rows:
@@ -143,12 +148,12 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
         shown = fit_width(canvas, row.name, SMALL, False, name_w - 10)
         canvas.text((x_name, mid), shown, size=SMALL, fg=TEXT, bg=back)
         values = [row.points, *row.tiebreaks[:len(breaks)]]
-        for x, value in zip(x_nums, values, strict=True):
+        for x, value, num_w in zip(x_nums, values, num_ws, strict=True):
             canvas.text((x + num_w - 6, mid), _num(value), size=SMALL, fg=TEXT, bg=back,
                         align="right", bold=x == x_nums[0])
         for x, number in zip(x_rounds, shown_rounds, strict=True):
             cell = row.cells.get(number)
-            text = _cell(*cell) if cell else "·"
+            text = cell_text(*cell) if cell else "·"
             canvas.text((x + round_w / 2, mid), text, size=SMALL, fg=TEXT, bg=back,
                         align="centre")
         y += ROW
@@ -171,8 +176,8 @@ def render_bracket(name: str, stages: Sequence[Sequence[Tie]], *, tr: Any = None
     if not stages:
         canvas.text((MARGIN, y + ROW / 2), labels.nobody, size=SMALL, fg=MUTED, bg=BACKGROUND)
     for number, stage in enumerate(stages, 1):
-        canvas.text((MARGIN, y + ROW / 2), f"{labels.round}{number}", size=SMALL, fg=MUTED,
-                    bg=BACKGROUND, bold=True)
+        canvas.text((MARGIN, y + ROW / 2), labels.stage_title.format(number=number),
+                    size=SMALL, fg=MUTED, bg=BACKGROUND, bold=True)
         y += ROW
         for tie in stage:
             seats = list(tie.names) or [None]

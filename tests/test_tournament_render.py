@@ -66,13 +66,17 @@ def test_japanese_standings_and_bracket(cjk_font):
     boxes: list[TextBox] = []
     drawn(render_standings("秋の大会", names, table, [1, 2, 3], tr=ja, layout=boxes), boxes)
     texts = [b.text for b in boxes]
-    assert texts[0] == "順位表: 秋の大会" and "点" in texts
+    assert texts[0] == "順位表: 秋の大会"
+    # whole words, none cut to fit (issue 32): the columns are as wide as their headers
+    for label in ("勝点", "相手点", "勝相手点", "3回戦"):  # the latest rounds that fit
+        assert label in texts, (label, texts)
+    assert not [x for x in texts if "…" in x], texts
     boxes = []
     stages = [[Tie(("(1) 花子", None), 0), Tie(("(4) 太郎", "(5) 次郎"), 1)],
               [Tie(("(1) 花子", "(5) 次郎"), None)]]
     drawn(render_bracket("杯", stages, tr=ja, layout=boxes), boxes)
     texts = [b.text for b in boxes]
-    assert "不戦" in texts and "✓" in texts
+    assert "不戦勝" in texts and "✓" in texts and "1回戦" in texts and "2回戦" in texts
 
 
 def test_a_bracket_marks_the_winners():

@@ -46,6 +46,17 @@
     source.addEventListener("error", function () { document.body.classList.add("offline"); });
   }
 
+  // a tournament's page reloads itself when the tournament moves (a round paired, a match
+  // ended): its stream sends the version now and at each change
+  var tournament = byId("tournament");
+  if (tournament) {
+    var seen = tournament.getAttribute("data-version");
+    var stream = new EventSource(tournament.getAttribute("data-live"));
+    stream.addEventListener("version", function (ev) {
+      if (ev.data !== seen) { stream.close(); window.location.reload(); }
+    });
+  }
+
   var replay = byId("replayer");
   if (replay) {
     var total = parseInt(replay.getAttribute("data-total"), 10);

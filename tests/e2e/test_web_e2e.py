@@ -291,3 +291,54 @@ async def test_in_a_browser_a_finished_match_replays_with_its_downloads(fake, we
         for link in await page.locator("a[download]").all():
             async with session.get(web_bot.base + await link.get_attribute("href")) as got:
                 assert got.status == 200 and len(await got.read()) > 50
+
+
+async def test_in_a_browser_the_tournament_page_follows_its_thread(fake, web_bot, browser):
+    """A tournament's sign-up message and round announcement carry a URL button to its page;
+    in the browser the page shows the standings (a hostile name as text), the round's match
+    linked to its page, and reloads itself when the match ends."""
+    from test_tournament_e2e import (
+        announcements,
+        create,
+        join_all,
+        match_thread,
+        pairings,
+        resign,
+        signup_message,
+    )
+
+    mod = fake.add_user("Mod")
+    people = [fake.add_user(name) for name in ("Ann", "<b>Bo</b>", "Cy")]
+    tid, thread = await create(fake, mod, game="progressive-mancala", format="swiss",
+                               rounds=1, time="1d", round_time="2d", signup="1d", title="Cup")
+    await join_all(fake, thread, people)
+    url = link_of(await signup_message(fake, thread))
+    assert url is not None and url.startswith(f"{web_bot.base}/t/{tid}/")
+    assert len(url.rsplit("/", 1)[1]) == 22  # a signature, not guessable from the number
+    start = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
+                                                 channel_id=thread, manager=True))
+    assert "starts" in start.original["content"]
+    announced = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
+    assert link_of(announced) == url
+    [(match_id, _first, second)] = pairings(announced)
+    page, problems = await open_page(browser, url)
+    assert await page.inner_text("#title") == f"Tournament #{tid}: Cup"
+    assert "<b>Bo</b>" in await page.inner_text("#standings")
+    href = await page.get_attribute("#round-matches a", "href")
+    assert href is not None and href.startswith("/m/")
+    version = await page.get_attribute("#tournament", "data-version")
+    await resign(fake, second, await match_thread(fake, match_id))
+    await page.wait_for_function(
+        "v => { const t = document.getElementById('tournament');"
+        " return t && t.dataset.version !== v; }", arg=version, timeout=10_000)
+    assert "over" in await page.inner_text("#status")
+    assert "+" in await page.inner_text("#crosstable")  # the win, against rank 2 or 3
+    await shots(page, problems)
+    response = await page.goto(web_bot.base + href)
+    assert response is not None and response.status == 200
+    assert f"Match #{match_id}" in await page.inner_text("#title")
+    # a server manager turns links off: the tournament has no page any more
+    await fake.answered(await fake.slash(mod, "corral", subcommand="settings",
+                                         manager=True, web_links=False))
+    async with aiohttp.ClientSession() as session, session.get(url) as gone:
+        assert gone.status == 404
