@@ -737,7 +737,7 @@ class Pages:
                     by_round.setdefault(cell.round, []).append(mark)
                 tds = "".join(f"<td>{e(' '.join(by_round.get(r.number, [])))}</td>"
                               for r in t.rounds)
-                body_rows.append(f"<tr><td>{c.rank}</td><th scope=\"row\">"
+                body_rows.append(f"<tr><td>{c.rank}</td><th scope='row'>"
                                  f"{e(names.get(c.player_id, '?'))}</th>"
                                  f"<td>{_number(c.points)}</td>{tds}</tr>")
             cross = (f'<h2>{e(texts(CROSSTABLE))}</h2><div class="scroll"><table id="crosstable">'

@@ -203,18 +203,6 @@ async def test_ico_pods_seat_three_or_four(service, store):
     assert sizes == [3, 4]
 
 
-async def test_a_thread_made_before_a_failure_is_where_the_match_starts(
-        service, store, monkeypatch):
-    """Delivering a tournament match: its thread is remembered in the outbox row as soon as
-    it is made, so a retry after a failure (or a stop) before the match started there starts
-    the match in that thread and never makes a second one."""
-    import json
-    from types import SimpleNamespace
-
-    from bot.delivery import Delivery
-    from bot.outbox import decode
-    from bot.store import OutboxRow
-
 async def test_a_swiss_pairing_the_outbox_gave_up_on_is_enqueued_again(service, store, clock,
                                                                        caplog):
     """The watchdog in the tick: a round left unpaired with no pairing job pending (the
@@ -223,44 +211,6 @@ async def test_a_swiss_pairing_the_outbox_gave_up_on_is_enqueued_again(service, 
     for p in PEOPLE[:4]:
         await service.tournaments.join(t.id, p, GUILD)
     await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
-    for row in await store.conn.fetch("SELECT * FROM outbox WHERE kind = 'tourpair'"):
-        payload = json.loads(row["payload"])
-        await service.tournaments.pair_job(payload["tournament_id"], payload["number"], compute)
-    made: list[str] = []
-
-    async def start_thread(parent_id, *, name, auto_archive_duration, type):
-        made.append(name)
-        return {"id": str(77_000 + len(made))}
-
-    client = SimpleNamespace(http=SimpleNamespace(start_thread_without_message=start_thread))
-    delivery = Delivery(client, store, service, None, answers=None, api_base="http://unused",
-                        on_dm_closed=lambda user: None)
-    real_place, failures = service.tournaments.place, []
-
-    async def place_failing_once(match_id, thread_id):
-        if not failures:
-            failures.append(thread_id)
-            raise RuntimeError("stopped before the match started")
-        return await real_place(match_id, thread_id)
-
-    monkeypatch.setattr(service.tournaments, "place", place_failing_once)
-
-    async def row_now(outbox_id):
-        found = await store.conn.fetchrow("SELECT * FROM outbox WHERE id = $1", outbox_id)
-        return OutboxRow(found["id"], found["lane"], found["kind"],
-                         json.loads(found["payload"]), found["attempts"], found["created_at"])
-
-    first = (await store.conn.fetch(
-        "SELECT id FROM outbox WHERE kind = 'tourmatch' ORDER BY id"))[0]["id"]
-    row = await row_now(first)
-    with pytest.raises(RuntimeError):
-        await delivery.deliver(row, decode(row.kind, row.payload))
-    row = await row_now(first)  # as the retry reads it
-    assert row.payload["thread_id"] == 77_001
-    result = await delivery.deliver(row, decode(row.kind, row.payload))
-    assert result == {"thread_id": 77_001, "placed": True} and len(made) == 1
-    match = await service.get(decode(row.kind, row.payload).match_id)
-    assert match.row.channel_id == 77_001 and match.status == "active"
 
     async def jobs(status: str = "pending") -> list[dict]:
         rows = await store.conn.fetch(
@@ -308,3 +258,59 @@ async def test_a_stalled_watchdog_waits_for_a_recent_change(service, store, cloc
     clock.advance(120)
     await service.tick()
     assert [r["number"] for r in await take(store, "tourpair")] == [1]
+
+
+async def test_a_thread_made_before_a_failure_is_where_the_match_starts(
+        service, store, monkeypatch):
+    """Delivering a tournament match: its thread is remembered in the outbox row as soon as
+    it is made, so a retry after a failure (or a stop) before the match started there starts
+    the match in that thread and never makes a second one."""
+    import json
+    from types import SimpleNamespace
+
+    from bot.delivery import Delivery
+    from bot.outbox import decode
+    from bot.store import OutboxRow
+
+    t = await created(service)
+    for p in PEOPLE[:4]:
+        await service.tournaments.join(t.id, p, GUILD)
+    await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
+    for row in await store.conn.fetch("SELECT * FROM outbox WHERE kind = 'tourpair'"):
+        payload = json.loads(row["payload"])
+        await service.tournaments.pair_job(payload["tournament_id"], payload["number"], compute)
+    made: list[str] = []
+
+    async def start_thread(parent_id, *, name, auto_archive_duration, type):
+        made.append(name)
+        return {"id": str(77_000 + len(made))}
+
+    client = SimpleNamespace(http=SimpleNamespace(start_thread_without_message=start_thread))
+    delivery = Delivery(client, store, service, None, answers=None, api_base="http://unused",
+                        on_dm_closed=lambda user: None)
+    real_place, failures = service.tournaments.place, []
+
+    async def place_failing_once(match_id, thread_id):
+        if not failures:
+            failures.append(thread_id)
+            raise RuntimeError("stopped before the match started")
+        return await real_place(match_id, thread_id)
+
+    monkeypatch.setattr(service.tournaments, "place", place_failing_once)
+
+    async def row_now(outbox_id):
+        found = await store.conn.fetchrow("SELECT * FROM outbox WHERE id = $1", outbox_id)
+        return OutboxRow(found["id"], found["lane"], found["kind"],
+                         json.loads(found["payload"]), found["attempts"], found["created_at"])
+
+    first = (await store.conn.fetch(
+        "SELECT id FROM outbox WHERE kind = 'tourmatch' ORDER BY id"))[0]["id"]
+    row = await row_now(first)
+    with pytest.raises(RuntimeError):
+        await delivery.deliver(row, decode(row.kind, row.payload))
+    row = await row_now(first)  # as the retry reads it
+    assert row.payload["thread_id"] == 77_001
+    result = await delivery.deliver(row, decode(row.kind, row.payload))
+    assert result == {"thread_id": 77_001, "placed": True} and len(made) == 1
+    match = await service.get(decode(row.kind, row.payload).match_id)
+    assert match.row.channel_id == 77_001 and match.status == "active"
