@@ -44,3 +44,28 @@ def test_candidates_need_a_choice_and_a_good_chance_for_the_mover():
     judged[-1] = ["j", [1.0 if s == seat else 0.0 for s in range(2)]]
     judged[-2] = ["b", [0.5, 0.5]]
     assert candidates(GAME, states, judged) == [len(states) - 2]
+
+
+async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(store):
+    from test_store import new_match
+
+    match = await new_match(store)
+    async with store.transaction() as tx:
+        for ply in (3, 3, 5):  # the same ply twice: kept once
+            await tx.add_puzzle(game="progressive-mancala", guild_id=1, match_id=match.id,
+                                ply=ply, seats=2, options={}, entries=[["move", "b"]] * ply,
+                                seat=1, solution="j", level="easy", margin=0.4, mu=25.0,
+                                sigma=8.3, now=1.0)
+    found = await store.puzzles_of_match(match.id)
+    assert [(p.id, p.ply) for p in found] == [(1, 3), (2, 5)]
+    assert (await store.next_puzzle(101, "progressive-mancala", 1)) is None  # Alice played
+    offered = await store.next_puzzle(202, "progressive-mancala", 9)
+    assert offered is not None and offered.id == 1 and offered.entries[0] == ["move", "b"]
+    async with store.transaction() as tx:
+        assert await tx.answer_puzzle(1, 202, "j", True, 2.0)
+        assert not await tx.answer_puzzle(1, 202, "b", False, 3.0)  # once
+        await tx.set_puzzle_ratings(1, 24.0, 8.0, 202, "progressive-mancala", 26.0, 8.0, True)
+        await tx.set_puzzle_ratings(2, 24.0, 8.0, 202, "progressive-mancala", 27.0, 7.5, True)
+    assert await store.puzzle_attempt(1, 202)
+    assert await store.puzzle_rating(202, "progressive-mancala") == (27.0, 7.5)
+    assert (await store.next_puzzle(202, "progressive-mancala", 1)).id == 2
