@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games import Phrase, get_game
+from games import GameError, Phrase, get_game
 from games.analysis import replayed
 
 from .. import strings
@@ -88,7 +88,7 @@ class Puzzles:
         state = puzzle_state(puzzle)
         try:
             move = game.parse_move(state, answer)
-        except Exception:
+        except GameError:
             raise BadRequest(strings.PUZZLE_BAD_ANSWER) from None
         answer = game.format_move(state, move)
         solved = answer == puzzle.solution
