@@ -100,7 +100,7 @@ async def offer(fake, user: int) -> dict[str, Any]:
     return message
 
 
-RATING = re.compile(r"Puzzle rating (\d+)\?? → (\d+)\??")
+RATING = re.compile(r"(?:Puzzle rating|パズルレーティング) (\d+)\?? → (\d+)\??")
 
 
 async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, analyst):
@@ -176,10 +176,14 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
         again = await fake.answered(await fake.slash(carol, "puzzle", game=GAME.id))
         assert "No Progressive Mancala puzzle for you yet" in again.original["content"]
 
-    # Dave fails it: his rating goes down
+    # Dave, in Japanese, fails it: his rating goes down
+    fake.set_locale(dave, "ja")
     wrong = next(n for n in GAME.legal_notations(state) if n != solution)
-    failed = await answer(fake, dave, await offer(fake, dave), state, wrong)
-    assert "❌ Not quite" in failed["content"] and f"`{solution}`" in failed["content"]
+    shown = await offer(fake, dave)
+    assert "パズル" in shown["content"] and "番手" in shown["content"], shown["content"]
+    failed = await answer(fake, dave, shown, state, wrong)
+    assert "❌ 不正解" in failed["content"] and f"`{solution}`" in failed["content"]
+    assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", failed["content"])
     down = RATING.search(failed["content"])
     assert down and int(down[2]) < int(down[1]) == 1500
     assert rows(analyst, "SELECT user_id, solved, failed FROM puzzle_ratings ORDER BY user_id"
