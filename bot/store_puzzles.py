@@ -12,6 +12,8 @@ import orjson
 
 from .db import Conn, Row
 
+PUZZLE_IDS_LOCK = 0x70757A7A  # "puzz": one new puzzle id at a time (PostgreSQL advisory lock)
+
 
 @dataclass(frozen=True)
 class PuzzleRow:
@@ -88,7 +90,9 @@ class PuzzleWrites:
                          seats: int, options: dict[str, str], entries: list[list[str]],
                          seat: int, solution: str, level: str, margin: float, mu: float,
                          sigma: float, now: float) -> None:
-        """Store a confirmed puzzle (once per match and ply)."""
+        """Store a confirmed puzzle (once per match and ply). Its id is the next number: one
+        transaction at a time takes one (on PostgreSQL, shards analyse side by side)."""
+        await self.conn.serialize(PUZZLE_IDS_LOCK)
         await self.conn.execute(
             "INSERT INTO puzzles (id, game, guild_id, match_id, ply, seats, options, entries,"
             " seat, solution, level, margin, mu, sigma, created_at)"
