@@ -29,6 +29,7 @@ import aiohttp
 
 from games import phrase
 from games.analysis import assemble_job, judge_job
+from games.puzzles import puzzles_job
 
 from . import strings
 from .ai import seed_for
@@ -151,13 +152,34 @@ class AnalysisRunner:
             return
         result = await self.workers.run(assemble_job, *args, judged, job.level,
                                         seed_for(match.id, 0))
+        found = await self._puzzles(match, args, judged, job.level)
         now = self.clock()
         async with self.store.transaction(background=True) as tx:
             await tx.finish_analysis(match.id, result, now)
+            await self.service.puzzles.store_found(
+                tx, game=match.game.id, guild_id=match.row.guild_id or 0, match_id=match.id,
+                seats=len(match.seats), options=dict(match.row.options),
+                entries=[list(e) for e in entries], found=found, level=job.level, now=now)
             await self.service.analyses.post(tx, match.id, job.channel_id,
                                              match.row.guild_id, now)
         self.on_commit()
         log.info("analysis of match %s done: %s moves", match.id, len(entries))
+
+    async def _puzzles(self, match: Match, args: tuple[Any, ...], judged: list[Any],
+                       level: str) -> list[dict[str, Any]]:
+        """The puzzles of the analysed match, confirmed at a higher budget (none if that
+        search fails: the analysis stands without them)."""
+        await self._yield_to_live_work()
+        try:
+            found = await self.workers.run(puzzles_job, *args, judged, level,
+                                           seed_for(match.id, 1))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("puzzles of match %s not found", match.id)
+            return []
+        log.info("puzzles of match %s: %s confirmed", match.id, len(found))
+        return list(found)
 
     @staticmethod
     def _progress(match: Match, n: int, total: int) -> Any:

@@ -20,6 +20,7 @@ import orjson
 
 from .db import Conflict, Conn, Database, Row, params
 from .store_analyses import AnalysisQueries, AnalysisWrites
+from .store_puzzles import PuzzleQueries, PuzzleWrites
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 WEB_TOKEN_BYTES = 16  # a match page's token: 128 random bits, 22 URL-safe characters
@@ -269,7 +270,7 @@ DEFAULT_GUILD_SETTINGS: dict[str, Any] = {
     "language": None, "preferred_language": None, "web_links": True}
 
 
-class Queries(AnalysisQueries):
+class Queries(AnalysisQueries, PuzzleQueries):
     """Reads, on whichever connection `conn` is (the reader, or a transaction)."""
 
     conn: Conn
@@ -740,7 +741,7 @@ class Queries(AnalysisQueries):
         return await self.conn.fetchval("SELECT value FROM meta WHERE key = $1", key)
 
 
-class Tx(Queries, AnalysisWrites):
+class Tx(Queries, AnalysisWrites, PuzzleWrites):
     """Reads and writes inside one transaction."""
 
     def __init__(self, conn: Conn):

@@ -506,3 +506,17 @@ BUTTON_WEB = N_("Watch on the web")  # a link button to the match's web page
 BUTTON_TOURNAMENT_WEB = N_("Tournament page")  # a link button to the tournament's web page
 SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page")
 SETTINGS_WEB_OFF = N_("• web links: off (no links, and match pages are not shown)")
+
+# -- puzzles (/puzzle) --------------------------------------------------------------------------
+NO_PUZZLE = N_("No {game} puzzle for you yet: puzzles come from analysed matches you did not "
+               "play in.")
+PUZZLE_NOT_YOURS = N_("That puzzle was offered to someone else: `/puzzle` gives you your own.")
+PUZZLE_STALE = N_("That puzzle is already answered or no longer exists: `/puzzle` gives you "
+                  "another.")
+PUZZLE_BAD_ANSWER = N_("That answer is not a move of this puzzle.")
+PUZZLE_HEADER = N_("🧩 **{game} puzzle #{puzzle}** (from match #{match_id}) · your puzzle "
+                   "rating {rating}")
+PUZZLE_TASK = N_("You play seat {seat}: find the best move.")
+PUZZLE_SOLVED = N_("✅ Right: `{solution}` is the best move. Puzzle rating {before} → {after}.")
+PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`, the best move is `{solution}`. "
+                   "Puzzle rating {before} → {after}.")

@@ -34,6 +34,7 @@ NAMES = (
     N_("name:channels"), N_("name:profile"), N_("name:leaderboard"), N_("name:replay"),
     N_("name:user"), N_("name:scope"), N_("name:rated"), N_("name:analysis"),
     N_("name:learn"), N_("name:dm"), N_("name:restart"), N_("name:conditional"),
+    N_("name:puzzle"),
 )
 # choice names built from lists in the code
 CHOICES = (N_("random"), N_("me"), N_("my opponent"), N_("easy"), N_("normal"), N_("hard"),

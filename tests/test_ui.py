@@ -22,6 +22,7 @@ from bot.cogs.learn import (
 )
 from bot.cogs.matches import ResignButton
 from bot.cogs.moves import LegacyMoveButton, RepeatButton
+from bot.cogs.puzzle import PuzzleBack, PuzzleButton, PuzzleMenu
 from bot.cogs.stats import ReplayStep
 from bot.cogs.tournaments import SignupButton
 from bot.i18n import ENGLISH
@@ -175,6 +176,9 @@ SENT = [
     (QueueBack(5, 7, 3, 2, (("b",),)), "c1:kb:5:7:3:2:b"),
     (QueueClear(5, 7), "c1:kc:5:7"),
     (QueueOpen(5), "c1:ko:5"),
+    (PuzzleButton(7, 12, (("b",),)), "c1:Zs:7:12:b"),
+    (PuzzleMenu(7, 12, (("save",),), 1), "c1:ZS:7:12:save:1"),
+    (PuzzleBack(7, 12, (("b",),)), "c1:Zb:7:12:b"),
 ]
 
 
@@ -186,7 +190,8 @@ def test_every_kind_is_one_class_whose_ids_are_those_already_posted():
         assert type(back) is type(item), custom_id
         assert (vars(back).keys() >= {"match_id"} or isinstance(back, OfferAnswer)
                 or vars(back).keys() >= {"tournament_id"}
-                or vars(back).keys() >= {"owner", "token"})  # a lesson's: the player's
+                or vars(back).keys() >= {"owner", "token"}  # a lesson's: the player's
+                or vars(back).keys() >= {"owner", "puzzle_id"})  # a puzzle's: the player's
         matching = [k for k in COMPONENTS
                     if k.__discord_ui_compiled_template__.fullmatch(custom_id)]
         assert matching == [type(item)], custom_id
@@ -238,6 +243,11 @@ def _before(custom_id: str) -> bool:
                  rf"c1:kb:(?P<match>{idn}):(?P<user>{idn}):(?P<ply>{idn}):[0-9]{{1,3}}"
                  rf":(?P<answers>{answers})",
                  rf"c1:kc:(?P<match>{idn}):(?P<user>{idn})", rf"c1:ko:(?P<match>{idn})"]
+    # and puzzles' (bot/cogs/puzzle.py): player and puzzle first
+    puzzle = rf"(?P<user>{idn}):[0-9]{{1,12}}"
+    patterns += [rf"c1:Zs:{puzzle}:(?P<answers>{answers})",
+                 rf"c1:ZS:{puzzle}:(?P<answers>{answers}):[0-9]",
+                 rf"c1:Zb:{puzzle}:(?P<answers>{answers})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:

@@ -28,6 +28,7 @@ from . import (
     matches,
     moves,
     private,
+    puzzle,
     settings,
     stats,
     tournaments,
@@ -37,7 +38,7 @@ from . import (
 COMPONENTS: tuple[type[Component[Any]], ...] = (
     *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
     *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton, *tournaments.COMPONENTS,
-    *learn.COMPONENTS, *conditional.COMPONENTS)
+    *learn.COMPONENTS, *conditional.COMPONENTS, *puzzle.COMPONENTS)
 
 
 def parse_custom_id(custom_id: str) -> Component[Any] | None:
@@ -83,6 +84,7 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     analysis.register(tree, service, handling)
     tournaments.register(tree, service, handling, pictures)
     learn.register(tree, service, handling, pictures)
+    puzzle.register(tree, service, handling, pictures)
     conditional.register(tree, service, handling)
     return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
                              for kind in COMPONENTS])

@@ -39,6 +39,7 @@ from .lessons import LessonAt, Lessons
 from .matches import FIRST_CHOICES, Matches, parse_options
 from .moves import MoveResult, Moves
 from .offers import Offer, Offers
+from .puzzles import PuzzleResult, Puzzles, puzzle_state
 from .settings import CHANNEL_ACTIONS, Settings
 from .stats import Leaderboard, Profile, Stats, seat_result
 from .tournaments import Tournament, Tournaments
@@ -64,6 +65,7 @@ class Service:
         self.analyses = analyses = Analyses(ctx)
         self.tournaments = Tournaments(ctx, matches)
         self.lessons = lessons = Lessons(ctx)
+        self.puzzles = puzzles = Puzzles(ctx)
 
         # reading and checking (the context)
         self.get = ctx.get
@@ -136,6 +138,11 @@ class Service:
         self.ratings_from_log = stats.ratings_from_log
         self.replay_log = stats.replay_log
         self.check_replay_ply = stats.check_replay_ply
+        # puzzles
+        self.offer_puzzle = puzzles.offer_puzzle
+        self.puzzle_for = puzzles.puzzle_for
+        self.answer_puzzle = puzzles.answer_puzzle
+        self.puzzle_rating = puzzles.puzzle_rating
         # post-game analyses
         self.analysable = analyses.analysable
         self.request_analysis = analyses.request_analysis
@@ -211,7 +218,7 @@ MatchService = Service
 __all__ = ["AlreadyOpen", "Analyses", "AnalysisRequest", "BadRequest", "LEVEL_NAMES",
            "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
            "FIRST_CHOICES", "History", "Matches", "Moves", "Offers", "Settings", "Stats",
-           "Forbidden", "LessonAt", "Lessons",
+           "Forbidden", "LessonAt", "Lessons", "PuzzleResult", "Puzzles", "puzzle_state",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
            "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport",

@@ -1,0 +1,240 @@
+"""Puzzles from real games: /puzzle, shown to the asking player only (ephemeral).
+
+The puzzle's position is drawn by the usual renderer from the observation of the seat to move
+(with hidden information, only what that seat saw), and answered with the step-by-step move
+entry of a real match (bot/ui.py's `step_view`, with the puzzle's own components). The
+answer is checked against the solution the AI confirmed, and rated (bot/service/puzzles.py).
+
+Custom ids (besides bot/ui.py's):
+
+    c1:Zs:<user>:<puzzle>:<answers>         a step button
+    c1:ZS:<user>:<puzzle>:<answers>:<page>  a step menu page
+    c1:Zb:<user>:<puzzle>:<answers>         Back to the previous question
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+import discord
+from discord import app_commands
+
+from games import Answer, GameError, Option, Step, get_game, phrase
+
+from .. import strings
+from ..catalogue import PLAYABLE
+from ..i18n import Texts
+from ..interactions import Handling, Interaction, Tree, reply, texts_for
+from ..pictures import board_picture
+from ..pool import Workers
+from ..service import Service, ServiceError, puzzle_state
+from ..store_puzzles import PuzzleRow
+from ..ui import (
+    ANSWERS,
+    ID,
+    Component,
+    StaticView,
+    StepItems,
+    button,
+    decode_answers,
+    encode_answers,
+    first_step,
+    manual_answers,
+    step_view,
+    template,
+)
+
+PUZZLE = r"[0-9]{1,12}"
+
+
+def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
+    games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
+
+    @tree.command(name="puzzle", description="A puzzle from a real game: find the best move")
+    @app_commands.describe(game="Which game")
+    @app_commands.choices(game=games)
+    @app_commands.guild_only()
+    async def puzzle(interaction: Interaction, game: str) -> None:
+        async with handling(interaction):
+            found = await service.offer_puzzle(interaction.user.id, game, interaction.guild_id)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            texts = texts_for(interaction)
+            content, view, file = await puzzle_message(service, pictures, interaction.user.id,
+                                                       found, texts)
+            await reply(interaction, content, view=view, file=file)
+
+
+def seat_names(puzzle: PuzzleRow, texts: Texts) -> list[str]:
+    return [texts(strings.LESSON_YOU) if seat == puzzle.seat else texts(strings.LESSON_OPPONENT)
+            for seat in range(puzzle.seats)]
+
+
+async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: Texts,
+                      prompt: str | None = None) -> str:
+    game = get_game(puzzle.game)
+    rating = await service.puzzle_rating(user_id, puzzle.game)
+    lines = [texts(phrase(strings.PUZZLE_HEADER, game=game.name, puzzle=puzzle.id,
+                          match_id=puzzle.match_id, rating=rating.text())),
+             texts(phrase(strings.PUZZLE_TASK, seat=puzzle.seat + 1))]
+    if prompt:
+        lines.append(prompt)
+    return "\n".join(lines)
+
+
+def puzzle_components(user_id: int, puzzle: PuzzleRow, answers: tuple[Answer, ...],
+                      texts: Texts) -> StaticView:
+    game = get_game(puzzle.game)
+    state = puzzle_state(puzzle)
+    items = PuzzleItems(user_id, puzzle.id)
+    question, answers = first_step(game, state, answers)
+    if isinstance(question, str):
+        view = StaticView()
+        view.add_item(items.button(answers, question, 0))
+        return view
+    back = manual_answers(game, state, answers) > 0
+    return step_view(question, 0, 0, answers, texts, back=back, items=items)
+
+
+async def puzzle_message(service: Service, pictures: Workers, user_id: int, puzzle: PuzzleRow,
+                         texts: Texts) -> tuple[str, StaticView, discord.File]:
+    game = get_game(puzzle.game)
+    state = puzzle_state(puzzle)
+    picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
+                                 seat_names(puzzle, texts), None, texts.language)
+    content = await puzzle_text(service, user_id, puzzle, texts)
+    view = puzzle_components(user_id, puzzle, (), texts)
+    return content, view, discord.File(io.BytesIO(picture), filename="puzzle.png")
+
+
+async def advance(service: Service, interaction: Interaction, owner: int, puzzle_id: int,
+                  answers: tuple[Answer, ...]) -> None:
+    """The next question of the move entry, or the answer once the move is complete."""
+    puzzle = await service.puzzle_for(interaction.user.id, owner, puzzle_id)
+    game = get_game(puzzle.game)
+    try:
+        question, answers = first_step(game, puzzle_state(puzzle), answers)
+    except GameError:
+        raise ServiceError(strings.PUZZLE_BAD_ANSWER) from None
+    texts = texts_for(interaction)
+    if isinstance(question, str):
+        result = await service.answer_puzzle(interaction.user.id, owner, puzzle_id, question)
+        text = phrase(strings.PUZZLE_SOLVED if result.solved else strings.PUZZLE_FAILED,
+                      answer=result.answer, solution=result.puzzle.solution,
+                      before=result.before.text(), after=result.after.text())
+        await interaction.response.edit_message(
+            content=await puzzle_text(service, interaction.user.id, puzzle, texts,
+                                      texts(text)), view=StaticView())
+        return
+    await interaction.response.edit_message(
+        content=await puzzle_text(service, interaction.user.id, puzzle, texts,
+                                  texts(question.prompt)),
+        view=puzzle_components(interaction.user.id, puzzle, answers, texts))
+
+
+class PuzzleItems(StepItems):
+    """The move entry's components, answering a puzzle."""
+
+    def __init__(self, owner: int, puzzle_id: int) -> None:
+        super().__init__(0, 0)
+        self.owner, self.puzzle_id = owner, puzzle_id
+
+    def button(self, answers: Sequence[Answer], label: str,
+               row: int | None) -> discord.ui.Item[Any]:
+        return PuzzleButton(self.owner, self.puzzle_id, answers, label=label, row=row)
+
+    def menu(self, answers: Sequence[Answer], page: int, step: Step, options: Sequence[Option],
+             placeholder: str, texts: Texts, row: int | None) -> discord.ui.Item[Any]:
+        return PuzzleMenu(self.owner, self.puzzle_id, answers, page, picks=step.picks,
+                          options=[discord.SelectOption(
+                              label=texts(o.label)[:100], value=o.value,
+                              description=texts(o.description)[:100]
+                              if o.description is not None else None) for o in options],
+                          placeholder=placeholder, row=row)
+
+    def back(self, answers: Sequence[Answer], label: str,
+             row: int | None) -> discord.ui.Item[Any]:
+        return PuzzleBack(self.owner, self.puzzle_id, answers, label=label, row=row)
+
+
+def _answers(text: str) -> tuple[Answer, ...]:
+    found = decode_answers(text)
+    assert found is not None  # the template matched: well formed
+    return found
+
+
+_HEAD = rf"(?P<user>{ID}):(?P<puzzle>{PUZZLE})"
+
+
+class PuzzleComponent(Component[Any], template=r"(?!)"):
+    pictures: ClassVar[Workers]
+
+
+class PuzzleButton(PuzzleComponent, template=template(rf"c1:Zs:{_HEAD}:(?P<answers>{ANSWERS})")):
+    """A step's option: the answers so far, the chosen value last."""
+
+    def __init__(self, owner: int, puzzle_id: int, answers: Sequence[Answer], *,
+                 label: str = "", row: int | None = None) -> None:
+        self.owner, self.puzzle_id, self.answers = owner, puzzle_id, tuple(answers)
+        super().__init__(button(label, f"c1:Zs:{owner}:{puzzle_id}:{encode_answers(answers)}",
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["user"]), int(found["puzzle"]), _answers(found["answers"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        await advance(self.service, interaction, self.owner, self.puzzle_id, self.answers)
+
+
+class PuzzleMenu(PuzzleComponent,
+                 template=template(rf"c1:ZS:{_HEAD}:(?P<answers>{ANSWERS}):(?P<page>[0-9])")):
+    """A page of a step's options: the values chosen come with the click."""
+
+    def __init__(self, owner: int, puzzle_id: int, answers: Sequence[Answer], page: int, *,
+                 picks: int = 1, options: Sequence[discord.SelectOption] = (),
+                 placeholder: str = "", row: int | None = None) -> None:
+        self.owner, self.puzzle_id, self.answers = owner, puzzle_id, tuple(answers)
+        self.page = page
+        super().__init__(discord.ui.Select(
+            custom_id=f"c1:ZS:{owner}:{puzzle_id}:{encode_answers(answers)}:{page}",
+            placeholder=placeholder[:150] or None, min_values=picks, max_values=picks,
+            row=row, options=list(options)))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["user"]), int(found["puzzle"]), _answers(found["answers"]),
+                   int(found["page"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        data: Mapping[str, Any] = interaction.data or {}
+        raw = data.get("values")
+        values = [str(v)[:16] for v in raw][:25] if isinstance(raw, list) else []
+        await advance(self.service, interaction, self.owner, self.puzzle_id,
+                      self.answers + (tuple(values),))
+
+
+class PuzzleBack(PuzzleComponent, template=template(rf"c1:Zb:{_HEAD}:(?P<answers>{ANSWERS})")):
+    """Back to the previous question the player chose."""
+
+    def __init__(self, owner: int, puzzle_id: int, answers: Sequence[Answer], *,
+                 label: str = "", row: int | None = None) -> None:
+        self.owner, self.puzzle_id, self.answers = owner, puzzle_id, tuple(answers)
+        super().__init__(button(label, f"c1:Zb:{owner}:{puzzle_id}:{encode_answers(answers)}",
+                                style=discord.ButtonStyle.secondary, row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["user"]), int(found["puzzle"]), _answers(found["answers"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        puzzle = await self.service.puzzle_for(interaction.user.id, self.owner, self.puzzle_id)
+        keep = max(0, manual_answers(get_game(puzzle.game), puzzle_state(puzzle),
+                                     self.answers) - 1)
+        await advance(self.service, interaction, self.owner, self.puzzle_id,
+                      self.answers[:keep])
+
+
+COMPONENTS: tuple[type[Component[Any]], ...] = (PuzzleButton, PuzzleMenu, PuzzleBack)

@@ -1,0 +1,190 @@
+"""/puzzle through the real bot (issue 34): a match played to its end and analysed (at the
+easy level, CORRAL_ANALYSIS_LEVEL) yields a puzzle the normal level confirmed; it is offered
+to a player who did not play in that match (never to those who did), drawn from the seat to
+move, answered with the step components of a real match; one player solves it, another fails
+it, and each sees their puzzle rating move; forged and stale clicks change nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from typing import Any
+
+import pytest
+from e2e_helpers import (
+    button_with,
+    challenge_and_accept,
+    components,
+    is_ephemeral,
+    mover,
+    play_button,
+)
+
+from games import get_game
+from games.analysis import replayed
+
+GAME = get_game("progressive-mancala")
+# a whole game (random play) whose last position has exactly one winning sowing, and most
+# other sowings let the opponent win at once: the normal level confirms it
+PUZZLE_GAME = ["b", "e", "g", "e", "a", "a", "i", "f", "i", "j", "k", "k", "c", "a", "c", "i",
+               "b", "j"]
+
+
+@pytest.fixture
+async def analyst(fake, tmp_path, bot_process):
+    process = bot_process(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
+    process.extra_env["CORRAL_ANALYSIS_LEVEL"] = "easy"
+    await process.start()
+    yield process
+    await process.stop()
+    log = process.log.read_text()
+    assert "Traceback" not in log, log[-4000:]
+
+
+def rows(bot, sql: str, *args: Any) -> list[tuple]:
+    db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
+def snapshot(bot) -> list[list[tuple]]:
+    return [rows(bot, "SELECT * FROM puzzles ORDER BY id"),
+            rows(bot, "SELECT * FROM puzzle_attempts ORDER BY puzzle_id, user_id"),
+            rows(bot, "SELECT * FROM puzzle_ratings ORDER BY user_id")]
+
+
+def looks(message: dict[str, Any]) -> str:
+    return json.dumps([message.get("content"), message.get("components")])
+
+
+async def answer(fake, user: int, message: dict[str, Any], state: Any,
+                 notation: str) -> dict[str, Any]:
+    """Enter the move with the puzzle's step components, one question at a time."""
+    path = list(GAME.input_path(state, GAME.parse_move(state, notation)))
+    while path:
+        wanted = path.pop(0)
+        for item in components(message):
+            cid = item.get("custom_id", "")
+            found = False
+            if item["type"] == 2 and cid.startswith("c1:Zs:"):
+                last = cid.rsplit(":", 1)[1].split("/")[-1].split(".")
+                found = sorted(last) == sorted(wanted)
+            elif item["type"] == 3 and cid.startswith("c1:ZS:"):
+                found = set(wanted) <= {o["value"] for o in item["options"]}
+            if not found:
+                continue
+            message_id = int(message["id"])
+            before = looks(fake.messages[message_id])
+            record = await fake.answered(
+                await fake.select(user, message, cid, list(wanted)) if item["type"] == 3
+                else await fake.click(user, message, cid))
+            assert record.kind in (6, 7), record.callbacks
+            message = await fake.wait_for(
+                lambda m=message_id, b=before: looks(fake.messages[m]) != b
+                and fake.messages[m], what="the puzzle updated")
+            break
+        else:
+            raise AssertionError(f"no component for {wanted}: {components(message)}")
+    return message
+
+
+async def offer(fake, user: int) -> dict[str, Any]:
+    record = await fake.answered(await fake.slash(user, "puzzle", game=GAME.id))
+    message_id = int(record.original["id"])
+    message = await fake.wait_for(lambda: fake.messages[message_id]["attachments"]
+                                  and fake.messages[message_id], what="the puzzle")
+    assert is_ephemeral(message)
+    return message
+
+
+RATING = re.compile(r"(?:Puzzle rating|パズルレーティング) (\d+)\?? → (\d+)\??")
+
+
+async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, analyst):
+    alice, bob, carol, dave = (fake.add_user(n) for n in ("Alice", "Bob", "Carol", "Dave"))
+    nothing = await fake.answered(await fake.slash(carol, "puzzle", game=GAME.id))
+    assert "No Progressive Mancala puzzle for you yet" in nothing.original["content"]
+
+    board = await challenge_and_accept(fake, alice, bob, first="me")
+    for notation in PUZZLE_GAME:
+        board = await play_button(fake, mover(board, [alice, bob]), board, notation)
+    assert "🏁" in board["content"]
+    match_id = int(re.search(r"#(\d+)", board["content"]).group(1))
+    await fake.answered(await fake.click(alice, board, button_with(board, "c1:A:")))
+    await fake.wait_for(lambda: f"analysis of match {match_id} done" in
+                        analyst.log.read_text(), timeout=120, what="the analysis and puzzles")
+    found = rows(analyst, "SELECT id, ply, seat, solution, entries, level FROM puzzles"
+                          " WHERE match_id = ?", match_id)
+    assert found, analyst.log.read_text()[-2000:]
+    last = found[-1]
+    assert last[1] == len(PUZZLE_GAME) - 1 and last[3] == PUZZLE_GAME[-1]  # the winning sowing
+
+    # the players of the match are never offered it
+    for player in (alice, bob):
+        refused = await fake.answered(await fake.slash(player, "puzzle", game=GAME.id))
+        assert "No Progressive Mancala puzzle for you yet" in refused.original["content"]
+
+    message = await offer(fake, carol)
+    puzzle_id = int(re.search(r"puzzle #(\d+)", message["content"])[1])
+    puzzle_id, ply, seat, solution, entries, level = next(f for f in found if f[0] == puzzle_id)
+    assert level == "easy"  # found at easy, confirmed at normal
+    assert json.loads(entries) == [["move", n] for n in PUZZLE_GAME[:ply]]
+    states, _ = replayed(GAME, GAME.new(2), json.loads(entries))
+    state = states[-1]
+    assert GAME.to_move(state) == seat and solution in GAME.legal_notations(state)
+
+    assert f"puzzle #{puzzle_id}" in message["content"] and f"match #{match_id}" in \
+        message["content"]
+    assert "puzzle rating 1500?" in message["content"]
+    assert any(c.get("custom_id", "").startswith(f"c1:Zs:{carol}:{puzzle_id}:")
+               for c in components(message))
+
+    # forged and stale ids: refused briefly, nothing changes
+    before = snapshot(analyst)
+    cid = next(c["custom_id"] for c in components(message)
+               if c.get("custom_id", "").startswith("c1:Zs:"))
+    for user, forged_id, said in (
+            (dave, cid, "offered to someone else"),
+            (carol, cid.replace(f":{puzzle_id}:", ":987654321:"), "no longer exists")):
+        forged = dict(message, id=str(fake.new_id()), flags=0, components=[
+            {"type": 1, "components": [
+                {"type": 2, "style": 1, "label": "x", "custom_id": forged_id}]}])
+        fake.messages[int(forged["id"])] = forged
+        record = await fake.answered(await fake.click(user, forged, forged_id))
+        assert record.kind == 4 and said in record.original["content"], record.callbacks
+    assert snapshot(analyst) == before
+
+    # Carol solves it: her rating goes up
+    solved = await answer(fake, carol, message, state, solution)
+    assert "✅ Right" in solved["content"], solved["content"]
+    up = RATING.search(solved["content"])
+    assert up and int(up[2]) > int(up[1]) == 1500
+    assert not components(solved)
+    # the same puzzle again: stale, and never offered to her again
+    stale = dict(message, id=str(fake.new_id()), components=[{"type": 1, "components": [
+        {"type": 2, "style": 1, "label": "x", "custom_id": cid}]}])
+    fake.messages[int(stale["id"])] = stale
+    record = await fake.answered(await fake.click(carol, stale, cid))
+    assert "already answered" in record.original["content"]
+    if len(found) > 1:  # the match's other puzzle comes next
+        again = await offer(fake, carol)
+        assert int(re.search(r"puzzle #(\d+)", again["content"])[1]) != puzzle_id
+    else:
+        again = await fake.answered(await fake.slash(carol, "puzzle", game=GAME.id))
+        assert "No Progressive Mancala puzzle for you yet" in again.original["content"]
+
+    # Dave, in Japanese, fails it: his rating goes down
+    fake.set_locale(dave, "ja")
+    wrong = next(n for n in GAME.legal_notations(state) if n != solution)
+    shown = await offer(fake, dave)
+    assert "パズル" in shown["content"] and "番手" in shown["content"], shown["content"]
+    failed = await answer(fake, dave, shown, state, wrong)
+    assert "❌ 不正解" in failed["content"] and f"`{solution}`" in failed["content"]
+    assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", failed["content"])
+    down = RATING.search(failed["content"])
+    assert down and int(down[2]) < int(down[1]) == 1500
+    assert rows(analyst, "SELECT user_id, solved, failed FROM puzzle_ratings ORDER BY user_id"
+                ) == sorted([(carol, 1, 0), (dave, 0, 1)])
