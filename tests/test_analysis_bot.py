@@ -236,7 +236,7 @@ async def test_the_runner_judges_each_position_once_in_slices_and_posts_once(ser
     job = await store.analysis(match.id)
     assert job is not None and job.status == "done" and len(job.judged) == job.total
     assert steps == -(-job.total // SLICE)  # slices, each given back to the queue
-    assert workers.calls == job.total + 1  # each position once, then the assembly
+    assert workers.calls == job.total + 2  # each position once, the assembly, the puzzles
     posts = await store.conn.fetch("SELECT payload FROM outbox WHERE kind = 'analysis'")
     assert len(posts) == 1
 
