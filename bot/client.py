@@ -145,6 +145,7 @@ class CorralBot(discord.Client):
             api_base=self.settings.api_base, application_id=lambda: self.application_id,
             busy=lambda: self.ai_workers.waiting > 0 or self.workers.waiting > 0,
             on_commit=self.outbox.wake)
+        self.service.ctx.on_analysis_queued = self.analyses.wake
         self.register(self.tree)
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
@@ -163,11 +164,9 @@ class CorralBot(discord.Client):
         log.info("ready to serve; database %s%s", _redacted(self.settings.database), shards)
 
     def _committed(self) -> None:
-        """A change was committed: the outbox delivers it, the analyses may have work, live
-        web pages show it."""
+        """A change was committed: the outbox delivers it, live web pages show it. (The
+        analysis runner is woken only when an analysis is queued: `on_analysis_queued`.)"""
         self.outbox.wake()
-        if hasattr(self, "analyses"):
-            self.analyses.wake()
         if self.web is not None:
             self.web.kick()
 

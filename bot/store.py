@@ -96,6 +96,9 @@ class MatchRow:
     finished_at: float | None = None
     rated: bool = False  # opened rated (ratings change only if it also ends between humans)
     web_token: str | None = None  # its web page's unguessable name (None: opened before 0012)
+    # whether a player has queued conditional moves in it, read with the match (a move need
+    # not look for them: a read fewer on every move); None where the read did not say
+    has_conditionals: bool | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -284,13 +287,16 @@ class Queries(AnalysisQueries, PuzzleQueries):
 
     async def _one_match(self, condition: str, *args: Any, lock: bool = False
                          ) -> MatchRow | None:
-        """The match meeting `condition` (at most one does) with its seats, in one query:
-        a round trip fewer than reading the seats after it, on every move's path. `lock`:
-        PostgreSQL locks the match row until the transaction ends."""
+        """The match meeting `condition` (at most one does) with its seats and whether
+        conditional moves are queued in it, in one query: round trips fewer than reading
+        them after it, on every move's path. `lock`: PostgreSQL locks the match row until the
+        transaction ends."""
         suffix = self.conn.locking("m") if lock else ""
         rows = await self.conn.fetch(
             "SELECT m.*, s.seat AS seat_number, s.user_id AS seat_user_id,"
-            " s.name AS seat_name FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
+            " s.name AS seat_name, EXISTS (SELECT 1 FROM conditional_moves c"
+            " WHERE c.match_id = m.id) AS has_conditionals"
+            " FROM matches m LEFT JOIN seats s ON s.match_id = m.id"
             f" WHERE {condition} ORDER BY s.seat{suffix}", *args)
         if not rows:
             return None
@@ -1346,7 +1352,9 @@ def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
         parent_channel_id=row["parent_channel_id"], waiting_on=row["waiting_on"],
         next_check_at=row["next_check_at"], board_version=row["board_version"],
         finished_at=row["finished_at"], rated=bool(row["rated"]),
-        web_token=row.get("web_token"))  # not read where the clock reads matches
+        web_token=row.get("web_token"),  # not read where the clock reads matches
+        has_conditionals=(None if row.get("has_conditionals") is None
+                          else bool(row["has_conditionals"])))
 
 
 def _outbox_row(row: Row) -> OutboxRow:

@@ -79,3 +79,42 @@ def test_which_matches_take_conditional_moves():
     assert not eligible(match("ico", 3))  # more than two players
     assert not eligible(match("consequence", 2))  # hidden information
     assert not eligible(match("ghostone", 3))
+
+
+async def test_a_move_looks_for_queued_replies_only_where_its_read_of_the_match_saw_some(
+        service, store, monkeypatch):
+    """The read of a match says whether conditional moves are queued in it, so a move in a
+    match without any looks for none (a round trip fewer on every move), and a move in one
+    with a queue still plays the reply queued for it."""
+    from bot.store import Queries
+
+    looked: list[int] = []
+    real = Queries.conditional_moves
+
+    async def counted(self, match_id):
+        looked.append(match_id)
+        return await real(self, match_id)
+
+    monkeypatch.setattr(Queries, "conditional_moves", counted)
+    match = await challenge(service)
+    seen = await service.get(match.id)
+    assert seen.row.has_conditionals is False
+    match = (await service.play(match.id, ALICE.user_id, "h", seen=seen)).match
+    assert looked == []
+    view = await service.conditional_view(match, ALICE.user_id)
+    theirs = view.match.game.legal_notations(view.position)[0]
+    view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), 0, theirs)
+    while view.draft:  # the rest of Bob's turn, then Alice's whole reply
+        legal = view.match.game.legal_notations(view.position)
+        view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), view.size,
+                                             legal[0])
+    seen = await service.get(match.id)
+    assert seen.row.has_conditionals is True
+    pair = view.pairs[0]
+    for notation in pair.theirs:  # Bob's turn, as Alice foresaw it
+        seen = (await service.play(match.id, BOB.user_id, notation, seen=seen)).match
+    assert looked and set(looked) == {match.id}
+    moves = await store.moves(match.id)
+    assert [m.notation for m in moves[-len(pair.mine):]] == list(pair.mine)
+    assert {m.actor_id for m in moves[-len(pair.mine):]} == {ALICE.user_id}  # her reply
+    assert await store.conditional_moves(match.id) == []

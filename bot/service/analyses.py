@@ -71,6 +71,8 @@ class Analyses:
                                         token_expires=token_expires, language=language,
                                         now=now)
         self.ctx.on_commit()
+        if found.outcome == "queued":
+            self.ctx.on_analysis_queued()
         return found
 
     async def _request(self, tx: Tx, match: Match, total: int, user_id: int, *,

@@ -149,8 +149,9 @@ class Conditionals:
         """After `mover_id` played `canonical` at `ply` (in `tx`): the queues it matches
         advance, and their replies due now are played; the others are cleared. Returns the
         match and who replied (None if nobody did)."""
-        if not eligible(match):
-            return match, None
+        if not eligible(match) or match.row.has_conditionals is False:
+            return match, None  # none queued when the match was read (as before: a queue
+            # saved after that read and before this commit is cleared at the next move)
         rows = await tx.conditional_moves(match.id)
         replier = None
         for row in rows:

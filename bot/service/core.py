@@ -311,6 +311,9 @@ class Context:
         self.rng = rng or random.SystemRandom()  # seat order
         self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
         self.on_commit = on_commit or (lambda: None)
+        # called once an analysis is queued (the analysis runner's wake-up: not on every
+        # commit, where its claim would take the write lock from players' moves)
+        self.on_analysis_queued: Callable[[], None] = lambda: None
         self.moves_played = 0  # by this process, since it started (the metrics read it)
         # called in the transaction that ends a match, after its final board is written
         # (tournaments record the result there): (tx, effects, match)
