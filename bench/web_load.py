@@ -1,28 +1,38 @@
 """The web companion under load: the real bot (pages inside it, CORRAL_WEB_URL set) against the
 loopback Discord imitation, `--matches` matches moving at `--rate` moves/s offered (as
-bench/load.py plays them: /move, Poisson arrivals), first without viewers, then with
-`--viewers` open live streams (server-sent events) spread over the matches.
+bench/load.py plays them: /move, Poisson arrivals), in `--rounds` rounds of a run without
+viewers and then a run with `--viewers` open live streams (server-sent events) spread over the
+matches: the figures of each kind are pooled, so a p99 rests on every round's moves and a
+drift of the machine's load over the minutes falls on both alike.
 
     python bench/web_load.py [--matches 100] [--viewers 1000] [--rate 20] [--seconds 20]
-                             [--workers 2] [--pages bot|process]
+                             [--rounds 3] [--workers 2] [--pages bot|process]
+                             [--viewer-nice 19]
 
 `--pages process`: the viewers watch `python -m bot.web` beside the bot on the same store
 (new moves found by polling the watched versions) instead of the pages inside the bot.
 
+The viewers stand for browsers on other machines: they run in a process of their own at
+`--viewer-nice` (19 by default), so that on a two-core machine the thousand simulated clients
+parsing their streams do not take the bot's cores (the CPU they used is reported; 0 puts them
+on an equal footing with the bot).
+
 Reported: the bot's first response p50/p99 (from the interaction to its first answer, on the
-imitation's clock, as bench/load.py measures it) without and with the viewers; from each move
-(its interaction sent) to each viewer's stream delivering the new version, p50/p99/max, and
-how many deliveries were missed; the bot's RSS before and after the streams opened, per open
-connection. The viewers run in a process of their own (their CPU is not the imitation's).
+imitation's clock, as bench/load.py measures it) without and with the viewers, and the bot's
+CPU per move (its process and picture workers, from /proc) in each; from each move (its
+interaction sent) to each viewer's stream delivering the new version, p50/p99/max, and how
+many deliveries were missed; the bot's RSS per open connection.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import os
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -33,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from discord_fake import FakeDiscord  # noqa: E402
-from load import Figures, Load, Table, quantiles, rss_mb  # noqa: E402
+from load import Figures, Load, Table, cpu_seconds, quantiles, rss_mb  # noqa: E402
 from soak import Bot  # noqa: E402
 
 from games.mancala import GAME  # noqa: E402
@@ -106,10 +116,33 @@ async def viewers(base: str, tokens: list[str], count: int) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    print(json.dumps(seen), flush=True)
+    print(json.dumps({"seen": seen, "cpu": time.process_time()}), flush=True)
 
 
 # -- the run --------------------------------------------------------------------------------------
+def seen_by_viewers(seen: list[Any], sent: dict[tuple[str, int], float], tokens: list[str],
+                    count: int) -> tuple[list[float], int]:
+    """(from each move to each of its match's viewers seeing it, in seconds; how many such
+    deliveries never came). A viewer sees a move when a state with it arrives (a state may
+    bring two moves made close together: the page shows the newest, which holds both)."""
+    states: dict[int, list[tuple[int, float]]] = {}
+    for viewer, _, entries, at in seen:
+        states.setdefault(viewer, []).append((entries, at))
+    sent_by_token: dict[str, list[tuple[int, float]]] = {}
+    for (token, entries), at in sent.items():
+        sent_by_token.setdefault(token, []).append((entries, at))
+    delays, missed = [], 0
+    for viewer in range(count):
+        mine = states.get(viewer, [])
+        for entries, sent_at in sent_by_token.get(tokens[viewer % len(tokens)], []):
+            arrived = [at for n, at in mine if n >= entries]
+            if arrived:
+                delays.append(min(arrived) - sent_at)
+            else:
+                missed += 1
+    return delays, missed
+
+
 async def run(args: argparse.Namespace) -> None:
     import socket
 
@@ -131,19 +164,16 @@ async def run(args: argparse.Namespace) -> None:
             await bot.start()
             await asyncio.sleep(2.0)
             assert bot.proc is not None
-            pid = bot.proc.pid
+            bot_pid = pid = bot.proc.pid
             load = Timed(fake, bot)
             await asyncio.gather(*(load.open(i) for i in range(args.matches)))
             for table in load.tables.values():
                 load.tokens[table.channel] = token_of(table.board)
             print(f"{args.matches} matches, {args.rate:g} moves/s offered, {args.seconds:g} s"
-                  f" per run, picture workers {args.workers}, pages in the {args.pages}",
-                  flush=True)
-            figures, took = await load.run(args.seconds, args.rate, args.seed)
-            print(f"without viewers: {figures.moves / took:5.1f} moves/s, first response"
-                  f" p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
-                  f" {quantiles(figures.board)} ms", flush=True)
-            await asyncio.sleep(1.0)
+                  f" per run, {args.rounds} round(s) of a run without viewers then one with"
+                  f" {args.viewers}, picture workers {args.workers}, pages in the"
+                  f" {args.pages}, viewers at nice {args.viewer_nice}; load average"
+                  f" {os.getloadavg()[0]:.2f}", flush=True)
             watched = base
             if args.pages == "process":
                 with socket.socket() as sock:
@@ -158,50 +188,72 @@ async def run(args: argparse.Namespace) -> None:
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
                 await asyncio.sleep(3.0)
                 pid = pages.pid  # its memory is the one the streams cost
-            before = rss_mb(pid)[0]
-            tokens = list(load.tokens.values())
-            child = await asyncio.create_subprocess_exec(
-                sys.executable, __file__, "--viewers-of", watched, "--viewers", str(args.viewers),
-                "--", *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-            assert child.stdout is not None and child.stdin is not None
-            line = await asyncio.wait_for(child.stdout.readline(), 120)
-            assert line.strip() == b"ready", line
-            await asyncio.sleep(2.0)
-            after = rss_mb(pid)[0]
-            load.sent.clear()
-            figures, took = await load.run(args.seconds, args.rate, args.seed + 1)
-            print(f"with {args.viewers} viewers: {figures.moves / took:5.1f} moves/s, first"
-                  f" response p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
-                  f" {quantiles(figures.board)} ms", flush=True)
-            await asyncio.sleep(3.0)  # the last moves reach their viewers
-            child.stdin.close()
-            seen = json.loads((await asyncio.wait_for(child.stdout.read(), 60)).decode())
-            await child.wait()
-            child = None
-            # a viewer sees a move when a state with it arrives (a state may bring two moves
-            # made close together: the page shows the newest, which holds both)
-            states: dict[int, list[tuple[int, float]]] = {}
-            for viewer, _, entries, at in seen:
-                states.setdefault(viewer, []).append((entries, at))
-            sent_by_token: dict[str, list[tuple[int, float]]] = {}
-            for (token, entries), at in load.sent.items():
-                sent_by_token.setdefault(token, []).append((entries, at))
-            delays, missed = [], 0
-            for viewer in range(args.viewers):
-                mine = states.get(viewer, [])
-                for entries, sent_at in sent_by_token.get(tokens[viewer % len(tokens)], []):
-                    arrived = [at for n, at in mine if n >= entries]
-                    if arrived:
-                        delays.append(min(arrived) - sent_at)
-                    else:
-                        missed += 1
+            without, with_ = Figures(), Figures()
+            took = {False: 0.0, True: 0.0}
+            cpu = {False: 0.0, True: 0.0}
+            delays: list[float] = []
+            missed = 0
+            memory: list[float] = []
+            viewer_cpu = 0.0
+            for round_ in range(args.rounds):
+                for watching in (False, True):
+                    tokens = list(load.tokens.values())
+                    if watching:
+                        before = rss_mb(pid)[0]
+                        child = await asyncio.create_subprocess_exec(
+                            sys.executable, __file__, "--viewers-of", watched, "--viewers",
+                            str(args.viewers), "--", *tokens, stdin=asyncio.subprocess.PIPE,
+                            stdout=asyncio.subprocess.PIPE,
+                            preexec_fn=functools.partial(os.nice, args.viewer_nice))
+                        assert child.stdout is not None and child.stdin is not None
+                        line = await asyncio.wait_for(child.stdout.readline(), 120)
+                        assert line.strip() == b"ready", line
+                        await asyncio.sleep(2.0)
+                        memory.append((rss_mb(pid)[0] - before) * 1024 / args.viewers)
+                    load.sent.clear()
+                    began = cpu_seconds(bot_pid) + (cpu_seconds(pages.pid) if pages else 0.0)
+                    figures, seconds = await load.run(args.seconds, args.rate,
+                                                      args.seed + 2 * round_ + watching)
+                    cpu[watching] += (cpu_seconds(bot_pid)
+                                      + (cpu_seconds(pages.pid) if pages else 0.0) - began)
+                    took[watching] += seconds
+                    total = with_ if watching else without
+                    total.first += figures.first
+                    total.board += figures.board
+                    total.moves += figures.moves
+                    total.failed += figures.failed
+                    print(f"  round {round_ + 1} {'with' if watching else 'without'}:"
+                          f" first response p50/p99 {quantiles(figures.first)} ms, load"
+                          f" {os.getloadavg()[0]:.2f}", flush=True)
+                    if watching:
+                        assert child is not None and child.stdin is not None
+                        assert child.stdout is not None
+                        await asyncio.sleep(3.0)  # the last moves reach their viewers
+                        child.stdin.close()
+                        out = json.loads(await asyncio.wait_for(child.stdout.read(), 60))
+                        await child.wait()
+                        child = None
+                        viewer_cpu += out["cpu"]
+                        more, lost = seen_by_viewers(out["seen"], load.sent, tokens,
+                                                     args.viewers)
+                        delays += more
+                        missed += lost
+                    await asyncio.sleep(1.0)
+            for name, figures, watching in (("without viewers", without, False),
+                                            (f"with {args.viewers} viewers", with_, True)):
+                print(f"{name}: {figures.moves / took[watching]:5.1f} moves/s, first response"
+                      f" p50/p99 {quantiles(figures.first)} ms, board posted p50/p99"
+                      f" {quantiles(figures.board)} ms, {len(figures.first)} moves, the bot's"
+                      f" CPU {cpu[watching] * 1000 / max(1, figures.moves):.2f} ms per move"
+                      f" (with its picture workers{' and the pages process' if pages else ''})",
+                      flush=True)
             print(f"move -> viewer sees it: p50/p99 {quantiles(delays)} ms, max"
                   f" {max(delays, default=0) * 1000:.0f} ms, {len(delays)} seen,"
-                  f" {missed} never seen", flush=True)
+                  f" {missed} never seen; the viewers' process used"
+                  f" {viewer_cpu * 1000 / max(1, with_.moves):.2f} ms of CPU per move", flush=True)
             owner = "bot" if pages is None else "pages process"
-            print(f"{owner} RSS {before:.0f} MB before the streams, {after:.0f} MB with"
-                  f" {args.viewers} open: {(after - before) * 1024 / args.viewers:.1f} kB per"
-                  " connection", flush=True)
+            print(f"{owner} RSS per open connection: {statistics.median(memory):.1f} kB"
+                  f" (median of {len(memory)} rounds)", flush=True)
         finally:
             if child is not None and child.returncode is None:
                 child.kill()
@@ -223,6 +275,10 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", choices=("bot", "process"), default="bot")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs without and with viewers, alternated (p99 over all)")
+    parser.add_argument("--viewer-nice", type=int, default=19,
+                        help="the viewers' CPU priority (they stand for browsers elsewhere)")
     parser.add_argument("--viewers-of", help=argparse.SUPPRESS)
     parser.add_argument("tokens", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()

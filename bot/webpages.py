@@ -52,6 +52,7 @@ from .pictures import board_picture, replay_frame, replay_gif
 if TYPE_CHECKING:
     from .pool import Workers
     from .service import Service
+    from .service.history import Replayed
     from .store import MatchRow, Store, TournamentRow
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ log = logging.getLogger(__name__)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 POLL_SECONDS = 0.5  # how often watched matches' versions are read (besides the bot's kicks)
 PING_SECONDS = 15.0  # a comment on an idle stream, so proxies keep it open
+REPLAYED_ON_LOOP = 4  # new log entries a page's history goes on with on the event loop
+REPLAYS_KEPT = 256  # matches whose last replay the pages keep
 GIF_BYTES = 8 * 1024 * 1024
 STATIC = Path(__file__).resolve().parent / "web_static"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -363,6 +366,9 @@ class Pages:
         self.watch = Watch(lambda: getattr(source, "store", None))
         self.cache = Cache()
         self.pictures = Cache(128)
+        # the last replay of each match a page showed, to go on from at its next version
+        # (and the lines each language said of it)
+        self._replays: OrderedDict[int, tuple[Replayed, dict[str, list[str]]]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
 
@@ -419,7 +425,7 @@ class Pages:
     async def _make_view(self, row: MatchRow, language: str) -> View:
         from .clocks import clock_for
         from .service.core import result_phrase, wrap
-        from .service.history import history_lines
+        from .service.history import history_text, replay_more
         from .service.moves import effective_log
 
         store, service, workers = self._parts()
@@ -431,13 +437,35 @@ class Pages:
         moves: list[str] = []
         last = ""
         if match.state is not None:
-            # the history as the Moves button tells it (replayed in a worker: CPU work)
-            log = effective_log(await store.moves(row.id))
+            # the history as the Moves button tells it: the new moves since the replay this
+            # page last made of the match, on the loop (a move or two: what the service does
+            # for a move); a whole match replayed in a worker (CPU work)
+            log = [(e.kind, e.notation, e.actor_id, e.ply)
+                   for e in effective_log(await store.moves(row.id))]
             revealed = row.status == "finished" or not game.info.hidden_information
-            lines, last = await workers.run(
-                history_lines, game.id, len(row.seats), row.options,
-                [(e.kind, e.notation, e.actor_id, e.ply) for e in log],
-                [(s.seat, s.user_id, s.name) for s in row.seats], revealed, language)
+            seats = [(s.seat, s.user_id, s.name) for s in row.seats]
+            kept = self._replays.get(row.id)
+            before, spoken = kept if kept is not None else (None, {})
+            if before is not None and before.continues(log, revealed) \
+                    and len(log) - len(before.log) <= REPLAYED_ON_LOOP:
+                replayed = replay_more(game.id, len(row.seats), row.options, log, seats,
+                                       revealed, before)
+            else:
+                replayed = await workers.run(replay_more, game.id, len(row.seats),
+                                             row.options, log, seats, revealed, None)
+                spoken = {}
+            # the lines spoken before in this language, and the new entries' lines
+            lines = spoken.get(language, [])[:len(before.entries) if before else 0]
+            lines += history_text(replayed.entries[len(lines):], language)
+            spoken[language] = lines
+            self._replays[row.id] = (replayed, spoken)
+            self._replays.move_to_end(row.id)
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+            last = ""
+            if replayed.entries:
+                final = replayed.entries[-1]
+                last = final.notation if final.kind != "skip" else "—"
             moves = [line.replace("`", "") for line in lines]  # no Discord code marks
             last = texts(SKIPPED) if last == "—" else last
         ply = match.ply()

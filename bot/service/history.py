@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games import Phrase, get_game, phrase
 from games.record import format_record
@@ -30,12 +31,38 @@ def replay_history(game_id: str, seat_count: int, options: dict[str, str],
                    revealed: bool) -> list[HistoryEntry]:
     """A match's effective log replayed into history entries (plain arguments: it also runs
     in a worker process, for the web pages). `seats`: (seat, user id, name)."""
+    return list(replay_more(game_id, seat_count, options, log, seats, revealed, None).entries)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A replay's end: the log it replayed, its history entries, and the state after them,
+    from which a longer log goes on (`replay_more`)."""
+
+    log: tuple[LogEntry, ...]
+    entries: tuple[HistoryEntry, ...]
+    state: Any
+    revealed: bool
+
+    def continues(self, log: Sequence[LogEntry], revealed: bool) -> bool:
+        """Whether `log` is this replay's log and then more (no takeback since)."""
+        return (revealed == self.revealed and len(log) >= len(self.log)
+                and tuple(log[:len(self.log)]) == self.log)
+
+
+def replay_more(game_id: str, seat_count: int, options: dict[str, str],
+                log: Sequence[LogEntry], seats: Sequence[tuple[int, int, str]],
+                revealed: bool, before: Replayed | None) -> Replayed:
+    """`log` replayed, going on from `before` where `log` continues it (a web page watching
+    a match replays only the new moves at each version), else from the start."""
     game = get_game(game_id)
     names = {user_id: name for _, user_id, name in seats}
     by_seat = {seat: name for seat, _, name in seats}
-    entries: list[HistoryEntry] = []
-    state = game.new(seat_count, options)
-    for kind, notation, actor_id, ply in log:
+    if before is not None and before.continues(log, revealed):
+        entries, state, done = list(before.entries), before.state, len(before.log)
+    else:
+        entries, state, done = [], game.new(seat_count, options), 0
+    for kind, notation, actor_id, ply in log[done:]:
         if kind == "skip":
             absent = game.to_move(state)
             state = game.skip(state)
@@ -50,23 +77,15 @@ def replay_history(game_id: str, seat_count: int, options: dict[str, str],
                                     names.get(actor_id or 0), shown,
                                     game.move_effects(state, move, after)))
         state = after
-    return entries
+    return Replayed(tuple(log), tuple(entries), state, revealed)
 
 
-def history_lines(game_id: str, seat_count: int, options: dict[str, str],
-                  log: Sequence[LogEntry], seats: Sequence[tuple[int, int, str]],
-                  revealed: bool, language: str) -> tuple[list[str], str]:
-    """The history as the Moves button says it, in `language`, and the last entry's notation
-    (a worker job for the web pages: the replay is CPU work, kept off the event loop)."""
+def history_text(entries: Sequence[HistoryEntry], language: str) -> list[str]:
+    """History entries as the Moves button says them, in `language`."""
     from ..i18n import Texts
 
     texts = Texts(language)
-    entries = replay_history(game_id, seat_count, options, log, seats, revealed)
-    lines = [texts(History.history_line(entry)) for entry in entries]
-    last = ""
-    if entries:
-        last = entries[-1].notation if entries[-1].kind != "skip" else "—"
-    return lines, last
+    return [texts(History.history_line(entry)) for entry in entries]
 
 
 class History:
