@@ -867,6 +867,18 @@ class Tx(Queries, AnalysisWrites, PuzzleWrites):
         await self.conn.write("UPDATE matches SET next_check_at = $1 WHERE id = $2",
                               next_check_at, match_id)
 
+    async def give_web_tokens(self, limit: int = 500) -> int:
+        """Web page tokens for up to `limit` matches opened before matches had them
+        (migration 0012), so that their boards carry a link like every other's; returns how
+        many were given. A match given one meanwhile (another shard) keeps its own."""
+        rows = await self.conn.fetch(
+            "SELECT id FROM matches WHERE web_token IS NULL ORDER BY id LIMIT $1", limit)
+        for row in rows:
+            await self.conn.write(
+                "UPDATE matches SET web_token = $1 WHERE id = $2 AND web_token IS NULL",
+                secrets.token_urlsafe(WEB_TOKEN_BYTES), row["id"])
+        return len(rows)
+
     async def set_board_version(self, match_id: int, version: int) -> None:
         await self.conn.write("UPDATE matches SET board_version = $1 WHERE id = $2",
                               version, match_id)

@@ -513,14 +513,8 @@ class Pages:
         moves = "".join(f"<li>{e(line)}</li>" for line in d["moves"])
         og = ""
         if self.base_url and d["board"]:
-            url = f"{self.base_url}/m/{token}"
-            og = (f'<meta property="og:title" content="{e(d["title"])}">'
-                  f'<meta property="og:description" content="{e(d["players"])}">'
-                  f'<meta property="og:type" content="website">'
-                  f'<meta property="og:url" content="{e(url)}">'
-                  f'<meta property="og:image" content="{e(self.base_url + d["board"])}">'
-                  f'<meta property="og:image:alt" content="{e(d["alt"])}">'
-                  '<meta name="twitter:card" content="summary_large_image">')
+            og = open_graph(d["title"], d["players"], f"{self.base_url}/m/{token}",
+                            self.base_url + d["board"], d["alt"])
         board = (f'<img id="board" src="{e(d["board"])}" alt="{e(d["alt"])}">'
                  if d["board"] else '<img id="board" hidden alt="">')
         deadline = (f'<time id="deadline" datetime="{e(d["deadline"])}">{e(d["deadline"])}'
@@ -809,7 +803,11 @@ class Pages:
 {cross}
 {picture}
 </main>"""
-        return self._html(request, language, title, body, "", base)
+        og = ""
+        if self.base_url and t.players:  # a pasted link shows the standings (or bracket)
+            og = open_graph(title, f"{about} · {status}", self.base_url + base,
+                            f"{self.base_url}{base}/picture/{row.version}-{language}.png", alt)
+        return self._html(request, language, title, body, og, base)
 
     async def _tournament_live(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the tournament's version now, then whenever it moves (the
@@ -1005,6 +1003,18 @@ class Pages:
             raise web.HTTPNotFound()
         return self._picture(request, gif, "image/gif", f'"{row.id}-{row.version}-gif"',
                              attachment=f"corral-match-{row.id}.gif")
+
+
+def open_graph(title: str, description: str, url: str, image: str, alt: str) -> str:
+    """A page's OpenGraph tags: what a chat shows for a pasted link (the picture as well)."""
+    e = html.escape
+    return (f'<meta property="og:title" content="{e(title)}">'
+            f'<meta property="og:description" content="{e(description)}">'
+            '<meta property="og:type" content="website">'
+            f'<meta property="og:url" content="{e(url)}">'
+            f'<meta property="og:image" content="{e(image)}">'
+            f'<meta property="og:image:alt" content="{e(alt)}">'
+            '<meta name="twitter:card" content="summary_large_image">')
 
 
 def match_url(base_url: str, token: str) -> str:

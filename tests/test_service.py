@@ -370,3 +370,22 @@ async def test_an_offer_accepted_in_a_race_with_a_move_changes_nothing(service, 
     row = await store.get_offer(offer.id)
     assert row.status == "void"
     assert (await service.get(match.id)).status == "active"
+
+
+async def test_matches_opened_before_web_pages_get_a_token_at_start(service, store):
+    """A match opened before migration 0012 has no web page token; the recovery at start
+    gives it one (unguessable, its own), and leaves the tokens of the others alone."""
+    import re
+
+    old, new = await challenge(service, channel=501), await challenge(service, channel=502)
+    async with store.transaction() as tx:
+        await tx.conn.execute("UPDATE matches SET web_token = NULL WHERE id = $1", old.id)
+    assert (await store.get_match(old.id)).web_token is None
+    kept = (await store.get_match(new.id)).web_token
+    await service.recover()
+    given = (await store.get_match(old.id)).web_token
+    assert given is not None and re.fullmatch(r"[A-Za-z0-9_-]{22}", given)
+    assert given != kept and (await store.get_match(new.id)).web_token == kept
+    assert (await store.match_by_token(given)).id == old.id
+    await service.recover()
+    assert (await store.get_match(old.id)).web_token == given

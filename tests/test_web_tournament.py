@@ -71,6 +71,11 @@ async def test_the_page_shows_standings_crosstable_and_the_rounds_matches(site, 
     status, headers, png = await fetch(base + picture)
     assert status == 200 and headers["Content-Type"] == "image/png"
     assert Image.open(io.BytesIO(png)).size[0] == 720
+    # a pasted link shows the tournament and that picture (OpenGraph), names escaped
+    og = dict(re.findall(r'<meta property="og:([a-z:]+)" content="([^"]*)">', page))
+    assert og["url"] == BASE + path and og["image"] == BASE + picture
+    assert og["title"].startswith(f"Tournament #{t.id}")
+    assert (await fetch(base + og["image"][len(BASE):]))[0] == 200
 
 
 def html_escaped(text: str) -> str:

@@ -57,6 +57,9 @@ def effective_log(entries: list[MoveRow]) -> list[MoveRow]:
     return effective
 
 
+WEB_TOKENS_AT_ONCE = 500  # matches given a web token per transaction at start (`recover`)
+
+
 class Moves:
     """Playing a move, the die rolls it makes due, the board players are shown after a change,
     and what recovery at start finishes."""
@@ -308,8 +311,14 @@ class Moves:
     async def recover(self) -> int:
         """After a crash or an upgrade: a die roll left pending is rolled, the clock columns
         of old rows are filled in, and a match whose latest state never had its board sent
-        gets one. Returns how many matches needed something."""
+        gets one; matches opened before web pages existed get their page's token. Returns how
+        many matches needed something (tokens aside)."""
         now = self.ctx.clock()
+        while True:
+            async with self.ctx.store.transaction(background=True) as tx:
+                given = await tx.give_web_tokens(WEB_TOKENS_AT_ONCE)
+            if given < WEB_TOKENS_AT_ONCE:
+                break
         fixed = await self.matches.abandon_placeholders(now - 300)
         for match_id in await self.ctx.store.unsettled_matches(now - DAY):
             try:
