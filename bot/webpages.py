@@ -368,6 +368,8 @@ class Pages:
         self.pictures = Cache(128)
         # the last replay of each match a page showed, to go on from at its next version
         # (and the lines each language said of it)
+        # each watched tournament's last read: (loop time, the read), shared by its streams
+        self._tournament_reads: dict[int, tuple[float, asyncio.Future[TournamentRow | None]]] = {}
         self._replays: OrderedDict[int, tuple[Replayed, dict[str, list[str]]]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
@@ -832,13 +834,26 @@ class Pages:
                     await response.write(b": ping\n\n")
                 await asyncio.sleep(TOURNAMENT_POLL)
                 idle += TOURNAMENT_POLL
-                fresh = await store.tournament(row.id)
+                fresh = await self._tournament_now(store, row.id)
                 if fresh is None:
                     break
                 row = fresh
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         return response
+
+    async def _tournament_now(self, store: Store, tournament_id: int) -> TournamentRow | None:
+        """The tournament's row, read at most once a poll period for all of its pages'
+        streams (a hundred viewers of a tournament are one read a second, not a hundred)."""
+        now = asyncio.get_running_loop().time()
+        found = self._tournament_reads.get(tournament_id)
+        if found is None or now - found[0] >= TOURNAMENT_POLL:
+            if len(self._tournament_reads) > 256:  # forget tournaments nobody watches now
+                self._tournament_reads = {k: v for k, v in self._tournament_reads.items()
+                                          if now - v[0] < TOURNAMENT_POLL}
+            found = (now, asyncio.ensure_future(store.tournament(tournament_id)))
+            self._tournament_reads[tournament_id] = found
+        return await asyncio.shield(found[1])
 
     async def _tournament_picture(self, request: web.Request) -> web.Response:
         from .pictures import tournament_picture

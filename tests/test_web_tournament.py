@@ -132,3 +132,39 @@ async def read_until(response, done) -> str:
     while not done(text):
         text += (await asyncio.wait_for(response.content.readany(), 10)).decode()
     return text
+
+
+async def test_the_streams_of_one_tournament_share_their_reads(site, service, store,
+                                                               monkeypatch):
+    """Many viewers of one tournament's page cost one read of it per poll period, not one
+    each; and each of them still sees the new version."""
+    import bot.webpages as webpages
+
+    base, _ = site
+    monkeypatch.setattr(webpages, "TOURNAMENT_POLL", 0.05)
+    t, placed = await running_swiss(service, store, hostile=False)
+    path = await path_of(store, t.id)
+    reads = []
+    real = type(store).tournament
+
+    async def counted(self, tournament_id):
+        reads.append(tournament_id)
+        return await real(self, tournament_id)
+
+    monkeypatch.setattr(type(store), "tournament", counted)
+    async with aiohttp.ClientSession() as session:
+        streams = [await session.get(base + path + "/live") for _ in range(8)]
+        firsts = [await read_until(r, lambda text: "event: version" in text) for r in streams]
+        reads.clear()
+        began = asyncio.get_running_loop().time()
+        match = await service.get(placed[0])
+        await service.resign(match.id, match.seats[1].user_id)
+        for stream, first in zip(streams, firsts, strict=True):
+            more = await read_until(stream, lambda text: "event: version" in text)
+            assert int(re.search(r"data: (\d+)", more).group(1)) > int(
+                re.search(r"data: (\d+)", first).group(1))
+        periods = (asyncio.get_running_loop().time() - began) / 0.05
+        # one read per period (and one more at a boundary), where eight streams made eight
+        assert len(reads) <= periods + 2, (len(reads), periods)
+        for stream in streams:
+            stream.close()
