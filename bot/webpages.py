@@ -14,10 +14,11 @@ new versions by one cheap query for every watched match (`Store.match_versions`)
 when the bot in this process commits a change (`kick`) and every `POLL_SECONDS` otherwise (a
 web server beside the bot, or other shard processes writing the same store).
 
-A player's page (/p/<user>/<signature>, linked from match pages; the signature is an HMAC
-with a key kept in the store's meta table) shows their rating chart and recent finished
-matches of servers that show pages. Routes are added in `Pages.add_routes` (a tournament page
-adds its own there). Security: only GET and HEAD
+A player's page (/p/<server>/<user>/<signature>, linked from that server's match pages; the
+signature is an HMAC of both with a key kept in the store's meta table) shows their rating
+chart and their recent finished matches in that server only, if it shows pages: a page linked
+from one server never lists what its players do in another. Routes are added in
+`Pages.add_routes` (a tournament page adds its own there). Security: only GET and HEAD
 (405 otherwise), a strict Content-Security-Policy (no inline script or style: `web.js` and
 `web.css` are files), every name escaped, and anything malformed is a plain 4xx.
 """
@@ -390,8 +391,9 @@ class Pages:
             self._frame)
         app.router.add_get(f"/m/{t}/record.txt", self._record)
         app.router.add_get(f"/m/{t}/replay-{lang}.gif", self._gif)
-        app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}", self._player_page)
-        app.router.add_get("/p/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}/chart-" + lang
+        pp = "/p/{guild:[0-9]{1,20}}/{user:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}"
+        app.router.add_get(pp, self._player_page)
+        app.router.add_get(pp + "/chart-" + lang
                            + ".png", self._player_chart)
         tp = "/t/{tid:[0-9]{1,20}}/{sig:[A-Za-z0-9_-]{22}}"
         app.router.add_get(tp, self._tournament_page)
@@ -525,7 +527,7 @@ class Pages:
         people = []
         for seat in row.seats:
             if seat.user_id > 0:  # a person (an AI seat has no page)
-                path = await self.player_path(seat.user_id)
+                path = await self.player_path(seat.user_id, row.guild_id)
                 people.append(f'<li><a href="{path}?lang={language}">{e(seat.name)}</a></li>')
         body = f"""
 <main id="match" data-live="{e(live)}" data-version="{view.version}">
@@ -625,39 +627,41 @@ class Pages:
             self._key = await signing_key(store)
         return self._key
 
-    async def player_path(self, user_id: int) -> str:
-        """A player's page: /p/<user>/<signature> (unguessable, as match pages are)."""
-        return f"/p/{user_id}/{_sign(await self._secret(), user_id)}"
+    async def player_path(self, user_id: int, guild_id: int | None) -> str:
+        """A player's page as a server's match pages link it: /p/<server>/<user>/<signature>
+        (unguessable, as match pages are; 0 for matches outside a server)."""
+        guild = guild_id or 0
+        return f"/p/{guild}/{user_id}/{_sign(await self._secret(), user_id, f'player-{guild}')}"
 
-    async def _player(self, request: web.Request) -> int:
-        user_id, sig = int(request.match_info["user"]), request.match_info["sig"]
+    async def _player(self, request: web.Request) -> tuple[int, int]:
+        """(server, user) of a player page's address, if its signature is right and the
+        server shows pages."""
+        guild, user_id = int(request.match_info["guild"]), int(request.match_info["user"])
+        sig = request.match_info["sig"]
         for fresh in (False, True):
-            if hmac.compare_digest(_sign(await self._secret(fresh), user_id), sig):
-                return user_id
+            if hmac.compare_digest(_sign(await self._secret(fresh), user_id, f"player-{guild}"),
+                                   sig):
+                store, _, _ = self._parts()
+                if not (await store.guild_settings(guild or None))["web_links"]:
+                    break
+                return guild, user_id
         raise web.HTTPNotFound()
 
-    async def _public_finished(self, user_id: int) -> list[MatchRow]:
-        """A player's recent finished matches whose servers show pages."""
+    async def _public_finished(self, user_id: int, guild: int) -> list[MatchRow]:
+        """A player's recent finished matches in one server."""
         store, _, _ = self._parts()
-        shown: dict[int | None, bool] = {}
-        rows = []
-        for row in await store.finished_matches_of(user_id, 20):
-            if row.guild_id not in shown:
-                shown[row.guild_id] = bool(
-                    (await store.guild_settings(row.guild_id))["web_links"])
-            if shown[row.guild_id] and row.web_token:
-                rows.append(row)
-        return rows
+        return [row for row in await store.finished_matches_of(user_id, 50)
+                if (row.guild_id or 0) == guild and row.web_token][:20]
 
     async def _player_page(self, request: web.Request) -> web.Response:
         from .service.stats import seat_result
 
-        user_id = await self._player(request)
+        guild, user_id = await self._player(request)
         _, service, _ = self._parts()
         language = language_of_request(request)
         texts = Texts(language)
         e = html.escape
-        rows = await self._public_finished(user_id)
+        rows = await self._public_finished(user_id, guild)
         profile = await service.profile(user_id)
         if not rows and profile.trend_game is None:
             raise web.HTTPNotFound()
@@ -690,7 +694,7 @@ class Pages:
     async def _player_chart(self, request: web.Request) -> web.Response:
         from .pictures import profile_chart
 
-        user_id = await self._player(request)
+        _, user_id = await self._player(request)
         language = request.match_info["lang"]
         _, service, workers = self._parts()
         profile = await service.profile(user_id)

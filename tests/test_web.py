@@ -284,10 +284,11 @@ async def test_a_players_page_has_their_rating_chart_and_recent_public_matches(s
     match = await service.resign(match.id, BOB.user_id)
     assert match.status == "finished"
     _, _, page = await fetch(f"{base}/m/{match.row.web_token}?lang=en")
-    paths = re.findall(r'href="(/p/\d+/[A-Za-z0-9_-]{22})\?lang=en">([^<]*)<', page.decode())
+    paths = re.findall(r'href="(/p/\d+/\d+/[A-Za-z0-9_-]{22})\?lang=en">([^<]*)<',
+                       page.decode())
     assert sorted(name for _, name in paths) == ["Alice", "Bob"]
     alice = next(path for path, name in paths if name == "Alice")
-    assert alice.split("/")[2] == str(ALICE.user_id)
+    assert alice.split("/")[2:4] == ["1", str(ALICE.user_id)]  # her page in server 1
     status, headers, body = await fetch(f"{base}{alice}?lang=ja")
     text = body.decode()
     assert status == 200 and headers["Content-Security-Policy"] == CSP
@@ -297,16 +298,31 @@ async def test_a_players_page_has_their_rating_chart_and_recent_public_matches(s
     status, headers, png = await fetch(base + chart.group(1))
     assert status == 200 and headers["Content-Type"] == "image/png"
     Image.open(io.BytesIO(png)).verify()
-    # another player's number under Alice's signature, or a forged one: no page
+    # another player's number or another server's under Alice's signature, or a forged
+    # one: no page
     sig = alice.rsplit("/", 1)[1]
-    for path in (f"/p/{BOB.user_id}/{sig}", f"/p/{ALICE.user_id}/{'A' * 22}",
-                 f"/p/{ALICE.user_id}/{sig[:-1]}", f"/p/{ALICE.user_id}"):
+    for path in (f"/p/1/{BOB.user_id}/{sig}", f"/p/2/{ALICE.user_id}/{sig}",
+                 f"/p/1/{ALICE.user_id}/{'A' * 22}", f"/p/1/{ALICE.user_id}/{sig[:-1]}",
+                 f"/p/1/{ALICE.user_id}", f"/p/{ALICE.user_id}/{sig}"):
         status, _, _ = await fetch(base + path)
         assert status == 404, path
-    # a server that turned its links off: its matches are not listed
-    await service.update_settings(1, is_manager=True, web_links=False)
+    # her matches in another server are not on the page server 1's match pages link
+    other = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=2, channel_id=501, first="me")
+    other = await service.accept(other.id, BOB.user_id)
+    other = await service.resign(other.id, BOB.user_id)
     _, _, body = await fetch(f"{base}{alice}")
+    assert match.row.web_token in body.decode()
+    assert other.row.web_token not in body.decode()
+    _, _, page = await fetch(f"{base}/m/{other.row.web_token}?lang=en")
+    elsewhere = re.search(r'href="(/p/2/\d+/[^"?]+)\?lang=en">Alice<', page.decode()).group(1)
+    _, _, body = await fetch(f"{base}{elsewhere}")
+    assert other.row.web_token in body.decode()
     assert match.row.web_token not in body.decode()
+    # a server that turned its links off: no page of its own for her any more
+    await service.update_settings(1, is_manager=True, web_links=False)
+    status, _, body = await fetch(f"{base}{alice}")
+    assert status == 404 and match.row.web_token not in body.decode()
 
 
 async def test_japanese_pages_read_in_japanese(site, service):
