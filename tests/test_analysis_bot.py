@@ -22,6 +22,7 @@ from games.analysis import assemble_job, judge_job, public_at_end
 from render import Swing, TextBox
 from render import analysis_picture as draw
 from render.analysis import MARK, WIDTH
+from render.common import MIN_PHONE_PX, PHONE_WIDTH, contrast
 
 ASK = {"channel_id": 5, "token": None, "token_expires": None, "language": "en"}
 
@@ -149,6 +150,7 @@ def test_the_picture_reads_on_a_phone(language, cjk_font):
     game = get_game("progressive-mancala")
     state = game.new(2, {"pits": "11"})
     boxes: list[TextBox] = []
+    board_boxes: list[TextBox] = []
     tr = translations(language) if language == "ja" else gettext.NullTranslations()
     notes = result["moves"]
     swings = [Swing(i, notes[i - 1]["seat"], notes[i - 1]["move"], notes[i - 1]["best"],
@@ -156,19 +158,85 @@ def test_the_picture_reads_on_a_phone(language, cjk_font):
               for i in result["mistakes"]]
     labels_png = draw(game.id, names=["Alice", "Bartholomew-Longname"],
                       series=[n["win"] for n in notes] + [result["final"]], swings=swings,
-                      tr=tr, layout=boxes)
+                      tr=tr, layout=boxes, board_layout=board_boxes)
     texts = [b.text for b in boxes]
     if language == "ja":
         assert "一手ごとの勝つ見込み" in texts and any("手目" in t for t in texts)
     else:
         assert "Chance of winning after each move" in texts
     assert not _label_problems(labels_png, boxes)
+    problems = _board_label_problems(labels_png, board_boxes)
+    assert board_boxes and not problems, "\n".join(problems[:20])
 
 
 def _label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
-    """`layout_problems`, on the labels alone (the small boards pasted in are the games' own
-    pictures, checked by their own tests)."""
+    """`layout_problems`, on the picture's own labels (the boards pasted in are the games' own
+    pictures: their overlaps and surroundings are checked by their own tests)."""
     return layout_problems(png, boxes)
+
+
+def _board_label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
+    """The boards' labels as they land in the picture (scaled with their board): each reads
+    at phone width (digits 9 px once the picture is 360 px wide), on a contrast of 4.5:1, and
+    lies within the picture. Side by side, half as wide, their digits were 4 to 5 px."""
+    image = Image.open(io.BytesIO(png))
+    problems = []
+    for b in boxes:
+        if b.height * PHONE_WIDTH / image.width < MIN_PHONE_PX:
+            problems.append(f"{b.text!r}: digits {b.height * PHONE_WIDTH / image.width:.1f} px "
+                            "at phone width")
+        if contrast(b.fg, b.bg) < 4.5:
+            problems.append(f"{b.text!r}: contrast {contrast(b.fg, b.bg):.2f}")
+        x0, y0, x1, y1 = b.box
+        if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+            problems.append(f"{b.text!r}: outside the picture")
+    return problems
+
+
+GAMES = (("progressive-mancala", 2, {"pits": "11"}), ("progressive-mancala", 2, {"pits": "17"}),
+         ("pastoral-square", 2, {}), ("ico", 2, {"level": "1"}), ("ghostone", 3, {}),
+         ("consequence", 2, {}))
+NAMES = ["Alice", "Bartholomew-Longname", "Carol", "Dave"]
+
+
+def played_swings(game_id: str, seats: int, options: dict[str, str], seed: int = 1):
+    """A seeded random playout and three of its moves as swings: the public view after the
+    move played and after another legal move (what the AI preferred, as far as the picture
+    cares), the series of chances made up."""
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    state = game.new(seats, game.draw_options(options, rng))
+    chosen = []
+    while game.outcome(state) is None and len(chosen) < 30:
+        notations = game.legal_notations(state)
+        move, best = rng.choice(notations), rng.choice(notations)
+        chosen.append((game.observe(game.play(state, move), None),
+                       game.observe(game.play(state, best), None), move, best))
+        state = game.play(state, move)
+    picks = sorted(rng.sample(range(1, len(chosen) + 1), min(3, len(chosen))))
+    swings = [Swing(i, (i - 1) % seats, chosen[i - 1][2], chosen[i - 1][3], 0.2,
+                    chosen[i - 1][0], chosen[i - 1][1]) for i in picks]
+    series = [[1 / seats] * seats for _ in range(len(chosen) + 1)]
+    return swings, series
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("game_id,seats,options", GAMES)
+def test_every_label_of_every_game_reads_on_a_phone(game_id, seats, options, language,
+                                                    cjk_font):
+    """Every label, the boards' own included (scores, counts, coordinates, status lines),
+    reads at phone width, in every game."""
+    swings, series = played_swings(game_id, seats, options)
+    tr = translations(language) if language == "ja" else gettext.NullTranslations()
+    boxes: list[TextBox] = []
+    board_boxes: list[TextBox] = []
+    png = draw(game_id, names=NAMES[:seats], series=series, swings=swings, tr=tr,
+               layout=boxes, board_layout=board_boxes)
+    assert Image.open(io.BytesIO(png)).width == WIDTH
+    assert len(board_boxes) > 2 * len(swings) * 3  # the boards' labels are all there
+    assert not _label_problems(png, boxes)
+    problems = _board_label_problems(png, board_boxes)
+    assert not problems, "\n".join(problems[:20])
 
 
 def test_a_calm_game_says_so():
