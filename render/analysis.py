@@ -8,12 +8,14 @@ tall at phone width) on a plain background. The boards are the games' own pictur
 (`render_observation`), each scaled to the picture's whole width. A board picture is drawn so
 that its smallest label reads at 360 px wide, so a board only reads here when it is shown as
 wide as that, as in its own message: side by side (each half as wide) every count, coordinate
-and status line came out 4 to 5 px tall. Stacked, the two boards stay easy to compare: the same
+and status line came out 4 to 5 px tall (cutting the boards down to their board area would
+not help: the counts and coordinates on a board are as small as the lines under it, and a
+Mancala board is its picture's whole width). Stacked, the two boards stay easy to compare: the same
 size, square above square, with only a label between them. They are drawn without the line
 that writes the last move out (the labels above them name the move played and the move
-preferred; the board still marks it), and cut below their last ink, which keeps the picture
-about a fifth shorter; the status line stays, since it carries state (extra moves, stones
-picked up, whose turn).
+preferred; the board still marks it), and cut below their last ink: 5 to 13% off the
+picture's height, which is still 4,000 to 6,500 px for three swings. The status line stays:
+it carries state (extra moves, stones picked up, whose turn).
 """
 
 from __future__ import annotations
