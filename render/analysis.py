@@ -1,7 +1,12 @@
-"""A finished match's analysis as one PNG that reads on a phone: each seat's estimated chance
-of winning after every move as a line chart, the three biggest swings marked on it (①②③), and
-for each swing two boards, one above the other: the position after the move played, and after
-the move the AI preferred.
+"""A finished match's analysis as PNG pictures that read on a phone, posted together in one
+message: the chart of each seat's estimated chance of winning after every move, the three
+biggest swings marked on it (①②③), then one picture per swing with two boards, one above the
+other: the position after the move played, and after the move the AI preferred.
+
+Separate pictures, not one: Discord previews an attachment scaled into about 550 x 350 px,
+and the whole analysis in one picture was 720 x 4,000-6,500 px, a sliver nobody could read
+before opening it. The chart alone is about 720 x 470 (3:2, the shape of that box); a swing's
+picture is 720 x 1,100-2,200 and is opened to be read, one swipe per swing.
 
 720 px wide (shown about 360 px wide on a phone): every label is at least `SMALL` (digits 9 px
 tall at phone width) on a plain background. The boards are the games' own pictures
@@ -10,12 +15,11 @@ that its smallest label reads at 360 px wide, so a board only reads here when it
 wide as that, as in its own message: side by side (each half as wide) every count, coordinate
 and status line came out 4 to 5 px tall (cutting the boards down to their board area would
 not help: the counts and coordinates on a board are as small as the lines under it, and a
-Mancala board is its picture's whole width). Stacked, the two boards stay easy to compare: the same
-size, square above square, with only a label between them. They are drawn without the line
-that writes the last move out (the labels above them name the move played and the move
-preferred; the board still marks it), and cut below their last ink: 5 to 13% off the
-picture's height, which is still 4,000 to 6,500 px for three swings. The status line stays:
-it carries state (extra moves, stones picked up, whose turn).
+Mancala board is its picture's whole width). Stacked, the two boards stay easy to compare: the
+same size, square above square, with only a label between them. They are drawn without the
+line that writes the last move out (the labels above them name the move played and the move
+preferred; the board still marks it), and cut below their last ink (5 to 13% off). The
+status line stays: it carries state (extra moves, stones picked up, whose turn).
 """
 
 from __future__ import annotations
@@ -85,13 +89,36 @@ class Swing:
     preferred: Any
 
 
-def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Sequence[float]],
-                     swings: Sequence[Swing], tr: Any = None,
-                     layout: list[TextBox] | None = None,
-                     board_layout: list[TextBox] | None = None) -> bytes:
-    """The picture as PNG bytes. `series[i]` is each seat's chance of winning after `i`
-    entries (the start first, the result last). `layout` receives the picture's own labels,
-    `board_layout` the boards' labels as they land in it (scaled: for tests of legibility)."""
+def analysis_pictures(game_id: str, *, names: Sequence[str],
+                      series: Sequence[Sequence[float]], swings: Sequence[Swing],
+                      tr: Any = None, layouts: list[list[TextBox]] | None = None,
+                      board_layouts: list[list[TextBox]] | None = None) -> list[bytes]:
+    """The pictures as PNG bytes: the chart, then one picture per swing, in rank order.
+    `series[i]` is each seat's chance of winning after `i` entries (the start first, the
+    result last). `layouts` and `board_layouts` (for tests of legibility) receive one list
+    per picture: its own labels, and its boards' labels as they land in it (scaled)."""
+
+    def collect(into: list[list[TextBox]] | None) -> list[TextBox] | None:
+        if into is None:
+            return None
+        into.append([])
+        return into[-1]
+
+    pictures = [analysis_chart(names=names, series=series, swings=swings, tr=tr,
+                               layout=collect(layouts))]
+    collect(board_layouts)  # the chart has no board
+    for rank, swing in enumerate(swings):
+        pictures.append(swing_picture(game_id, swing, rank, names=names, tr=tr,
+                                      layout=collect(layouts),
+                                      board_layout=collect(board_layouts)))
+    return pictures
+
+
+def analysis_chart(*, names: Sequence[str], series: Sequence[Sequence[float]],
+                   swings: Sequence[Swing], tr: Any = None,
+                   layout: list[TextBox] | None = None) -> bytes:
+    """The title, the legend and the chart with the swings marked (①②③), or under it the
+    line that says no move was a swing. About 720 x 470: Discord previews it whole."""
 
     labels = translated(AnalysisLabels, tr)
     seats = len(names)
@@ -102,11 +129,8 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
     plot_top = legend_y + legend_rows * (SMALL + 18) + 26
     plot_bottom = plot_top + PLOT_HEIGHT
     axis_y = plot_bottom + SMALL // 2 + 16
-    boards = [(_board(game_id, swing.played, names, tr),
-               _board(game_id, swing.preferred, names, tr)) for swing in swings]
-    row_heights = [3 * LABEL_ROW + a[0].height + b[0].height + 44 for a, b in boards]
-    swings_top = axis_y + SMALL + 28
-    height = swings_top + (sum(row_heights) if swings else SMALL + 40) + MARGIN
+    calm_y = axis_y + SMALL + 28
+    height = (calm_y + SMALL + 12 if not swings else axis_y + SMALL // 2 + 10) + MARGIN
     canvas = Canvas((WIDTH, height), BACKGROUND)
 
     canvas.text((MARGIN, title_y), fit_width(canvas, labels.title, TITLE_SIZE, True,
@@ -114,7 +138,6 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
                 size=TITLE_SIZE, fg=TEXT, bg=BACKGROUND, bold=True)
     _legend(canvas, names, legend_y)
 
-    # the chart
     entries = max(1, len(series) - 1)
     left, right = MARGIN + canvas.measure("100%", SMALL)[0] + 14, WIDTH - MARGIN - 10
 
@@ -155,44 +178,52 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
     canvas.text((left, axis_y), "0", size=SMALL, fg=MUTED, bg=BACKGROUND)
     canvas.text((right, axis_y), labels.move.format(n=entries), size=SMALL, fg=MUTED,
                 bg=BACKGROUND, align="right")
+    if not swings:
+        canvas.text((MARGIN, calm_y + SMALL // 2), fit_width(canvas, labels.calm, SMALL, False,
+                                                             WIDTH - 2 * MARGIN),
+                    size=SMALL, fg=TEXT, bg=BACKGROUND)
+    return to_png(canvas.rgb(layout))
 
-    # the swings, each with its two boards, the move played above the move preferred
-    y = swings_top
+
+def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str],
+                  tr: Any = None, layout: list[TextBox] | None = None,
+                  board_layout: list[TextBox] | None = None) -> bytes:
+    """One swing (`rank` 0 is ①): its heading, then the move played above its board and the
+    move the AI preferred above its board. `layout` receives the picture's own labels,
+    `board_layout` the boards' labels as they land in it (scaled)."""
+
+    labels = translated(AnalysisLabels, tr)
+    pair = (_board(game_id, swing.played, names, tr), _board(game_id, swing.preferred, names, tr))
+    height = MARGIN + 3 * LABEL_ROW + pair[0][0].height + pair[1][0].height + 24 + MARGIN
+    canvas = Canvas((WIDTH, height), BACKGROUND)
+    name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
+    loss = f"−{round(swing.loss * 100)}%"
+    head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {loss} · {name}"
+    y = MARGIN
+    canvas.text((MARGIN, y + SMALL // 2 + 4),
+                fit_width(canvas, head, SMALL, True, WIDTH - 2 * MARGIN, names),
+                size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True)
+    y += LABEL_ROW
     spots: list[tuple[Image.Image, int, int]] = []
     bars: list[tuple[tuple[int, int, int, int], Rgb]] = []
-    if not swings:
-        canvas.text((MARGIN, y + SMALL), fit_width(canvas, labels.calm, SMALL, False,
-                                                   WIDTH - 2 * MARGIN),
-                    size=SMALL, fg=TEXT, bg=BACKGROUND)
-    for rank, (swing, pair) in enumerate(zip(swings, boards, strict=True)):
-        if rank:  # a rule between swings: the boards span the width, the rule parts them
-            canvas.line((MARGIN, y - 10, WIDTH - MARGIN, y - 10), fill=GRID, width=2)
-        name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
-        loss = f"−{round(swing.loss * 100)}%"
-        head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {loss} · {name}"
-        canvas.text((MARGIN, y + SMALL // 2 + 4),
-                    fit_width(canvas, head, SMALL, True, WIDTH - 2 * MARGIN, names),
-                    size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True)
-        y += LABEL_ROW
-        for column, (text, (board, boxes)) in enumerate((
-                (labels.played.format(move=swing.move), pair[0]),
-                (labels.preferred.format(move=swing.best), pair[1]))):
-            top = y + (8 if column else 0)
-            canvas.text((MARGIN, top + SMALL // 2 + 4),
-                        fit_width(canvas, text, SMALL, True, WIDTH - 2 * MARGIN),
-                        size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
-                        bg=BACKGROUND, bold=True)
-            board_y = top + LABEL_ROW
-            x = (WIDTH - board.width) // 2
-            spots.append((board, x, board_y))
-            # a bar down the left edge, from the label to the board's foot: which board is
-            # which, while scrolling through it
-            bars.append(((0, top + 2, STRIPE - 1, board_y + board.height - 1),
-                         MUTED if column else readable(MARK, BACKGROUND)))
-            if board_layout is not None:
-                board_layout.extend(_moved(box, x, board_y) for box in boxes)
-            y = board_y + board.height + 8
-        y += 20
+    for column, (text, (board, boxes)) in enumerate((
+            (labels.played.format(move=swing.move), pair[0]),
+            (labels.preferred.format(move=swing.best), pair[1]))):
+        top = y + (8 if column else 0)
+        canvas.text((MARGIN, top + SMALL // 2 + 4),
+                    fit_width(canvas, text, SMALL, True, WIDTH - 2 * MARGIN),
+                    size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
+                    bg=BACKGROUND, bold=True)
+        board_y = top + LABEL_ROW
+        x = (WIDTH - board.width) // 2
+        spots.append((board, x, board_y))
+        # a bar down the left edge, from the label to the board's foot: which board is which,
+        # while scrolling through it
+        bars.append(((0, top + 2, STRIPE - 1, board_y + board.height - 1),
+                     MUTED if column else readable(MARK, BACKGROUND)))
+        if board_layout is not None:
+            board_layout.extend(_moved(box, x, board_y) for box in boxes)
+        y = board_y + board.height + 8
     image = canvas.rgb(layout)
     for board, x, board_y in spots:
         image.paste(board, (x, board_y))

@@ -11,7 +11,7 @@ from typing import Any
 
 from games import KITS
 
-from .analysis import AnalysisLabels, Swing, analysis_picture
+from .analysis import AnalysisLabels, Swing, analysis_chart, analysis_pictures, swing_picture
 from .chart import ChartLabels, rating_chart
 from .common import Picture, TextBox, cjk_font_available, translated
 from .replay import animate
@@ -77,5 +77,5 @@ def _has_last_move(game_id: str) -> bool:
 
 
 __all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",
-           "analysis_picture", "animate", "cjk_font_available", "picture", "rating_chart",
-           "render_observation"]
+           "analysis_chart", "analysis_pictures", "animate", "cjk_font_available", "picture",
+           "rating_chart", "render_observation", "swing_picture"]
