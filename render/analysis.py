@@ -118,7 +118,7 @@ def analysis_chart(*, names: Sequence[str], series: Sequence[Sequence[float]],
                    swings: Sequence[Swing], tr: Any = None,
                    layout: list[TextBox] | None = None) -> bytes:
     """The title, the legend and the chart with the swings marked (①②③), or under it the
-    line that says no move was a swing. About 720 x 470: Discord previews it whole."""
+    line that says no move was a swing. About 720 x 470, 3:2 (see the module)."""
 
     labels = translated(AnalysisLabels, tr)
     seats = len(names)
