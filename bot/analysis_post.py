@@ -1,6 +1,7 @@
-"""Posting a finished analysis (an `outbox.AnalysisPost` row): its picture, drawn in the
-picture workers, and the same in words, in the channel it was asked in and in that server's
-language; then the reply that showed the progress says where it is."""
+"""Posting a finished analysis (an `outbox.AnalysisPost` row): its pictures (the chart, then
+one per swing), drawn in the picture workers, and the same in words, in one message in the
+channel it was asked in and in that server's language; then the reply that showed the progress
+says where it is."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .i18n import Texts
 from .interactions import fit
 from .outbox import AnalysisPost
 from .outbox_worker import Give, Result, Skip
-from .pictures import analysis_picture
+from .pictures import analysis_pictures
 from .pool import Workers
 from .service import LEVEL_NAMES, Service
 from .store import OutboxRow, Store
@@ -65,13 +66,17 @@ class AnalysisPoster:
         message_id = post.message_id
         channel_id = post.channel_id
         if message_id is None:
-            png = await self.pictures.run(
-                analysis_picture, match.game.id, len(match.seats), dict(match.row.options),
+            pngs: list[bytes] = await self.pictures.run(
+                analysis_pictures, match.game.id, len(match.seats), dict(match.row.options),
                 entries, job.result, names, texts.language)
+            # the chart first, then the swings in rank order (at most 1 + 3 of Discord's 10
+            # attachments a message)
+            suffixes = ["chart", *(str(rank) for rank in range(1, len(pngs)))]
+            files = [discord.File(io.BytesIO(png), filename=f"analysis-{match.id}-{suffix}.png")
+                     for png, suffix in zip(pngs, suffixes, strict=True)]
             try:
                 message = await self.delivery.post(
-                    row, post.channel_id, content=content,
-                    file=discord.File(io.BytesIO(png), filename=f"analysis-{match.id}.png"),
+                    row, post.channel_id, content=content, files=files,
                     allowed_mentions=discord.AllowedMentions.none())
             except discord.Forbidden:
                 raise Skip(f"cannot post in channel {post.channel_id}") from None

@@ -109,14 +109,14 @@ def profile_chart(points: Sequence[tuple[float, float]], title: str, language: s
     return rating_chart(points, title=title, tr=translations(picture_language(language)))
 
 
-def analysis_picture(game_id: str, seat_count: int, options: dict[str, str],
-                     entries: Sequence[Sequence[str]], result: dict[str, Any],
-                     names: Sequence[str], language: str) -> bytes:
-    """A stored analysis (`games.analysis.Analysis` as a dict) as a picture: the chart of
-    each seat's chance after every entry and the three biggest swings, each with the public
-    view after the move played and after the AI's preferred move."""
+def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
+                      entries: Sequence[Sequence[str]], result: dict[str, Any],
+                      names: Sequence[str], language: str) -> list[bytes]:
+    """A stored analysis (`games.analysis.Analysis` as a dict) as pictures, posted together:
+    the chart of each seat's chance after every entry, then one per swing (at most three),
+    each with the public view after the move played and after the AI's preferred move."""
     from render import Swing
-    from render import analysis_picture as draw
+    from render import analysis_pictures as draw
 
     game, states = _replayed(game_id, seat_count, options, entries)
     notes = result["moves"]
@@ -131,6 +131,8 @@ def analysis_picture(game_id: str, seat_count: int, options: dict[str, str],
             preferred=game.observe(game.play(before, note["best"]), None)))
     return draw(game_id, names=list(names), series=series, swings=swings,
                 tr=translations(picture_language(language)))
+
+
 def tournament_picture(kind: str, data: str, language: str = "en") -> bytes:
     """A tournament's standings (rank, points, tie-breaks, crosstable) or knockout bracket,
     from the engine's JSON."""

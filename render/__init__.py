@@ -32,12 +32,14 @@ if TYPE_CHECKING:
         Picture,
         Swing,
         TextBox,
-        analysis_picture,
+        analysis_chart,
+        analysis_pictures,
         animate,
         cjk_font_available,
         picture,
         rating_chart,
         render_observation,
+        swing_picture,
     )
 
 
@@ -51,5 +53,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "AnalysisLabels", "ChartLabels", "Swing",
-           "analysis_picture", "Picture", "TextBox",
-           "animate", "cjk_font_available", "picture", "rating_chart", "render_observation"]
+           "analysis_chart", "analysis_pictures", "Picture", "TextBox", "animate",
+           "cjk_font_available", "picture", "rating_chart", "render_observation",
+           "swing_picture"]

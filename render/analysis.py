@@ -1,22 +1,36 @@
-"""A finished match's analysis as one PNG that reads on a phone: each seat's estimated chance
-of winning after every move as a line chart, the three biggest swings marked on it (①②③), and
-for each swing two small boards side by side: the position after the move played, and after
-the move the AI preferred.
+"""A finished match's analysis as PNG pictures that read on a phone, posted together in one
+message: the chart of each seat's estimated chance of winning after every move, the three
+biggest swings marked on it (①②③), then one picture per swing with two boards, one above the
+other: the position after the move played, and after the move the AI preferred.
+
+Separate pictures, not one: Discord previews an attachment scaled into about 550 x 350 px,
+and the whole analysis in one picture was 720 x 4,000-6,500 px, a sliver nobody could read
+before opening it. The chart alone is about 720 x 470 (3:2, the shape of that box); a swing's
+picture is 720 x 1,100-2,200 and is opened to be read, one swipe per swing.
 
 720 px wide (shown about 360 px wide on a phone): every label is at least `SMALL` (digits 9 px
-tall at phone width) on a plain background. The small boards are the games' own pictures
-(`render_observation`) scaled down: they show the shape of the position; the moves are named
-in the labels above them (and in the text that goes with the picture).
+tall at phone width) on a plain background. The boards are the games' own pictures
+(`render_observation`), each scaled to the picture's whole width. A board picture is drawn so
+that its smallest label reads at 360 px wide, so a board only reads here when it is shown as
+wide as that, as in its own message: side by side (each half as wide) every count, coordinate
+and status line came out 4 to 5 px tall (cutting the boards down to their board area would
+not help: the counts and coordinates on a board are as small as the lines under it, and a
+Mancala board is its picture's whole width). Stacked, the two boards stay easy to compare: the
+same size, square above square, with only a label between them. They are drawn without the
+line that writes the last move out (the labels above them name the move played and the move
+preferred; the board still marks it), and cut below their last ink (5 to 13% off). The
+status line stays: it carries state (extra moves, stones picked up, whose turn).
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from .common import (
     BACKGROUND,
@@ -24,6 +38,7 @@ from .common import (
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    Rgb,
     TextBox,
     fit_width,
     min_size,
@@ -38,8 +53,10 @@ MARGIN = 20
 SMALL = min_size(WIDTH)
 TITLE_SIZE = SMALL + 6
 PLOT_HEIGHT = 240
-BOARD_GAP = 20
-BOARD_WIDTH = (WIDTH - 2 * MARGIN - BOARD_GAP) // 2
+BOARD_WIDTH = WIDTH  # as wide as the picture: a board's labels read as in its own message
+BOARD_PAD = 12  # kept under a board's last ink (board pixels)
+LABEL_ROW = SMALL + 20  # a line of text above a board, with its gap
+STRIPE = 5  # the bar beside a board (the boards keep 10 px clear at their left edge)
 MARK = (255, 99, 132)  # the swings' marks: a colour no seat uses
 GRID = mix(BACKGROUND, MUTED, 0.28)
 AXIS = mix(BACKGROUND, MUTED, 0.55)
@@ -72,12 +89,36 @@ class Swing:
     preferred: Any
 
 
-def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Sequence[float]],
-                     swings: Sequence[Swing], tr: Any = None,
-                     layout: list[TextBox] | None = None) -> bytes:
-    """The picture as PNG bytes. `series[i]` is each seat's chance of winning after `i`
-    entries (the start first, the result last)."""
-    from . import render_observation
+def analysis_pictures(game_id: str, *, names: Sequence[str],
+                      series: Sequence[Sequence[float]], swings: Sequence[Swing],
+                      tr: Any = None, layouts: list[list[TextBox]] | None = None,
+                      board_layouts: list[list[TextBox]] | None = None) -> list[bytes]:
+    """The pictures as PNG bytes: the chart, then one picture per swing, in rank order.
+    `series[i]` is each seat's chance of winning after `i` entries (the start first, the
+    result last). `layouts` and `board_layouts` (for tests of legibility) receive one list
+    per picture: its own labels, and its boards' labels as they land in it (scaled)."""
+
+    def collect(into: list[list[TextBox]] | None) -> list[TextBox] | None:
+        if into is None:
+            return None
+        into.append([])
+        return into[-1]
+
+    pictures = [analysis_chart(names=names, series=series, swings=swings, tr=tr,
+                               layout=collect(layouts))]
+    collect(board_layouts)  # the chart has no board
+    for rank, swing in enumerate(swings):
+        pictures.append(swing_picture(game_id, swing, rank, names=names, tr=tr,
+                                      layout=collect(layouts),
+                                      board_layout=collect(board_layouts)))
+    return pictures
+
+
+def analysis_chart(*, names: Sequence[str], series: Sequence[Sequence[float]],
+                   swings: Sequence[Swing], tr: Any = None,
+                   layout: list[TextBox] | None = None) -> bytes:
+    """The title, the legend and the chart with the swings marked (①②③), or under it the
+    line that says no move was a swing. About 720 x 470, 3:2 (see the module)."""
 
     labels = translated(AnalysisLabels, tr)
     seats = len(names)
@@ -88,19 +129,8 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
     plot_top = legend_y + legend_rows * (SMALL + 18) + 26
     plot_bottom = plot_top + PLOT_HEIGHT
     axis_y = plot_bottom + SMALL // 2 + 16
-    boards: list[tuple[Image.Image, Image.Image]] = []
-    for swing in swings:
-        pair = []
-        for observation in (swing.played, swing.preferred):
-            png = render_observation(game_id, observation, names=list(names), tr=tr)
-            picture = Image.open(io.BytesIO(png)).convert("RGB")
-            scale = BOARD_WIDTH / picture.width
-            pair.append(picture.resize((BOARD_WIDTH, max(1, round(picture.height * scale))),
-                                       Image.Resampling.LANCZOS))
-        boards.append((pair[0], pair[1]))
-    row_heights = [2 * (SMALL + 20) + 8 + max(a.height, b.height) + 24 for a, b in boards]
-    swings_top = axis_y + SMALL + 28
-    height = swings_top + (sum(row_heights) if swings else SMALL + 40) + MARGIN
+    calm_y = axis_y + SMALL + 28
+    height = (calm_y + SMALL + 12 if not swings else axis_y + SMALL // 2 + 10) + MARGIN
     canvas = Canvas((WIDTH, height), BACKGROUND)
 
     canvas.text((MARGIN, title_y), fit_width(canvas, labels.title, TITLE_SIZE, True,
@@ -108,7 +138,6 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
                 size=TITLE_SIZE, fg=TEXT, bg=BACKGROUND, bold=True)
     _legend(canvas, names, legend_y)
 
-    # the chart
     entries = max(1, len(series) - 1)
     left, right = MARGIN + canvas.measure("100%", SMALL)[0] + 14, WIDTH - MARGIN - 10
 
@@ -149,36 +178,97 @@ def analysis_picture(game_id: str, *, names: Sequence[str], series: Sequence[Seq
     canvas.text((left, axis_y), "0", size=SMALL, fg=MUTED, bg=BACKGROUND)
     canvas.text((right, axis_y), labels.move.format(n=entries), size=SMALL, fg=MUTED,
                 bg=BACKGROUND, align="right")
-
-    # the swings, each with its two boards
-    y = swings_top
-    spots: list[tuple[Image.Image, int, int]] = []
     if not swings:
-        canvas.text((MARGIN, y + SMALL), fit_width(canvas, labels.calm, SMALL, False,
-                                                   WIDTH - 2 * MARGIN),
+        canvas.text((MARGIN, calm_y + SMALL // 2), fit_width(canvas, labels.calm, SMALL, False,
+                                                             WIDTH - 2 * MARGIN),
                     size=SMALL, fg=TEXT, bg=BACKGROUND)
-    for rank, (swing, (played, preferred), row) in enumerate(
-            zip(swings, boards, row_heights, strict=True)):
-        name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
-        loss = f"−{round(swing.loss * 100)}%"
-        head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {loss} · {name}"
-        canvas.text((MARGIN, y + SMALL // 2 + 4),
-                    fit_width(canvas, head, SMALL, True, WIDTH - 2 * MARGIN, names),
-                    size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True)
-        line_y = y + SMALL + 20 + SMALL // 2 + 4
-        for column, (text, board) in enumerate((
-                (labels.played.format(move=swing.move), played),
-                (labels.preferred.format(move=swing.best), preferred))):
-            x = MARGIN + column * (BOARD_WIDTH + BOARD_GAP)
-            canvas.text((x, line_y), fit_width(canvas, text, SMALL, False, BOARD_WIDTH),
-                        size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
-                        bg=BACKGROUND)
-            spots.append((board, x, y + 2 * (SMALL + 20) + 8))
-        y += row
-    image = Image.open(io.BytesIO(canvas.png(layout))).convert("RGB")
+    return to_png(canvas.rgb(layout))
+
+
+def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str],
+                  tr: Any = None, layout: list[TextBox] | None = None,
+                  board_layout: list[TextBox] | None = None) -> bytes:
+    """One swing (`rank` 0 is ①): its heading, then the move played above its board and the
+    move the AI preferred above its board. `layout` receives the picture's own labels,
+    `board_layout` the boards' labels as they land in it (scaled)."""
+
+    labels = translated(AnalysisLabels, tr)
+    pair = (_board(game_id, swing.played, names, tr), _board(game_id, swing.preferred, names, tr))
+    height = MARGIN + 3 * LABEL_ROW + pair[0][0].height + pair[1][0].height + 24 + MARGIN
+    canvas = Canvas((WIDTH, height), BACKGROUND)
+    name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
+    loss = f"−{round(swing.loss * 100)}%"
+    head = f"{NUMBERS[rank]} {labels.move.format(n=swing.index)} · {loss} · {name}"
+    y = MARGIN
+    canvas.text((MARGIN, y + SMALL // 2 + 4),
+                fit_width(canvas, head, SMALL, True, WIDTH - 2 * MARGIN, names),
+                size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True)
+    y += LABEL_ROW
+    spots: list[tuple[Image.Image, int, int]] = []
+    bars: list[tuple[tuple[int, int, int, int], Rgb]] = []
+    for column, (text, (board, boxes)) in enumerate((
+            (labels.played.format(move=swing.move), pair[0]),
+            (labels.preferred.format(move=swing.best), pair[1]))):
+        top = y + (8 if column else 0)
+        canvas.text((MARGIN, top + SMALL // 2 + 4),
+                    fit_width(canvas, text, SMALL, True, WIDTH - 2 * MARGIN),
+                    size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
+                    bg=BACKGROUND, bold=True)
+        board_y = top + LABEL_ROW
+        x = (WIDTH - board.width) // 2
+        spots.append((board, x, board_y))
+        # a bar down the left edge, from the label to the board's foot: which board is which,
+        # while scrolling through it
+        bars.append(((0, top + 2, STRIPE - 1, board_y + board.height - 1),
+                     MUTED if column else readable(MARK, BACKGROUND)))
+        if board_layout is not None:
+            board_layout.extend(_moved(box, x, board_y) for box in boxes)
+        y = board_y + board.height + 8
+    image = canvas.rgb(layout)
     for board, x, board_y in spots:
         image.paste(board, (x, board_y))
+    draw = ImageDraw.Draw(image)
+    for box, colour in bars:
+        draw.rectangle(box, fill=colour)
     return to_png(image)
+
+
+def _board(game_id: str, observation: Any, names: Sequence[str],
+           tr: Any) -> tuple[Image.Image, list[TextBox]]:
+    """A board as wide as the picture (never enlarged), cut below its last ink, and its labels
+    as they land on it."""
+    from . import render_observation
+
+    boxes: list[TextBox] = []
+    png = render_observation(game_id, observation, names=list(names), tr=tr, layout=boxes,
+                             last_move=False)
+    picture: Image.Image = Image.open(io.BytesIO(png))
+    bottom = picture.height
+    palette = picture.getpalette() if picture.mode == "P" else None
+    if palette is not None and tuple(palette[:3]) == BACKGROUND:  # index 0 is the background
+        found = picture.getbbox()
+        if found is not None:
+            bottom = min(picture.height, found[3] + BOARD_PAD)
+    picture = picture.convert("RGB").crop((0, 0, picture.width, bottom))
+    scale = min(1.0, BOARD_WIDTH / picture.width)
+    # Hamming, not Lanczos: at these scales (0.72 to 0.95) the two look the same at phone
+    # width, and Hamming takes half the time (six boards a picture)
+    if scale < 1:
+        picture = picture.resize((BOARD_WIDTH, max(1, round(picture.height * scale))),
+                                 Image.Resampling.HAMMING)
+    return picture, [_scaled(box, scale) for box in boxes]
+
+
+def _scaled(box: TextBox, scale: float) -> TextBox:
+    x0, y0, x1, y1 = box.box
+    return replace(box, box=(math.floor(x0 * scale), math.floor(y0 * scale),
+                             math.ceil(x1 * scale), math.ceil(y1 * scale)),
+                   height=round(box.height * scale))
+
+
+def _moved(box: TextBox, dx: int, dy: int) -> TextBox:
+    x0, y0, x1, y1 = box.box
+    return replace(box, box=(x0 + dx, y0 + dy, x1 + dx, y1 + dy))
 
 
 def _legend(canvas: Canvas, names: Sequence[str], y: int) -> None:

@@ -4,13 +4,14 @@ pictures' other entry points (see `render/__init__`)."""
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from games import KITS
 
-from .analysis import AnalysisLabels, Swing, analysis_picture
+from .analysis import AnalysisLabels, Swing, analysis_chart, analysis_pictures, swing_picture
 from .chart import ChartLabels, rating_chart
 from .common import Picture, TextBox, cjk_font_available, translated
 from .replay import animate
@@ -53,18 +54,28 @@ LABELS: Mapping[str, type] = _ByGame("labels")  # game id -> its picture's Label
 
 def render_observation(game_id: str, observation: Any, *,
                        names: Sequence[str] | None = None, result: str | None = None,
-                       tr: Any = None, layout: list[TextBox] | None = None) -> bytes:
+                       tr: Any = None, layout: list[TextBox] | None = None,
+                       last_move: bool = True) -> bytes:
     """The picture of one game's observation, by game id.
 
     `result`: a sentence saying how the match ended; drawn instead of the "to move" line (and
     then nothing is drawn as if a player were to move). `tr`: a gettext-like object every word
     on the picture goes through (None: English). `layout`: a list that receives a `TextBox` for
-    every label drawn (for tests of legibility and overlap)."""
+    every label drawn (for tests of legibility and overlap). `last_move` False: the last move
+    is marked on the board but not written under it (a picture that names it itself)."""
     drawing = picture(game_id)
     labels: Any = translated(drawing.labels, tr)
-    return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout)
+    flags = {} if last_move or not _has_last_move(game_id) else {"last_move": False}
+    return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout,
+                        **flags)
+
+
+@cache
+def _has_last_move(game_id: str) -> bool:
+    """Whether a game's draw takes `last_move` (a kit's picture without it is drawn whole)."""
+    return "last_move" in inspect.signature(picture(game_id).draw).parameters
 
 
 __all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",
-           "analysis_picture", "animate", "cjk_font_available", "picture", "rating_chart",
-           "render_observation"]
+           "analysis_chart", "analysis_pictures", "animate", "cjk_font_available", "picture",
+           "rating_chart", "render_observation", "swing_picture"]

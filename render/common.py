@@ -172,7 +172,8 @@ class Picture:
     """A game's picture: its module (named by the game's kit, `Kit.picture`) sets
     `PICTURE = Picture(draw, Labels)`, and `render_observation` finds it there."""
 
-    # (observation, *, names, labels, result, layout) -> PNG bytes
+    # (observation, *, names, labels, result, layout, last_move=True) -> PNG bytes; last_move
+    # False: the last move is not written under the board (it may still be marked on it)
     draw: Callable[..., bytes]
     # a dataclass whose defaults are every English word drawn (translated through `tr`, and
     # extracted for the catalogs: its name ends in "Labels")
@@ -392,6 +393,15 @@ class Canvas:
         """Whether a box keeps clear of every label and marker drawn so far."""
         return not any(overlaps(box, other.box, gap) for other in self.boxes) and \
             not any(overlaps(box, other, gap) for other in self.markers)
+
+    def rgb(self, layout: list[TextBox] | None = None) -> Image.Image:
+        """The picture as an RGB image, for one that other pictures are pasted into (the
+        analysis picture's boards): no PNG encoded and decoded on the way."""
+        if layout is not None:
+            layout.extend(self.boxes)
+        image = self._image.copy()
+        image.putpalette([channel for colour in self.colours for channel in colour])
+        return image.convert("RGB")
 
     def png(self, layout: list[TextBox] | None = None) -> bytes:
         if layout is not None:

@@ -83,7 +83,9 @@ def _height(hand: bool) -> int:
 def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = None,
                        labels: ConsequenceLabels = ConsequenceLabels(),
                        result: str | None = None,
-                       layout: list[TextBox] | None = None) -> bytes:
+                       layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+    """The picture as PNG bytes; `last_move` False: the last action is not written under the
+    grid (still drawn on it)."""
     canvas = _static_layer(view.hand is not None).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     over = result is not None or view.outcome is not None
@@ -109,7 +111,7 @@ def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = N
         _last_over(canvas, view)
     if view.hand is not None:
         _hand(canvas, view.hand, labels)
-    _footer(canvas, view, who, labels, result, mover)
+    _footer(canvas, view, who, labels, result, mover, last_move)
     return canvas.png(layout)
 
 
@@ -275,7 +277,7 @@ def _hand(canvas: Canvas, hand: tuple[str, ...], labels: ConsequenceLabels) -> N
 
 
 def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabels,
-            result: str | None, mover: int | None) -> None:
+            result: str | None, mover: int | None, last_move: bool) -> None:
     y = canvas.image.height - 120
     room = WIDTH - 48
     outcome = view.outcome
@@ -302,7 +304,7 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
     canvas.text((24, y), status, size=size,
                 fg=readable(colour, BACKGROUND),
                 bg=BACKGROUND, bold=True)
-    last = view.last
+    last = view.last if last_move else None
     if last is not None:
         text = labels.last.format(name=who[last["seat"]], move=last["notation"])
         if last.get("ejected"):

@@ -98,7 +98,9 @@ def _height(seats: int) -> int:
 
 def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
                     labels: GhostoneLabels = GhostoneLabels(), result: str | None = None,
-                    layout: list[TextBox] | None = None) -> bytes:
+                    layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+    """The cave as PNG bytes. `last_move` is for the pictures' common call: the last move is
+    only ever drawn as arrows here, never written, so there is nothing to leave out."""
     canvas = _static_layer(view.seats, labels.compass).clone()
     compass_x, compass_r = _compass(labels.compass)
     who = [(names[i] if names and i < len(names) else labels.seat.format(n=i + 1))

@@ -155,7 +155,9 @@ def _static_layer() -> Canvas:
 
 def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
                labels: IcoLabels = IcoLabels(), result: str | None = None,
-               layout: list[TextBox] | None = None) -> bytes:
+               layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+    """The map as PNG bytes; `last_move` False: the last move is not written under the map
+    (still marked on it)."""
     canvas = _static_layer().clone()
     who = [names[i] if names and i < len(names) else labels.seat_names[i]
            for i in range(view.seats)]
@@ -200,7 +202,7 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     for face in range(len(FACES)):
         _face_number(canvas, face, fills.get(face, FACE_FILL))
     _header(canvas, view, who, labels, result, mover)
-    if view.last is not None:
+    if view.last is not None and last_move:
         seat, edge, placed = view.last
         move = f"e{edge}" if placed else f"-e{edge}"
         text = fit_width(canvas, labels.last.format(name=who[seat], move=move), SMALL, False,

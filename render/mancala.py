@@ -81,8 +81,9 @@ class MancalaLabels:
 
 def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                    labels: MancalaLabels = MancalaLabels(), result: str | None = None,
-                   layout: list[TextBox] | None = None) -> bytes:
-    """The board as PNG bytes; `layout`, when given, receives every label drawn."""
+                   layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+    """The board as PNG bytes; `layout`, when given, receives every label drawn;
+    `last_move` False: its trail is not written under the board (still ringed on it)."""
     size = len(view.pits)
     canvas = _static_layer(size, labels.goal).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
@@ -101,7 +102,7 @@ def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                 size=SMALL_BOLD + 4, fg=DARK_INK, bg=WOOD, bold=True)
     if view.last is not None:
         _trace(canvas, view, centres, radius)
-    _footer(canvas, view, who, labels, size, result, mover)
+    _footer(canvas, view, who, labels, size, result, mover, last_move)
     return canvas.png(layout)
 
 
@@ -246,7 +247,7 @@ def _trace(canvas: Canvas, view: MancalaView, centres, radius: float) -> None:
 
 
 def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLabels,
-            size: int, result: str | None, mover: int | None) -> None:
+            size: int, result: str | None, mover: int | None, last_move: bool) -> None:
     big = SMALL_BOLD + 6
     if result is not None:
         status, colour = result, TEXT
@@ -272,7 +273,7 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
                 fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
 
     rows: list[tuple[str, tuple[int, int, int]]] = []
-    last = view.last
+    last = view.last if last_move else None
     if last is not None:
         trail = " → ".join(labels.goal if p == size else pit_letter(p) for p in last.path)
         if last.captured:

@@ -95,7 +95,9 @@ class PastoralLabels:
 
 def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
                     labels: PastoralLabels = PastoralLabels(), result: str | None = None,
-                    layout: list[TextBox] | None = None) -> bytes:
+                    layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+    """The board as PNG bytes; `last_move` False: the last action is not written under the
+    board (still framed on it)."""
     canvas = _static_layer().clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     colours = _stone_colours(view.first_colour)
@@ -125,7 +127,7 @@ def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
             _blocked(canvas, cell)
     if view.last is not None and view.last.mutilation is not None:
         _mutilation(canvas, view, colours)
-    _footer(canvas, view, who, labels, result, mover)
+    _footer(canvas, view, who, labels, result, mover, last_move)
     return canvas.png(layout)
 
 
@@ -285,7 +287,7 @@ def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLa
 
 
 def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
-            result: str | None, mover: int | None) -> None:
+            result: str | None, mover: int | None, last_move: bool) -> None:
     y = FOOTER_Y
     room = WIDTH - 48
     if result is not None:
@@ -311,7 +313,7 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
                 bg=BACKGROUND, bold=True)
     lines: list[str] = []
     blocked = mover is not None and bool(view.blocked)
-    last = view.last
+    last = view.last if last_move else None
     if last is not None:
         move = labels.save if last.cell is None else f"{cell_name(last.cell)}:{last.stones}"
         text = labels.last.format(name=who[last.seat], move=move)

@@ -1,6 +1,6 @@
 """The bot side of post-game analyses (issue 30), without Discord: who may ask, a job queued
-once per match, the fair order of the queue across servers, what stays hidden, and a picture
-that reads on a phone in English and Japanese. (tests/e2e/test_analysis_e2e.py drives the
+once per match, the fair order of the queue across servers, what stays hidden, and pictures
+that read on a phone in English and Japanese. (tests/e2e/test_analysis_e2e.py drives the
 whole of it through the real bot.)"""
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from support import ALICE, BOB, CAROL
 from test_render import layout_problems
 
 from bot.i18n import translations
-from bot.pictures import analysis_picture
+from bot.pictures import analysis_pictures
 from bot.service import ServiceError
 from games import get_game
 from games.analysis import assemble_job, judge_job, public_at_end
 from render import Swing, TextBox
-from render import analysis_picture as draw
-from render.analysis import MARK, WIDTH
+from render import analysis_pictures as draw
+from render.analysis import MARK, NUMBERS, WIDTH
+from render.common import BACKGROUND, MIN_PHONE_PX, PHONE_WIDTH, contrast, readable
 
 ASK = {"channel_id": 5, "token": None, "token_expires": None, "language": "en"}
 
@@ -133,47 +134,168 @@ def picture(language: str, swings: bool = True):
     result = assemble_job(game.id, 2, {"pits": "11"}, entries, judged, "easy", 3)
     if not swings:
         result["mistakes"] = []
-    return result, analysis_picture(game.id, 2, {"pits": "11"}, entries, result,
-                                    ["Alice", "Bartholomew-Longname"], language)
+    return result, analysis_pictures(game.id, 2, {"pits": "11"}, entries, result,
+                                     ["Alice", "Bartholomew-Longname"], language)
+
+
+def has_mark(png: bytes) -> bool:
+    """The swings' colour is in the picture: the chart's marks, or a swing's "Played" label
+    and the bar beside its board."""
+    colours = {c for _, c in Image.open(io.BytesIO(png)).convert("RGB").getcolors(1 << 20)}
+    return bool(colours & {MARK, readable(MARK, BACKGROUND)})
+
+
+def shapes_problems(pngs: list[bytes], swings: int) -> list[str]:
+    """The chart first, then one picture per swing, each 720 wide; the chart is no taller than
+    1.2 times its width (Discord previews an attachment in about 550 x 350 px: the chart shows
+    whole, where the one tall picture was a sliver)."""
+    sizes = [Image.open(io.BytesIO(png)).size for png in pngs]
+    problems = []
+    if len(pngs) != 1 + swings:
+        problems.append(f"{len(pngs)} pictures for {swings} swings")
+    if any(width != WIDTH for width, _ in sizes):
+        problems.append(f"widths {[width for width, _ in sizes]}")
+    if sizes and sizes[0][1] > 1.2 * WIDTH:
+        problems.append(f"the chart is {sizes[0]}")
+    return problems
+
+
+def marks_problems(layouts: list[list[TextBox]], swings) -> list[str]:
+    """The chart shows each swing's number (①②③) and each swing's picture starts with its
+    own: its heading names the number, the move and who played it."""
+    problems = []
+    chart = {b.text for b in layouts[0]}
+    for rank, (swing, boxes) in enumerate(zip(swings, layouts[1:], strict=True)):
+        if NUMBERS[rank] not in chart:
+            problems.append(f"{NUMBERS[rank]} is not on the chart")
+        head = min(boxes, key=lambda b: b.box[1]).text if boxes else ""
+        if not head.startswith(NUMBERS[rank]) or str(swing.index) not in head:
+            problems.append(f"swing {rank + 1}'s picture starts with {head!r}")
+        if any(NUMBERS[other] in b.text for b in boxes for other in range(len(NUMBERS))
+               if other != rank):
+            problems.append(f"swing {rank + 1}'s picture shows another swing's number")
+    return problems
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
-def test_the_picture_reads_on_a_phone(language, cjk_font):
-    result, png = picture(language)
-    image = Image.open(io.BytesIO(png))
-    assert image.width == WIDTH and image.height > 2 * WIDTH
+def test_the_pictures_read_on_a_phone(language, cjk_font):
+    result, pngs = picture(language)
     assert 1 <= len(result["mistakes"]) <= 3
-    colours = {c for _, c in image.convert("RGB").getcolors(1 << 20)}
-    assert MARK in colours  # the swings are marked
+    assert not shapes_problems(pngs, len(result["mistakes"]))
+    assert all(has_mark(png) for png in pngs)  # the swings are marked, each in its picture
     # every label: digits 9 px at phone width, contrast, nothing over it, no overlap
     game = get_game("progressive-mancala")
     state = game.new(2, {"pits": "11"})
-    boxes: list[TextBox] = []
+    layouts: list[list[TextBox]] = []
+    board_layouts: list[list[TextBox]] = []
     tr = translations(language) if language == "ja" else gettext.NullTranslations()
     notes = result["moves"]
     swings = [Swing(i, notes[i - 1]["seat"], notes[i - 1]["move"], notes[i - 1]["best"],
                     notes[i - 1]["loss"], game.observe(state, None), game.observe(state, None))
               for i in result["mistakes"]]
-    labels_png = draw(game.id, names=["Alice", "Bartholomew-Longname"],
-                      series=[n["win"] for n in notes] + [result["final"]], swings=swings,
-                      tr=tr, layout=boxes)
-    texts = [b.text for b in boxes]
+    drawn = draw(game.id, names=["Alice", "Bartholomew-Longname"],
+                 series=[n["win"] for n in notes] + [result["final"]], swings=swings,
+                 tr=tr, layouts=layouts, board_layouts=board_layouts)
+    assert len(drawn) == len(layouts) == len(board_layouts) == 1 + len(swings)
+    texts = [b.text for b in layouts[0]]
     if language == "ja":
-        assert "一手ごとの勝つ見込み" in texts and any("手目" in t for t in texts)
+        assert "一手ごとの勝つ見込み" in texts
+        assert all(any("手目" in b.text for b in boxes) for boxes in layouts[1:])
     else:
         assert "Chance of winning after each move" in texts
-    assert not _label_problems(labels_png, boxes)
+    assert not marks_problems(layouts, swings)
+    assert not board_layouts[0] and all(board_layouts[1:])
+    for png, boxes, board_boxes in zip(drawn, layouts, board_layouts, strict=True):
+        assert not _label_problems(png, boxes)
+        problems = _board_label_problems(png, board_boxes)
+        assert not problems, "\n".join(problems[:20])
 
 
 def _label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
-    """`layout_problems`, on the labels alone (the small boards pasted in are the games' own
-    pictures, checked by their own tests)."""
+    """`layout_problems`, on the picture's own labels (the boards pasted in are the games' own
+    pictures: their overlaps and surroundings are checked by their own tests)."""
     return layout_problems(png, boxes)
 
 
+def _board_label_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
+    """The boards' labels as they land in the picture (scaled with their board): each reads
+    at phone width (digits 9 px once the picture is 360 px wide), on a contrast of 4.5:1, and
+    lies within the picture. Side by side, half as wide, their digits were 4 to 5 px."""
+    image = Image.open(io.BytesIO(png))
+    problems = []
+    for b in boxes:
+        if b.height * PHONE_WIDTH / image.width < MIN_PHONE_PX:
+            problems.append(f"{b.text!r}: digits {b.height * PHONE_WIDTH / image.width:.1f} px "
+                            "at phone width")
+        if contrast(b.fg, b.bg) < 4.5:
+            problems.append(f"{b.text!r}: contrast {contrast(b.fg, b.bg):.2f}")
+        x0, y0, x1, y1 = b.box
+        if x0 < 0 or y0 < 0 or x1 > image.width or y1 > image.height:
+            problems.append(f"{b.text!r}: outside the picture")
+    return problems
+
+
+GAMES = (("progressive-mancala", 2, {"pits": "11"}), ("progressive-mancala", 2, {"pits": "17"}),
+         ("pastoral-square", 2, {}), ("ico", 2, {"level": "1"}), ("ghostone", 3, {}),
+         ("consequence", 2, {}))
+NAMES = ["Alice", "Bartholomew-Longname", "Carol", "Dave"]
+
+
+def played_swings(game_id: str, seats: int, options: dict[str, str], seed: int = 1):
+    """A seeded random playout and three of its moves as swings: the public view after the
+    move played and after another legal move (what the AI preferred, as far as the picture
+    cares), the series of chances made up."""
+    game = get_game(game_id)
+    rng = random.Random(seed)
+    state = game.new(seats, game.draw_options(options, rng))
+    chosen = []
+    while game.outcome(state) is None and len(chosen) < 30:
+        notations = game.legal_notations(state)
+        move, best = rng.choice(notations), rng.choice(notations)
+        chosen.append((game.observe(game.play(state, move), None),
+                       game.observe(game.play(state, best), None), move, best))
+        state = game.play(state, move)
+    picks = sorted(rng.sample(range(1, len(chosen) + 1), min(3, len(chosen))))
+    swings = [Swing(i, (i - 1) % seats, chosen[i - 1][2], chosen[i - 1][3], 0.2,
+                    chosen[i - 1][0], chosen[i - 1][1]) for i in picks]
+    series = [[1 / seats] * seats for _ in range(len(chosen) + 1)]
+    return swings, series
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("game_id,seats,options", GAMES)
+def test_every_label_of_every_game_reads_on_a_phone(game_id, seats, options, language,
+                                                    cjk_font):
+    """Every label of every picture, the boards' own included (scores, counts, coordinates,
+    status lines), reads at phone width, in every game; the chart fits Discord's preview."""
+    swings, series = played_swings(game_id, seats, options)
+    tr = translations(language) if language == "ja" else gettext.NullTranslations()
+    layouts: list[list[TextBox]] = []
+    board_layouts: list[list[TextBox]] = []
+    pngs = draw(game_id, names=NAMES[:seats], series=series, swings=swings, tr=tr,
+                layouts=layouts, board_layouts=board_layouts)
+    assert len(swings) == 3 and not shapes_problems(pngs, len(swings))
+    assert not marks_problems(layouts, swings)
+    assert not board_layouts[0]  # the chart has no board
+    assert all(len(boxes) > 2 * 3 for boxes in board_layouts[1:])  # both boards' labels
+    for png, boxes, board_boxes in zip(pngs, layouts, board_layouts, strict=True):
+        assert not _label_problems(png, boxes)
+        problems = _board_label_problems(png, board_boxes)
+        assert not problems, "\n".join(problems[:20])
+
+
 def test_a_calm_game_says_so():
-    _, png = picture("en", swings=False)
-    assert Image.open(io.BytesIO(png)).width == WIDTH
+    result, pngs = picture("en", swings=False)
+    assert not shapes_problems(pngs, 0)  # the chart alone
+    layouts: list[list[TextBox]] = []
+    notes = result["moves"]
+    only = draw("progressive-mancala", names=["Alice", "Bob"],
+                series=[n["win"] for n in notes] + [result["final"]], swings=[],
+                layouts=layouts)
+    assert len(only) == len(layouts) == 1
+    assert "No move gave away a noticeable chance of winning" in [b.text for b in layouts[0]]
+    assert not _label_problems(only[0], layouts[0])
+    assert not has_mark(only[0])
 
 
 class FailingWorkers:

@@ -285,6 +285,28 @@ def test_every_label_reads_at_phone_width_and_overlaps_nothing(game_id, seats, o
     assert not found, "\n".join(found[:20])
 
 
+@pytest.mark.parametrize("game_id,seats,options", CONFIGS)
+def test_a_board_can_leave_its_last_move_unwritten(game_id, seats, options):
+    """The analysis picture names the moves itself: its boards leave out the lines that write
+    the last move out, and only those, the lines under them moving up (Ghostone never writes
+    it: the same picture)."""
+    game, states = positions(game_id, seats, options, 0)
+    observation = game.observe(states[3], None)  # a few moves in: a last move to write
+    whole: list[TextBox] = []
+    short: list[TextBox] = []
+    full_png = render_observation(game_id, observation, names=NAMES[:seats], layout=whole)
+    png = render_observation(game_id, observation, names=NAMES[:seats], layout=short,
+                             last_move=False)
+    kept = [b.text for b in short]
+    dropped = [b for b in whole if b.text not in kept]
+    assert all(text in [b.text for b in whole] for text in kept)
+    if game_id == "ghostone":
+        assert png == full_png
+    else:  # the board and the status line are as they were; the last move goes
+        assert dropped and all(b in whole for b in short if b.box[3] < dropped[0].box[1])
+        assert dropped[0].text.startswith("Last: ") and not any("Last: " in t for t in kept)
+
+
 def test_the_layout_check_catches_overlaps_small_text_low_contrast_and_markers():
     canvas = Canvas((720, 200), (40, 40, 40))
     canvas.text((20, 40), "12", size=40, fg=(250, 250, 250), bg=(40, 40, 40))

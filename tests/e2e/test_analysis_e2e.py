@@ -1,7 +1,7 @@
 """Post-game analysis through the real bot (issue 30): the Analysis button of a finished
 match's final board queues one analysis (a second click finds it), its reply shows the
-progress, a crash in the middle loses nothing done, and the picture and the text are posted
-through the outbox; a match in progress and a match that does not exist are refused.
+progress, a crash in the middle loses nothing done, and the pictures (the chart, then one per
+swing) and the text are posted together through the outbox; a match in progress and a match that does not exist are refused.
 
 The analyses search at the easy level here (CORRAL_ANALYSIS_LEVEL, a host's setting), so that
 the test stays short."""
@@ -69,6 +69,22 @@ def progress_shown(fake) -> list[tuple[int, int]]:
     return found
 
 
+def pictures_problems(fake, message, match_id: int, swings: int) -> list[str]:
+    """The message carries the chart then one picture per swing, in order, each a PNG 720
+    wide; the chart no taller than 1.2 times its width (Discord previews it whole)."""
+    names = [a["filename"] for a in message["attachments"]]
+    expected = [f"analysis-{match_id}-chart.png",
+                *(f"analysis-{match_id}-{rank}.png" for rank in range(1, swings + 1))]
+    if names != expected:
+        return [f"attachments {names}, expected {expected}"]
+    sizes = [decode_png(data).size for data in fake.attachment_bytes(message)]
+    problems = [f"{name} is {size}" for name, size in zip(names, sizes, strict=True)
+                if size[0] != 720]
+    if sizes[0][1] > 1.2 * 720:
+        problems.append(f"the chart is {sizes[0]}")
+    return problems
+
+
 async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_and_text(
         fake, analyst):
     alice, bob, carol, dave = (fake.add_user(name) for name in ("Alice", "Bob", "Carol", "Dave"))
@@ -115,7 +131,7 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     assert kept is not None and 3 <= kept[1] < total
     await analyst.start()
 
-    result = await posted(fake, lambda m: any(a["filename"] == f"analysis-{match_id}.png"
+    result = await posted(fake, lambda m: any(a["filename"] == f"analysis-{match_id}-chart.png"
                                               for a in m["attachments"]),
                           "the analysis", timeout=60)
     log = analyst.log.read_text()
@@ -125,14 +141,13 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     assert log.count(f"analysis of match {match_id} done") == 1
     assert job(analyst, match_id) == ("done", total, total)
 
-    # the picture and the same in words
-    picture = decode_png(fake.attachment_bytes(result)[0])
-    assert picture.width == 720 and picture.height > 700
+    # the pictures and the same in words
     text = result["content"]
     assert f"Analysis of match #{match_id}" in text and "by the easy AI" in text
     swings = re.findall(r"^\d\. Move (\d+), (Alice|Bob): played `(\w+)`, the AI preferred "
                         r"`(\w+)` \(−(\d+)% chance of winning\)\.$", text, re.M)
     assert swings or "No move gave away" in text
+    assert not pictures_problems(fake, result, match_id, len(swings))
     for index, name, played, best, _loss in swings:
         assert 1 <= int(index) <= total and played == WHOLE_GAME[int(index) - 1]
         before = GAME.new(2)
@@ -159,5 +174,6 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
         lambda: len(shown := [m for m in fake.channel_messages() if m["attachments"]]) > count
         and shown[-1], what="the analysis posted again")
     assert second["content"] == text
+    assert not pictures_problems(fake, second, match_id, len(swings))
     assert analyst.log.read_text().count(f"analysis of match {match_id} done") == 1
     assert components(fake.messages[int(final["id"])])  # the final board keeps its buttons
