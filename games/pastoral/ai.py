@@ -1,7 +1,10 @@
 """What the AI knows of Pastoral Square: a fast move generator, playouts on plain lists that
 take a bingo and stop the opponent's, a fitted evaluation of a cut playout, and the move that
-wins at once (`decisive`), for easy's Monte Carlo search; and an alpha-beta engine on the same
-lists for normal and hard (why: see "alpha-beta" below)."""
+wins at once (`decisive`), for the generic Monte Carlo search (`TUNING`); an alpha-beta engine
+on the same lists for normal and hard (why: see "alpha-beta" below); and for easy, one ply over
+the evaluation cut down to the mover's own chances, with noise (why: see "easy" below). Since
+issue 30 no level searches with the Monte Carlo tuning (easy did): it stays, with its tests,
+as the kit's `Knowledge.tuning`."""
 
 from __future__ import annotations
 
@@ -292,7 +295,7 @@ def playout(game: Any, state: Any, rng: random.Random, depth: int,
 # of alpha-beta, as in the connection games' engines. The playouts above cannot see that a
 # move lets the opponent force a bingo; a search of a few plies does. Normal and hard search
 # with `games.search.AlphaBeta` on the simulation's lists, valued by the fitted evaluation
-# (`value`); easy keeps the Monte Carlo search. Repetition is not tracked inside the search.
+# (`value`). Repetition is not tracked inside the search.
 #
 # An engine position: (owner, count, held, stock, seat to move, blocked cells, winner or -1).
 
