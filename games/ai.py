@@ -14,6 +14,17 @@ Levels are iteration budgets with a wall-clock cap (a kit may scale the budget: 
 Given a seed and a budget the choice is deterministic, as long as the cap does not stop the
 search first (`time_cap=None` disables it).
 
+What the levels mean (issue 30, measured by bench/strength.py against a uniformly random
+player and a one-ply greedy one): easy is a beginner, who beats random play but loses to a
+player who sees one move ahead; normal is a casual player, who beats greedy and a depth-2
+alpha-beta; hard is as strong as its cap allows. In the two-player games easy is a small search
+with a deliberate imperfection, chosen by each kit: Progressive Mancala, the Monte Carlo search
+(80 iterations, which sees captures but not their replies); Pastoral Square, one ply over an
+evaluation of its own chances only, with softmax noise (`games.search.noisy_one_ply`: it never
+misses a win at once, and otherwise draws a move with weight exp(value / temperature), from the
+seed); two-seat ICO, the Monte Carlo search on an eighth of the budget. All stay deterministic
+given the seed.
+
 Standard library only. For the bot (run it in a process pool, it is CPU-bound):
 
     choose_move_job(game_id, state_json, seat, level="normal", seed=0) -> notation

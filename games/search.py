@@ -615,3 +615,44 @@ def analyse_position(engine: Engine, position: Any, nodes: int | None,
     deadline = None if time_cap is None else time.perf_counter() + time_cap
     search = AlphaBeta(engine, nodes, deadline)
     return search.search(engine.enter(position))
+
+
+# -- a beginner's choice (easy), for two players with perfect information --------------------
+def one_ply_values(engine: Engine, position: Any) -> list[tuple[Any, float]]:
+    """Each legal engine move at the root with its value for the mover after one ply: WIN for
+    a move that wins at once (-WIN loses, 0 draws), else the engine's evaluation."""
+    state = engine.enter(position)
+    mover = engine.mover(state)
+    sign = 1 if mover == 0 else -1
+    out = []
+    for move in engine.moves(state):
+        child = engine.play(state, move)
+        if child is None:
+            continue
+        result = engine.result(child)
+        value = engine.evaluate(child) if result is None else WIN * result
+        out.append((move, sign * value))
+    return out
+
+
+def noisy_one_ply(decision: Decision, engine: Engine, temperature: float) -> tuple[Any, Rewards]:
+    """A beginner's move: a win at once if there is one, else a move drawn with probability
+    proportional to exp(value / temperature) over the one-ply values (`one_ply_values`), from
+    the decision's seed. It does not look at the opponent's replies, and the noise makes it
+    play a worse move now and then: a player who sees its own chances, not the threats. Also
+    (the move, each seat's chance of winning read from the best one-ply value, as
+    `alphabeta_estimate` reads its values)."""
+    scored = one_ply_values(engine, decision.position)
+    top = max(v for _, v in scored)
+    if top >= WIN / 2:
+        pick = next(m for m, v in scored if v == top)
+    else:
+        weights = [math.exp((v - top) / temperature) for _, v in scored]
+        rng = random.Random(decision.seed)
+        pick = rng.choices([m for m, _ in scored], weights)[0]
+    chosen = engine.to_rules(pick)
+    move = next((m for m in decision.legal if m == chosen), decision.legal[0])
+    p = 1.0 if top >= WIN / 2 else 0.0 if top <= -WIN / 2 else (1.0 + top) / 2
+    win = [1.0 - p] * decision.seats
+    win[decision.seat] = p
+    return move, win

@@ -8,6 +8,7 @@ import pytest
 
 from games import REGISTRY, get_game
 from games import ai as engine
+from games import search as search_module
 from games.ai import (
     LEVELS,
     AiError,
@@ -19,6 +20,7 @@ from games.ai import (
 )
 from games.consequence import ai as consequence_ai
 from games.ghostone import ai as ghostone_ai
+from games.ico import ai as ico_ai
 from games.pastoral import ai as pastoral_ai
 
 # every option of every game, and every seat count
@@ -647,3 +649,70 @@ def test_the_consequence_simulation_plays_by_the_rules():
             assert result == engine.outcome_rewards(game, state, 2)
             finals += 1
     assert checked > 1200 and finals > 12
+
+
+# -- easy: a beginner by design (issue 30) ---------------------------------------------------
+def _line_engine(values):
+    """An engine whose root has one move per value, each child a position valued that much
+    for seat 0 (seat 0 to move): what `noisy_one_ply` chooses from."""
+    return search_module.Engine(
+        enter=lambda position: "root", moves=lambda s: list(range(len(values))) if s == "root"
+        else [], play=lambda s, m: m, mover=lambda s: 0,
+        result=lambda s: None if s == "root" or values[s] is not None else 1.0,
+        evaluate=lambda s: values[s], key=lambda s: s, to_rules=lambda m: m)
+
+
+def _decision(legal, seed):
+    return search_module.Decision(
+        game=get_game("pastoral-square"), seat=0, seats=2, legal=legal, sampler=lambda rng: None,
+        position="root", level="easy", iterations=80, time_cap=None, seed=seed)
+
+
+def test_easy_draws_lesser_moves_now_and_then_but_mostly_the_best():
+    engine_ = _line_engine([0.5, 0.0, -0.5])
+    picks = [search_module.noisy_one_ply(_decision([0, 1, 2], seed), engine_, 0.6)[0]
+             for seed in range(300)]
+    counts = [picks.count(m) for m in range(3)]
+    # weights exp(v / 0.6): about 62%, 27% and 12% of 300; a search without noise would
+    # always play move 0, one with too much would not order them
+    assert counts[0] > counts[1] > counts[2] > 0
+    assert counts[0] < 250
+    # the same seed gives the same move
+    assert picks[:20] == [search_module.noisy_one_ply(_decision([0, 1, 2], seed), engine_,
+                                                      0.6)[0] for seed in range(20)]
+
+
+def test_easy_never_misses_a_win_at_once():
+    engine_ = _line_engine([0.9, None, 0.8])  # move 1 wins (its child is a won position)
+    assert {search_module.noisy_one_ply(_decision([0, 1, 2], seed), engine_, 0.6)[0]
+            for seed in range(50)} == {1}
+
+
+def test_pastoral_easy_does_not_always_play_its_own_best_move():
+    game, states = random_positions(("pastoral-square", None, {}), 6, seed=5)
+    varied = 0
+    for state in states:
+        moves = {game.format_move(state, choose_move(game, state, level="easy", seed=seed))
+                 for seed in range(12)}
+        varied += len(moves) > 1
+    # without noise each position would get one move whatever the seed
+    assert varied >= 3
+
+
+def test_two_seat_ico_easy_searches_an_eighth_of_its_budget(monkeypatch):
+    seen = []
+
+    def spy(decision, tuning):
+        seen.append((decision.seats, decision.level, decision.iterations))
+        return decision.legal[0]
+
+    monkeypatch.setattr(ico_ai, "ismcts", spy)
+    for config in (("ico", 2, {"level": "2", "start": "f0"}),
+                   ("ico", 3, {"level": "2", "start": "f0"})):
+        game, states = random_positions(config, 3, seed=2)
+        for state in states:
+            if len(game.legal_moves(state)) > 1:
+                choose_move(game, state, level="easy", seed=1)
+    assert (2, "easy", round(LEVELS["easy"].iterations / 8)) in seen
+    assert (3, "easy", LEVELS["easy"].iterations) in seen
+    assert all(it == LEVELS["easy"].iterations for seats, _, it in seen if seats == 3)
