@@ -16,10 +16,13 @@ trace on discord.py's HTTP session, so no command handler carries metrics code.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import logging
 import math
 import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -56,6 +59,7 @@ log = logging.getLogger(__name__)
 DISCORD_EPOCH = 1_420_070_400_000  # ms
 _CALLBACK = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
 # Discord waits 3 s for the first answer; the buckets resolve well below it
+GC_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)
 LATENCY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 STORE_TIMEOUT = 5.0  # seconds the store has to answer /healthz
 
@@ -73,6 +77,11 @@ class Metrics:
         self.rate_limited = Counter(
             "corral_discord_rate_limited", "429 answers from Discord, by X-RateLimit-Scope",
             ["scope"], registry=self.registry)
+        self.gc_pause = Histogram(
+            "corral_gc_pause_seconds", "Pauses of Python's cyclic garbage collector (the whole "
+            "process stops), by generation", ["generation"], buckets=GC_BUCKETS,
+            registry=self.registry)
+        gc.callbacks.append(_GcTimer(self))
         self.snapshot = _Snapshot()
         self.registry.register(self.snapshot)
 
@@ -112,6 +121,27 @@ class Metrics:
                                 scheduler.failures)
         self.snapshot.values = values
 
+class _GcTimer:
+    """A `gc.callbacks` entry timing each collection into its metrics' histogram; it takes
+    itself off the list once those metrics are gone (tests make many)."""
+
+    def __init__(self, metrics: Metrics):
+        self._metrics = weakref.ref(metrics)
+        self._began = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        metrics = self._metrics()
+        if metrics is None:
+            with contextlib.suppress(ValueError):
+                gc.callbacks.remove(self)
+            return
+        if phase == "start":
+            self._began = time.perf_counter()
+        else:
+            metrics.gc_pause.labels(str(info["generation"])).observe(
+                time.perf_counter() - self._began)
+
+
 class _Snapshot(Collector):
     """The figures `Metrics.refresh` read, as metric families."""
 
@@ -129,6 +159,9 @@ class _Snapshot(Collector):
             "corral_moves", "Moves played through this process since it started (sum them "
             "over the shards; counting the store's whole log would cost a scan)",
             value=v["moves"])
+        yield GaugeMetricFamily("corral_gc_frozen_objects", "Objects out of the garbage "
+                                "collector's reach since the bot was set up (gc.freeze)",
+                                value=gc.get_freeze_count())
         yield GaugeMetricFamily("corral_outbox_pending",
                                 "Outbox rows (boards, notices, DMs) not yet delivered",
                                 value=v["outbox"])

@@ -216,6 +216,9 @@ async def test_metrics_are_prometheus_text_without_player_data(fake, bot):
     assert ("corral_picture_jobs", ()) in value and ("corral_ai_jobs", ()) in value
     assert families["corral_first_response_seconds"].type == "histogram"
     assert "process_resident_memory_bytes" in families
+    # the start-up heap is out of the collector's reach, and its pauses are timed
+    assert value[("corral_gc_frozen_objects", ())] > 10_000
+    assert families["corral_gc_pause_seconds"].type == "histogram"
     for private in (alice, bob, fake.guild_id, fake.channel_id, "Alice", "Bob"):
         assert str(private) not in text
     board = await play_button(fake, bob, board, "a")
