@@ -7,14 +7,31 @@ the tiles in the opponent's hand and of tiles that went into it. A search over t
 would play as if it saw them; one over a single guessed deal would trust the guess. ISMCTS deals
 the unseen tiles afresh for every iteration from the seat's observation alone (`resampler`),
 consistently with everything that seat has seen, and grows one tree over all the deals, so a
-move is judged by how it does across what the opponent may hold."""
+move is judged by how it does across what the opponent may hold.
+
+Hard searches more deals per move (HARD_BUDGET times its level's iterations) and plays half of
+its playout moves as a player counting pairs would (`best_place`: the tile and square that add
+the most of the seat's pairs less the opponent's); a playout sees its deal, as every
+determinized playout does, and the deal comes from the seat's observation alone."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
-from ..search import AiError, Knowledge, Rewards, Sampler, Tuning, outcome_rewards, share
+from ..search import (
+    AiError,
+    Decision,
+    Knowledge,
+    Rewards,
+    Sampler,
+    Tuning,
+    ismcts,
+    ismcts_estimate,
+    outcome_rewards,
+    share,
+)
 from . import game as rules
 
 _PAIRS = tuple((a, b) for a in range(rules.SQUARES)
@@ -277,6 +294,75 @@ def playout(game: Any, state: Any, rng: random.Random, depth: int,
     return share([float(moons), float(suns)], 1.5)
 
 
+def best_place(grid: list[int], hand: list[int], seat: int,
+               rng: random.Random) -> tuple[Any, ...] | None:
+    """The placement a player who counts pairs makes: the tile and empty square that add
+    the most of the seat's pairs less the opponent's (ties at random), or None when no
+    placement adds any."""
+    symbol, mine = _SYMBOL_OF, "MS"[seat]
+    best: list[tuple[int, int]] = []
+    best_value = 0
+    kinds: dict[str, int] = {}
+    for tile in hand:
+        kinds.setdefault(symbol[tile], tile)
+    for kind, tile in kinds.items():
+        if kind == "D":
+            continue
+        sign = 1 if kind == mine else -1
+        for square in range(16):
+            if grid[square] >= 0:
+                continue
+            value = sign * sum(1 for n in _NEIGHBOURS[square]
+                               if grid[n] >= 0 and symbol[grid[n]] == kind)
+            if value > best_value:
+                best, best_value = [(tile, square)], value
+            elif value == best_value and value > 0:
+                best.append((tile, square))
+    if not best:
+        return None
+    tile, square = best[rng.randrange(len(best))]
+    return ("place", tile, square)
+
+
+GREEDY = 0.5  # how often a hard playout's move is `best_place` when it finds one
+
+
+def greedy_playout(game: Any, state: Any, rng: random.Random, depth: int,
+                   seats: int) -> Rewards:
+    """`playout`, but half the moves are the placement that adds the most pairs (when one
+    adds any), as a player counting pairs makes them."""
+    c = rules
+    if game.outcome(state) is not None:
+        return outcome_rewards(game, state, seats)
+    grid = list(state.grid)
+    hands = [list(state.hands[0]), list(state.hands[1])]
+    seat, phase = state.to_move, state.phase
+    just_moved = -1 if state.just_moved is None else state.just_moved
+    just_placed = -1 if state.just_placed is None else state.just_placed
+    for _ in range(depth):
+        if phase == c.FINAL:
+            place_last(grid, hands[seat], seat, rng)
+            return result(grid)
+        action = None
+        if rng.random() < GREEDY:
+            action = best_place(grid, hands[seat], seat, rng)
+        if action is None:
+            action = sim_move(grid, hands, seat, phase, just_moved, just_placed, rng)
+        if action is None:
+            break
+        just_moved, just_placed = sim_apply(grid, hands, seat, action)
+        if phase == c.OPENING:
+            phase, seat = c.PLAY, 1 - seat
+        elif phase == c.PLAY:
+            if not hands[seat]:
+                phase = c.FINAL
+            seat = 1 - seat
+    if phase == c.FINAL and not hands[seat]:
+        return result(grid)
+    moons, suns, _ = counts(grid)
+    return share([float(moons), float(suns)], 1.5)
+
+
 # -- what a seat may know ---------------------------------------------------------------------
 def resampler(view: rules.ConsequenceView) -> Sampler:
     """Deals Consequence's hidden tiles from `view` (one seat's observation) alone: the tiles
@@ -361,5 +447,28 @@ def resampler(view: rules.ConsequenceView) -> Sampler:
 # random actions half the time (69.5/72, the same as plain random ones). Final placements that
 # count pairs did: 156.5/160 against 150.5/160 for random ones (the same 160 games, 800
 # iterations without the time cap, 80 in each seat).
-KNOWLEDGE = Knowledge(Tuning(400, random_move=random_move, playout=playout),
-                      resampler=resampler)
+TUNING = Tuning(400, random_move=random_move, playout=playout)
+# hard searches HARD_BUDGET times the level's iterations: a Consequence iteration is cheap
+# (hard's median think time stays well under its cap) and more deals per move sharpen its
+# estimates of what the opponent may hold
+HARD_BUDGET = 3.0
+
+
+def _levelled(decision: Decision) -> Decision:
+    if decision.level != "hard":
+        return decision
+    return dataclasses.replace(decision, iterations=round(decision.iterations * HARD_BUDGET))
+
+
+HARD = Tuning(400, random_move=random_move, playout=greedy_playout)
+
+
+def search(decision: Decision) -> Any:
+    return ismcts(_levelled(decision), HARD if decision.level == "hard" else TUNING)
+
+
+def estimate(decision: Decision) -> tuple[Any, Rewards]:
+    return ismcts_estimate(_levelled(decision), HARD if decision.level == "hard" else TUNING)
+
+
+KNOWLEDGE = Knowledge(TUNING, resampler=resampler, search=search, estimate=estimate)

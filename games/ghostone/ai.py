@@ -6,14 +6,23 @@ has three or four players and a die. Alpha-beta needs two sides with opposite in
 expectimax over the die's outcomes multiplies the tree by every roll. Monte Carlo tree search
 samples the rolls as they come, keeps a reward per seat (each seat picks what is best for
 itself, max^n) and cuts its playouts after a few dozen plies, where the scores so far value
-the position; the playouts run on `GhostSim`'s lists, many times faster than the rules."""
+the position; the playouts run on `GhostSim`'s lists, many times faster than the rules.
+
+Hard knows more than normal. Random playouts let escapes go by and hand them to the next
+seat, so a playout says little of a position's worth: hard's playouts play as a fair player
+does without reading ahead (`GhostSim.greedy_action`: take the best escape on offer, do not
+empty a plate beside another seat's pawn, push the rock onto one's own pawn), and its cut
+values the escapes on offer as well as the scores. Ghostone's iterations are cheap (normal's
+800 take about 0.15 s of CPU), so hard also searches HARD_BUDGET times its level's
+iterations, its median think time well under its cap."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
-from ..search import Knowledge, Rewards, Tuning, share
+from ..search import Decision, Knowledge, Rewards, Tuning, ismcts_estimate, share
 from . import game as rules
 
 
@@ -186,6 +195,71 @@ class GhostSim:
                 self.phase, self.to_move = 3, 0
                 return
 
+    def greedy_action(self, rng: random.Random) -> tuple:
+        """A step as a fair player makes it without reading ahead (the play phase only): the
+        best escape on offer (most rocks on the plate left), else a step that does not leave
+        an empty plate beside another seat's pawn; the rock goes preferably onto the pawn's
+        new plate (its own later escape scores it), or onto an empty plate (an escape
+        blocked), and not onto another seat's pawn. One of `actions()`."""
+        seat, rocks, pawns, flipped = self.to_move, self.rocks, self.pawns, self.flipped
+        steps = self.steps(seat)
+        escape, most = None, -1
+        for origin, target in steps:
+            if rocks[target] == 0 and rocks[origin] > most:
+                escape, most = (origin, target), rocks[origin]
+        if escape is not None and rng.random() < ESCAPE_TAKEN:
+            origin, target = escape
+        else:
+            origin, target = steps[rng.randrange(len(steps))]
+            if rocks[origin] == 1 and self._opens(origin, seat):
+                origin, target = steps[rng.randrange(len(steps))]  # a second draw
+        escapes = rocks[target] == 0
+        if rocks[origin] == 0 or (escapes and self._ends_after(origin)):
+            return 1, origin, target, -1
+        best, best_value = -1, -9
+        for d, to in _STEPS[origin]:
+            if to < 0:
+                value = 0
+            elif flipped[to] or (escapes and to == target):
+                continue
+            elif to == target:
+                value = 2
+            elif rocks[to] == 0:
+                value = 1
+            elif pawns[to] >= 0 and pawns[to] != seat:
+                value = -1
+            else:
+                value = 0
+            if value > best_value or (value == best_value and rng.random() < 0.5):
+                best, best_value = d, value
+        return 1, origin, target, best
+
+    def _opens(self, origin: int, seat: int) -> bool:
+        """Whether another seat's pawn stands beside `origin` (which a step would empty)."""
+        pawns = self.pawns
+        return any(to >= 0 and pawns[to] >= 0 and pawns[to] != seat for _, to in _STEPS[origin])
+
+    def value(self) -> Rewards:
+        """The cut-off evaluation: the scores so far, and the escapes on offer (a pawn beside
+        an empty face-up plate): the seat to move takes its best one more often than not,
+        the others' may be blocked or taken first."""
+        if self.ended or self.phase == 0:
+            return self.rewards()
+        rocks, pawns, flipped = self.rocks, self.pawns, self.flipped
+        bonus = 3 - self.escapes if self.escapes < 3 else 0
+        offer = [0] * self.seats
+        for origin in range(rules.PLATES):
+            seat = pawns[origin]
+            if seat < 0:
+                continue
+            for _, to in _STEPS[origin]:
+                if to >= 0 and rocks[to] == 0 and pawns[to] < 0 and not flipped[to]:
+                    offer[seat] = max(offer[seat], rocks[origin] + bonus)
+        mover = self.to_move if self.phase == 1 else -1
+        figures = [self.scores[s] + (0.6 if s == mover else 0.25) * offer[s]
+                   for s in range(self.seats)]
+        return share(figures, 2.5)
+
     def rewards(self) -> Rewards:
         scores = self.scores
         if self.ended:
@@ -211,4 +285,48 @@ def playout(game: Any, state: Any, rng: random.Random, depth: int,
     return sim.rewards()
 
 
-KNOWLEDGE = Knowledge(Tuning(40, evaluate, playout=playout))
+ESCAPE_TAKEN = 0.9  # how often a greedy playout takes the best escape on offer
+
+
+def greedy_playout(game: Any, state: Any, rng: random.Random, depth: int,
+                   seats: int) -> Rewards:
+    """Play by `GhostSim.greedy_action` (random set-ups, ghost placements and rolls) to the
+    end, or `depth` plies and then `GhostSim.value`."""
+    sim = GhostSim(state)
+    for _ in range(depth):
+        phase = sim.phase
+        if phase == 1:
+            sim.apply(sim.greedy_action(rng))
+        elif phase == 0:
+            sim.apply(sim.random_setup(rng))
+        elif phase == 4:
+            break
+        else:
+            actions = sim.actions()
+            sim.apply(actions[rng.randrange(len(actions))])
+    return sim.value()
+
+
+def evaluate_hard(state: Any, seats: int) -> Rewards:
+    return GhostSim(state).value()
+
+
+TUNING = Tuning(40, evaluate, playout=playout)
+# hard: greedy playouts and the escapes on offer, and more iterations (HARD_BUDGET times the
+# level's): its median think time stays well under its cap
+HARD = Tuning(40, evaluate_hard, playout=greedy_playout)
+HARD_BUDGET = 4.0
+
+
+def search(decision: Decision) -> Any:
+    return estimate(decision)[0]
+
+
+def estimate(decision: Decision) -> tuple[Any, Rewards]:
+    if decision.level != "hard":
+        return ismcts_estimate(decision, TUNING)
+    more = dataclasses.replace(decision, iterations=round(decision.iterations * HARD_BUDGET))
+    return ismcts_estimate(more, HARD)
+
+
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)

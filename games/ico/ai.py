@@ -9,8 +9,12 @@ the end of the game well before the markers run out, so the search plays endgame
 keeps the Monte Carlo search, and with two seats an eighth of its budget (10 iterations: a
 glance at a few random continuations of each move), because with 80 it beat the one-ply
 greedy baseline 91-92% (bench/strength.py): too strong for a beginner. With three or four
-seats the game stays with the generic ISMCTS (max^n over playouts), which needs no evaluation
-that compares three players.
+seats the game stays with the generic ISMCTS (max^n over playouts: alpha-beta needs two sides
+with opposite interests). Easy and normal play their playouts to the end; hard cuts them
+after MULTI_DEPTH plies and values each seat by how near it is to a pattern
+(`multi_evaluate`): with three players most of a long random playout's moves are someone
+else's, so where it ends says little of who was ahead, and the cut playouts are cheap enough
+for twice the level's iterations.
 
 The evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
@@ -19,8 +23,8 @@ weighing most; and the markers left, since a player who has placed all 30 can on
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import replace
 from typing import Any
 
 from ..search import (
@@ -32,6 +36,7 @@ from ..search import (
     alphabeta_estimate,
     ismcts,
     ismcts_estimate,
+    share,
 )
 from .game import (
     _BELT_MASKS,
@@ -113,19 +118,55 @@ def easy(decision: Decision) -> Decision:
     """Easy's decision with two seats: the same, on a smaller budget."""
     if decision.level != "easy" or decision.seats != 2:
         return decision
-    return replace(decision, iterations=max(1, round(decision.iterations * EASY_SHARE)))
+    return dataclasses.replace(decision,
+                               iterations=max(1, round(decision.iterations * EASY_SHARE)))
+
+
+def distances(state: Any) -> list[float]:
+    """Per seat, how near its patterns are in edges: log3 of `closeness`, a soft minimum of
+    the edges still missing (the nearest pattern, less a little for each other near one)."""
+    masks = _PATTERNS[(state.level, state.antipodal)]
+    seats = state.seats
+    has = [0] * seats
+    for edge, counts in enumerate(state.markers):
+        bit = _EDGE_BITS[edge]
+        for seat in range(seats):
+            if counts[seat]:
+                has[seat] |= bit
+    return [math.log(closeness(h, masks), 3) for h in has]
+
+
+def multi_evaluate(state: Any, seats: int) -> list[float]:
+    """Three or four seats, at a playout's cut: an edge nearer a pattern is an e-fold."""
+    return share(distances(state), 1.0)
+
+
+# Three or four seats, hard: playouts cut after MULTI_DEPTH plies and valued by how near each
+# seat is to a pattern (a random playout to the end says little of who was ahead: with three
+# players most of its moves are someone else's), and HARD_BUDGET times the iterations (cut
+# playouts are cheap; the median think time stays well under the cap).
+MULTI_DEPTH = 12
+MULTI_HARD = Tuning(MULTI_DEPTH, multi_evaluate)
+HARD_BUDGET = 2.0
+
+
+def _multi(decision: Decision) -> tuple[Decision, Tuning]:
+    if decision.level != "hard":
+        return decision, TUNING
+    return (dataclasses.replace(decision, iterations=round(decision.iterations * HARD_BUDGET)),
+            MULTI_HARD)
 
 
 def search(decision: Decision) -> Any:
     if decision.level == "easy" or decision.seats != 2:
-        return ismcts(easy(decision), TUNING)
+        return ismcts(*_multi(easy(decision)))
     return alphabeta(decision, ENGINE)
 
 
 def estimate(decision: Decision) -> tuple[Any, list[float]]:
     """The move `search` plays and each seat's chance of winning (post-game analysis)."""
     if decision.level == "easy" or decision.seats != 2:
-        return ismcts_estimate(easy(decision), TUNING)
+        return ismcts_estimate(*_multi(easy(decision)))
     return alphabeta_estimate(decision, ENGINE)
 
 

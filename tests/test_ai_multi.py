@@ -1,0 +1,220 @@
+"""The 3-4 player games' and Consequence's search knowledge (games/ghostone/ai.py,
+games/consequence/ai.py, games/ico/ai.py): the playout policies play by the rules, the hard
+level's knowledge does what it says, and hard still sees only its seat's observation."""
+
+import dataclasses
+import random
+
+import pytest
+
+from games import get_game
+from games.ai import Search, choose_move, estimate
+from games.consequence import ai as consequence_ai
+from games.consequence import game as c
+from games.ghostone import ai as ghostone_ai
+from games.ghostone import game as g
+from games.ico import ai as ico_ai
+
+
+def ghostone_positions(seats, count, seed):
+    """Play-phase positions (pawns to move) reached by random play."""
+    game = get_game("ghostone")
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new(seats, {"repetition": "off"})
+        while game.outcome(state) is None and len(found) < count:
+            if state.phase == g.PLAY and rng.random() < 0.3:
+                found.append(state)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return game, found
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_ghostone_greedy_playouts_play_by_the_rules(seats):
+    """Every action of a greedy playout is one of the simulation's legal actions (which the
+    simulation's own test holds to the rules), for 200 plies or to the end of the game (the
+    simulation does not count repetitions)."""
+    _, states = ghostone_positions(seats, 60, seed=seats)
+    rng = random.Random(1)
+    checked = ended = 0
+    for state in states:
+        sim = ghostone_ai.GhostSim(state)
+        for _ in range(200):
+            if sim.ended:
+                ended += 1
+                break
+            if sim.phase == 1:
+                action = sim.greedy_action(rng)
+                assert action in sim.actions()
+                checked += 1
+            elif sim.phase == 0:
+                action = sim.random_setup(rng)
+            else:
+                action = rng.choice(sim.actions())
+            sim.apply(action)
+        rewards = ghostone_ai.greedy_playout(None, state, rng, 40, seats)
+        assert len(rewards) == seats and abs(sum(rewards) - 1.0) < 1e-9
+    assert checked > 500 and ended > 20
+
+
+def test_the_ghostone_greedy_playout_takes_the_best_escape(monkeypatch):
+    """Offered two escapes, a greedy step (always greedy here) leaves the plate with the most
+    rocks; offered none, it does not empty a plate beside another seat's pawn when it has a
+    choice, and puts the rock on its pawn's new plate when it can."""
+    monkeypatch.setattr(ghostone_ai, "ESCAPE_TAKEN", 1.0)
+    game, states = ghostone_positions(3, 1, seed=2)
+    a1, b1, c1, a2, b2, a3, b3, c3 = 0, 1, 2, 4, 5, 8, 9, 10
+    rocks = [2] * g.PLATES
+    rocks[a1], rocks[b2], rocks[a2], rocks[b1] = 0, 5, 1, 0
+    pawns = [g.NO_PAWN] * g.PLATES
+    pawns[a2], pawns[b2] = 0, 0  # seat 1's pawns: a2 (1 rock) and b2 (5 rocks)
+    pawns[c3], pawns[b3] = 1, 2
+    state = dataclasses.replace(states[0], rocks=tuple(rocks), pawns=tuple(pawns),
+                                flipped=frozenset(), to_move=0)
+    for seed in range(20):
+        sim = ghostone_ai.GhostSim(state)
+        action = sim.greedy_action(random.Random(seed))
+        assert action[:3] == (1, b2, b1)  # not a2-a1, which scores 1
+        assert action in sim.actions()
+    assert ghostone_ai.GhostSim(state).value()[0] > 0.5  # an escape worth 5 + 3 on offer
+    # no escape on offer: seat 1's pawn on a2 (one rock) beside seat 2's pawn on a3
+    rocks = [2] * g.PLATES
+    rocks[a2] = 1
+    pawns = [g.NO_PAWN] * g.PLATES
+    pawns[a2], pawns[c1], pawns[a3] = 0, 0, 1
+    pawns[c3] = 2
+    state = dataclasses.replace(state, rocks=tuple(rocks), pawns=tuple(pawns))
+    for seed in range(20):
+        sim = ghostone_ai.GhostSim(state)
+        action = sim.greedy_action(random.Random(seed))
+        assert action in sim.actions()
+        _, origin, target, d = action
+        if origin == c1:
+            assert ghostone_ai._STEPS[origin][d][1] == target  # the rock follows the pawn
+
+
+def test_the_ghostone_hard_level_searches_more_with_its_own_tuning(monkeypatch):
+    """Hard searches HARD_BUDGET times its level's iterations with greedy playouts; normal
+    keeps the level's budget and random playouts."""
+    game, states = ghostone_positions(3, 1, seed=5)
+    seen = []
+    real_init, real_run = Search.__init__, Search.run
+
+    def spy_init(self, game_, sampler, seats, seed, tuning=None, fallible=None):
+        seen.append(tuning)
+        real_init(self, game_, sampler, seats, seed, tuning, fallible)
+
+    def spy_run(self, iterations, time_cap=None):
+        seen.append(iterations)
+        real_run(self, 10, time_cap)
+
+    monkeypatch.setattr(Search, "__init__", spy_init)
+    monkeypatch.setattr(Search, "run", spy_run)
+    for level in ("normal", "hard"):
+        move = choose_move(game, states[0], level=level, iterations=100, time_cap=None)
+        assert move in game.legal_moves(states[0])
+    assert seen == [ghostone_ai.TUNING, 100, ghostone_ai.HARD,
+                    round(100 * ghostone_ai.HARD_BUDGET)]
+    move, chances = estimate(game, states[0], level="hard", iterations=100, time_cap=None)
+    assert move in game.legal_moves(states[0]) and len(chances) == 3
+
+
+def consequence_positions(count, seed):
+    game = get_game("consequence")
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new()
+        while game.outcome(state) is None and len(found) < count:
+            if state.phase == c.PLAY:
+                found.append(state)
+            state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return game, found
+
+
+def test_the_consequence_greedy_placement_is_legal_and_adds_the_most_pairs():
+    """`best_place` puts a tile of the seat's hand on an empty square where it adds the most
+    pairs for the seat less the opponent's (a legal Place), or gives None when nothing adds."""
+    game, states = consequence_positions(150, seed=3)
+    rng = random.Random(2)
+    symbol = [kind[1] for kind in c.KINDS]
+    found = 0
+    for state in states:
+        seat = state.to_move
+        grid, hand = list(state.grid), list(state.hands[seat])
+
+        def gain(tile, square, grid=grid, seat=seat):
+            kind = symbol[tile]
+            if kind == "D":
+                return 0
+            n = sum(1 for sq in consequence_ai._NEIGHBOURS[square]
+                    if grid[sq] >= 0 and symbol[grid[sq]] == kind)
+            return n if kind == "MS"[seat] else -n
+
+        best = max(gain(t, sq) for t in hand for sq in range(c.SQUARES) if grid[sq] < 0)
+        action = consequence_ai.best_place(grid, hand, seat, rng)
+        if best <= 0:
+            assert action is None
+            continue
+        found += 1
+        kind, tile, square = action
+        assert kind == "place" and tile in hand and grid[square] < 0
+        assert gain(tile, square) == best
+        assert c.Place(c.KINDS[tile], square) in game.legal_moves(state)
+    assert found > 20
+    for state in states[:40]:
+        rewards = consequence_ai.greedy_playout(game, state, rng, 400, 2)
+        assert len(rewards) == 2 and abs(sum(rewards) - 1.0) < 1e-9
+
+
+def test_consequence_hard_searches_only_deals_of_its_observation(monkeypatch):
+    """Hard's search, with its larger budget and greedy playouts, still gets only a sampler
+    built from the seat's observation: no true state in it, and every deal it makes looks to
+    the seat exactly like the true position."""
+    game, states = consequence_positions(6, seed=9)
+    seen = []
+    real_init = Search.__init__
+
+    def spy(self, game_, sampler, seats, seed, tuning=None, fallible=None):
+        seen.append((sampler, tuning))
+        real_init(self, game_, sampler, seats, seed, tuning, fallible)
+
+    monkeypatch.setattr(Search, "__init__", spy)
+    rng = random.Random(4)
+    for state in states:
+        seat = state.to_move
+        move = choose_move(game, state, level="hard", iterations=20, time_cap=None)
+        assert move in game.legal_moves(state)
+        sampler, tuning = seen[-1]
+        assert tuning is consequence_ai.HARD
+        cells = [cell.cell_contents for cell in sampler.__closure__ or ()]
+        assert not any(isinstance(cell, type(state)) for cell in cells)
+        view = game.observe(state, seat)
+        for _ in range(5):
+            dealt = game.observe(sampler(rng), seat)
+            assert (dealt.grid, dealt.hand, dealt.hand_sizes) == \
+                (view.grid, view.hand, view.hand_sizes)
+
+
+@pytest.mark.parametrize("options", [{"level": "1+"}, {"level": "2"},
+                                     {"level": "2+", "antipodal": "yes"}])
+def test_the_ico_cut_off_favours_the_seat_nearer_its_pattern(options):
+    """With three seats, a seat holding more of a pattern's edges gets the larger share, and
+    hard plays a legal move with its cut playouts."""
+    game = get_game("ico")
+    rng = random.Random(3)
+    state = game.new(3, {"start": "f0", **options})
+    masks = ico_ai._PATTERNS[(state.level, state.antipodal)]
+    edges = [e for e in range(30) if ico_ai._EDGE_BITS[e] & masks[0]]
+    markers = [[0, 0, 0] for _ in range(30)]
+    for e in edges[:3]:
+        markers[e][1] = 1
+    markers[edges[-1]][2] = 1
+    near = dataclasses.replace(state, markers=tuple(tuple(m) for m in markers))
+    shares = ico_ai.multi_evaluate(near, 3)
+    assert shares[1] > shares[2] > shares[0] and abs(sum(shares) - 1.0) < 1e-9
+    for _ in range(6):
+        move = choose_move(game, state, level="hard", iterations=40, time_cap=None)
+        assert move in game.legal_moves(state)
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
