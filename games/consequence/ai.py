@@ -266,32 +266,7 @@ def playout(game: Any, state: Any, rng: random.Random, depth: int,
     """Uniformly random play to the final placements, which count pairs (see
     `place_last`), then the final count (or `depth` plies and the count so
     far)."""
-    c = rules
-    if game.outcome(state) is not None:
-        return outcome_rewards(game, state, seats)
-    grid = list(state.grid)
-    hands = [list(state.hands[0]), list(state.hands[1])]
-    seat, phase = state.to_move, state.phase
-    just_moved = -1 if state.just_moved is None else state.just_moved
-    just_placed = -1 if state.just_placed is None else state.just_placed
-    for _ in range(depth):
-        if phase == c.FINAL:
-            place_last(grid, hands[seat], seat, rng)
-            return result(grid)
-        action = sim_move(grid, hands, seat, phase, just_moved, just_placed, rng)
-        if action is None:
-            break
-        just_moved, just_placed = sim_apply(grid, hands, seat, action)
-        if phase == c.OPENING:
-            phase, seat = c.PLAY, 1 - seat
-        elif phase == c.PLAY:
-            if not hands[seat]:
-                phase = c.FINAL
-            seat = 1 - seat
-    if phase == c.FINAL and not hands[seat]:
-        return result(grid)
-    moons, suns, _ = counts(grid)
-    return share([float(moons), float(suns)], 1.5)
+    return _play_out(game, state, rng, depth, seats, 0.0)
 
 
 def best_place(grid: list[int], hand: list[int], seat: int,
@@ -331,6 +306,13 @@ def greedy_playout(game: Any, state: Any, rng: random.Random, depth: int,
                    seats: int) -> Rewards:
     """`playout`, but half the moves are the placement that adds the most pairs (when one
     adds any), as a player counting pairs makes them."""
+    return _play_out(game, state, rng, depth, seats, GREEDY)
+
+
+def _play_out(game: Any, state: Any, rng: random.Random, depth: int, seats: int,
+              greedy: float) -> Rewards:
+    """A playout whose moves are `best_place`'s with probability `greedy`, else random (no
+    draw of the random source for that when `greedy` is 0: random playouts stay as seeded)."""
     c = rules
     if game.outcome(state) is not None:
         return outcome_rewards(game, state, seats)
@@ -344,7 +326,7 @@ def greedy_playout(game: Any, state: Any, rng: random.Random, depth: int,
             place_last(grid, hands[seat], seat, rng)
             return result(grid)
         action = None
-        if rng.random() < GREEDY:
+        if greedy and rng.random() < greedy:
             action = best_place(grid, hands[seat], seat, rng)
         if action is None:
             action = sim_move(grid, hands, seat, phase, just_moved, just_placed, rng)
