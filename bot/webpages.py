@@ -367,10 +367,10 @@ class Pages:
         self.watch = Watch(lambda: getattr(source, "store", None))
         self.cache = Cache()
         self.pictures = Cache(128)
-        # the last replay of each match a page showed, to go on from at its next version
-        # (and the lines each language said of it)
         # each watched tournament's last read: (loop time, the read), shared by its streams
         self._tournament_reads: dict[int, tuple[float, asyncio.Future[TournamentRow | None]]] = {}
+        # the last replay of each match a page showed, to go on from at its next version
+        # (and the lines each language said of it)
         self._replays: OrderedDict[int, tuple[Replayed, dict[str, list[str]]]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
