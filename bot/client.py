@@ -32,7 +32,7 @@ from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
 from .service import Service
-from .store import Store
+from .store import MatchRow, Store
 from .translator import CatalogTranslator
 from .web import Metrics, WebServer
 
@@ -127,6 +127,7 @@ class CorralBot(discord.Client):
         self.outbox = OutboxWorker(self.store, retry_seconds=self.settings.retry_seconds,
                                    worker_id=self.worker_id)
         self.service = Service(self.store, clock=clock, on_commit=self._committed)
+        self.service.ctx.on_moved = self._moved
         self.service.analyses.level = self.settings.analysis_level
         self.service.leaderboard_min_games = self.settings.leaderboard_min_games
         # the one error handler, which also says which interactions were answered (a board
@@ -172,6 +173,13 @@ class CorralBot(discord.Client):
         self.outbox.wake()
         if self.web is not None:
             self.web.kick()
+
+    def _moved(self, row: MatchRow) -> None:
+        """A move was committed: as `_committed`, but live pages are handed the match as the
+        move wrote it (no read of every watched version, nor of the match, per move)."""
+        self.outbox.wake()
+        if self.web is not None:
+            self.web.moved(row)
 
     async def _start_operations(self) -> None:
         """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups

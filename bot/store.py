@@ -362,10 +362,14 @@ class Queries(AnalysisQueries, PuzzleQueries):
         return _match_row(row, tuple(SeatRow(r["seat"], r["user_id"], r["name"])
                                      for r in seat_rows))
 
-    async def moves(self, match_id: int) -> list[MoveRow]:
+    async def moves(self, match_id: int, after: int | None = None) -> list[MoveRow]:
+        """The match's log, or its entries after the entry `after` (seq): the log is only
+        ever appended to (a takeback is an entry too), so a reader that kept the log so far
+        reads only what is new."""
         rows = await self.conn.fetch(
             "SELECT seq, ply, kind, notation, actor_id, played_at, interaction_id FROM moves"
-            " WHERE match_id = $1 ORDER BY seq", match_id)
+            " WHERE match_id = $1 AND seq > $2 ORDER BY seq", match_id,
+            -1 if after is None else after)
         return [MoveRow(r["seq"], r["ply"], r["kind"], r["notation"], r["actor_id"],
                         r["played_at"], r["interaction_id"]) for r in rows]
 

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from .pool import Workers
     from .service import Service
     from .service.history import Replayed
-    from .store import MatchRow, Store, TournamentRow
+    from .store import MatchRow, MoveRow, Store, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -197,15 +197,25 @@ def language_of_request(request: web.Request) -> str:
 
 
 class Watch:
-    """Which matches pages are watching, the version each was last seen at, and a wake-up for
-    the streams of each when its version moves."""
+    """Which matches pages are watching, the version each was last seen at, and one wake-up
+    per match that all its streams wait on.
 
-    def __init__(self, store: Callable[[], Store | None], poll: float = POLL_SECONDS):
+    A move committed in this process hands its match's row over (`moved`): the streams send
+    it without any read. Other changes here (`kick`) and every `POLL_SECONDS` (a web server
+    beside the bot, other shard processes) read the watched versions in one query. Every
+    `PING_SECONDS` all streams are woken at once to send a keep-alive comment. Streams wait on
+    a shared future each (shielded: one stream closing cancels no other's wait), not on a
+    timeout each: a move wakes its viewers without a task or a timer per viewer."""
+
+    def __init__(self, store: Callable[[], Store | None], poll: float = POLL_SECONDS,
+                 ping: float = PING_SECONDS):
         self._store = store
         self.poll = poll
+        self.ping = ping
         self._viewers: dict[int, int] = {}
         self._versions: dict[int, int] = {}
-        self._events: dict[int, asyncio.Event] = {}
+        self._rows: dict[int, MatchRow] = {}  # as the last move in this process wrote it
+        self._wakes: dict[int, asyncio.Future[None]] = {}
         self._kick = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.closing = False
@@ -215,8 +225,8 @@ class Watch:
 
     async def stop(self) -> None:
         self.closing = True
-        for event in self._events.values():
-            event.set()
+        for match_id in list(self._wakes):
+            self._wake(match_id)
         if self._task is not None:
             self._task.cancel()
             try:
@@ -230,6 +240,13 @@ class Watch:
         if self._viewers:
             self._kick.set()
 
+    def moved(self, row: MatchRow) -> None:
+        """A move was committed in this process, and `row` is its match as written."""
+        if row.id in self._viewers and row.version > self._versions.get(row.id, -1):
+            self._versions[row.id] = row.version
+            self._rows[row.id] = row
+            self._wake(row.id)
+
     @property
     def connections(self) -> int:
         return sum(self._viewers.values())
@@ -238,7 +255,6 @@ class Watch:
         self._viewers[match_id] = self._viewers.get(match_id, 0) + 1
         if version > self._versions.get(match_id, -1):
             self._versions[match_id] = version
-        self._events.setdefault(match_id, asyncio.Event())
 
     def remove(self, match_id: int) -> None:
         left = self._viewers.get(match_id, 1) - 1
@@ -247,29 +263,46 @@ class Watch:
             return
         self._viewers.pop(match_id, None)
         self._versions.pop(match_id, None)
-        self._events.pop(match_id, None)
+        self._rows.pop(match_id, None)
+        self._wake(match_id)
 
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
 
-    async def changed(self, match_id: int, seen: int, wait: float) -> bool:
-        """Wait until the match is past version `seen` (True) or `wait` seconds pass (False)."""
+    def row(self, match_id: int, version: int) -> MatchRow | None:
+        """The match at `version` as a move in this process wrote it, if that is known."""
+        row = self._rows.get(match_id)
+        return row if row is not None and row.version == version else None
+
+    async def changed(self, match_id: int, seen: int) -> bool:
+        """Wait until the match is past version `seen` (True) or it is time for a keep-alive
+        (False)."""
         if self.version(match_id) != seen or self.closing:
             return True
-        event = self._events.setdefault(match_id, asyncio.Event())
-        try:
-            await asyncio.wait_for(event.wait(), wait)
-        except TimeoutError:
-            return False
-        return True
+        wake = self._wakes.get(match_id)
+        if wake is None:
+            wake = self._wakes[match_id] = asyncio.get_running_loop().create_future()
+        await asyncio.shield(wake)
+        return self.version(match_id) != seen or self.closing
+
+    def _wake(self, match_id: int) -> None:
+        wake = self._wakes.pop(match_id, None)
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        pinged = loop.time()
         while True:
             try:
                 await asyncio.wait_for(self._kick.wait(), self.poll)
             except TimeoutError:
                 pass
             self._kick.clear()
+            if loop.time() - pinged >= self.ping:
+                pinged = loop.time()
+                for match_id in list(self._wakes):
+                    self._wake(match_id)
             store = self._store()
             if not self._viewers or store is None:
                 continue
@@ -280,12 +313,9 @@ class Watch:
                 await asyncio.sleep(self.poll)
                 continue
             for match_id, version in versions.items():
-                if version != self._versions.get(match_id) and match_id in self._viewers:
+                if version > self._versions.get(match_id, -1) and match_id in self._viewers:
                     self._versions[match_id] = version
-                    event = self._events.pop(match_id, None)
-                    self._events[match_id] = asyncio.Event()
-                    if event is not None:
-                        event.set()
+                    self._wake(match_id)
 
 
 class Cache:
@@ -371,7 +401,8 @@ class Pages:
         self._tournament_reads: dict[int, tuple[float, asyncio.Future[TournamentRow | None]]] = {}
         # the last replay of each match a page showed, to go on from at its next version
         # (and the lines each language said of it)
-        self._replays: OrderedDict[int, tuple[Replayed, dict[str, list[str]]]] = OrderedDict()
+        self._replays: OrderedDict[
+            int, tuple[Replayed, dict[str, list[str]], tuple[MoveRow, ...]]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
 
@@ -444,12 +475,13 @@ class Pages:
             # the history as the Moves button tells it: the new moves since the replay this
             # page last made of the match, on the loop (a move or two: what the service does
             # for a move); a whole match replayed in a worker (CPU work)
-            log = [(e.kind, e.notation, e.actor_id, e.ply)
-                   for e in effective_log(await store.moves(row.id))]
+            kept = self._replays.get(row.id)
+            before, spoken, entries = kept if kept is not None else (None, {}, ())
+            # the log as read before, and only its entries since (it is only appended to)
+            entries += tuple(await store.moves(row.id, entries[-1].seq if entries else None))
+            log = [(e.kind, e.notation, e.actor_id, e.ply) for e in effective_log(list(entries))]
             revealed = row.status == "finished" or not game.info.hidden_information
             seats = [(s.seat, s.user_id, s.name) for s in row.seats]
-            kept = self._replays.get(row.id)
-            before, spoken = kept if kept is not None else (None, {})
             if before is not None and before.continues(log, revealed) \
                     and len(log) - len(before.log) <= REPLAYED_ON_LOOP:
                 replayed = replay_more(game.id, len(row.seats), row.options, log, seats,
@@ -462,7 +494,7 @@ class Pages:
             lines = spoken.get(language, [])[:len(before.entries) if before else 0]
             lines += history_text(replayed.entries[len(lines):], language)
             spoken[language] = lines
-            self._replays[row.id] = (replayed, spoken)
+            self._replays[row.id] = (replayed, spoken, entries)
             self._replays.move_to_end(row.id)
             while len(self._replays) > REPLAYS_KEPT:
                 self._replays.popitem(last=False)
@@ -904,8 +936,8 @@ class Pages:
             while not watch.closing:
                 current = watch.version(row.id)
                 if current > sent:
-                    if current > row.version:  # read once for all of the match's viewers
-                        fresh = await self.cache.get(
+                    if current > row.version:  # as the move wrote it, or read once for all
+                        fresh = watch.row(row.id, current) or await self.cache.get(
                             ("row", row.id, current),
                             functools.partial(store.get_match, row.id))
                         if fresh is None:
@@ -914,7 +946,7 @@ class Pages:
                     view = await self.view(row, language)
                     await response.write(view.event)
                     sent = max(current, row.version)
-                if not await watch.changed(row.id, current, PING_SECONDS):
+                if not await watch.changed(row.id, current):
                     await response.write(b": ping\n\n")
         except (ConnectionResetError, asyncio.CancelledError):
             pass

@@ -311,6 +311,9 @@ class Context:
         self.rng = rng or random.SystemRandom()  # seat order
         self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
         self.on_commit = on_commit or (lambda: None)
+        # called instead of `on_commit` once a move is committed, with the match's row as the
+        # move wrote it: live web pages show the new version without reading it back
+        self.on_moved: Callable[[MatchRow], None] = lambda row: self.on_commit()
         # called once an analysis is queued (the analysis runner's wake-up: not on every
         # commit, where its claim would take the write lock from players' moves)
         self.on_analysis_queued: Callable[[], None] = lambda: None

@@ -140,7 +140,7 @@ class Moves:
             raise
         if not result.already:
             self.ctx.moves_played += 1
-            self.ctx.on_commit()
+            self.ctx.on_moved(result.match.row)
         return result
 
     async def _move(self, tx: Tx, match: Match, user_id: int, text: str,
@@ -262,9 +262,11 @@ class Moves:
             after = game.apply(before, move)
             outcome = game.outcome(after)
             seq = match.row.version
+            # as for a move: the last roll's version is the board `after_change` sends
+            board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
             match = await self.ctx.save(tx, match, now=now, state=after, clock=True,
                                     status="finished" if outcome else None,
-                                    result=outcome.to_json() if outcome else None)
+                                    result=outcome.to_json() if outcome else None, **board)
             await tx.append_log(match.id, seq, ply=game.ply(before), kind="move",
                                 notation=notation, actor_id=None, now=now)
             effects = game.move_effects(before, move, after)

@@ -1,0 +1,165 @@
+"""How live pages learn of new versions: a move committed in this process hands its match's row
+to the pages (no read per move, and the row is the match as stored, die rolls included), the
+history is read only where it grew, every stream of a match wakes from one shared wait (a
+stream that closes cancels no other's), keep-alives go to every idle stream, and a version
+seen never goes back."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import random
+
+import aiohttp
+import pytest
+from support import ALICE, BOB, ghostone_for_three
+
+from bot.pool import Workers
+from bot.web import WebServer, _Standalone
+from bot.webpages import Watch
+
+
+@pytest.fixture
+async def quiet_site(store, service):
+    """The pages as inside the bot (moves handed over), with the versions' poll made rare so
+    that any read a move causes is the move's own."""
+    workers = Workers(1, "thread")
+    server = WebServer(_Standalone(store, service, workers), None, "127.0.0.1", 0,  # type: ignore[arg-type]
+                       base_url="https://corral.example.org")
+    server.pages.watch.poll = 3600.0
+    await server.start()
+    service.ctx.on_moved = server.moved  # as bot/client.py wires it
+    yield f"http://127.0.0.1:{server.port}", server
+    await server.stop()
+    workers.shutdown()
+
+
+class Counting:
+    """Counts the calls of some of the store's reads (and the `after` of each log read)."""
+
+    def __init__(self, store, names):
+        self.calls: dict[str, list] = {name: [] for name in names}
+        for name in names:
+            real = getattr(store, name)
+
+            async def counted(*args, _real=real, _name=name, **kw):
+                result = await _real(*args, **kw)
+                self.calls[_name].append((args, result))
+                return result
+
+            setattr(store, name, counted)
+
+
+async def states(response):
+    """The stream's state events, one by one."""
+    data = b""
+    while True:
+        line = await asyncio.wait_for(response.content.readline(), 10)
+        if line.startswith(b"data: "):
+            data = line[6:]
+        elif line == b"\n" and data:
+            yield json.loads(data)
+            data = b""
+
+
+async def test_a_move_reaches_the_stream_without_reading_the_match_or_the_whole_log(
+        quiet_site, service, store):
+    base, _ = quiet_site
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=500, first="me")
+    match = await service.accept(match.id, BOB.user_id)
+    async with aiohttp.ClientSession() as session, session.get(
+            f"{base}/m/{match.row.web_token}/live?lang=en") as response:
+        stream = states(response)
+        first = await anext(stream)
+        assert first["version"] == match.row.version
+        counting = Counting(store, ("get_match", "match_versions", "moves"))
+        for ply in range(1, 5):
+            mover = match.to_move()
+            notation = service.legal_moves_for(match, mover.user_id)[0]
+            match = (await service.play(match.id, mover.user_id, notation)).match
+            seen = await anext(stream)
+            assert seen["version"] == match.row.version and len(seen["moves"]) == ply
+        assert counting.calls["get_match"] == [] and counting.calls["match_versions"] == []
+        # each view read the log after the entries it had: the one new entry each time
+        assert [len(rows) for _, rows in counting.calls["moves"]] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("game_id", ["progressive-mancala", "consequence", "ghostone"])
+async def test_the_row_a_move_hands_over_is_the_match_as_stored(service, store, game_id):
+    handed = []
+    service.ctx.on_moved = handed.append
+    service.dice = random.Random(3)
+    if game_id == "ghostone":
+        match = await ghostone_for_three(service, 700)
+    else:
+        match = await service.open_match(game_id=game_id, options={}, host=ALICE,
+                                         opponent=BOB, guild_id=1, channel_id=700, first="me")
+        match = await service.accept(match.id, BOB.user_id)
+    chooser = random.Random(game_id)
+    for _ in range(40):
+        if match.status != "active" or (mover := match.to_move()) is None:
+            break
+        notation = chooser.choice(service.legal_moves_for(match, mover.user_id))
+        match = (await service.play(match.id, mover.user_id, notation)).match
+        stored = await store.get_match(match.id)
+        assert stored is not None
+        # `has_conditionals` is what a read says of the queue, not a column of the match
+        assert dataclasses.replace(handed[-1], has_conditionals=None) == dataclasses.replace(
+            stored, has_conditionals=None)
+    assert len(handed) >= 10
+
+
+class Versions:
+    """A store that answers the versions' poll with what the test says."""
+
+    def __init__(self):
+        self.versions: dict[int, int] = {}
+        self.reads = 0
+
+    async def match_versions(self, ids):
+        self.reads += 1
+        return {i: self.versions[i] for i in ids if i in self.versions}
+
+
+async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_other():
+    store = Versions()
+    watch = Watch(lambda: store, poll=3600.0, ping=3600.0)  # type: ignore[arg-type, return-value]
+    watch.start()
+    try:
+        for _ in range(3):
+            watch.add(7, 1)
+        waits = [asyncio.create_task(watch.changed(7, 1)) for _ in range(3)]
+        await asyncio.sleep(0.01)
+        waits[0].cancel()  # a viewer leaves while waiting
+        await asyncio.sleep(0.01)
+        assert not waits[1].done() and not waits[2].done()
+        store.versions[7] = 2
+        watch.kick()
+        assert await asyncio.wait_for(asyncio.gather(*waits[1:]), 5) == [True, True]
+        assert watch.version(7) == 2
+    finally:
+        await watch.stop()
+
+
+async def test_idle_streams_are_woken_for_a_keep_alive_and_versions_never_go_back():
+    store = Versions()
+    watch = Watch(lambda: store, poll=0.02, ping=0.05)  # type: ignore[arg-type, return-value]
+    watch.start()
+    try:
+        watch.add(7, 1)
+        store.versions[7] = 1
+        # nothing moved: woken for the keep-alive, which says "no change"
+        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
+        # a move in this process, then a poll that read the version before it committed
+        row = type("Row", (), {"id": 7, "version": 3})()
+        watch.moved(row)  # type: ignore[arg-type]
+        reads = store.reads
+        store.versions[7] = 2
+        while store.reads < reads + 2:
+            await asyncio.sleep(0.01)
+        assert watch.version(7) == 3
+        assert watch.row(7, 3) is row and watch.row(7, 2) is None
+    finally:
+        await watch.stop()
