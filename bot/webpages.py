@@ -10,9 +10,10 @@ server that turned links off (`/corral settings web_links:False`) has no pages.
 
 Live updates: a page listens to server-sent events; each stream sends the match as it is when
 it opens (so a reconnect catches up) and again whenever its version moves. `Watch` learns of
-new versions by one cheap query for every watched match (`Store.match_versions`), run at once
-when the bot in this process commits a change (`kick`) and every `POLL_SECONDS` otherwise (a
-web server beside the bot, or other shard processes writing the same store).
+new versions from the moves this process commits (`moved`: the match's row as the move wrote
+it, so nothing is read), and by one cheap query for every watched match (`Store.match_versions`)
+after this process's other changes (`kick`) and every `POLL_SECONDS` (a web server beside the
+bot, or other shard processes writing the same store).
 
 A player's page (/p/<server>/<user>/<signature>, linked from that server's match pages; the
 signature is an HMAC of both with a key kept in the store's meta table) shows their rating
