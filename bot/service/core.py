@@ -409,9 +409,11 @@ class Context:
             changes.setdefault("waiting_on", None)
             changes.setdefault("next_check_at", None)
         encoded = None if state is None else game.to_json(state)
-        saved = wrap(await tx.rewrite_match(match.row, now=now, state=encoded,
-                                            stale=stale or StaleAction(strings.RACE_LOST),
-                                            **changes))
+        # the state written is `new_state` (states are immutable, and the codec's round trip
+        # is exact: tests/test_conformance.py) so it is not decoded again from the row
+        saved = Match(await tx.rewrite_match(match.row, now=now, state=encoded,
+                                             stale=stale or StaleAction(strings.RACE_LOST),
+                                             **changes), game, new_state)
         if finishing:
             await self.rate(tx, saved, now)
         if finishing or (status == "aborted" and match.status != "aborted"):
