@@ -21,7 +21,9 @@ Reported: the bot's first response p50/p99 (from the interaction to its first an
 imitation's clock, as bench/load.py measures it) without and with the viewers, and the bot's
 CPU per move (its process and picture workers, from /proc) in each; from each move (its
 interaction sent) to each viewer's stream delivering the new version, p50/p99/max, and how
-many deliveries were missed; the bot's RSS per open connection.
+many deliveries were missed; the bot's RSS per open connection; the bot's garbage collector
+pauses in each kind of run, by generation, from its /metrics (a pause stops the whole bot, so
+it shows in the first response's tail).
 """
 
 from __future__ import annotations
@@ -66,6 +68,29 @@ class Timed(Load):
         entries = GAME.ply(table.state) + 1
         self.sent[(token, entries)] = time.time()
         await super().move(table, rng, figures)
+
+
+async def gc_pauses(base: str) -> dict[str, float]:
+    """The bot's garbage collector pauses so far, from its /metrics: per generation, how many
+    and their total seconds, and how many lasted over 10 ms (a pause stops the whole bot)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session, session.get(f"{base}/metrics") as response:
+        text = await response.text()
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith("corral_gc_pause_seconds"):
+            name, _, value = line.rpartition(" ")
+            found[name] = float(value)
+    figures: dict[str, float] = {}
+    for gen in ("0", "1", "2"):
+        count = found.get(f'corral_gc_pause_seconds_count{{generation="{gen}"}}', 0.0)
+        short = found.get(f'corral_gc_pause_seconds_bucket{{generation="{gen}",le="0.01"}}', 0.0)
+        figures[f"gen{gen}"] = count
+        figures[f"gen{gen} s"] = found.get(f'corral_gc_pause_seconds_sum{{generation="{gen}"}}',
+                                           0.0)
+        figures[f"gen{gen} >10ms"] = count - short
+    return figures
 
 
 def token_of(message: dict[str, Any]) -> str:
@@ -191,6 +216,7 @@ async def run(args: argparse.Namespace) -> None:
             without, with_ = Figures(), Figures()
             took = {False: 0.0, True: 0.0}
             cpu = {False: 0.0, True: 0.0}
+            pauses: dict[bool, dict[str, float]] = {False: {}, True: {}}
             delays: list[float] = []
             missed = 0
             memory: list[float] = []
@@ -211,12 +237,15 @@ async def run(args: argparse.Namespace) -> None:
                         await asyncio.sleep(2.0)
                         memory.append((rss_mb(pid)[0] - before) * 1024 / args.viewers)
                     load.sent.clear()
+                    paused = await gc_pauses(base)
                     began = cpu_seconds(bot_pid) + (cpu_seconds(pages.pid) if pages else 0.0)
                     figures, seconds = await load.run(args.seconds, args.rate,
                                                       args.seed + 2 * round_ + watching)
                     cpu[watching] += (cpu_seconds(bot_pid)
                                       + (cpu_seconds(pages.pid) if pages else 0.0) - began)
                     took[watching] += seconds
+                    for key, value in (await gc_pauses(base)).items():
+                        pauses[watching][key] = pauses[watching].get(key, 0.0) + value - paused[key]
                     total = with_ if watching else without
                     total.first += figures.first
                     total.board += figures.board
@@ -247,6 +276,12 @@ async def run(args: argparse.Namespace) -> None:
                       f" CPU {cpu[watching] * 1000 / max(1, figures.moves):.2f} ms per move"
                       f" (with its picture workers{' and the pages process' if pages else ''})",
                       flush=True)
+                gcs = pauses[watching]
+                print("  the bot's garbage collector: " + ", ".join(
+                    f"gen{g} {gcs.get(f'gen{g}', 0):.0f} pauses"
+                    f" ({gcs.get(f'gen{g} s', 0) * 1000:.0f} ms,"
+                    f" {gcs.get(f'gen{g} >10ms', 0):.0f} over 10 ms)" for g in range(3)),
+                    flush=True)
             print(f"move -> viewer sees it: p50/p99 {quantiles(delays)} ms, max"
                   f" {max(delays, default=0) * 1000:.0f} ms, {len(delays)} seen,"
                   f" {missed} never seen; the viewers' process used"
