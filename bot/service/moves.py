@@ -263,7 +263,8 @@ class Moves:
             outcome = game.outcome(after)
             seq = match.row.version
             # as for a move: the last roll's version is the board `after_change` sends
-            board = {} if outcome is None and game.is_chance(after) else {"board_version": seq + 1}
+            board: dict[str, Any] = ({} if outcome is None and game.is_chance(after)
+                                     else {"board_version": seq + 1})
             match = await self.ctx.save(tx, match, now=now, state=after, clock=True,
                                     status="finished" if outcome else None,
                                     result=outcome.to_json() if outcome else None, **board)
