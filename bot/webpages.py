@@ -204,7 +204,8 @@ class Watch:
     A move committed in this process hands its match's row over (`moved`): the streams send
     it without any read. Other changes here (`kick`) and every `POLL_SECONDS` (a web server
     beside the bot, other shard processes) read the watched versions in one query. Every
-    `PING_SECONDS` all streams are woken at once to send a keep-alive comment. Streams wait on
+    `PING_SECONDS` all streams are woken at once to send a keep-alive comment (by a timer of
+    its own: a slow database delays no keep-alive). Streams wait on
     a shared future each (shielded: one stream closing cancels no other's wait), not on a
     timeout each: a move wakes its viewers without a task or a timer per viewer."""
 
@@ -218,23 +219,25 @@ class Watch:
         self._rows: dict[int, MatchRow] = {}  # as the last move in this process wrote it
         self._wakes: dict[int, asyncio.Future[None]] = {}
         self._kick = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         self.closing = False
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="corral-web-watch")
+        self._tasks = [asyncio.create_task(self._run(), name="corral-web-watch"),
+                       asyncio.create_task(self._keep_alive(), name="corral-web-pings")]
 
     async def stop(self) -> None:
         self.closing = True
         for match_id in list(self._wakes):
             self._wake(match_id)
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             try:
-                await self._task
+                await task
             except asyncio.CancelledError:
                 pass
-            self._task = None
+        self._tasks = []
 
     def kick(self) -> None:
         """A change was committed in this process: read the watched versions now."""
@@ -291,19 +294,19 @@ class Watch:
         if wake is not None and not wake.done():
             wake.set_result(None)
 
+    async def _keep_alive(self) -> None:
+        while True:
+            await asyncio.sleep(self.ping)
+            for match_id in list(self._wakes):
+                self._wake(match_id)
+
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        pinged = loop.time()
         while True:
             try:
                 await asyncio.wait_for(self._kick.wait(), self.poll)
             except TimeoutError:
                 pass
             self._kick.clear()
-            if loop.time() - pinged >= self.ping:
-                pinged = loop.time()
-                for match_id in list(self._wakes):
-                    self._wake(match_id)
             store = self._store()
             if not self._viewers or store is None:
                 continue

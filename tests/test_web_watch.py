@@ -29,7 +29,8 @@ async def quiet_site(store, service):
                        base_url="https://corral.example.org")
     server.pages.watch.poll = 3600.0
     await server.start()
-    service.ctx.on_moved = server.moved  # as bot/client.py wires it
+    service.on_commit = server.kick  # as bot/client.py wires them
+    service.ctx.on_moved = server.moved
     yield f"http://127.0.0.1:{server.port}", server
     await server.stop()
     workers.shutdown()
@@ -143,23 +144,75 @@ async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_ot
         await watch.stop()
 
 
-async def test_idle_streams_are_woken_for_a_keep_alive_and_versions_never_go_back():
+class Stalled(Versions):
+    """A database that never answers the versions' query."""
+
+    async def match_versions(self, ids):
+        self.reads += 1
+        await asyncio.sleep(3600)
+        return {}
+
+
+async def test_idle_streams_get_keep_alives_even_while_the_versions_query_hangs():
+    store = Stalled()
+    watch = Watch(lambda: store, poll=0.01, ping=0.2)  # type: ignore[arg-type, return-value]
+    watch.start()
+    try:
+        watch.add(7, 1)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        # nothing moved: woken for the keep-alive (not by each poll), which says "no change"
+        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
+        assert loop.time() - began >= 0.15 and store.reads == 1  # the one query still hangs
+        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
+    finally:
+        await watch.stop()
+
+
+async def test_a_version_seen_never_goes_back():
     store = Versions()
-    watch = Watch(lambda: store, poll=0.02, ping=0.05)  # type: ignore[arg-type, return-value]
+    watch = Watch(lambda: store, poll=0.01, ping=3600.0)  # type: ignore[arg-type, return-value]
     watch.start()
     try:
         watch.add(7, 1)
         store.versions[7] = 1
-        # nothing moved: woken for the keep-alive, which says "no change"
-        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
         # a move in this process, then a poll that read the version before it committed
         row = type("Row", (), {"id": 7, "version": 3})()
         watch.moved(row)  # type: ignore[arg-type]
-        reads = store.reads
         store.versions[7] = 2
-        while store.reads < reads + 2:
-            await asyncio.sleep(0.01)
+        reads = store.reads
+
+        async def polled_twice() -> None:
+            while store.reads < reads + 2:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(polled_twice(), 5)
         assert watch.version(7) == 3
         assert watch.row(7, 3) is row and watch.row(7, 2) is None
+        watch.remove(7)  # its last viewer left: nothing is kept of it
+        assert watch.version(7) == -1 and watch.row(7, 3) is None
     finally:
         await watch.stop()
+
+
+async def test_a_takeback_reaches_the_stream_and_its_history_is_read_on(quiet_site, service):
+    base, _ = quiet_site
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=501, first="me")
+    match = await service.accept(match.id, BOB.user_id)
+    async with aiohttp.ClientSession() as session, session.get(
+            f"{base}/m/{match.row.web_token}/live?lang=en") as response:
+        stream = states(response)
+        await anext(stream)
+        for user in (ALICE, BOB):
+            match = (await service.play(match.id, user.user_id,
+                                        service.legal_moves_for(match, user.user_id)[0])).match
+            assert len((await anext(stream))["moves"]) == match.ply()
+        offer = await service.request_takeback(match.id, BOB.user_id)
+        _, back = await service.answer_offer(offer.id, ALICE.user_id, True)
+        seen = await anext(stream)  # not a move: found by the versions' query the commit kicks
+        assert seen["version"] == back.row.version and len(seen["moves"]) == back.ply() == 1
+        match = (await service.play(back.id, BOB.user_id,
+                                    service.legal_moves_for(back, BOB.user_id)[-1])).match
+        seen = await anext(stream)
+        assert len(seen["moves"]) == 2 and seen["version"] == match.row.version
