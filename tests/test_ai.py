@@ -699,20 +699,71 @@ def test_pastoral_easy_does_not_always_play_its_own_best_move():
     assert varied >= 3
 
 
-def test_two_seat_ico_easy_searches_an_eighth_of_its_budget(monkeypatch):
+def test_two_seat_ico_easy_glances_and_more_seats_keep_the_monte_carlo_search(monkeypatch):
     seen = []
 
-    def spy(decision, tuning):
-        seen.append((decision.seats, decision.level, decision.iterations))
-        return decision.legal[0]
+    def spy_glance(decision):
+        seen.append(("glance", decision.seats, decision.level))
+        return decision.legal[0], [0.5, 0.5]
 
-    monkeypatch.setattr(ico_ai, "ismcts", spy)
+    def spy_ismcts(decision, tuning):
+        seen.append(("ismcts", decision.seats, decision.iterations))
+        return decision.legal[0], [1 / decision.seats] * decision.seats
+
+    monkeypatch.setattr(ico_ai, "glance", spy_glance)
+    monkeypatch.setattr(ico_ai, "ismcts_estimate", spy_ismcts)
     for config in (("ico", 2, {"level": "2", "start": "f0"}),
                    ("ico", 3, {"level": "2", "start": "f0"})):
         game, states = random_positions(config, 3, seed=2)
         for state in states:
             if len(game.legal_moves(state)) > 1:
                 choose_move(game, state, level="easy", seed=1)
-    assert (2, "easy", round(LEVELS["easy"].iterations / 8)) in seen
-    assert (3, "easy", LEVELS["easy"].iterations) in seen
-    assert all(it == LEVELS["easy"].iterations for seats, _, it in seen if seats == 3)
+    assert ("glance", 2, "easy") in seen
+    assert ("ismcts", 3, LEVELS["easy"].iterations) in seen
+    assert not any(kind == "ismcts" and seats == 2 for kind, seats, _ in seen)
+
+
+def _ico_choices(level):
+    """Positions of two-seat ICO at `level` where the seat to move has a move that hands the
+    opponent a win at once and one that does not, with the moves that do."""
+    game = get_game("ico")
+    rng = random.Random(3)
+    found = []
+    for face in range(20):
+        state = game.new(2, {"level": level, "start": f"f{face}"})
+        while game.outcome(state) is None:
+            legal = game.legal_moves(state)
+            handing = [m for m in legal if game.outcome(game.apply(state, m)) is None and any(
+                game.outcome(game.apply(game.apply(state, m), r)) is not None
+                for r in game.legal_moves(game.apply(state, m)))]
+            if handing and len(handing) < len(legal):
+                found.append((state, handing))
+            state = game.apply(state, rng.choice(legal))
+    return game, found
+
+
+@pytest.mark.parametrize("level", ["1", "2"])
+def test_two_seat_ico_easy_overlooks_wins_it_hands_over(level):
+    """Easy's imperfection: it does not look for the opponent's win at once (a player who
+    checks would never pick such a move when another is safe)."""
+    game, found = _ico_choices(level)
+    assert found
+    picked = sum(choose_move(game, state, level="easy", seed=seed) in handing
+                 for state, handing in found[:12] for seed in range(4))
+    assert picked > 0
+
+
+def test_two_seat_ico_easy_takes_a_win_at_once():
+    game = get_game("ico")
+    rng = random.Random(4)
+    wins = 0
+    for face in range(20):
+        state = game.new(2, {"level": "1", "start": f"f{face}"})
+        while game.outcome(state) is None:
+            legal = game.legal_moves(state)
+            winning = [m for m in legal if game.outcome(game.apply(state, m)) is not None]
+            if winning and len(legal) > 1:
+                wins += 1
+                assert choose_move(game, state, level="easy", seed=face) in winning
+            state = game.apply(state, rng.choice(legal))
+    assert wins
