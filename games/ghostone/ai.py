@@ -39,6 +39,8 @@ _ROLLS = tuple(rules.DIRECTIONS)
 # per plate: (direction index, the plate a step leads to or -1 off the board), N E S W
 _STEPS = tuple(tuple((i, -1 if (to := rules.step(p, d)) is None else to)
                      for i, d in enumerate(ORTHO)) for p in range(rules.PLATES))
+# per plate: the plates a pawn's step reaches (on the board), N E S W
+_TARGETS = tuple(tuple(to for _, to in steps if to >= 0) for steps in _STEPS)
 _WRAP = tuple(tuple(rules.wrap_step(p, d) for p in range(rules.PLATES)) for d in _ROLLS)
 _SETUPS = tuple(tuple(m.rocks for m in rules.SETUP_MOVES[p]) for p in range(rules.PLATES))
 _PHASES = {rules.SETUP: 0, rules.PLAY: 1, rules.GHOST: 2, rules.ROLL: 3, rules.OVER: 4}
@@ -49,7 +51,7 @@ class GhostSim:
     target, rock direction index or -1) a step, (2, plate) the ghost, (3, roll index)."""
 
     __slots__ = ("ended", "escapes", "flipped", "ghost", "passes", "pawns", "phase", "rocks",
-                 "scores", "seats", "setup_index", "to_move")
+                 "scores", "seats", "setup_index", "to_move", "where")
 
     def __init__(self, state: Any):
         self.seats = state.seats
@@ -64,16 +66,26 @@ class GhostSim:
         self.setup_index = state.setup_index
         self.passes = state.passes
         self.ended = state.end is not None
+        # each seat's pawns' plates in order (playouts ask for one seat's steps every ply)
+        self.where = [[p for p in range(rules.PLATES) if self.pawns[p] == s]
+                      for s in range(self.seats)]
 
     def steps(self, seat: int) -> list[tuple[int, int]]:
         pawns, flipped = self.pawns, self.flipped
         found = []
-        for origin in range(rules.PLATES):
-            if pawns[origin] == seat:
-                for _, target in _STEPS[origin]:
-                    if target >= 0 and pawns[target] < 0 and not flipped[target]:
-                        found.append((origin, target))
+        for origin in self.where[seat]:
+            for target in _TARGETS[origin]:
+                if pawns[target] < 0 and not flipped[target]:
+                    found.append((origin, target))
         return found
+
+    def _can_step(self, seat: int) -> bool:
+        pawns, flipped = self.pawns, self.flipped
+        for origin in self.where[seat]:
+            for target in _TARGETS[origin]:
+                if pawns[target] < 0 and not flipped[target]:
+                    return True
+        return False
 
     def actions(self) -> list[tuple]:
         if self.ended:
@@ -110,13 +122,14 @@ class GhostSim:
         raise AssertionError("unreachable")
 
     def _ends_after(self, origin: int) -> bool:
-        """Whether the pawns left after the one on `origin` escapes belong to one seat."""
-        first = -1
-        for plate, seat in enumerate(self.pawns):
-            if seat >= 0 and plate != origin:
-                if first < 0:
-                    first = seat
-                elif seat != first:
+        """Whether the pawns left after the one on `origin` (-1: none) escapes belong to one
+        seat."""
+        mover = self.pawns[origin] if origin >= 0 else -1
+        left = 0
+        for seat, plates in enumerate(self.where):
+            if len(plates) > (seat == mover):
+                left += 1
+                if left > 1:
                     return False
         return True
 
@@ -126,6 +139,8 @@ class GhostSim:
             _, origin, target, d = action
             seat, rocks, pawns = self.to_move, self.rocks, self.pawns
             pawns[origin] = -1
+            mine = self.where[seat]
+            mine.remove(origin)
             self.passes = 0
             if rocks[target] == 0:
                 self.scores[seat] += rocks[origin] + (3 - self.escapes if self.escapes < 3
@@ -138,6 +153,8 @@ class GhostSim:
                 escaped = True
             else:
                 pawns[target] = seat
+                mine.append(target)
+                mine.sort()
                 escaped = False
             if d >= 0:
                 rocks[origin] -= 1
@@ -165,6 +182,8 @@ class GhostSim:
         else:
             _, pawn, plates = action
             self.pawns[pawn] = self.to_move
+            self.where[self.to_move].append(pawn)
+            self.where[self.to_move].sort()
             for plate in plates:
                 self.rocks[plate] += 1
             self.setup_index += 1
@@ -184,7 +203,7 @@ class GhostSim:
     def _begin_turn(self, seat: int) -> None:
         while True:
             self.phase, self.to_move = 1, seat
-            if self.steps(seat):
+            if self._can_step(seat):
                 return
             self.passes += 1
             if self.passes >= self.seats:
