@@ -332,14 +332,16 @@ WEIGHTS = {
 def greedy_playout(game: Any, state: Any, rng: random.Random, depth: int,
                    seats: int) -> Rewards:
     """Play by `GhostSim.greedy_action` (random set-ups, ghost placements and rolls) to the
-    end, or `depth` plies and then `GhostSim.value`."""
+    end, or `depth` plies after the set-up and then `GhostSim.value`. The set-up's placements
+    do not count: the evaluation knows play positions, and a placement is judged by the play
+    that follows it."""
     sim = GhostSim(state)
+    while sim.phase == 0:
+        sim.apply(sim.random_setup(rng))
     for _ in range(depth):
         phase = sim.phase
         if phase == 1:
             sim.apply(sim.greedy_action(rng))
-        elif phase == 0:
-            sim.apply(sim.random_setup(rng))
         elif phase == 4:
             break
         else:
