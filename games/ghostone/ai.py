@@ -21,8 +21,9 @@ escape on offer did (held-out log-loss 0.83 against 0.90, 3 seats; 0.93 against 
 seats), and after a few plies of playout better than after 32 (cut after 8-16 plies best).
 Ghostone's iterations are cheap, so hard also searches HARD_BUDGET times its level's
 iterations, its median think time under 2 s of CPU and well under its cap. Measured against
-two normals (three seats, bench/strength.py): 55 % of 60 games (42-67 %), where the frozen
-playouts cut after 40 plies won 58 % of 43 (43-72 %) on a fifth more CPU: not clearly better.
+two normals (three seats, bench/strength.py): 58 % of 90 games (47-67 %), as the frozen
+playouts cut after 40 plies did (58 % of 43, 43-72 %) on a fifth more CPU: not clearly better;
+four seats 44 % of 24 (27-64 %, fair 25 %).
 What the games show that the evaluation does not: a seat that escapes its pawns early leaves
 the last rocks to the seats still on the board."""
 
