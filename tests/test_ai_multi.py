@@ -60,8 +60,8 @@ def test_the_ghostone_greedy_playouts_play_by_the_rules(seats):
 
 def test_the_ghostone_greedy_playout_takes_the_best_escape(monkeypatch):
     """Offered two escapes, a greedy step (always greedy here) leaves the plate with the most
-    rocks; offered none, it does not empty a plate beside another seat's pawn when it has a
-    choice, and puts the rock on its pawn's new plate when it can."""
+    rocks, and the cut-off evaluation favours the seat offered them; offered none, the rock
+    goes more than one way (a rock always pushed after the pawn froze the playouts)."""
     monkeypatch.setattr(ghostone_ai, "ESCAPE_TAKEN", 1.0)
     game, states = ghostone_positions(3, 1, seed=2)
     a1, b1, c1, a2, b2, a3, b3, c3 = 0, 1, 2, 4, 5, 8, 9, 10
@@ -78,20 +78,66 @@ def test_the_ghostone_greedy_playout_takes_the_best_escape(monkeypatch):
         assert action[:3] == (1, b2, b1)  # not a2-a1, which scores 1
         assert action in sim.actions()
     assert ghostone_ai.GhostSim(state).value()[0] > 0.5  # an escape worth 5 + 3 on offer
-    # no escape on offer: seat 1's pawn on a2 (one rock) beside seat 2's pawn on a3
+    # no escape on offer: seat 1's pawns on a2 and c1 (two rocks each)
     rocks = [2] * g.PLATES
-    rocks[a2] = 1
     pawns = [g.NO_PAWN] * g.PLATES
     pawns[a2], pawns[c1], pawns[a3] = 0, 0, 1
     pawns[c3] = 2
     state = dataclasses.replace(state, rocks=tuple(rocks), pawns=tuple(pawns))
-    for seed in range(20):
+    ways = set()
+    for seed in range(40):
         sim = ghostone_ai.GhostSim(state)
         action = sim.greedy_action(random.Random(seed))
         assert action in sim.actions()
         _, origin, target, d = action
-        if origin == c1:
-            assert ghostone_ai._STEPS[origin][d][1] == target  # the rock follows the pawn
+        ways.add(ghostone_ai._STEPS[origin][d][1] == target)
+    assert ways == {True, False}
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_ghostone_greedy_playouts_finish_games(seats):
+    """Greedy playouts from the start end nearly every game within 400 plies, as games
+    between players do (the rock always pushed after the pawn ended 2.5 % of them, 3 seats):
+    a playout that never ends tells the search nothing of who escapes next."""
+    game = get_game("ghostone")
+    rng = random.Random(seats)
+    ended = 0
+    for _ in range(40):
+        sim = ghostone_ai.GhostSim(game.new(seats, {"repetition": "off"}))
+        for _ in range(400):
+            if sim.ended:
+                break
+            if sim.phase == 1:
+                sim.apply(sim.greedy_action(rng))
+            elif sim.phase == 0:
+                sim.apply(sim.random_setup(rng))
+            else:
+                actions = sim.actions()
+                sim.apply(actions[rng.randrange(len(actions))])
+        ended += sim.ended
+    assert ended >= 36
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_ghostone_evaluation_counts_what_a_seat_holds(seats):
+    """The cut-off evaluation gives chances that sum to one; a seat ahead in score, or with
+    an escape on offer, or with a pawn more, gets more than it did without."""
+    _, states = ghostone_positions(seats, 30, seed=7)
+    for state in states:
+        sim = ghostone_ai.GhostSim(state)
+        base = sim.value()
+        assert abs(sum(base) - 1.0) < 1e-9 and len(base) == seats
+        seat = (sim.to_move + 1) % seats
+        sim.scores[seat] += 5
+        assert sim.value()[seat] > base[seat]
+        sim.scores[seat] -= 5
+        free = [p for p in range(g.PLATES) if sim.pawns[p] < 0 and not sim.flipped[p]
+                and not any(sim.pawns[t] >= 0 or sim.rocks[t] == 0 or sim.flipped[t]
+                            for t in ghostone_ai._TARGETS[p])]
+        if free:  # a pawn more, on a plate with no escape beside it
+            sim.pawns[free[0]] = seat
+            sim.where[seat] = sorted(sim.where[seat] + [free[0]])
+            assert sim.value()[seat] > base[seat]
 
 
 def test_the_ghostone_hard_level_searches_more_with_its_own_tuning(monkeypatch):
