@@ -52,11 +52,12 @@ import functools
 import importlib
 import json
 import math
+import operator
 import os
 import random
 import sys
 import time
-from collections.abc import Iterable
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -133,10 +134,9 @@ def engine_material(game_id: str, s: Any) -> float:
     if game_id == "progressive-mancala":
         return s[2] - s[3]
     if game_id == "pastoral-square":
-        total = 0
-        for o, n in zip(s[0], s[1], strict=True):
-            total += n if o == 0 else -n if o == 1 else 0
-        return total
+        # the alpha-beta's leaves: in C, not a loop over the 64 cells (a third of its time).
+        # An empty cell holds no stones, so owner * count adds up seat 1's stones
+        return sum(s[1]) - 2 * sum(map(operator.mul, s[0], s[1]))
     return material(game_id, s, 0)
 
 
@@ -194,13 +194,11 @@ def blunder(game: Any, after: Any, seat: int) -> bool:
 
 
 class PlainAlphaBeta:
-    """Fixed-depth alpha-beta, material at the leaves. The transposition table and the move
-    ordering change only which subtrees are cut, not the values: they make depth 6 affordable
-    (plain, it cost ~69 s of CPU a move in Pastoral Square)."""
+    """Fixed-depth alpha-beta, material at the leaves. Its transposition table and move
+    ordering choose only what is cut, not the values (tests/test_bench_strength.py checks
+    them against plain minimax): they and a lean last ply make depth 6 affordable."""
 
     EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry's value is: exact, a floor, a ceiling
-    ORDER, TABLE, DEEPEN, KILL, MINORDER, HIST = 1, 1, 0, 1, 9, 1
-    nodes = 0
 
     def __init__(self, game_id: str, depth: int, rng: random.Random):
         self.e = importlib.import_module(str(get_kit(game_id).ai)).ENGINE
@@ -210,63 +208,44 @@ class PlainAlphaBeta:
         # (engine key, depth left) -> (value, kind): a value depends on the depth left, so an
         # entry answers only a search to that same depth
         self.table: dict[tuple[Any, int], tuple[float, int]] = {}
-        self.best: dict[Any, Any] = {}  # engine key -> the move that was best there (ordering)
+        self.best: dict[Any, Any] = {}  # engine key -> the move that was best there last
         self.killers: dict[int, list[Any]] = {}  # depth left -> the last two moves that cut
-        self.history: dict[Any, int] = {}  # (mover, move) -> how much it has cut, by depth
-
-    def leaf(self, child: Any, mover: int) -> float:
-        """The value for `mover` of a position at depth 0: its result, else plain material."""
-        e = self.e
-        result = e.result(child)
-        if result is not None:
-            return 1000.0 * result * (1 if mover == 0 else -1)
-        return engine_material(self.game_id, child) * (1 if mover == 0 else -1)
+        # per mover, move -> how much it has cut (depth left squared each time)
+        self.history: tuple[Counter[Any], Counter[Any]] = (Counter(), Counter())
 
     def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover` of the position its move led to."""
         e = self.e
-        if depth == 0:
-            return self.leaf(child, mover)
         result = e.result(child)
         if result is not None:
             return 1000.0 * result * (1 if mover == 0 else -1)
+        if depth == 0:
+            return engine_material(self.game_id, child) * (1 if mover == 0 else -1)
         if e.mover(child) == mover:
             return self.value(child, depth, alpha, beta)
         return -self.value(child, depth, -beta, -alpha)
 
-    def ordered(self, s: Any, key: Any, depth: int, mover: int) -> Iterable[tuple[Any, Any]]:
-        """The legal (move, child) pairs of `s`, likeliest best first: the move that was best
-        here at another depth, the killers of this depth, then (deep enough that a subtree
-        costs more than playing every move) by one-ply material, else the engine's order,
-        played lazily, as a cut-off spares the rest."""
-        e = self.e
-        moves = e.moves(s)
+    def ordered(self, s: Any, key: Any, depth: int, mover: int) -> list[Any]:
+        """The moves of `s`, likeliest to cut first: the one that was best here last, the
+        killers of this depth, then by history. (Sorting by one-ply material, or iterative
+        deepening for the order, cost more than they saved in Pastoral Square: there, nearly
+        every cut comes at the first move already.)"""
+        moves = self.e.moves(s)
+        if len(moves) < 2:
+            return moves
+        moves.sort(key=self.history[mover].__getitem__, reverse=True)
         first = self.best.get(key, _NOTHING)
-        killers = self.killers.get(depth, ())
-        if self.ORDER and depth >= self.MINORDER and len(moves) > 1:
-            pairs = [(m, c) for m in moves if (c := e.play(s, m)) is not None]
-
-            def rank(pair: tuple[Any, Any]) -> tuple[int, float]:
-                move, child = pair
-                return (2 if move == first else 1 if move in killers else 0,
-                        self.leaf(child, mover))
-            pairs.sort(key=rank, reverse=True)
-            return pairs
-        if self.HIST and len(moves) > 1:
-            history, mover = self.history, e.mover(s)
-            moves = sorted(moves, key=lambda m: history.get((mover, m), 0), reverse=True)
-        front = [m for m in (first, *killers) if m is not _NOTHING and m in moves]
+        front = [m for m in (first, *self.killers.get(depth, ())) if m in moves]
         if front:
             moves = front + [m for m in moves if m not in front]
-        return ((m, c) for m in moves if (c := e.play(s, m)) is not None)
+        return moves
 
     def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
         """The value of `s` (not over) for its mover, searched `depth` plies: exact strictly
         within (alpha, beta), else a bound on the same side (fail-soft)."""
         e = self.e
         key = (e.key(s), depth)
-        self.nodes += 1
-        hit = self.table.get(key) if self.TABLE else None
+        hit = self.table.get(key)
         if hit is not None:
             v, kind = hit
             if kind == self.EXACT or kind == self.LOWER and v >= beta or \
@@ -274,25 +253,42 @@ class PlainAlphaBeta:
                 return v
         mover = e.mover(s)
         floor = alpha
-        best, best_move = -math.inf, None
-        for move, child in self.ordered(s, key[0], depth, mover):
-            v = self.child(child, mover, depth - 1, alpha, beta)
-            if v > best:
-                best, best_move = v, move
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    if self.HIST:
-                        self.history[mover, move] = self.history.get((mover, move), 0) + \
-                            depth * depth
-                    if self.KILL:
-                        killers = self.killers.setdefault(depth, [])
-                        if move not in killers:
-                            killers.insert(0, move)
-                            del killers[2:]
-                    break
-        if best == -math.inf:
+        best, best_move = -math.inf, _NOTHING
+        if depth == 1:
+            # the last ply, where nearly all the time goes: the children's results or
+            # material, inline
+            play, result, game_id = e.play, e.result, self.game_id
+            sign = 1 if mover == 0 else -1
+            for move in self.ordered(s, key[0], 1, mover):
+                child = play(s, move)
+                if child is None:
+                    continue
+                r = result(child)
+                v = 1000.0 * r * sign if r is not None else \
+                    engine_material(game_id, child) * sign
+                if v > best:
+                    best, best_move = v, move
+                    if v >= beta:
+                        break
+        else:
+            for move in self.ordered(s, key[0], depth, mover):
+                child = e.play(s, move)
+                if child is None:
+                    continue
+                v = self.child(child, mover, depth - 1, max(alpha, best), beta)
+                if v > best:
+                    best, best_move = v, move
+                    if v >= beta:
+                        break
+        if best == -math.inf:  # no legal move (the rules end such a game first)
             self.table[key] = (0.0, self.EXACT)
             return 0.0
+        if best >= beta:
+            self.history[mover][best_move] += depth * depth
+            killers = self.killers.setdefault(depth, [])
+            if best_move not in killers:
+                killers.insert(0, best_move)
+                del killers[2:]
         kind = self.UPPER if best <= floor else self.LOWER if best >= beta else self.EXACT
         self.table[key] = (best, kind)
         self.best[key[0]] = best_move
@@ -309,22 +305,17 @@ class PlainAlphaBeta:
         e = self.e
         s = e.enter(state)
         mover = e.mover(s)
-        pairs = [(m, c) for m in e.moves(s) if (c := e.play(s, m)) is not None]
         scored: list[tuple[float, Any]] = []
         top = -math.inf
-        # iterative deepening: the shallower searches only order the moves (theirs and the
-        # table's best moves); the values are those of the last, at the full depth
-        for depth in range(1 if self.DEEPEN else self.depth, self.depth + 1):
-            scored, top = [], -math.inf
-            for move, child in pairs:
-                # material is whole: a window from just under the best so far gives the exact
-                # value of every move as good as it (for the tie-break) and prunes the others
-                v = self.child(child, mover, depth - 1, top - 0.5, math.inf)
-                scored.append((v, move))
-                top = max(top, v)
-            rank = {move: i for i, (_, move) in enumerate(sorted(
-                scored, key=lambda vm: vm[0], reverse=True))}
-            pairs.sort(key=lambda mc: rank[mc[0]])
+        for move in e.moves(s):
+            child = e.play(s, move)
+            if child is None:
+                continue
+            # material is whole: a window from just under the best so far gives the exact
+            # value of every move as good as it (for the tie-break) and prunes the others
+            v = self.child(child, mover, self.depth - 1, top - 0.5, math.inf)
+            scored.append((v, move))
+            top = max(top, v)
         return top, scored
 
 

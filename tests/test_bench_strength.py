@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench.ai_strength import CONFIGS
-from bench.strength import TWO_PLAYER_PI, PlainAlphaBeta, engine_material
+from bench.strength import TWO_PLAYER_PI, PlainAlphaBeta, engine_material, material
 from games import get_game
 
 
@@ -99,3 +99,12 @@ def test_alpha_beta_is_minimax(config: str, depth: int) -> None:
         for seed in range(4):
             move = PlainAlphaBeta(game.id, depth, random.Random(seed)).choose(game, state)
             assert move in {ab.e.to_rules(m) for m in best}
+
+
+@pytest.mark.parametrize("config", TWO_PLAYER_PI)
+def test_engine_material_is_material(config: str) -> None:
+    """The baseline's leaves (on the engine's positions) count what greedy counts."""
+    game = get_game(CONFIGS[config][0])
+    ab = PlainAlphaBeta(game.id, 1, random.Random(0))
+    for state in positions(config, 30, seed=5):
+        assert engine_material(game.id, ab.e.enter(state)) == material(game.id, state, 0)
