@@ -144,16 +144,13 @@ _NOTHING = object()  # no move (None is one: Pastoral Square's save)
 
 
 # Pastoral Square's last ply for the alpha-beta baseline, by arithmetic: a move that can
-# neither make a bingo (a corral cell with no line through it whose other two cells are the
-# mover's) nor mutilate (a cattle cell with no square of the opponent's A and the mover's Y)
-# only adds its stones to the mover's material, and leaves the opponent's pick-up as it was.
+# neither make a bingo nor mutilate only adds its stones to the mover's material, and leaves
+# the opponent's pick-up as it was.
 # Such moves are most of the last ply, where nearly all of a depth-6 search's time went on
 # playing them on the engine; the others are still played.
-_PASTORAL_LINES_AT = tuple(tuple(tuple(c for c in line if c != cell)
-                                 for line in pastoral_rules.LINES if cell in line)
-                           for cell in range(64))
-_PASTORAL_PARTNERS = tuple(tuple((a, y) for a, y, _ in pastoral_rules.PARTNERS.get(cell, ()))
-                           for cell in range(64))
+_PASTORAL_SQUARES_AT = tuple(tuple(pair for sq in pastoral_rules.SQUARES if sq.a == cell
+                                    for pair in ((sq.b, sq.c), (sq.c, sq.b)))
+                              for cell in range(64))
 
 
 def pastoral_last_ply(e: Any, s: Any, beta: float) -> float | None:
@@ -166,19 +163,31 @@ def pastoral_last_ply(e: Any, s: Any, beta: float) -> float | None:
         return None
     sign = 1 if seat == 0 else -1
     base = engine_material("pastoral-square", s) * sign
+    if base >= beta:
+        return base  # saving (always legal) keeps it, and no more is asked
+    # the cells where a move may do more than add stones: the third cell of a line of which
+    # the mover holds the other two (a bingo), a cattle cell X of a square whose A is the
+    # opponent's and whose Y is the mover's (a mutilation)
+    risky = set()
+    for line in pastoral_rules.LINES:
+        mine = [c for c in line if owner[c] == seat]
+        if len(mine) >= 2:
+            risky.update(line)
+    for a in range(64):
+        if owner[a] == other:
+            for x, y in _PASTORAL_SQUARES_AT[a]:
+                if owner[y] == seat:
+                    risky.add(x)
     best = -math.inf
     played = []
     for move in e.moves(s):
         if move is None:
             v = base
+        elif move[0] in risky:
+            played.append(move)
+            continue
         else:
-            cell, n = move
-            if any(owner[b] == seat and owner[c] == seat for b, c in _PASTORAL_LINES_AT[cell]) \
-                    or any(owner[a] == other and owner[y] == seat
-                           for a, y in _PASTORAL_PARTNERS[cell]):
-                played.append(move)
-                continue
-            v = base + n
+            v = base + move[1]
         if v > best:
             best = v
             if v >= beta:
@@ -188,7 +197,8 @@ def pastoral_last_ply(e: Any, s: Any, beta: float) -> float | None:
         if child is None:
             continue
         r = e.result(child)
-        v = 1000.0 * r * sign if r is not None else engine_material("pastoral-square", child) * sign
+        v = 1000.0 * r * sign if r is not None else \
+            engine_material("pastoral-square", child) * sign
         if v > best:
             best = v
             if v >= beta:
