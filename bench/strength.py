@@ -275,6 +275,7 @@ class PlainAlphaBeta:
         self.killers: dict[int, list[Any]] = {}  # depth left -> the last two moves that cut
         # per mover, move -> how much it has cut (depth left squared each time)
         self.history: tuple[Counter[Any], Counter[Any]] = (Counter(), Counter())
+        self.learn = game_id == "pastoral-square"  # whether killers and history order moves
 
     def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover` of the position its move led to."""
@@ -289,19 +290,25 @@ class PlainAlphaBeta:
         return -self.value(child, depth, -beta, -alpha)
 
     def ordered(self, s: Any, key: Any, depth: int, mover: int) -> list[Any]:
-        """The moves of `s`, likeliest to cut first: the one that was best here last, the
-        killers of this depth, then by history. (Sorting by one-ply material, or iterative
-        deepening for the order, cost more than they saved in Pastoral Square: there, nearly
-        every cut comes at the first move already.)"""
+        """The moves of `s`, likeliest to cut first: the one that was best here last, then
+        in Pastoral Square the killers of this depth and the rest by history, elsewhere in
+        the engine's order. (A Progressive Mancala move is a pit, whose seeds change from
+        one position to the next, so killers and history only spoiled the engine's order
+        there: captures first. Sorting by one-ply material, or iterative deepening for the
+        order, cost more than they saved in Pastoral Square: nearly every cut comes at the
+        first move already.)"""
         moves = self.e.moves(s)
         if len(moves) < 2:
             return moves
-        moves.sort(key=self.history[mover].__getitem__, reverse=True)
         first = self.best.get(key, _NOTHING)
-        front = [m for m in (first, *self.killers.get(depth, ())) if m in moves]
-        if front:
-            moves = front + [m for m in moves if m not in front]
-        return moves
+        if self.learn:
+            moves.sort(key=self.history[mover].__getitem__, reverse=True)
+            front = [m for m in (first, *self.killers.get(depth, ())) if m in moves]
+        elif first is _NOTHING:
+            return moves
+        else:
+            front = [first]
+        return front + [m for m in moves if m not in front]
 
     def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
         """The value of `s` (not over) for its mover, searched `depth` plies: exact strictly
@@ -351,7 +358,7 @@ class PlainAlphaBeta:
         if best == -math.inf:  # no legal move (the rules end such a game first)
             self.table[key] = (0.0, self.EXACT)
             return 0.0
-        if best >= beta:
+        if best >= beta and self.learn:
             self.history[mover][best_move] += depth * depth
             killers = self.killers.setdefault(depth, [])
             if best_move not in killers:
