@@ -24,10 +24,16 @@ not share code with, beyond the rules and the kits' tested fast engines):
   does not hand over the game. With them greedy:random is 86% (81-90%) in Pastoral Square,
   66% (59-72%) in ICO level 2 and 74% (68-80%) in ICO level 1, two seats (200 games each),
   and 100% in Progressive Mancala.
-- `ab2`, `ab4`, `ab6` (two-player perfect-information games): fixed-depth alpha-beta with
-  no transposition table and no move ordering of its own, valued by the plain material at the
-  leaves and by the result at the end of the game, ties broken at random. It walks the kit's
-  engine (`games.<kit>.ai.ENGINE`), which the tests play against the rules, for its moves.
+- `ab2`, `ab4`, `ab6` (two-player perfect-information games): fixed-depth alpha-beta, valued
+  by the plain material at the leaves and by the result at the end of the game, ties broken
+  at random among the root moves of the best value. It walks the kit's engine
+  (`games.<kit>.ai.ENGINE`), which the tests play against the rules, for its moves. A
+  transposition table (keyed on the position and the depth left) and move ordering (the
+  table's best move first; in Pastoral Square also killers and history), and in Pastoral
+  Square a last ply done by arithmetic where a move only adds stones, change what it cuts,
+  not what it computes: the root value and the set of best moves are those of plain minimax
+  at that depth (tests/test_bench_strength.py). Why: without them depth 6 cost seconds to a
+  minute of CPU a move in Pastoral Square, too slow for 43 games.
 - `easy`, `normal`, `hard`: the AI's levels, for the 3-4 player games and Consequence.
 
 Plain material: Progressive Mancala, my store minus yours; Pastoral Square, my stones on the
