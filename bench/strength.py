@@ -353,10 +353,11 @@ class PlainAlphaBeta:
         floor = alpha
         best, best_move = -math.inf, _NOTHING
         if depth == 1 and self.game_id == "pastoral-square" and \
-                (v := pastoral_last_ply(e, s, alpha, beta)) is not None:
-            kind = self.LOWER if v >= beta else self.UPPER if v <= alpha else self.EXACT
-            self.table[key] = (0.0, self.EXACT) if v == -math.inf else (v, kind)
-            return 0.0 if v == -math.inf else v
+                (last := pastoral_last_ply(e, s, alpha, beta)) is not None:
+            # (saving is always legal there: never without a move)
+            kind = self.LOWER if last >= beta else self.UPPER if last <= alpha else self.EXACT
+            self.table[key] = (last, kind)
+            return last
         if depth == 1:
             # the last ply, where nearly all the time goes: the children's results or
             # material, inline
