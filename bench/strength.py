@@ -33,7 +33,7 @@ not share code with, beyond the rules and the kits' tested fast engines):
   Square a last ply settled by arithmetic on the stones (a floor and a ceiling, and the moves
   that only add stones not played), change what it cuts, not what it computes: the root
   value and the set of best moves are those of plain minimax at that depth
-  (tests/test_bench_strength.py). Why: without them depth 6 cost 3-69 s of CPU a move (mean
+  (tests/test_bench_strength.py). Why: without them depth 6 cost 2.6-69 s of CPU a move (mean
   17 s) on ten mid-game Pastoral Square positions, too slow for 43 games; now at most 6 s (mean
   2.3 s). Elsewhere depth 6 costs under 0.1 s a move either way.
 - `easy`, `normal`, `hard`: the AI's levels, for the 3-4 player games and Consequence.
