@@ -24,10 +24,18 @@ not share code with, beyond the rules and the kits' tested fast engines):
   does not hand over the game. With them greedy:random is 86% (81-90%) in Pastoral Square
   and 100% in Progressive Mancala; in two-seat ICO, with the material below, 79% (77-81%) at
   level 2 and 81% (79-83%) at level 1 (2,000 games each; 70% and 71% with progress alone).
-- `ab2`, `ab4`, `ab6` (two-player perfect-information games): fixed-depth alpha-beta with
-  no transposition table and no move ordering of its own, valued by the plain material at the
-  leaves and by the result at the end of the game, ties broken at random. It walks the kit's
-  engine (`games.<kit>.ai.ENGINE`), which the tests play against the rules, for its moves.
+- `ab2`, `ab4`, `ab6` (two-player perfect-information games): fixed-depth alpha-beta, valued
+  by the plain material at the leaves and by the result at the end of the game, ties broken
+  at random among the root moves of the best value. It walks the kit's engine
+  (`games.<kit>.ai.ENGINE`), which the tests play against the rules, for its moves. A
+  transposition table (keyed on the position and the depth left) and move ordering (the
+  table's best move first; in Pastoral Square also killers and history), and in Pastoral
+  Square a last ply settled by arithmetic on the stones (a floor and a ceiling, and the moves
+  that only add stones not played), change what it cuts, not what it computes: the root
+  value and the set of best moves are those of plain minimax at that depth
+  (tests/test_bench_strength.py). Why: without them depth 6 cost 2.6-69 s of CPU a move (mean
+  17 s) on ten mid-game Pastoral Square positions, too slow for 43 games; now at most 6 s (mean
+  2.3 s). Elsewhere depth 6 costs under 0.1 s a move either way.
 - `easy`, `normal`, `hard`: the AI's levels, for the 3-4 player games and Consequence.
 
 Plain material: Progressive Mancala, my store minus yours; Pastoral Square, my stones on the
@@ -66,10 +74,12 @@ import functools
 import importlib
 import json
 import math
+import operator
 import os
 import random
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -82,6 +92,7 @@ from bench.ai_strength import CONFIGS, pct, wilson  # noqa: E402
 from games import GameError, get_game, get_kit  # noqa: E402
 from games.ai import LEVELS, choose_move, sampler_for  # noqa: E402
 from games.ico import game as ico_rules  # noqa: E402
+from games.pastoral import ai as pastoral_ai  # noqa: E402
 from games.pastoral import game as pastoral_rules  # noqa: E402
 
 LEVEL_NAMES = tuple(LEVELS)
@@ -184,11 +195,97 @@ def engine_material(game_id: str, s: Any) -> float:
     if game_id == "progressive-mancala":
         return s[2] - s[3]
     if game_id == "pastoral-square":
-        total = 0
-        for o, n in zip(s[0], s[1], strict=True):
-            total += n if o == 0 else -n if o == 1 else 0
-        return total
+        # the alpha-beta's leaves: in C, not a loop over the 64 cells (a third of its time).
+        # An empty cell holds no stones, so owner * count adds up seat 1's stones
+        return sum(s[1]) - 2 * sum(map(operator.mul, s[0], s[1]))
     return material(game_id, s, 0)
+
+
+_NOTHING = object()  # no move (None is one: Pastoral Square's save)
+
+
+# Pastoral Square's last ply for the alpha-beta baseline, by arithmetic. When the opponent's
+# next pick-up is safe, a placement on the corral adds its stones to the mover's material (or
+# makes a bingo, worth more); a move that can neither make a bingo nor mutilate does just
+# that; a mutilation gains at most the opponent's stones it may take. So the corral gives a
+# floor and these a ceiling, which settle most last plies without generating the moves, and
+# the moves that only add stones need not be played. That last ply was nearly all of a depth-6
+# search's time. The tests check the values against plain minimax.
+_PASTORAL_SQUARES_AT = tuple(tuple(pair for sq in pastoral_rules.SQUARES if sq.a == cell
+                                    for pair in ((sq.b, sq.c), (sq.c, sq.b)))
+                              for cell in range(64))
+_PASTORAL_CORRAL = tuple((cell, pastoral_rules.VALUE[cell])
+                         for cell in sorted(pastoral_rules.CORRAL))
+
+
+def pastoral_last_ply(e: Any, s: Any, alpha: float, beta: float) -> float | None:
+    """The value for its mover of a Pastoral Square engine position (not over) searched one
+    ply: exact within (alpha, beta), else a bound on the same side (fail-soft); None when
+    the moves' own play is simpler (the opponent's next pick-up fails: every move wins)."""
+    owner, count, held, stock, seat, blocked, _ = s
+    other = 1 - seat
+    if stock[other] < pastoral_rules.required_pickup(held[other]):
+        return None
+    sign = 1 if seat == 0 else -1
+    base = engine_material("pastoral-square", s) * sign
+    if base >= beta:
+        return base  # saving (always legal) keeps it, and no more is asked
+    hand, empty, most = held[seat], pastoral_rules.EMPTY, pastoral_rules.MAX_STACK
+    floor = base
+    for cell, stones in _PASTORAL_CORRAL:
+        who = owner[cell]
+        if who == empty:
+            n = stones if stones <= hand and cell not in blocked else 0
+        else:
+            n = min(hand, most - count[cell]) if who == seat else 0
+        if base + n > floor:
+            floor = base + n
+    if floor >= beta:
+        return floor
+    # the cattle cells X of a square whose A is the opponent's and whose Y is the mover's,
+    # where a move may mutilate, with the opponent's stones it would take at most
+    takes: dict[int, int] = {}
+    for a in range(64):
+        if owner[a] == other:
+            for x, y in _PASTORAL_SQUARES_AT[a]:
+                if owner[y] == seat:
+                    takes[x] = takes.get(x, 0) + count[a]
+    if pastoral_ai.win(owner, count, hand, blocked, seat) is None:
+        ceiling = base + max(min(hand, most), max(takes.values(), default=0))
+        if ceiling <= alpha:
+            return ceiling
+    # the cells where a move may do more than add stones: a line's third cell (a bingo),
+    # a mutilation's X
+    risky = set(takes)
+    for line in pastoral_rules.LINES:
+        if (owner[line[0]] == seat) + (owner[line[1]] == seat) + (owner[line[2]] == seat) >= 2:
+            risky.update(line)
+    best = -math.inf
+    played = []
+    for move in e.moves(s):
+        if move is None:
+            v = base
+        elif move[0] in risky:
+            played.append(move)
+            continue
+        else:
+            v = base + move[1]
+        if v > best:
+            best = v
+            if v >= beta:
+                return v
+    for move in played:
+        child = e.play(s, move)
+        if child is None:
+            continue
+        r = e.result(child)
+        v = 1000.0 * r * sign if r is not None else \
+            engine_material("pastoral-square", child) * sign
+        if v > best:
+            best = v
+            if v >= beta:
+                return v
+    return best
 
 
 # -- the baselines -------------------------------------------------------------------------
@@ -242,13 +339,25 @@ def blunder(game: Any, after: Any, seat: int) -> bool:
 
 
 class PlainAlphaBeta:
-    """Fixed-depth alpha-beta, material at the leaves, no table, no ordering of its own."""
+    """Fixed-depth alpha-beta, material at the leaves. Its transposition table and move
+    ordering choose only what is cut, not the values (tests/test_bench_strength.py checks
+    them against plain minimax): they and a lean last ply make depth 6 affordable."""
+
+    EXACT, LOWER, UPPER = 0, 1, 2  # what a table entry's value is: exact, a floor, a ceiling
 
     def __init__(self, game_id: str, depth: int, rng: random.Random):
         self.e = importlib.import_module(str(get_kit(game_id).ai)).ENGINE
         self.game_id = game_id
         self.depth = depth
         self.rng = rng
+        # (engine key, depth left) -> (value, kind): a value depends on the depth left, so an
+        # entry answers only a search to that same depth
+        self.table: dict[tuple[Any, int], tuple[float, int]] = {}
+        self.best: dict[Any, Any] = {}  # engine key -> the move that was best there last
+        self.killers: dict[int, list[Any]] = {}  # depth left -> the last two moves that cut
+        # per mover, move -> how much it has cut (depth left squared each time)
+        self.history: tuple[Counter[Any], Counter[Any]] = (Counter(), Counter())
+        self.learn = game_id == "pastoral-square"  # whether killers and history order moves
 
     def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover` of the position its move led to."""
@@ -256,34 +365,105 @@ class PlainAlphaBeta:
         result = e.result(child)
         if result is not None:
             return 1000.0 * result * (1 if mover == 0 else -1)
+        if depth == 0:
+            return engine_material(self.game_id, child) * (1 if mover == 0 else -1)
         if e.mover(child) == mover:
             return self.value(child, depth, alpha, beta)
         return -self.value(child, depth, -beta, -alpha)
 
+    def ordered(self, s: Any, key: Any, depth: int, mover: int) -> list[Any]:
+        """The moves of `s`, likeliest to cut first: the one that was best here last, then
+        in Pastoral Square the killers of this depth and the rest by history, elsewhere in
+        the engine's order. (A Progressive Mancala move is a pit, whose seeds change from
+        one position to the next, so killers and history only spoiled the engine's order
+        there: captures first. Sorting by one-ply material, or iterative deepening for the
+        order, cost more than they saved in Pastoral Square: nearly every cut comes at the
+        first move already.)"""
+        moves = self.e.moves(s)
+        if len(moves) < 2:
+            return moves
+        first = self.best.get(key, _NOTHING)
+        if self.learn:
+            moves.sort(key=self.history[mover].__getitem__, reverse=True)
+            front = [m for m in (first, *self.killers.get(depth, ())) if m in moves]
+        elif first is _NOTHING:
+            return moves
+        else:
+            front = [first]
+        return front + [m for m in moves if m not in front]
+
     def value(self, s: Any, depth: int, alpha: float, beta: float) -> float:
-        """The value of `s` (not over) for its mover."""
+        """The value of `s` (not over) for its mover, searched `depth` plies: exact strictly
+        within (alpha, beta), else a bound on the same side (fail-soft)."""
         e = self.e
+        key = (e.key(s), depth)
+        hit = self.table.get(key)
+        if hit is not None:
+            v, kind = hit
+            if kind == self.EXACT or kind == self.LOWER and v >= beta or \
+                    kind == self.UPPER and v <= alpha:
+                return v
         mover = e.mover(s)
-        if depth == 0:
-            return engine_material(self.game_id, s) * (1 if mover == 0 else -1)
-        best = -math.inf
-        for move in e.moves(s):
-            child = e.play(s, move)
-            if child is None:
-                continue
-            v = self.child(child, mover, depth - 1, alpha, beta)
-            if v > best:
-                best = v
-                alpha = max(alpha, v)
-                if alpha >= beta:
-                    break
-        return 0.0 if best == -math.inf else best
+        floor = alpha
+        best, best_move = -math.inf, _NOTHING
+        if depth == 1 and self.game_id == "pastoral-square" and \
+                (last := pastoral_last_ply(e, s, alpha, beta)) is not None:
+            # (saving is always legal there: never without a move)
+            kind = self.LOWER if last >= beta else self.UPPER if last <= alpha else self.EXACT
+            self.table[key] = (last, kind)
+            return last
+        if depth == 1:
+            # the last ply, where nearly all the time goes: the children's results or
+            # material, inline
+            play, result, game_id = e.play, e.result, self.game_id
+            sign = 1 if mover == 0 else -1
+            for move in self.ordered(s, key[0], 1, mover):
+                child = play(s, move)
+                if child is None:
+                    continue
+                r = result(child)
+                v = 1000.0 * r * sign if r is not None else \
+                    engine_material(game_id, child) * sign
+                if v > best:
+                    best, best_move = v, move
+                    if v >= beta:
+                        break
+        else:
+            for move in self.ordered(s, key[0], depth, mover):
+                child = e.play(s, move)
+                if child is None:
+                    continue
+                v = self.child(child, mover, depth - 1, max(alpha, best), beta)
+                if v > best:
+                    best, best_move = v, move
+                    if v >= beta:
+                        break
+        if best == -math.inf:  # no legal move (the rules end such a game first)
+            self.table[key] = (0.0, self.EXACT)
+            return 0.0
+        if best >= beta and self.learn:
+            self.history[mover][best_move] += depth * depth
+            killers = self.killers.setdefault(depth, [])
+            if best_move not in killers:
+                killers.insert(0, best_move)
+                del killers[2:]
+        kind = self.UPPER if best <= floor else self.LOWER if best >= beta else self.EXACT
+        self.table[key] = (best, kind)
+        self.best[key[0]] = best_move
+        return best
 
     def choose(self, game: Any, state: Any) -> Any:
+        top, scored = self.root(state)
+        move = self.rng.choice([m for v, m in scored if v == top])
+        return self.e.to_rules(move)
+
+    def root(self, state: Any) -> tuple[float, list[tuple[float, Any]]]:
+        """The root's value and its (value, engine move) pairs: exact for the moves of the
+        best value, a ceiling under it for the others."""
         e = self.e
         s = e.enter(state)
         mover = e.mover(s)
-        scored = []
+        scored: list[tuple[float, Any]] = []
         top = -math.inf
         for move in e.moves(s):
             child = e.play(s, move)
@@ -294,8 +474,7 @@ class PlainAlphaBeta:
             v = self.child(child, mover, self.depth - 1, top - 0.5, math.inf)
             scored.append((v, move))
             top = max(top, v)
-        move = self.rng.choice([m for v, m in scored if v == top])
-        return e.to_rules(move)
+        return top, scored
 
 
 # -- one game -------------------------------------------------------------------------------
