@@ -52,6 +52,13 @@ class Counting:
             setattr(store, name, counted)
 
 
+async def mancala(service, channel_id: int):
+    """A Progressive Mancala match of Alice (to move) and Bob, started."""
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=channel_id, first="me")
+    return await service.accept(match.id, BOB.user_id)
+
+
 async def states(response):
     """The stream's state events, one by one."""
     data = b""
@@ -67,9 +74,7 @@ async def states(response):
 async def test_a_move_reaches_the_stream_without_reading_the_match_or_the_whole_log(
         quiet_site, service, store):
     base, _ = quiet_site
-    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
-                                     opponent=BOB, guild_id=1, channel_id=500, first="me")
-    match = await service.accept(match.id, BOB.user_id)
+    match = await mancala(service, 500)
     async with aiohttp.ClientSession() as session, session.get(
             f"{base}/m/{match.row.web_token}/live?lang=en") as response:
         stream = states(response)
@@ -197,9 +202,7 @@ async def test_a_version_seen_never_goes_back():
 
 async def test_a_takeback_reaches_the_stream_and_its_history_is_read_on(quiet_site, service):
     base, _ = quiet_site
-    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
-                                     opponent=BOB, guild_id=1, channel_id=501, first="me")
-    match = await service.accept(match.id, BOB.user_id)
+    match = await mancala(service, 501)
     async with aiohttp.ClientSession() as session, session.get(
             f"{base}/m/{match.row.web_token}/live?lang=en") as response:
         stream = states(response)
