@@ -22,33 +22,10 @@ from bench.strength import (
 from games import get_game
 
 
-def minimax(ab: PlainAlphaBeta, s: Any, depth: int) -> float:
-    """The value of `s` (not over) for its mover: every move, no window, no table."""
+def move_values(ab: PlainAlphaBeta, s: Any, depth: int) -> dict[Any, float]:
+    """Plain minimax's value of each move of `s` (not over) for its mover: every move, no
+    window, no table."""
     e = ab.e
-    mover = e.mover(s)
-    sign = 1 if mover == 0 else -1
-    best = -math.inf
-    for move in e.moves(s):
-        child = e.play(s, move)
-        if child is None:
-            continue
-        result = e.result(child)
-        if result is not None:
-            v = 1000.0 * result * sign
-        elif depth == 1:
-            v = engine_material(ab.game_id, child) * sign
-        elif e.mover(child) == mover:
-            v = minimax(ab, child, depth - 1)
-        else:
-            v = -minimax(ab, child, depth - 1)
-        best = max(best, v)
-    return 0.0 if best == -math.inf else best
-
-
-def root_values(ab: PlainAlphaBeta, state: Any, depth: int) -> dict[Any, float]:
-    """Plain minimax's value of each root move for the seat to move."""
-    e = ab.e
-    s = e.enter(state)
     mover = e.mover(s)
     sign = 1 if mover == 0 else -1
     values = {}
@@ -65,6 +42,16 @@ def root_values(ab: PlainAlphaBeta, state: Any, depth: int) -> dict[Any, float]:
             v = minimax(ab, child, depth - 1)
             values[move] = v if e.mover(child) == mover else -v
     return values
+
+
+def minimax(ab: PlainAlphaBeta, s: Any, depth: int) -> float:
+    """The value of `s` (not over) for its mover."""
+    return max(move_values(ab, s, depth).values(), default=0.0)
+
+
+def root_values(ab: PlainAlphaBeta, state: Any, depth: int) -> dict[Any, float]:
+    """Plain minimax's value of each root move for the seat to move."""
+    return move_values(ab, ab.e.enter(state), depth)
 
 
 def positions(config: str, count: int, seed: int) -> list[Any]:

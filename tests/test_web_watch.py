@@ -7,6 +7,7 @@ seen never goes back."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import random
@@ -117,6 +118,17 @@ async def test_the_row_a_move_hands_over_is_the_match_as_stored(service, store, 
     assert len(handed) >= 10
 
 
+@contextlib.asynccontextmanager
+async def watching(store, poll: float, ping: float):
+    """A started Watch over `store`, stopped at the end."""
+    watch = Watch(lambda: store, poll=poll, ping=ping)  # type: ignore[arg-type, return-value]
+    watch.start()
+    try:
+        yield watch
+    finally:
+        await watch.stop()
+
+
 class Versions:
     """A store that answers the versions' poll with what the test says."""
 
@@ -131,9 +143,7 @@ class Versions:
 
 async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_other():
     store = Versions()
-    watch = Watch(lambda: store, poll=3600.0, ping=3600.0)  # type: ignore[arg-type, return-value]
-    watch.start()
-    try:
+    async with watching(store, poll=3600.0, ping=3600.0) as watch:
         for _ in range(3):
             watch.add(7, 1)
         waits = [asyncio.create_task(watch.changed(7, 1)) for _ in range(3)]
@@ -145,8 +155,6 @@ async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_ot
         watch.kick()
         assert await asyncio.wait_for(asyncio.gather(*waits[1:]), 5) == [True, True]
         assert watch.version(7) == 2
-    finally:
-        await watch.stop()
 
 
 class Stalled(Versions):
@@ -160,9 +168,7 @@ class Stalled(Versions):
 
 async def test_idle_streams_get_keep_alives_even_while_the_versions_query_hangs():
     store = Stalled()
-    watch = Watch(lambda: store, poll=0.01, ping=0.2)  # type: ignore[arg-type, return-value]
-    watch.start()
-    try:
+    async with watching(store, poll=0.01, ping=0.2) as watch:
         watch.add(7, 1)
         loop = asyncio.get_running_loop()
         began = loop.time()
@@ -170,15 +176,11 @@ async def test_idle_streams_get_keep_alives_even_while_the_versions_query_hangs(
         assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
         assert loop.time() - began >= 0.15 and store.reads == 1  # the one query still hangs
         assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
-    finally:
-        await watch.stop()
 
 
 async def test_a_version_seen_never_goes_back():
     store = Versions()
-    watch = Watch(lambda: store, poll=0.01, ping=3600.0)  # type: ignore[arg-type, return-value]
-    watch.start()
-    try:
+    async with watching(store, poll=0.01, ping=3600.0) as watch:
         watch.add(7, 1)
         store.versions[7] = 1
         # a move in this process, then a poll that read the version before it committed
@@ -196,8 +198,6 @@ async def test_a_version_seen_never_goes_back():
         assert watch.row(7, 3) is row and watch.row(7, 2) is None
         watch.remove(7)  # its last viewer left: nothing is kept of it
         assert watch.version(7) == -1 and watch.row(7, 3) is None
-    finally:
-        await watch.stop()
 
 
 async def test_a_takeback_reaches_the_stream_and_its_history_is_read_on(quiet_site, service):
