@@ -62,6 +62,10 @@ log = logging.getLogger(__name__)
 TOKEN = re.compile(r"[A-Za-z0-9_-]{22}")
 POLL_SECONDS = 0.5  # how often watched matches' versions are read (besides the bot's kicks)
 PING_SECONDS = 15.0  # a comment on an idle stream, so proxies keep it open
+# live pages hear of a change this long after it is committed: the bot's answer to the
+# player who made it (sent right after the commit) goes first, without the viewers' work
+# in between; a burst of moves wakes the streams once
+SETTLE_SECONDS = 0.02
 REPLAYED_ON_LOOP = 4  # new log entries a page's history goes on with on the event loop
 REPLAYS_KEPT = 256  # matches whose last replay the pages keep
 GIF_BYTES = 8 * 1024 * 1024
@@ -203,21 +207,28 @@ class Watch:
 
     A move committed in this process hands its match's row over (`moved`): the streams send
     it without any read. Other changes here (`kick`) and every `POLL_SECONDS` (a web server
-    beside the bot, other shard processes) read the watched versions in one query. Every
-    `PING_SECONDS` all streams are woken at once to send a keep-alive comment (by a timer of
-    its own: a slow database delays no keep-alive). Streams wait on
+    beside the bot, other shard processes) read the watched versions in one query. A match's
+    streams that have not been woken for `PING_SECONDS` are woken to send a keep-alive comment
+    (by a timer of its own: a slow database delays no keep-alive; a match that moves needs
+    none, and idle matches' keep-alives fall due apart rather than all at once). Streams wait on
     a shared future each (shielded: one stream closing cancels no other's wait), not on a
-    timeout each: a move wakes its viewers without a task or a timer per viewer."""
+    timeout each: a move wakes its viewers without a task or a timer per viewer. A change
+    wakes them `SETTLE_SECONDS` later, from one timer for all the matches that changed
+    meanwhile: the mover's answer from the bot is never queued behind the viewers' work."""
 
     def __init__(self, store: Callable[[], Store | None], poll: float = POLL_SECONDS,
-                 ping: float = PING_SECONDS):
+                 ping: float = PING_SECONDS, settle: float = SETTLE_SECONDS):
         self._store = store
         self.poll = poll
         self.ping = ping
+        self.settle = settle
+        self._due: set[int] = set()  # matches whose streams the next settle wakes
+        self._settling: asyncio.TimerHandle | None = None
         self._viewers: dict[int, int] = {}
         self._versions: dict[int, int] = {}
         self._rows: dict[int, MatchRow] = {}  # as the last move in this process wrote it
         self._wakes: dict[int, asyncio.Future[None]] = {}
+        self._woken: dict[int, float] = {}  # when each match's streams were last woken
         self._kick = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.closing = False
@@ -228,6 +239,10 @@ class Watch:
 
     async def stop(self) -> None:
         self.closing = True
+        if self._settling is not None:
+            self._settling.cancel()
+            self._settling = None
+        self._due.clear()
         for match_id in list(self._wakes):
             self._wake(match_id)
         for task in self._tasks:
@@ -249,7 +264,7 @@ class Watch:
         if row.id in self._viewers and row.version > self._versions.get(row.id, -1):
             self._versions[row.id] = row.version
             self._rows[row.id] = row
-            self._wake(row.id)
+            self._wake_soon(row.id)
 
     @property
     def connections(self) -> int:
@@ -257,6 +272,7 @@ class Watch:
 
     def add(self, match_id: int, version: int) -> None:
         self._viewers[match_id] = self._viewers.get(match_id, 0) + 1
+        self._woken.setdefault(match_id, asyncio.get_running_loop().time())
         if version > self._versions.get(match_id, -1):
             self._versions[match_id] = version
 
@@ -269,6 +285,7 @@ class Watch:
         self._versions.pop(match_id, None)
         self._rows.pop(match_id, None)
         self._wake(match_id)
+        self._woken.pop(match_id, None)
 
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
@@ -289,15 +306,31 @@ class Watch:
         await asyncio.shield(wake)
         return self.version(match_id) != seen or self.closing
 
+    def _wake_soon(self, match_id: int) -> None:
+        """Wake the match's streams once the change has settled (`SETTLE_SECONDS`)."""
+        self._due.add(match_id)
+        if self._settling is None:
+            self._settling = asyncio.get_running_loop().call_later(self.settle, self._settled)
+
+    def _settled(self) -> None:
+        self._settling = None
+        due, self._due = self._due, set()
+        for match_id in due:
+            self._wake(match_id)
+
     def _wake(self, match_id: int) -> None:
+        if match_id in self._woken:
+            self._woken[match_id] = asyncio.get_running_loop().time()
         wake = self._wakes.pop(match_id, None)
         if wake is not None and not wake.done():
             wake.set_result(None)
 
     async def _keep_alive(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            await asyncio.sleep(self.ping)
-            for match_id in list(self._wakes):
+            await asyncio.sleep(self.ping / 15)
+            quiet_since = loop.time() - self.ping
+            for match_id in [m for m in self._wakes if self._woken.get(m, 0.0) <= quiet_since]:
                 self._wake(match_id)
 
     async def _run(self) -> None:
@@ -319,7 +352,7 @@ class Watch:
             for match_id, version in versions.items():
                 if version > self._versions.get(match_id, -1) and match_id in self._viewers:
                     self._versions[match_id] = version
-                    self._wake(match_id)
+                    self._wake_soon(match_id)
 
 
 class Cache:

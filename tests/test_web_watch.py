@@ -1,8 +1,9 @@
 """How live pages learn of new versions: a move committed in this process hands its match's row
 to the pages (no read per move, and the row is the match as stored, die rolls included), the
 history is read only where it grew, every stream of a match wakes from one shared wait (a
-stream that closes cancels no other's), keep-alives go to every idle stream, and a version
-seen never goes back."""
+stream that closes cancels no other's) a moment after the change (the mover's answer goes
+first), keep-alives go to the streams of matches that stay idle, and a version seen never
+goes back."""
 
 from __future__ import annotations
 
@@ -119,9 +120,10 @@ async def test_the_row_a_move_hands_over_is_the_match_as_stored(service, store, 
 
 
 @contextlib.asynccontextmanager
-async def watching(store, poll: float, ping: float):
+async def watching(store, poll: float, ping: float, settle: float = 0.0):
     """A started Watch over `store`, stopped at the end."""
-    watch = Watch(lambda: store, poll=poll, ping=ping)  # type: ignore[arg-type, return-value]
+    watch = Watch(lambda: store, poll=poll, ping=ping,  # type: ignore[arg-type, return-value]
+                  settle=settle)
     watch.start()
     try:
         yield watch
@@ -157,6 +159,50 @@ async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_ot
         assert watch.version(7) == 2
 
 
+def moved(match_id: int, version: int):
+    """A match row as a move hands it over (only what the watch reads of it)."""
+    return type("Row", (), {"id": match_id, "version": version})()
+
+
+async def test_moves_wake_their_streams_once_settled_in_one_wake_up_for_a_burst():
+    store = Versions()
+    async with watching(store, poll=3600.0, ping=3600.0, settle=0.3) as watch:
+        for match_id in (7, 8, 9):
+            watch.add(match_id, 1)
+        waits = [asyncio.create_task(watch.changed(m, 1)) for m in (7, 8, 9)]
+        await asyncio.sleep(0.01)  # all three waiting
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        watch.moved(moved(7, 2))
+        await asyncio.sleep(0.1)
+        watch.moved(moved(8, 2))  # within the first one's settle: woken with it
+        await asyncio.sleep(0.1)
+        assert not any(wait.done() for wait in waits)  # the mover's answer goes first
+        assert await asyncio.wait_for(asyncio.gather(*waits[:2]), 5) == [True, True]
+        assert 0.25 <= loop.time() - began < 0.5  # the first move's settle, not the second's
+        assert not waits[2].done()  # no viewer of match 9 was woken
+        waits[2].cancel()
+
+
+async def test_keep_alives_go_to_matches_that_stay_idle_and_not_to_those_that_move():
+    store = Versions()
+    async with watching(store, poll=3600.0, ping=0.6) as watch:
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        watch.add(7, 1)
+        watch.add(8, 1)
+        await asyncio.sleep(0.4)
+        watch.moved(moved(7, 2))
+        assert await asyncio.wait_for(watch.changed(7, 1), 5) is True
+        idle = asyncio.create_task(watch.changed(7, 2))
+        # match 8 stayed idle: its keep-alive falls due 0.6 s after it was first watched
+        assert await asyncio.wait_for(watch.changed(8, 1), 5) is False
+        assert 0.55 <= loop.time() - began < 0.9
+        assert not idle.done()  # match 7 moved 0.2 s ago: no keep-alive yet
+        assert await asyncio.wait_for(idle, 5) is False  # 0.6 s after its move
+        assert loop.time() - began >= 0.95
+
+
 class Stalled(Versions):
     """A database that never answers the versions' query."""
 
@@ -184,7 +230,7 @@ async def test_a_version_seen_never_goes_back():
         watch.add(7, 1)
         store.versions[7] = 1
         # a move in this process, then a poll that read the version before it committed
-        row = type("Row", (), {"id": 7, "version": 3})()
+        row = moved(7, 3)
         watch.moved(row)  # type: ignore[arg-type]
         store.versions[7] = 2
         reads = store.reads
