@@ -7,7 +7,7 @@ drift of the machine's load over the minutes falls on both alike.
 
     python bench/web_load.py [--matches 100] [--viewers 1000] [--rate 20] [--seconds 20]
                              [--rounds 3] [--workers 2] [--pages bot|process]
-                             [--viewer-nice 19]
+                             [--viewer-nice 19] [--no-pin]
 
 `--pages process`: the viewers watch `python -m bot.web` beside the bot on the same store
 (new moves found by polling the watched versions) instead of the pages inside the bot.
@@ -15,7 +15,11 @@ drift of the machine's load over the minutes falls on both alike.
 The viewers stand for browsers on other machines: they run in a process of their own at
 `--viewer-nice` (19 by default), so that on a two-core machine the thousand simulated clients
 parsing their streams do not take the bot's cores (the CPU they used is reported; 0 puts them
-on an equal footing with the bot).
+on an equal footing with the bot). Niceness alone does not keep them off the bot's core: a
+woken viewer still runs on whichever core is free at that instant and the bot's next callback
+waits its turn there, so by default the server side (the bot, its picture workers, the pages
+process) runs on the first half of the CPUs and this process (the imitation, the players) and
+the viewers on the other half (`--no-pin`: wherever the kernel puts them).
 
 Reported: the bot's first response p50/p99 (from the interaction to its first answer, on the
 imitation's clock, as bench/load.py measures it) without and with the viewers, and the bot's
@@ -185,9 +189,14 @@ async def run(args: argparse.Namespace) -> None:
                                         "CORRAL_WEB_URL": base})
         child = None
         pages = None
+        server_cpus, client_cpus = cpu_halves() if args.pin else (None, None)
         try:
+            if server_cpus is not None:  # the bot and the workers it starts inherit these
+                os.sched_setaffinity(0, server_cpus)
             await bot.start()
             await asyncio.sleep(2.0)
+            if client_cpus is not None:  # the imitation, the players and the viewers
+                os.sched_setaffinity(0, client_cpus)
             assert bot.proc is not None
             bot_pid = pid = bot.proc.pid
             load = Timed(fake, bot)
@@ -197,7 +206,10 @@ async def run(args: argparse.Namespace) -> None:
             print(f"{args.matches} matches, {args.rate:g} moves/s offered, {args.seconds:g} s"
                   f" per run, {args.rounds} round(s) of a run without viewers then one with"
                   f" {args.viewers}, picture workers {args.workers}, pages in the"
-                  f" {args.pages}, viewers at nice {args.viewer_nice}; load average"
+                  f" {args.pages}, viewers at nice {args.viewer_nice}, "
+                  + (f"server on CPUs {sorted(server_cpus)}, clients on {sorted(client_cpus)}"
+                     if server_cpus and client_cpus else "not pinned")
+                  + "; load average"
                   f" {os.getloadavg()[0]:.2f}", flush=True)
             watched = base
             if args.pages == "process":
@@ -210,7 +222,9 @@ async def run(args: argparse.Namespace) -> None:
                             "PYTHONPATH": str(ROOT)})
                 pages = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "bot.web", cwd=folder, env=env,
-                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+                    stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+                    preexec_fn=None if server_cpus is None else functools.partial(
+                        os.sched_setaffinity, 0, server_cpus))
                 await asyncio.sleep(3.0)
                 pid = pages.pid  # its memory is the one the streams cost
             without, with_ = Figures(), Figures()
@@ -300,6 +314,16 @@ async def run(args: argparse.Namespace) -> None:
             await fake.stop()
 
 
+def cpu_halves() -> tuple[set[int] | None, set[int] | None]:
+    """The CPUs the server side runs on and those the clients run on: halves of this process's
+    CPUs (None, None with fewer than two)."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return None, None
+    half = len(cpus) // 2
+    return set(cpus[:half]), set(cpus[half:])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,6 +338,8 @@ def main() -> None:
                         help="runs without and with viewers, alternated (p99 over all)")
     parser.add_argument("--viewer-nice", type=int, default=19,
                         help="the viewers' CPU priority (they stand for browsers elsewhere)")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="leave the processes wherever the kernel puts them")
     parser.add_argument("--viewers-of", help=argparse.SUPPRESS)
     parser.add_argument("tokens", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
