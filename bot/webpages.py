@@ -13,7 +13,9 @@ it opens (so a reconnect catches up) and again whenever its version moves. `Watc
 new versions from the moves this process commits (`moved`: the match's row as the move wrote
 it, so nothing is read), and by one cheap query for every watched match (`Store.match_versions`)
 after this process's other changes (`kick`) and every `POLL_SECONDS` (a web server beside the
-bot, or other shard processes writing the same store).
+bot, or other shard processes writing the same store). It sends a change to all of a match's
+streams from one task (a thousand viewers are not a thousand tasks woken per move, each leaving
+a wait behind that lives until the next move and swells the collector's old generation).
 
 A player's page (/p/<server>/<user>/<signature>, linked from that server's match pages; the
 signature is an HMAC of both with a key kept in the store's meta table) shows their rating
@@ -66,6 +68,7 @@ PING_SECONDS = 15.0  # a comment on an idle stream, so proxies keep it open
 # player who made it (sent right after the commit) goes first, without the viewers' work
 # in between; a burst of moves wakes the streams once
 SETTLE_SECONDS = 0.02
+MAX_UNREAD = 16 * 1024  # bytes a viewer may leave unread (past the socket's own buffer)
 REPLAYED_ON_LOOP = 4  # new log entries a page's history goes on with on the event loop
 REPLAYS_KEPT = 256  # matches whose last replay the pages keep
 GIF_BYTES = 8 * 1024 * 1024
@@ -201,34 +204,78 @@ def language_of_request(request: web.Request) -> str:
     return best
 
 
+class Stream:
+    """One open live page: where its events go, in which language, the version it was last
+    sent, and a future its request handler waits on until the stream ends."""
+
+    __slots__ = ("response", "transport", "language", "sent", "closed")
+
+    def __init__(self, response: Any, transport: asyncio.BaseTransport | None,
+                 language: str) -> None:
+        self.response = response  # what `write(bytes)` is awaited on
+        self.transport = transport
+        self.language = language
+        self.sent = -1
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def close(self) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    async def write(self, data: bytes) -> bool:
+        """Send `data` unless the viewer stopped reading (the stream is then closed: an
+        EventSource reconnects and catches up). False once the stream is closed."""
+        if self.closed.done():
+            return False
+        transport = self.transport
+        if transport is not None and (transport.is_closing() or (
+                isinstance(transport, asyncio.WriteTransport)
+                and transport.get_write_buffer_size() > MAX_UNREAD)):
+            self.close()
+            return False
+        try:
+            await self.response.write(data)
+        except (ConnectionError, RuntimeError):  # reset, or the response already ended
+            self.close()
+            return False
+        return True
+
+
+# the match and the version its streams are behind on, and those streams: send them the match
+Send = Callable[[int, int, list[Stream]], Awaitable[None]]
+
+
 class Watch:
-    """Which matches pages are watching, the version each was last seen at, and one wake-up
-    per match that all its streams wait on.
+    """Which matches pages are watching, their streams, and the version each match was last
+    seen at; it sends each change to a match's streams from one task for that match.
 
-    A move committed in this process hands its match's row over (`moved`): the streams send
-    it without any read. Other changes here (`kick`) and every `POLL_SECONDS` (a web server
-    beside the bot, other shard processes) read the watched versions in one query. A match's
-    streams that have not been woken for `PING_SECONDS` are woken to send a keep-alive comment
-    (by a timer of its own: a slow database delays no keep-alive; a match that moves needs
-    none, and idle matches' keep-alives fall due apart rather than all at once). Streams wait on
-    a shared future each (shielded: one stream closing cancels no other's wait), not on a
-    timeout each: a move wakes its viewers without a task or a timer per viewer. A change
-    wakes them `SETTLE_SECONDS` later, from one timer for all the matches that changed
-    meanwhile: the mover's answer from the bot is never queued behind the viewers' work."""
+    A move committed in this process hands its match's row over (`moved`): the streams get it
+    without any read. Other changes here (`kick`) and every `POLL_SECONDS` (a web server
+    beside the bot, other shard processes) read the watched versions in one query. A change
+    is sent `SETTLE_SECONDS` later, from one timer for all the matches that changed meanwhile
+    (the mover's answer from the bot is never queued behind the viewers' work), by `send`,
+    once per match however many viewers it has: no task, wait or timer per viewer (a viewer's
+    request handler only waits for its stream to end). A match's streams that got nothing for
+    `PING_SECONDS` get a keep-alive comment (by a timer of its own: a slow database delays no
+    keep-alive; a match that moves needs none, and idle matches' keep-alives fall due apart).
+    """
 
-    def __init__(self, store: Callable[[], Store | None], poll: float = POLL_SECONDS,
-                 ping: float = PING_SECONDS, settle: float = SETTLE_SECONDS):
+    def __init__(self, store: Callable[[], Store | None], send: Send | None = None,
+                 poll: float = POLL_SECONDS, ping: float = PING_SECONDS,
+                 settle: float = SETTLE_SECONDS):
         self._store = store
+        self.send = send
         self.poll = poll
         self.ping = ping
         self.settle = settle
-        self._due: set[int] = set()  # matches whose streams the next settle wakes
-        self._settling: asyncio.TimerHandle | None = None
-        self._viewers: dict[int, int] = {}
+        self._streams: dict[int, list[Stream]] = {}
         self._versions: dict[int, int] = {}
         self._rows: dict[int, MatchRow] = {}  # as the last move in this process wrote it
-        self._wakes: dict[int, asyncio.Future[None]] = {}
-        self._woken: dict[int, float] = {}  # when each match's streams were last woken
+        self._woken: dict[int, float] = {}  # when each match's streams were last sent to
+        self._sending: dict[int, asyncio.Task[None]] = {}  # a match's delivery under way
+        self._again: set[int] = set()  # matches that changed again while being sent
+        self._due: set[int] = set()  # matches whose change the next settle sends
+        self._settling: asyncio.TimerHandle | None = None
         self._kick = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self.closing = False
@@ -243,48 +290,53 @@ class Watch:
             self._settling.cancel()
             self._settling = None
         self._due.clear()
-        for match_id in list(self._wakes):
-            self._wake(match_id)
-        for task in self._tasks:
+        tasks = self._tasks + list(self._sending.values())
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             try:
                 await task
             except asyncio.CancelledError:
                 pass
         self._tasks = []
+        for streams in list(self._streams.values()):
+            for stream in streams:
+                stream.close()
 
     def kick(self) -> None:
         """A change was committed in this process: read the watched versions now."""
-        if self._viewers:
+        if self._streams:
             self._kick.set()
 
     def moved(self, row: MatchRow) -> None:
         """A move was committed in this process, and `row` is its match as written."""
-        if row.id in self._viewers and row.version > self._versions.get(row.id, -1):
+        if row.id in self._streams and row.version > self._versions.get(row.id, -1):
             self._versions[row.id] = row.version
             self._rows[row.id] = row
-            self._wake_soon(row.id)
+            self._send_soon(row.id)
 
     @property
     def connections(self) -> int:
-        return sum(self._viewers.values())
+        return sum(len(streams) for streams in self._streams.values())
 
-    def add(self, match_id: int, version: int) -> None:
-        self._viewers[match_id] = self._viewers.get(match_id, 0) + 1
+    def add(self, match_id: int, version: int, stream: Stream) -> None:
+        """A stream opened on the match as read at `version`: it is sent the match now."""
+        self._streams.setdefault(match_id, []).append(stream)
         self._woken.setdefault(match_id, asyncio.get_running_loop().time())
         if version > self._versions.get(match_id, -1):
             self._versions[match_id] = version
+        self._deliver(match_id)
 
-    def remove(self, match_id: int) -> None:
-        left = self._viewers.get(match_id, 1) - 1
-        if left > 0:
-            self._viewers[match_id] = left
+    def remove(self, match_id: int, stream: Stream) -> None:
+        stream.close()
+        streams = self._streams.get(match_id, [])
+        if stream in streams:
+            streams.remove(stream)
+        if streams:
             return
-        self._viewers.pop(match_id, None)
+        self._streams.pop(match_id, None)
         self._versions.pop(match_id, None)
         self._rows.pop(match_id, None)
-        self._wake(match_id)
         self._woken.pop(match_id, None)
 
     def version(self, match_id: int) -> int:
@@ -295,19 +347,8 @@ class Watch:
         row = self._rows.get(match_id)
         return row if row is not None and row.version == version else None
 
-    async def changed(self, match_id: int, seen: int) -> bool:
-        """Wait until the match is past version `seen` (True) or it is time for a keep-alive
-        (False)."""
-        if self.version(match_id) != seen or self.closing:
-            return True
-        wake = self._wakes.get(match_id)
-        if wake is None:
-            wake = self._wakes[match_id] = asyncio.get_running_loop().create_future()
-        await asyncio.shield(wake)
-        return self.version(match_id) != seen or self.closing
-
-    def _wake_soon(self, match_id: int) -> None:
-        """Wake the match's streams once the change has settled (`SETTLE_SECONDS`)."""
+    def _send_soon(self, match_id: int) -> None:
+        """Send the match's change once it has settled (`SETTLE_SECONDS`)."""
         self._due.add(match_id)
         if self._settling is None:
             self._settling = asyncio.get_running_loop().call_later(self.settle, self._settled)
@@ -316,22 +357,49 @@ class Watch:
         self._settling = None
         due, self._due = self._due, set()
         for match_id in due:
-            self._wake(match_id)
+            self._deliver(match_id)
 
-    def _wake(self, match_id: int) -> None:
-        if match_id in self._woken:
-            self._woken[match_id] = asyncio.get_running_loop().time()
-        wake = self._wakes.pop(match_id, None)
-        if wake is not None and not wake.done():
-            wake.set_result(None)
+    def _deliver(self, match_id: int) -> None:
+        """Send the match to its streams that are behind, from its one delivery task."""
+        if self.closing or match_id not in self._streams:
+            return
+        if match_id in self._sending:
+            self._again.add(match_id)  # sent once more when the delivery under way ends
+            return
+        self._sending[match_id] = asyncio.create_task(self._send(match_id))
+
+    async def _send(self, match_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(match_id)
+                version = self._versions.get(match_id, -1)
+                behind = [stream for stream in self._streams.get(match_id, ())
+                          if stream.sent < version and not stream.closed.done()]
+                if behind and self.send is not None:
+                    self._woken[match_id] = asyncio.get_running_loop().time()
+                    try:
+                        await self.send(match_id, version, behind)
+                    except Exception as exc:  # its streams end; their pages reconnect
+                        log.warning("web: could not send match %s (%s)", match_id,
+                                    type(exc).__name__)
+                        for stream in behind:
+                            stream.close()
+                if match_id not in self._again:
+                    return
+        finally:
+            self._sending.pop(match_id, None)
 
     async def _keep_alive(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(self.ping / 15)
             quiet_since = loop.time() - self.ping
-            for match_id in [m for m in self._wakes if self._woken.get(m, 0.0) <= quiet_since]:
-                self._wake(match_id)
+            for match_id, streams in list(self._streams.items()):
+                if self._woken.get(match_id, 0.0) > quiet_since:
+                    continue
+                self._woken[match_id] = loop.time()
+                for stream in list(streams):
+                    await stream.write(b": ping\n\n")
 
     async def _run(self) -> None:
         while True:
@@ -341,18 +409,18 @@ class Watch:
                 pass
             self._kick.clear()
             store = self._store()
-            if not self._viewers or store is None:
+            if not self._streams or store is None:
                 continue
             try:
-                versions = await store.match_versions(sorted(self._viewers))
+                versions = await store.match_versions(sorted(self._streams))
             except Exception as exc:  # the next round tries again; pages keep what they have
                 log.warning("web: could not read match versions (%s)", type(exc).__name__)
                 await asyncio.sleep(self.poll)
                 continue
             for match_id, version in versions.items():
-                if version > self._versions.get(match_id, -1) and match_id in self._viewers:
+                if version > self._versions.get(match_id, -1) and match_id in self._streams:
                     self._versions[match_id] = version
-                    self._wake_soon(match_id)
+                    self._send_soon(match_id)
 
 
 class Cache:
@@ -431,7 +499,7 @@ class Pages:
     def __init__(self, source: Any, base_url: str | None = None):
         self.source = source
         self.base_url = base_url
-        self.watch = Watch(lambda: getattr(source, "store", None))
+        self.watch = Watch(lambda: getattr(source, "store", None), self._send_live)
         self.cache = Cache()
         self.pictures = Cache(128)
         # each watched tournament's last read: (loop time, the read), shared by its streams
@@ -956,40 +1024,49 @@ class Pages:
                             headers={"Cache-Control": "no-store"})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
-        """Server-sent events: the match now, then at each new version."""
+        """Server-sent events: the match now, then at each new version (sent by the watch,
+        `_send_live`); the handler only waits for the stream to end."""
         row = await self._found(request)
         language = language_of_request(request)
-        store, _, _ = self._parts()
         headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                    "X-Accel-Buffering": "no"}
         if request.method == "HEAD":
             return web.Response(headers=headers)
         response = web.StreamResponse(headers=headers)
         await response.prepare(request)
-        watch = self.watch
-        watch.add(row.id, row.version)
+        if self.watch.closing:
+            return response
+        stream = Stream(response, request.transport, language)
+        self.watch.add(row.id, row.version, stream)
         try:
-            sent = -1
-            while not watch.closing:
-                current = watch.version(row.id)
-                if current > sent:
-                    if current > row.version:  # as the move wrote it, or read once for all
-                        fresh = watch.row(row.id, current) or await self.cache.get(
-                            ("row", row.id, current),
-                            functools.partial(store.get_match, row.id))
-                        if fresh is None:
-                            break
-                        row = fresh
-                    view = await self.view(row, language)
-                    await response.write(view.event)
-                    sent = max(current, row.version)
-                if not await watch.changed(row.id, current):
-                    await response.write(b": ping\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+            await stream.closed
+        except asyncio.CancelledError:
             pass
         finally:
-            watch.remove(row.id)
+            self.watch.remove(row.id, stream)
         return response
+
+    async def _send_live(self, match_id: int, version: int, streams: list[Stream]) -> None:
+        """The match at `version` (as the move wrote it, or read once for all its viewers) to
+        each of `streams`, one event per language made once."""
+        row = self.watch.row(match_id, version)
+        if row is None:
+            store, _, _ = self._parts()
+            row = await self.cache.get(("row", match_id, version),
+                                       functools.partial(store.get_match, match_id))
+        if row is None:  # gone: the pages end
+            for stream in streams:
+                stream.close()
+            return
+        events: dict[str, bytes] = {}
+        for stream in streams:
+            if stream.sent >= row.version:
+                continue
+            event = events.get(stream.language)
+            if event is None:
+                event = events[stream.language] = (await self.view(row, stream.language)).event
+            if await stream.write(event):
+                stream.sent = row.version
 
     async def _board(self, request: web.Request) -> web.Response:
         row = await self._found(request)

@@ -19,7 +19,7 @@ from support import ALICE, BOB, ghostone_for_three
 
 from bot.pool import Workers
 from bot.web import WebServer, _Standalone
-from bot.webpages import Watch
+from bot.webpages import Stream, Watch
 
 
 @pytest.fixture
@@ -121,14 +121,52 @@ async def test_the_row_a_move_hands_over_is_the_match_as_stored(service, store, 
 
 @contextlib.asynccontextmanager
 async def watching(store, poll: float, ping: float, settle: float = 0.0):
-    """A started Watch over `store`, stopped at the end."""
-    watch = Watch(lambda: store, poll=poll, ping=ping,  # type: ignore[arg-type, return-value]
+    """A started Watch over `store` whose deliveries are recorded (`watch.sent`: match,
+    version and how many streams), writing the version to each stream; stopped at the end."""
+    sent: list[tuple[int, int, int]] = []
+
+    async def send(match_id, version, streams):
+        sent.append((match_id, version, len(streams)))
+        for stream in streams:
+            if await stream.write(f"v{version}".encode()):
+                stream.sent = version
+
+    watch = Watch(lambda: store, send, poll=poll, ping=ping,  # type: ignore[arg-type, return-value]
                   settle=settle)
+    watch.sent = sent  # type: ignore[attr-defined]
     watch.start()
     try:
         yield watch
     finally:
         await watch.stop()
+
+
+class Sink:
+    """A viewer's response: what was written to it (`fail`: its connection is gone)."""
+
+    def __init__(self, fail: bool = False):
+        self.got: list[bytes] = []
+        self.fail = fail
+
+    async def write(self, data: bytes) -> None:
+        if self.fail:
+            raise ConnectionResetError
+        self.got.append(data)
+
+
+def viewer(watch, match_id: int, version: int = 1, fail: bool = False) -> tuple[Stream, Sink]:
+    sink = Sink(fail)
+    stream = Stream(sink, None, "en")
+    watch.add(match_id, version, stream)
+    return stream, sink
+
+
+async def until(condition, seconds: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "not in time"
+        await asyncio.sleep(0.005)
 
 
 class Versions:
@@ -143,45 +181,46 @@ class Versions:
         return {i: self.versions[i] for i in ids if i in self.versions}
 
 
-async def test_one_wake_up_serves_every_stream_and_a_closed_stream_cancels_no_other():
-    store = Versions()
-    async with watching(store, poll=3600.0, ping=3600.0) as watch:
-        for _ in range(3):
-            watch.add(7, 1)
-        waits = [asyncio.create_task(watch.changed(7, 1)) for _ in range(3)]
-        await asyncio.sleep(0.01)
-        waits[0].cancel()  # a viewer leaves while waiting
-        await asyncio.sleep(0.01)
-        assert not waits[1].done() and not waits[2].done()
-        store.versions[7] = 2
-        watch.kick()
-        assert await asyncio.wait_for(asyncio.gather(*waits[1:]), 5) == [True, True]
-        assert watch.version(7) == 2
-
-
 def moved(match_id: int, version: int):
     """A match row as a move hands it over (only what the watch reads of it)."""
     return type("Row", (), {"id": match_id, "version": version})()
 
 
-async def test_moves_wake_their_streams_once_settled_in_one_wake_up_for_a_burst():
+async def test_one_delivery_serves_every_stream_and_a_closed_stream_ends_alone():
+    store = Versions()
+    async with watching(store, poll=3600.0, ping=3600.0) as watch:
+        viewers = [viewer(watch, 7) for _ in range(3)]
+        gone, _ = viewer(watch, 7, fail=True)  # its connection dropped
+        await until(lambda: all(sink.got == [b"v1"] for _, sink in viewers))
+        assert gone.closed.done() and not any(stream.closed.done() for stream, _ in viewers)
+        watch.remove(7, gone)
+        viewers[0][0].close()  # a viewer leaves
+        watch.remove(7, viewers[0][0])
+        store.versions[7] = 2
+        watch.kick()
+        await until(lambda: all(sink.got == [b"v1", b"v2"] for _, sink in viewers[1:]))
+        assert viewers[0][1].got == [b"v1"]
+        assert watch.sent[-1] == (7, 2, 2)  # one delivery for both streams left
+        assert watch.version(7) == 2 and watch.connections == 2
+
+
+async def test_moves_are_sent_once_settled_in_one_delivery_per_match_for_a_burst():
     store = Versions()
     async with watching(store, poll=3600.0, ping=3600.0, settle=0.3) as watch:
-        for match_id in (7, 8, 9):
-            watch.add(match_id, 1)
-        waits = [asyncio.create_task(watch.changed(m, 1)) for m in (7, 8, 9)]
-        await asyncio.sleep(0.01)  # all three waiting
+        sinks = {m: viewer(watch, m)[1] for m in (7, 8, 9)}
+        await until(lambda: all(sink.got == [b"v1"] for sink in sinks.values()))
         loop = asyncio.get_running_loop()
         began = loop.time()
         watch.moved(moved(7, 2))
         await asyncio.sleep(0.1)
-        watch.moved(moved(8, 2))  # within the first one's settle: woken with it
+        watch.moved(moved(8, 2))  # within the first one's settle: sent with it
+        watch.moved(moved(8, 3))
         await asyncio.sleep(0.1)
-        assert not any(wait.done() for wait in waits)  # the mover's answer goes first
-        assert await asyncio.wait_for(asyncio.gather(*waits[:2]), 5) == [True, True]
+        assert len(watch.sent) == 3  # nothing yet: the mover's answer goes first
+        await until(lambda: sinks[7].got[-1:] == [b"v2"] and sinks[8].got[-1:] == [b"v3"])
         assert 0.25 <= loop.time() - began < 0.5  # the first move's settle, not the second's
-        assert not waits[2].done()  # no viewer of match 9 was woken
-        waits[2].cancel()
+        assert sorted(watch.sent[3:]) == [(7, 2, 1), (8, 3, 1)]
+        assert sinks[9].got == [b"v1"]  # no viewer of match 9 was sent anything
 
 
 async def test_keep_alives_go_to_matches_that_stay_idle_and_not_to_those_that_move():
@@ -189,18 +228,16 @@ async def test_keep_alives_go_to_matches_that_stay_idle_and_not_to_those_that_mo
     async with watching(store, poll=3600.0, ping=0.6) as watch:
         loop = asyncio.get_running_loop()
         began = loop.time()
-        watch.add(7, 1)
-        watch.add(8, 1)
+        sinks = {m: viewer(watch, m)[1] for m in (7, 8)}
         await asyncio.sleep(0.4)
         watch.moved(moved(7, 2))
-        assert await asyncio.wait_for(watch.changed(7, 1), 5) is True
-        idle = asyncio.create_task(watch.changed(7, 2))
-        # match 8 stayed idle: its keep-alive falls due 0.6 s after it was first watched
-        assert await asyncio.wait_for(watch.changed(8, 1), 5) is False
-        assert 0.55 <= loop.time() - began < 0.9
-        assert not idle.done()  # match 7 moved 0.2 s ago: no keep-alive yet
-        assert await asyncio.wait_for(idle, 5) is False  # 0.6 s after its move
-        assert loop.time() - began >= 0.95
+        await until(lambda: sinks[7].got == [b"v1", b"v2"])
+        # match 8 stayed idle: its keep-alive falls due 0.6 s after it was first sent to
+        await until(lambda: len(sinks[8].got) == 2)
+        assert sinks[8].got[1] == b": ping\n\n" and 0.55 <= loop.time() - began < 0.9
+        assert len(sinks[7].got) == 2  # match 7 moved 0.2 s ago: no keep-alive yet
+        await until(lambda: len(sinks[7].got) == 3)
+        assert sinks[7].got[2] == b": ping\n\n" and loop.time() - began >= 0.95
 
 
 class Stalled(Versions):
@@ -215,34 +252,47 @@ class Stalled(Versions):
 async def test_idle_streams_get_keep_alives_even_while_the_versions_query_hangs():
     store = Stalled()
     async with watching(store, poll=0.01, ping=0.2) as watch:
-        watch.add(7, 1)
+        _, sink = viewer(watch, 7)
         loop = asyncio.get_running_loop()
         began = loop.time()
-        # nothing moved: woken for the keep-alive (not by each poll), which says "no change"
-        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
+        await until(lambda: len(sink.got) == 2)
+        assert sink.got == [b"v1", b": ping\n\n"]  # nothing moved: a keep-alive
         assert loop.time() - began >= 0.15 and store.reads == 1  # the one query still hangs
-        assert await asyncio.wait_for(watch.changed(7, 1), 5) is False
+        await until(lambda: len(sink.got) == 3)
+
+
+async def test_a_viewer_that_stops_reading_is_let_go_and_no_other_waits_for_it():
+    class Backed(asyncio.WriteTransport):  # its viewer no longer empties its buffer
+        def is_closing(self) -> bool:
+            return False
+
+        def get_write_buffer_size(self) -> int:
+            return 1 << 20
+
+    store = Versions()
+    async with watching(store, poll=3600.0, ping=3600.0) as watch:
+        slow, fast = Sink(), Sink()
+        lagging, reading = Stream(slow, Backed(), "en"), Stream(fast, None, "en")
+        watch.add(7, 1, lagging)
+        watch.add(7, 1, reading)
+        await until(lambda: fast.got == [b"v1"])
+        assert slow.got == [] and lagging.closed.done() and not reading.closed.done()
 
 
 async def test_a_version_seen_never_goes_back():
     store = Versions()
     async with watching(store, poll=0.01, ping=3600.0) as watch:
-        watch.add(7, 1)
+        stream, _ = viewer(watch, 7)
         store.versions[7] = 1
         # a move in this process, then a poll that read the version before it committed
         row = moved(7, 3)
         watch.moved(row)  # type: ignore[arg-type]
         store.versions[7] = 2
         reads = store.reads
-
-        async def polled_twice() -> None:
-            while store.reads < reads + 2:
-                await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(polled_twice(), 5)
+        await until(lambda: store.reads >= reads + 2)
         assert watch.version(7) == 3
         assert watch.row(7, 3) is row and watch.row(7, 2) is None
-        watch.remove(7)  # its last viewer left: nothing is kept of it
+        watch.remove(7, stream)  # its last viewer left: nothing is kept of it
         assert watch.version(7) == -1 and watch.row(7, 3) is None
 
 
