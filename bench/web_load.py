@@ -7,10 +7,13 @@ drift of the machine's load over the minutes falls on both alike.
 
     python bench/web_load.py [--matches 100] [--viewers 1000] [--rate 20] [--seconds 20]
                              [--rounds 3] [--workers 2] [--pages bot|process]
+                             [--pages-cpus server|clients]
                              [--viewer-nice 19] [--no-pin]
 
 `--pages process`: the viewers watch `python -m bot.web` beside the bot on the same store
-(new moves found by polling the watched versions) instead of the pages inside the bot.
+(new moves found by polling the watched versions) instead of the pages inside the bot; it
+runs on the server's CPUs, or with `--pages-cpus clients` on the others (as a web server on a
+core or a machine of its own would, the way the README suggests for a busy deployment).
 
 The viewers stand for browsers on other machines: they run in a process of their own at
 `--viewer-nice` (19 by default), so that on a two-core machine the thousand simulated clients
@@ -223,8 +226,9 @@ async def run(args: argparse.Namespace) -> None:
                 pages = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "bot.web", cwd=folder, env=env,
                     stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
-                    preexec_fn=None if server_cpus is None else functools.partial(
-                        os.sched_setaffinity, 0, server_cpus))
+                    preexec_fn=None if server_cpus is None or client_cpus is None else
+                    functools.partial(os.sched_setaffinity, 0, server_cpus
+                                      if args.pages_cpus == "server" else client_cpus))
                 await asyncio.sleep(3.0)
                 pid = pages.pid  # its memory is the one the streams cost
             without, with_ = Figures(), Figures()
@@ -334,6 +338,9 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pages", choices=("bot", "process"), default="bot")
+    parser.add_argument("--pages-cpus", choices=("server", "clients"), default="server",
+                        help="with --pages process: the CPUs it runs on (clients: as a web"
+                             " server on a core or machine of its own would)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="runs without and with viewers, alternated (p99 over all)")
     parser.add_argument("--viewer-nice", type=int, default=19,
