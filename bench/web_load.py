@@ -320,7 +320,9 @@ async def run(args: argparse.Namespace) -> None:
 
 def cpu_halves() -> tuple[set[int] | None, set[int] | None]:
     """The CPUs the server side runs on and those the clients run on: halves of this process's
-    CPUs (None, None with fewer than two)."""
+    CPUs (None, None with fewer than two, or where the system cannot pin: not Linux)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None, None
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         return None, None
