@@ -235,8 +235,8 @@ class Stream:
             return False
         try:
             await self.response.write(data)
-        except (ConnectionError, RuntimeError):  # reset, or the response already ended
-            self.close()
+        except Exception:  # reset, or the response already ended: this stream ends, and
+            self.close()   # the watch's tasks (deliveries, keep-alives) go on for the others
             return False
         return True
 
@@ -260,7 +260,7 @@ class Watch:
     keep-alive; a match that moves needs none, and idle matches' keep-alives fall due apart).
     """
 
-    def __init__(self, store: Callable[[], Store | None], send: Send | None = None,
+    def __init__(self, store: Callable[[], Store | None], send: Send,
                  poll: float = POLL_SECONDS, ping: float = PING_SECONDS,
                  settle: float = SETTLE_SECONDS):
         self._store = store
@@ -375,7 +375,7 @@ class Watch:
                 version = self._versions.get(match_id, -1)
                 behind = [stream for stream in self._streams.get(match_id, ())
                           if stream.sent < version and not stream.closed.done()]
-                if behind and self.send is not None:
+                if behind:
                     self._woken[match_id] = asyncio.get_running_loop().time()
                     try:
                         await self.send(match_id, version, behind)
