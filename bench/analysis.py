@@ -4,11 +4,12 @@ call), and what a whole match of a typical length takes.
 
     python bench/analysis.py [--levels easy,normal,hard] [--positions 10] [--seed 1]
 
-Each game plays one random match (seeded) and judges its first `--positions` positions at
-each level; it prints per game and level the median and the worst time per position (wall
-clock and the process's CPU time), and the wall time a 60-position match would take at the
-median, with the load average at the start and end (the machine may be shared). The bot runs
-these searches in one worker process at a lower CPU priority, one position at a time.
+Each kit's set-ups (`Kit.setups`: board sizes, seat counts, levels) play one random match
+(seeded) and judge its first `--positions` positions at each level; it prints per set-up and
+level the median and the worst time per position (wall clock and the process's CPU time), and
+the wall time a 60-position match would take at the median, with the load average at the start
+and end (the machine may be shared). The bot runs these searches in one worker process at a
+lower CPU priority, one position at a time.
 """
 
 from __future__ import annotations
@@ -23,12 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import get_game
+from games import KITS, get_game
 from games.analysis import judge_job
 
-CONFIGS = (("progressive-mancala", 2, {"pits": "11"}), ("pastoral-square", 2, {}),
-           ("consequence", 2, {}), ("ghostone", 3, {}), ("ico", 2, {"level": "1"}),
-           ("ico", 4, {"level": "2+"}))
+CONFIGS = tuple((kit.id, setup.seats, dict(setup.options))
+                for kit in KITS.values() for setup in kit.setups)
 
 
 def main() -> None:
@@ -42,7 +42,7 @@ def main() -> None:
     for game_id, seats, options in CONFIGS:
         game = get_game(game_id)
         rng = random.Random(args.seed)
-        options = dict(options, **({"start": "f0"} if game_id == "ico" else {}))
+        options = game.draw_options(options, rng)  # a start face drawn as the host does
         state = game.new(seats, options)
         entries: list[list[str]] = []
         while game.outcome(state) is None and len(entries) < args.positions:

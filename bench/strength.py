@@ -4,8 +4,9 @@
                              [--games 43] [--jobs 2] [--seed 1] [--no-cap] [--log FILE]
                              [--report FILE]
 
-Opponents (written here, not in `games/`, so that the AI is measured against something it does
-not share code with, beyond the rules and the kits' tested fast engines):
+Opponents (written here, not in the AI's code, so that the AI is measured against something it
+does not share code with, beyond the rules, the kits' tested fast engines and each kit's plain
+material, `Kit.baseline`: a `games.search.Baseline`, whose module says what it counts and why):
 
 - `random`: a uniformly random legal move.
 - `greedy`: one ply: a move that wins at once, else, of the moves that are no blunder, the one
@@ -38,24 +39,9 @@ not share code with, beyond the rules and the kits' tested fast engines):
   2.3 s). Elsewhere depth 6 costs under 0.1 s a move either way.
 - `easy`, `normal`, `hard`: the AI's levels, for the 3-4 player games and Consequence.
 
-Plain material: Progressive Mancala, my store minus yours; Pastoral Square, my stones on the
-board minus yours; ICO, progress: over the level's winning patterns (faces, belts or big
-triangles, from the rules' tables) the sum of the squares of the edges holding my colour in
-each, minus the most any other seat has (every edge counts, one towards a nearly full pattern
-most); with two seats, also the threats at the black face (`ico_tempo`): 1000 times the
-share of the mover's allowed edges that roll the face to where the other seat completes a
-pattern at once (against the mover), and at levels 2 and 2+ the most the mover's placement
-there adds to its progress (for the mover). Why: the balance rules leave one to three moves a
-turn, nearly alike in progress; what a move decides is where the black face goes, so a
-player who looks one move ahead judges the face it leaves the opponent. A pattern is never
-dead in ICO (an edge takes one marker of every colour), so there is nothing to discount.
-Measured (greedy:random, 1,000 games a figure): threats raise level 1 from 71% to 81% and
-level 2 from 70% to 75-76%, the mover's gain level 2 to 77-81%; at level 1 it lowers 81% to
-78% (a seat's own edges around the face force its later moves), so it is left out there.
-Nothing one-ply did better: 150 random weightings of 13 such features (threat counts, faces
-where a seat wins or is stuck, the mover's choices) stayed at or under 78% at level 1;
-a move-deeper blunder check makes 74% / 82% (levels 2 / 1), plain ab4 82% / 87% (200 games
-each, progress alone).
+Plain material (each kit's `baseline` module): Progressive Mancala, my store minus yours;
+Pastoral Square, my stones on the board minus yours; ICO, progress towards the level's winning
+patterns against the best other seat's and, with two seats, the threats at the black face;
 Ghostone, my escaped score minus the best other; Consequence, none before the count (scores are
 hidden until then), so greedy there only takes an immediate win.
 
@@ -74,7 +60,6 @@ import functools
 import importlib
 import json
 import math
-import operator
 import os
 import random
 import sys
@@ -91,201 +76,48 @@ sys.path.insert(0, str(ROOT))
 from bench.ai_strength import CONFIGS, pct, wilson  # noqa: E402
 from games import GameError, get_game, get_kit  # noqa: E402
 from games.ai import LEVELS, choose_move, sampler_for  # noqa: E402
-from games.ico import game as ico_rules  # noqa: E402
-from games.pastoral import ai as pastoral_ai  # noqa: E402
-from games.pastoral import game as pastoral_rules  # noqa: E402
+from games.search import Baseline  # noqa: E402
 
 LEVEL_NAMES = tuple(LEVELS)
-TWO_PLAYER_PI = ("progressive-mancala-11-pits", "progressive-mancala-17-pits", "pastoral-square",
-                 "ico-level-2-2-seats", "ico-level-1-2-seats")
+def two_player_pi(config: str) -> bool:
+    """Whether a set-up is a two-player game of perfect information without chance whose kit
+    counts a plain material: where the alpha-beta baselines play."""
+    game_id, seats, _ = CONFIGS[config]
+    info = get_game(game_id).info
+    return seats == 2 and not info.hidden_information and not info.chance and \
+        get_kit(game_id).baseline is not None
+
+
+TWO_PLAYER_PI = tuple(c for c in CONFIGS if two_player_pi(c))
+MULTI = tuple(c for c in CONFIGS if not two_player_pi(c))  # 3-4 seats, chance, hidden tiles
 DEFAULT_PAIRS = ("easy:random", "easy:greedy", "normal:greedy", "normal:ab2", "hard:ab4",
                  "hard:ab6")
-MULTI = ("ico-level-1+-3-seats", "ico-level-2-3-seats", "ico-level-2+-antipodal-4-seats",
-         "ghostone-3-seats", "ghostone-4-seats", "consequence")
 MULTI_PAIRS = ("easy:random", "easy:greedy", "normal:greedy", "normal:easy", "hard:normal")
 
 
-# -- plain material, per game ---------------------------------------------------------------
-def material(game_id: str, state: Any, seat: int) -> float:
-    """The game's plain material for `seat` on a rules state (see the docstring)."""
-    if game_id == "progressive-mancala":
-        return state.scores[seat] - state.scores[1 - seat]
-    if game_id == "pastoral-square":
-        return sum(n for o, n in zip(state.owner, state.count, strict=True) if o == seat) - \
-            sum(n for o, n in zip(state.owner, state.count, strict=True) if o == 1 - seat)
-    if game_id == "ico":
-        return ico_material(state, seat)
-    if game_id == "ghostone":
-        scores = get_game(game_id).scores(state)
-        return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
-    return 0.0
-
-
+# -- plain material, from each game's kit ----------------------------------------------------
 @functools.cache
-def ico_patterns(level: str, antipodal: bool) -> tuple[frozenset[int], ...]:
-    """The edge sets a seat must fill to win at `level` (the rules' tables)."""
-    faces = [frozenset(edges) for edges in ico_rules.FACE_EDGES]
-    if level == "1":
-        return tuple(faces)
-    if level == "1+":
-        return tuple(f | faces[ico_rules.ANTIPODE[i]] for i, f in enumerate(faces))
-    if level == "2":
-        return tuple(frozenset(belt) for belt in ico_rules.BELTS.values())
-    big = [frozenset(outer) for outer in ico_rules.BIG_TRIANGLES]
-    if not antipodal:
-        return tuple(big)
-    return tuple(b | big[ico_rules.ANTIPODE[i]] for i, b in enumerate(big))
+def baseline(game_id: str) -> Baseline | None:
+    """The kit's plain material for the classical opponents (`Kit.baseline`), or None."""
+    path = get_kit(game_id).baseline
+    return None if path is None else importlib.import_module(path).BASELINE
 
 
-def ico_progress(state: Any, seat: int) -> int:
-    """Over the level's winning patterns, the sum of the squares of the edges holding `seat`'s
-    colour in each: every edge counts, one towards a nearly full pattern most."""
-    mine = {e for e, counts in enumerate(state.markers) if counts[seat]}
-    return sum(len(mine & p) ** 2 for p in ico_patterns(state.level, state.antipodal))
-
-
-# two-seat ICO: a move of the mover's that hands the other a win at once weighs this much
-# (times the share of the mover's moves that do); the most the mover's next placement adds to
-# its own progress weighs ICO_GAIN
-ICO_THREAT = 1000.0
-ICO_GAIN = 1.0
-
-
-def ico_material(state: Any, seat: int) -> float:
-    """ICO's plain material for `seat` (see the docstring): progress towards the patterns,
-    and with two seats what the black face offers the seat to move on it."""
-    near = [ico_progress(state, s) for s in range(state.seats)]
-    value = float(near[seat] - max(h for s, h in enumerate(near) if s != seat))
-    if state.seats == 2:
-        value += ico_tempo(state, seat)
-    return value
-
-
-def ico_tempo(state: Any, seat: int) -> float:
-    """Two seats: the threats at the black face, for `seat`. The seat to move must roll the
-    face over one of the edges the balance rules allow it; each edge that sends the face to
-    where the other seat completes a pattern at once is a threat it must step round (all of
-    them: it is lost), and in levels 2 and 2+ the most its own placement there adds to its
-    progress counts for it (in level 1 that figure misled: ICO_GAIN measured in the
-    docstring)."""
-    game = ico_rules.GAME
-    if game.outcome(state) is not None:
-        return 0.0
-    mover = state.to_move
-    sign = 1.0 if mover == seat else -1.0
-    moves = game.legal_moves(state)
-    handed = sum(blunder(game, game.apply(state, move), mover) for move in moves)
-    value = -ICO_THREAT * handed / len(moves)
-    if state.level in ("2", "2+") and moves[0].place:
-        before = ico_progress(state, mover)
-        value += ICO_GAIN * max(ico_progress(game.apply(state, move), mover) - before
-                                for move in moves)
-    return sign * value
-
-
-def pastoral_starves(state: Any, seat: int) -> bool:
-    """Whether `seat` is bound to fail a pick-up even if it saves from now on: the pick-ups
-    stop at 5 held stones, so it survives only with held + stock >= 5 (the opponent's
-    mutilations, which can only give stones back, are not looked at)."""
-    return state.held[seat] + state.stock[seat] < pastoral_rules.MAX_STACK
+def material(game_id: str, state: Any, seat: int) -> float:
+    """The game's plain material for `seat` on a rules state (0 where the kit counts none)."""
+    known = baseline(game_id)
+    return 0.0 if known is None else known.material(state, seat)
 
 
 def engine_material(game_id: str, s: Any) -> float:
     """The plain material for seat 0 on a kit engine's position."""
-    if game_id == "progressive-mancala":
-        return s[2] - s[3]
-    if game_id == "pastoral-square":
-        # the alpha-beta's leaves: in C, not a loop over the 64 cells (a third of its time).
-        # An empty cell holds no stones, so owner * count adds up seat 1's stones
-        return sum(s[1]) - 2 * sum(map(operator.mul, s[0], s[1]))
+    known = baseline(game_id)
+    if known is not None and known.engine_material is not None:
+        return known.engine_material(s)
     return material(game_id, s, 0)
 
 
-_NOTHING = object()  # no move (None is one: Pastoral Square's save)
-
-
-# Pastoral Square's last ply for the alpha-beta baseline, by arithmetic. When the opponent's
-# next pick-up is safe, a placement on the corral adds its stones to the mover's material (or
-# makes a bingo, worth more); a move that can neither make a bingo nor mutilate does just
-# that; a mutilation gains at most the opponent's stones it may take. So the corral gives a
-# floor and these a ceiling, which settle most last plies without generating the moves, and
-# the moves that only add stones need not be played. That last ply was nearly all of a depth-6
-# search's time. The tests check the values against plain minimax.
-_PASTORAL_SQUARES_AT = tuple(tuple(pair for sq in pastoral_rules.SQUARES if sq.a == cell
-                                    for pair in ((sq.b, sq.c), (sq.c, sq.b)))
-                              for cell in range(64))
-_PASTORAL_CORRAL = tuple((cell, pastoral_rules.VALUE[cell])
-                         for cell in sorted(pastoral_rules.CORRAL))
-
-
-def pastoral_last_ply(e: Any, s: Any, alpha: float, beta: float) -> float | None:
-    """The value for its mover of a Pastoral Square engine position (not over) searched one
-    ply: exact within (alpha, beta), else a bound on the same side (fail-soft); None when
-    the moves' own play is simpler (the opponent's next pick-up fails: every move wins)."""
-    owner, count, held, stock, seat, blocked, _ = s
-    other = 1 - seat
-    if stock[other] < pastoral_rules.required_pickup(held[other]):
-        return None
-    sign = 1 if seat == 0 else -1
-    base = engine_material("pastoral-square", s) * sign
-    if base >= beta:
-        return base  # saving (always legal) keeps it, and no more is asked
-    hand, empty, most = held[seat], pastoral_rules.EMPTY, pastoral_rules.MAX_STACK
-    floor = base
-    for cell, stones in _PASTORAL_CORRAL:
-        who = owner[cell]
-        if who == empty:
-            n = stones if stones <= hand and cell not in blocked else 0
-        else:
-            n = min(hand, most - count[cell]) if who == seat else 0
-        if base + n > floor:
-            floor = base + n
-    if floor >= beta:
-        return floor
-    # the cattle cells X of a square whose A is the opponent's and whose Y is the mover's,
-    # where a move may mutilate, with the opponent's stones it would take at most
-    takes: dict[int, int] = {}
-    for a in range(64):
-        if owner[a] == other:
-            for x, y in _PASTORAL_SQUARES_AT[a]:
-                if owner[y] == seat:
-                    takes[x] = takes.get(x, 0) + count[a]
-    if pastoral_ai.win(owner, count, hand, blocked, seat) is None:
-        ceiling = base + max(min(hand, most), max(takes.values(), default=0))
-        if ceiling <= alpha:
-            return ceiling
-    # the cells where a move may do more than add stones: a line's third cell (a bingo),
-    # a mutilation's X
-    risky = set(takes)
-    for line in pastoral_rules.LINES:
-        if (owner[line[0]] == seat) + (owner[line[1]] == seat) + (owner[line[2]] == seat) >= 2:
-            risky.update(line)
-    best = -math.inf
-    played = []
-    for move in e.moves(s):
-        if move is None:
-            v = base
-        elif move[0] in risky:
-            played.append(move)
-            continue
-        else:
-            v = base + move[1]
-        if v > best:
-            best = v
-            if v >= beta:
-                return v
-    for move in played:
-        child = e.play(s, move)
-        if child is None:
-            continue
-        r = e.result(child)
-        v = 1000.0 * r * sign if r is not None else \
-            engine_material("pastoral-square", child) * sign
-        if v > best:
-            best = v
-            if v >= beta:
-                return v
-    return best
+_NOTHING = object()  # no move (None is one: a move of some games, such as a save)
 
 
 # -- the baselines -------------------------------------------------------------------------
@@ -323,7 +155,8 @@ def blunder(game: Any, after: Any, seat: int) -> bool:
     """Whether the position `seat`'s move led to loses at once (two-player games with
     perfect information): the opponent has a reply that wins (in Pastoral Square, also
     by `seat`'s failed pick-up), or, in Pastoral Square, `seat` has starved itself."""
-    if game.id == "pastoral-square" and pastoral_starves(after, seat):
+    known = baseline(game.id)
+    if known is not None and known.starved is not None and known.starved(after, seat):
         return True
     if game.info.hidden_information or game.seats(after) != 2 or \
             game.outcome(after) is not None or game.is_chance(after):
@@ -357,7 +190,9 @@ class PlainAlphaBeta:
         self.killers: dict[int, list[Any]] = {}  # depth left -> the last two moves that cut
         # per mover, move -> how much it has cut (depth left squared each time)
         self.history: tuple[Counter[Any], Counter[Any]] = (Counter(), Counter())
-        self.learn = game_id == "pastoral-square"  # whether killers and history order moves
+        known = baseline(game_id)
+        self.learn = known is not None and known.learn  # killers and history order moves
+        self.last_ply = None if known is None else known.last_ply
 
     def child(self, child: Any, mover: int, depth: int, alpha: float, beta: float) -> float:
         """The value for `mover` of the position its move led to."""
@@ -406,8 +241,8 @@ class PlainAlphaBeta:
         mover = e.mover(s)
         floor = alpha
         best, best_move = -math.inf, _NOTHING
-        if depth == 1 and self.game_id == "pastoral-square" and \
-                (last := pastoral_last_ply(e, s, alpha, beta)) is not None:
+        if depth == 1 and self.last_ply is not None and \
+                (last := self.last_ply(e, s, alpha, beta)) is not None:
             # (saving is always legal there: never without a move)
             kind = self.LOWER if last >= beta else self.UPPER if last <= alpha else self.EXACT
             self.table[key] = (last, kind)

@@ -26,9 +26,10 @@ CONTEXT_SEPARATOR = "\x04"
 
 def NC_(context: str, message: str) -> str:
     """Marks a message with a context (gettext's msgctxt: one English message, different words
-    per game, e.g. NC_("pastoral", "seat 1") is 先攻 where other games say 1番手). The result
-    is the key GNU gettext gives such a message ("context\\x04message"): used as a template, it
-    is translated with its context, else as the bare message, and English shows the message."""
+    per game: with its own context, a game's "seat 1" may be 先攻 where other games say 1番手).
+    The result is the key GNU gettext gives such a message ("context\\x04message"): used as a
+    template, it is translated with its context, else as the bare message, and English shows
+    the message."""
     return f"{context}{CONTEXT_SEPARATOR}{message}"
 
 

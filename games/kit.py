@@ -15,6 +15,10 @@ A kit is a package (`games/<kit>/` for the product's games) whose `__init__` dec
   file per language, English at least;
 - `setups`: the set-ups that show the game's range (board sizes, seat counts, levels), which
   the benchmarks play; by default one per seat count;
+- `baseline`: the import path of a module defining `BASELINE` (a `games.search.Baseline`):
+  the game's plain material as the strength bench's classical opponents count it (greedy,
+  fixed-depth alpha-beta: bench/strength.py), or None (a game with nothing to count before
+  its end). Only the bench imports it;
 - `lessons`: the game's lesson file (`/learn`), a JSON file read by `games.lessons`: small
   positions in the game's own notation, each with a task and its texts in every language, or
   None for a game without a lesson.
@@ -52,6 +56,7 @@ class Kit:
     texts: Path | None = None
     setups: tuple[Setup, ...] = ()
     lessons: Path | None = None
+    baseline: str | None = None
 
     @property
     def id(self) -> str:

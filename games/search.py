@@ -51,6 +51,29 @@ class AiError(GameError):
     resampler finds the observation inconsistent)."""
 
 
+# -- what a kit tells the strength bench --------------------------------------------------------
+@dataclass(frozen=True)
+class Baseline:
+    """A game's plain material, as bench/strength.py's classical opponents count it (greedy
+    one ply, fixed-depth alpha-beta): what a player who knows only the rules would count, kept
+    in the game's kit (`Kit.baseline`) so that the bench names no game. Nothing here plays in
+    the product."""
+
+    # (rules state, seat) -> the seat's material
+    material: Callable[[Any, int], float]
+    # (a position of the kit's alpha-beta engine) -> seat 0's material, for the alpha-beta's
+    # leaves; None: `material(position, 0)` (an engine whose positions are rules states)
+    engine_material: Callable[[Any], float] | None = None
+    # (engine, position, alpha, beta) -> the value for its mover of a position searched one
+    # ply, exact within (alpha, beta), else a bound on the same side; None: no shortcut there
+    last_ply: Callable[[Any, Any, float, float], float | None] | None = None
+    # whether killer moves and the history heuristic order the alpha-beta's moves
+    learn: bool = False
+    # (rules state after a move, its mover) -> whether the mover is bound to lose by it
+    # whatever the opponent does: a blunder for greedy, besides handing over a win at once
+    starved: Callable[[Any, int], bool] | None = None
+
+
 # -- what a kit tells the search --------------------------------------------------------------
 @dataclass(frozen=True)
 class Tuning:

@@ -187,8 +187,8 @@ L = TypeVar("L")
 def translated(cls: type[L], tr: Any) -> L:
     """A Labels dataclass with every default English string passed through `tr.gettext`.
 
-    A Labels class may name a gettext context per field (`CONTEXTS = {"first": "pastoral"}`,
-    a ClassVar): that field is looked up with it first ("First player" is 先攻 in Pastoral
+    A Labels class may name a gettext context per field (`CONTEXTS = {"first": <context>}`, a
+    ClassVar): that field is looked up with it first ("First player" is 先攻 in Pastoral
     Square and 先手 in Mancala), and as the bare message when the context has no translation
     of its own. The context's messages are marked for the catalogs with `NC_` in the picture's
     module."""

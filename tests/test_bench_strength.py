@@ -17,9 +17,9 @@ from bench.strength import (
     PlainAlphaBeta,
     engine_material,
     material,
-    pastoral_last_ply,
 )
 from games import get_game
+from games.pastoral.baseline import last_ply as pastoral_last_ply
 
 
 def move_values(ab: PlainAlphaBeta, s: Any, depth: int) -> dict[Any, float]:

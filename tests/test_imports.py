@@ -8,6 +8,7 @@ in that package already: that edge counts too, as Python takes it."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,3 +145,15 @@ def test_no_import_circle_among_the_bots_modules():
     assert not found, "import circles:\n" + "\n".join(
         f"{len(c)} modules ({', '.join(c)}), e.g. " + " -> ".join(circle(c, edges))
         for c in found)
+
+
+def test_pastoral_square_is_named_only_by_its_kit_and_the_registry():
+    """Issue 29's check, `grep -rlw pastoral --include='*.py' games render bot bench`: only the
+    kit (games/pastoral/), its picture module and the registry line name the game; what the
+    benchmarks need of it comes through the kit (its engine, its `baseline`)."""
+    word = re.compile(r"\bpastoral\b")
+    naming = {str(path.relative_to(ROOT)) for folder in ("games", "render", "bot", "bench")
+              for path in sorted((ROOT / folder).rglob("*.py"))
+              if word.search(path.read_text(encoding="utf-8"))}
+    outside = {name for name in naming if not name.startswith("games/pastoral/")}
+    assert outside <= {"games/__init__.py", "render/pastoral.py"}, outside

@@ -9,6 +9,7 @@ from .game import GAME
 # level 2 first: two-player level 1 is a second-seat win from every start face (solve.py), so
 # the benchmarks' head-to-head of two AI levels plays the first set-up, level 2
 KIT = Kit(GAME, picture="render.ico", ai=f"{__name__}.ai",
+          baseline=f"{__name__}.baseline",
           texts=Path(__file__).parent / "rules",
           lessons=Path(__file__).parent / "lessons.json",
           setups=(Setup("level 2, 2 seats", 2, {"level": "2"}),

@@ -8,4 +8,5 @@ from .game import GAME
 
 KIT = Kit(GAME, picture="render.pastoral", ai=f"{__name__}.ai",
           texts=Path(__file__).parent / "rules", setups=(Setup("8x8", 2),),
-          lessons=Path(__file__).parent / "lessons.json")
+          lessons=Path(__file__).parent / "lessons.json",
+          baseline=f"{__name__}.baseline")
