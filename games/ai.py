@@ -22,8 +22,9 @@ with a deliberate imperfection, chosen by each kit: Progressive Mancala, the Mon
 (80 iterations, which sees captures but not their replies); Pastoral Square, one ply over an
 evaluation of its own chances only, with softmax noise (`games.search.noisy_one_ply`: it never
 misses a win at once, and otherwise draws a move with weight exp(value / temperature), from the
-seed); two-seat ICO, five random continuations of each move in which the opponent overlooks
-its wins (`games.ico.ai.glance`). All stay deterministic given the seed.
+seed); two-seat ICO, a few random continuations of each move (seven at level 1, three at the
+bigger patterns) in which the opponent overlooks its wins (`games.ico.ai.glance`). All stay
+deterministic given the seed.
 
 Standard library only. For the bot (run it in a process pool, it is CPU-bound):
 
