@@ -139,12 +139,16 @@ OVERLOOKED = {"1": 2, "1+": MARKERS, "2": MARKERS, "2+": MARKERS}
 def glance(decision: Decision) -> tuple[Any, list[float]]:
     """Two-seat easy: each move valued by GLANCES[level] random continuations to the end, in
     which the opponent misses the wins the beginner overlooks (OVERLOOKED); the best share of
-    wins, ties at random. Returns the move and each seat's estimated chance."""
+    wins, ties at random, after a win at once. Returns the move and each seat's estimated chance."""
     rng = random.Random(decision.seed)
     state = decision.sampler(rng)
     me = decision.seat
     overlooked = OVERLOOKED[state.level]
     glances = GLANCES[state.level]
+    for move in decision.legal:  # the beginner sees its own win at once
+        ended = GAME.outcome(GAME.apply(state, move))
+        if ended is not None and ended.winners == (me,):
+            return move, [1.0 if s == me else 0.0 for s in range(2)]
     best: list[Any] = []
     top = -1
     for move in decision.legal:
