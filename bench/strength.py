@@ -76,7 +76,7 @@ sys.path.insert(0, str(ROOT))
 from bench.ai_strength import CONFIGS, pct, wilson  # noqa: E402
 from games import GameError, get_game, get_kit  # noqa: E402
 from games.ai import LEVELS, choose_move, sampler_for  # noqa: E402
-from games.search import Baseline  # noqa: E402
+from games.search import Baseline, hands_over_a_win  # noqa: E402
 
 LEVEL_NAMES = tuple(LEVELS)
 def two_player_pi(config: str) -> bool:
@@ -158,17 +158,7 @@ def blunder(game: Any, after: Any, seat: int) -> bool:
     known = baseline(game.id)
     if known is not None and known.starved is not None and known.starved(after, seat):
         return True
-    if game.info.hidden_information or game.seats(after) != 2 or \
-            game.outcome(after) is not None or game.is_chance(after):
-        return False
-    other = game.to_move(after)
-    if other is None or other == seat:
-        return False
-    for reply in game.legal_moves(after):
-        outcome = game.outcome(game.apply(after, reply))
-        if outcome is not None and outcome.winners == (other,):
-            return True
-    return False
+    return hands_over_a_win(game, after, seat)
 
 
 class PlainAlphaBeta:

@@ -74,6 +74,23 @@ class Baseline:
     starved: Callable[[Any, int], bool] | None = None
 
 
+def hands_over_a_win(game: Game, after: Any, seat: int) -> bool:
+    """Two players, perfect information: whether the position `seat`'s move led to lets the
+    other seat win at once (a reply of its that ends the game with it the only winner): the
+    blunder a player who looks one move ahead avoids."""
+    if game.info.hidden_information or game.seats(after) != 2 or \
+            game.outcome(after) is not None or game.is_chance(after):
+        return False
+    other = game.to_move(after)
+    if other is None or other == seat:
+        return False
+    for reply in game.legal_moves(after):
+        outcome = game.outcome(game.apply(after, reply))
+        if outcome is not None and outcome.winners == (other,):
+            return True
+    return False
+
+
 # -- what a kit tells the search --------------------------------------------------------------
 @dataclass(frozen=True)
 class Tuning:

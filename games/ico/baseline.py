@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ..search import Baseline
+from ..search import Baseline, hands_over_a_win
 from .game import ANTIPODE, BELTS, BIG_TRIANGLES, FACE_EDGES, GAME
 
 
@@ -78,27 +78,13 @@ def tempo(state: Any, seat: int) -> float:
     mover = state.to_move
     sign = 1.0 if mover == seat else -1.0
     moves = GAME.legal_moves(state)
-    handed = sum(hands_over(GAME.apply(state, move), mover) for move in moves)
+    handed = sum(hands_over_a_win(GAME, GAME.apply(state, move), mover) for move in moves)
     value = -THREAT * handed / len(moves)
     if state.level in ("2", "2+") and moves[0].place:
         before = progress(state, mover)
         value += GAIN * max(progress(GAME.apply(state, move), mover) - before
                             for move in moves)
     return sign * value
-
-
-def hands_over(after: Any, seat: int) -> bool:
-    """Two seats: whether the position `seat`'s move led to lets the other seat win at once."""
-    if after.seats != 2 or GAME.outcome(after) is not None:
-        return False
-    other = GAME.to_move(after)
-    if other is None or other == seat:
-        return False
-    for reply in GAME.legal_moves(after):
-        outcome = GAME.outcome(GAME.apply(after, reply))
-        if outcome is not None and outcome.winners == (other,):
-            return True
-    return False
 
 
 BASELINE = Baseline(material)
