@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games import KITS, get_game
 from games.analysis import judge_job
 
-CONFIGS = tuple((kit.id, setup.seats, dict(setup.options))
+CONFIGS = tuple((kit.id, setup.label, setup.seats, dict(setup.options))
                 for kit in KITS.values() for setup in kit.setups)
 
 
@@ -38,8 +38,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"load at start: {os.getloadavg()[0]:.2f}")
-    print(f"{'game':<26}{'level':<8}{'p50 s':>8}{'max s':>8}{'cpu p50':>9}{'60 moves':>10}")
-    for game_id, seats, options in CONFIGS:
+    print(f"{'game':<40}{'level':<8}{'p50 s':>8}{'max s':>8}{'cpu p50':>9}{'60 moves':>10}")
+    for game_id, label, seats, options in CONFIGS:
         game = get_game(game_id)
         rng = random.Random(args.seed)
         options = game.draw_options(options, rng)  # a start face drawn as the host does
@@ -56,9 +56,9 @@ def main() -> None:
                 judge_job(game_id, seats, options, entries, index, level, args.seed + index)
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
-            name = f"{game_id} ({seats})"
+            name = f"{game_id} ({label})"
             p50 = statistics.median(walls)
-            print(f"{name:<26}{level:<8}{p50:>8.2f}{max(walls):>8.2f}"
+            print(f"{name:<40}{level:<8}{p50:>8.2f}{max(walls):>8.2f}"
                   f"{statistics.median(cpus):>9.2f}{p50 * 60:>9.0f}s", flush=True)
     print(f"load at end: {os.getloadavg()[0]:.2f}")
 
