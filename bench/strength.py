@@ -79,6 +79,8 @@ from games.ai import LEVELS, choose_move, sampler_for  # noqa: E402
 from games.search import Baseline, hands_over_a_win  # noqa: E402
 
 LEVEL_NAMES = tuple(LEVELS)
+
+
 def two_player_pi(config: str) -> bool:
     """Whether a set-up is a two-player game of perfect information without chance whose kit
     counts a plain material: where the alpha-beta baselines play."""

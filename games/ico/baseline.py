@@ -20,34 +20,18 @@ under 78% at level 1; a move-deeper blunder check makes 74% / 82% (levels 2 / 1)
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from ..search import Baseline, hands_over_a_win
-from .game import ANTIPODE, BELTS, BIG_TRIANGLES, FACE_EDGES, GAME
-
-
-@functools.cache
-def patterns(level: str, antipodal: bool) -> tuple[frozenset[int], ...]:
-    """The edge sets a seat must fill to win at `level` (the rules' tables)."""
-    faces = [frozenset(edges) for edges in FACE_EDGES]
-    if level == "1":
-        return tuple(faces)
-    if level == "1+":
-        return tuple(f | faces[ANTIPODE[i]] for i, f in enumerate(faces))
-    if level == "2":
-        return tuple(frozenset(belt) for belt in BELTS.values())
-    big = [frozenset(outer) for outer in BIG_TRIANGLES]
-    if not antipodal:
-        return tuple(big)
-    return tuple(b | big[ANTIPODE[i]] for i, b in enumerate(big))
+from .ai import _PATTERNS
+from .game import GAME
 
 
 def progress(state: Any, seat: int) -> int:
     """Over the level's winning patterns, the sum of the squares of the edges holding `seat`'s
     colour in each: every edge counts, one towards a nearly full pattern most."""
-    mine = {e for e, counts in enumerate(state.markers) if counts[seat]}
-    return sum(len(mine & p) ** 2 for p in patterns(state.level, state.antipodal))
+    mine = sum(1 << e for e, counts in enumerate(state.markers) if counts[seat])
+    return sum((mine & mask).bit_count() ** 2 for mask in _PATTERNS[(state.level, state.antipodal)])
 
 
 # two seats: a move of the mover's that hands the other a win at once weighs this much (times
