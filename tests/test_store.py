@@ -11,7 +11,7 @@ import pytest
 
 from bot.db import Conflict, migration_scripts
 from bot.sqlite import split_statements
-from bot.store import ChannelBusy, SeatRow, StaleVersion, Store
+from bot.store import PENDING_OUTBOX, ChannelBusy, SeatRow, StaleVersion, Store
 
 
 async def new_match(store, channel=500, now=1.0):
@@ -316,6 +316,18 @@ async def test_a_stale_change_waiting_for_the_commit_still_fails_the_transaction
     assert (row.board_version, row.state, row.status, row.waiting_on) == \
         (3, match.state, match.status, match.waiting_on)
     assert await store.pending_outbox(10.0, 10) == []
+
+
+async def test_the_due_outbox_rows_are_found_without_walking_the_delivered_ones(store):
+    """The worker asks for the lanes' heads several times a second, and delivered rows are
+    kept for a week: the query must go by the index of pending rows (migration 0013), not
+    walk the whole outbox in id order (SQLite's plan; PostgreSQL plans by its statistics)."""
+    if store.db.dialect != "sqlite":
+        pytest.skip("the query plan checked is SQLite's")
+    plan = await store.conn.fetch("EXPLAIN QUERY PLAN " + PENDING_OUTBOX, 1e12, 1e12, 50)
+    details = [row["detail"] for row in plan]
+    assert any("outbox_pending" in d for d in details), details
+    assert not any(d.startswith("SCAN") and "USING" not in d for d in details), details
 
 
 async def test_outbox_lanes_go_out_in_order(store):
