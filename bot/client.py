@@ -32,7 +32,7 @@ from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
 from .service import Service
-from .store import MatchRow, Store
+from .store import Moved, Store
 from .translator import CatalogTranslator
 from .web import Metrics, WebServer
 
@@ -174,12 +174,13 @@ class CorralBot(discord.Client):
         if self.web is not None:
             self.web.kick()
 
-    def _moved(self, row: MatchRow) -> None:
+    def _moved(self, moved: Moved) -> None:
         """A move was committed: as `_committed`, but live pages are handed the match as the
-        move wrote it (no read of every watched version, nor of the match, per move)."""
+        move wrote it (no read of every watched version, nor of the match or its log, per
+        move)."""
         self.outbox.wake()
         if self.web is not None:
-            self.web.moved(row)
+            self.web.moved(moved)
 
     async def _start_operations(self) -> None:
         """/healthz and /metrics (CORRAL_WEB_BIND), and scheduled backups

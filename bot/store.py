@@ -69,6 +69,19 @@ class MoveRow:
 
 
 @dataclass(frozen=True)
+class Moved:
+    """A committed move as live pages need it, without a read: its match's row as the move
+    wrote it, the version the move's transaction began from, the log entries it appended
+    (every entry from `since` to `row.version`), and the vacations it read (the deadline's
+    players)."""
+
+    row: MatchRow
+    since: int
+    entries: tuple[MoveRow, ...] = ()
+    vacations: dict[int, tuple[tuple[float, float], ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class MatchRow:
     id: int
     game: str
@@ -757,10 +770,19 @@ class Queries(AnalysisQueries, PuzzleQueries):
 
 
 class Tx(Queries, AnalysisWrites, PuzzleWrites):
-    """Reads and writes inside one transaction."""
+    """Reads and writes inside one transaction. It keeps the log entries it appended and the
+    vacations it read, so that a committed move hands them to live pages (`Moved`) instead
+    of their reading them back."""
 
     def __init__(self, conn: Conn):
         self.conn = conn
+        self.logged: list[MoveRow] = []
+        self.vacations_read: dict[int, tuple[tuple[float, float], ...]] = {}
+
+    async def vacations(self, user_id: int) -> list[tuple[float, float]]:
+        found = await super().vacations(user_id)
+        self.vacations_read[user_id] = tuple(found)
+        return found
 
     # -- matches -------------------------------------------------------------------------
     async def create_match(self, *, game: str, options: dict[str, str], seat_count: int,
@@ -904,6 +926,7 @@ class Tx(Queries, AnalysisWrites, PuzzleWrites):
             "INSERT INTO moves (match_id, seq, ply, kind, notation, actor_id, played_at,"
             " interaction_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             match_id, seq, ply, kind, notation, actor_id, now, interaction_id)
+        self.logged.append(MoveRow(seq, ply, kind, notation, actor_id, now, interaction_id))
 
     # -- notices: each reminder or expiry is sent at most once per match and turn ----------
     async def claimed_notices(self, match_ids: Sequence[int]) -> set[tuple[int, int, str]]:

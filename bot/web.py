@@ -38,7 +38,7 @@ from .webpages import Pages, guard
 
 if TYPE_CHECKING:
     from .service import Service
-    from .store import MatchRow, Store
+    from .store import Moved, Store
 
 
 class Served(Protocol):
@@ -238,9 +238,9 @@ class WebServer:
         """A change was committed in this process: live pages learn of it now."""
         self.pages.watch.kick()
 
-    def moved(self, row: MatchRow) -> None:
-        """A move was committed in this process: its match's live pages show `row`."""
-        self.pages.watch.moved(row)
+    def moved(self, moved: Moved) -> None:
+        """A move was committed in this process: its match's live pages show it."""
+        self.pages.watch.moved(moved)
 
     async def start(self) -> None:
         """A port already in use is logged, and the bot plays on without the endpoints."""

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from .pool import Workers
     from .service import Service
     from .service.history import Replayed
-    from .store import MatchRow, MoveRow, Store, TournamentRow
+    from .store import MatchRow, Moved, MoveRow, Store, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +270,7 @@ class Watch:
         self.settle = settle
         self._streams: dict[int, list[Stream]] = {}
         self._versions: dict[int, int] = {}
-        self._rows: dict[int, MatchRow] = {}  # as the last move in this process wrote it
+        self._rows: dict[int, Moved] = {}  # the last move in this process, as it wrote it
         self._woken: dict[int, float] = {}  # when each match's streams were last sent to
         self._sending: dict[int, asyncio.Task[None]] = {}  # a match's delivery under way
         self._again: set[int] = set()  # matches that changed again while being sent
@@ -308,11 +308,12 @@ class Watch:
         if self._streams:
             self._kick.set()
 
-    def moved(self, row: MatchRow) -> None:
-        """A move was committed in this process, and `row` is its match as written."""
+    def moved(self, moved: Moved) -> None:
+        """A move was committed in this process: its match as written, and its log entries."""
+        row = moved.row
         if row.id in self._streams and row.version > self._versions.get(row.id, -1):
             self._versions[row.id] = row.version
-            self._rows[row.id] = row
+            self._rows[row.id] = moved
             self._send_soon(row.id)
 
     @property
@@ -342,10 +343,10 @@ class Watch:
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
 
-    def row(self, match_id: int, version: int) -> MatchRow | None:
+    def row(self, match_id: int, version: int) -> Moved | None:
         """The match at `version` as a move in this process wrote it, if that is known."""
-        row = self._rows.get(match_id)
-        return row if row is not None and row.version == version else None
+        moved = self._rows.get(match_id)
+        return moved if moved is not None and moved.row.version == version else None
 
     def _send_soon(self, match_id: int) -> None:
         """Send the match's change once it has settled (`SETTLE_SECONDS`)."""
@@ -506,8 +507,9 @@ class Pages:
         self._tournament_reads: dict[int, tuple[float, asyncio.Future[TournamentRow | None]]] = {}
         # the last replay of each match a page showed, to go on from at its next version
         # (and the lines each language said of it)
+        # and the log it was made from, complete up to the version that closes the tuple
         self._replays: OrderedDict[
-            int, tuple[Replayed, dict[str, list[str]], tuple[MoveRow, ...]]] = OrderedDict()
+            int, tuple[Replayed, dict[str, list[str]], tuple[MoveRow, ...], int]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
 
@@ -557,12 +559,13 @@ class Pages:
             raise web.HTTPNotFound()
         return row
 
-    async def view(self, row: MatchRow, language: str) -> View:
-        """The match at its current version as a spectator sees it (cached by version)."""
+    async def view(self, row: MatchRow, language: str, moved: Moved | None = None) -> View:
+        """The match at its current version as a spectator sees it (cached by version).
+        `moved`: the move that made this version, as it was committed in this process."""
         return await self.cache.get(("view", row.id, row.version, language),
-                                    lambda: self._make_view(row, language))
+                                    lambda: self._make_view(row, language, moved))
 
-    async def _make_view(self, row: MatchRow, language: str) -> View:
+    async def _make_view(self, row: MatchRow, language: str, moved: Moved | None) -> View:
         from .clocks import clock_for
         from .service.core import result_phrase, wrap
         from .service.history import history_text, replay_more
@@ -581,9 +584,12 @@ class Pages:
             # page last made of the match, on the loop (a move or two: what the service does
             # for a move); a whole match replayed in a worker (CPU work)
             kept = self._replays.get(row.id)
-            before, spoken, entries = kept if kept is not None else (None, {}, ())
-            # the log as read before, and only its entries since (it is only appended to)
-            entries += tuple(await store.moves(row.id, entries[-1].seq if entries else None))
+            before, spoken, entries, upto = kept if kept is not None else (None, {}, (), -1)
+            if moved is not None and moved.since == upto:
+                # the move's own entries go on from the log kept (no read on a move)
+                entries += moved.entries
+            else:  # the log as read before, and only its entries since (only appended to)
+                entries += tuple(await store.moves(row.id, entries[-1].seq if entries else None))
             log = [(e.kind, e.notation, e.actor_id, e.ply) for e in effective_log(list(entries))]
             revealed = row.status == "finished" or not game.info.hidden_information
             seats = [(s.seat, s.user_id, s.name) for s in row.seats]
@@ -599,7 +605,10 @@ class Pages:
             lines = spoken.get(language, [])[:len(before.entries) if before else 0]
             lines += history_text(replayed.entries[len(lines):], language)
             spoken[language] = lines
-            self._replays[row.id] = (replayed, spoken, entries)
+            # the log is complete up to this version unless it was read past it (an entry's
+            # seq is the version it replaced): then the next view reads on from it
+            upto = row.version if not entries or entries[-1].seq < row.version else -1
+            self._replays[row.id] = (replayed, spoken, entries, upto)
             self._replays.move_to_end(row.id)
             while len(self._replays) > REPLAYS_KEPT:
                 self._replays.popitem(last=False)
@@ -614,7 +623,9 @@ class Pages:
         turn = texts(phrase(TO_MOVE, name=mover.name)) if mover is not None else ""
         deadline = None
         if mover is not None and row.move_seconds is not None and row.turn_started_at:
-            vacations = await self._parts()[0].vacations(mover.user_id)
+            read = moved.vacations.get(mover.user_id) if moved is not None else None
+            vacations = list(read) if read is not None else \
+                await self._parts()[0].vacations(mover.user_id)
             clock = clock_for(row.move_seconds, row.turn_started_at, service.clock(), vacations)
             deadline = datetime.datetime.fromtimestamp(clock.due_at, datetime.UTC).isoformat()
         result = ""
@@ -1037,19 +1048,24 @@ class Pages:
         if self.watch.closing:
             return response
         stream = Stream(response, request.transport, language)
-        self.watch.add(row.id, row.version, stream)
+        match_id = row.id
+        self.watch.add(match_id, row.version, stream)
+        # an open stream holds only what it needs: not the row read to open it, whose
+        # objects every full collection of the garbage collector would walk per viewer
+        del row, headers
         try:
             await stream.closed
         except asyncio.CancelledError:
             pass
         finally:
-            self.watch.remove(row.id, stream)
+            self.watch.remove(match_id, stream)
         return response
 
     async def _send_live(self, match_id: int, version: int, streams: list[Stream]) -> None:
         """The match at `version` (as the move wrote it, or read once for all its viewers) to
         each of `streams`, one event per language made once."""
-        row = self.watch.row(match_id, version)
+        moved = self.watch.row(match_id, version)
+        row = moved.row if moved is not None else None
         if row is None:
             store, _, _ = self._parts()
             row = await self.cache.get(("row", match_id, version),
@@ -1064,7 +1080,8 @@ class Pages:
                 continue
             event = events.get(stream.language)
             if event is None:
-                event = events[stream.language] = (await self.view(row, stream.language)).event
+                event = events[stream.language] = (
+                    await self.view(row, stream.language, moved)).event
             if await stream.write(event):
                 stream.sent = row.version
 

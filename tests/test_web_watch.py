@@ -18,6 +18,7 @@ import pytest
 from support import ALICE, BOB, ghostone_for_three
 
 from bot.pool import Workers
+from bot.store import Moved
 from bot.web import WebServer, _Standalone
 from bot.webpages import Stream, Watch
 
@@ -73,25 +74,35 @@ async def states(response):
             data = b""
 
 
-async def test_a_move_reaches_the_stream_without_reading_the_match_or_the_whole_log(
+async def test_a_move_reaches_the_stream_without_reading_the_match_or_its_log(
         quiet_site, service, store):
-    base, _ = quiet_site
-    match = await mancala(service, 500)
+    base, server = quiet_site
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=500, first="me",
+                                     move_seconds=86400)
+    match = await service.accept(match.id, BOB.user_id)
+    await service.start_vacation(BOB.user_id, 3)  # his deadlines move past it
     async with aiohttp.ClientSession() as session, session.get(
             f"{base}/m/{match.row.web_token}/live?lang=en") as response:
         stream = states(response)
         first = await anext(stream)
         assert first["version"] == match.row.version
-        counting = Counting(store, ("get_match", "match_versions", "moves"))
+        counting = Counting(store, ("get_match", "match_versions", "moves", "vacations"))
         for ply in range(1, 5):
             mover = match.to_move()
             notation = service.legal_moves_for(match, mover.user_id)[0]
             match = (await service.play(match.id, mover.user_id, notation)).match
             seen = await anext(stream)
             assert seen["version"] == match.row.version and len(seen["moves"]) == ply
-        assert counting.calls["get_match"] == [] and counting.calls["match_versions"] == []
-        # each view read the log after the entries it had: the one new entry each time
-        assert [len(rows) for _, rows in counting.calls["moves"]] == [1, 1, 1, 1]
+            assert seen["deadline"]
+        # the move handed its row, its log entries and its mover's vacations over
+        assert all(calls == [] for calls in counting.calls.values()), counting.calls
+        # and the page says what a page made from reads says
+        server.pages.cache = type(server.pages.cache)()
+        server.pages._replays.clear()
+        async with session.get(f"{base}/m/{match.row.web_token}/state.json?lang=en") as fresh:
+            assert await fresh.json() == seen
+    assert len(counting.calls["moves"]) == 1 and len(counting.calls["vacations"]) >= 1
 
 
 @pytest.mark.parametrize("game_id", ["progressive-mancala", "consequence", "ghostone"])
@@ -110,12 +121,18 @@ async def test_the_row_a_move_hands_over_is_the_match_as_stored(service, store, 
         if match.status != "active" or (mover := match.to_move()) is None:
             break
         notation = chooser.choice(service.legal_moves_for(match, mover.user_id))
+        prior = match.row.version
         match = (await service.play(match.id, mover.user_id, notation)).match
         stored = await store.get_match(match.id)
         assert stored is not None
         # `has_conditionals` is what a read says of the queue, not a column of the match
-        assert dataclasses.replace(handed[-1], has_conditionals=None) == dataclasses.replace(
-            stored, has_conditionals=None)
+        assert dataclasses.replace(handed[-1].row, has_conditionals=None) == \
+            dataclasses.replace(stored, has_conditionals=None)
+        # every log entry from the version it began from on (die rolls included)
+        assert handed[-1].since == prior
+        assert handed[-1].entries == tuple(await store.moves(match.id, handed[-1].since - 1))
+        for user_id, vacations in handed[-1].vacations.items():
+            assert list(vacations) == await store.vacations(user_id)
     assert len(handed) >= 10
 
 
@@ -181,9 +198,10 @@ class Versions:
         return {i: self.versions[i] for i in ids if i in self.versions}
 
 
-def moved(match_id: int, version: int):
-    """A match row as a move hands it over (only what the watch reads of it)."""
-    return type("Row", (), {"id": match_id, "version": version})()
+def moved(match_id: int, version: int) -> Moved:
+    """A move as it hands its match over (only what the watch reads of the row)."""
+    row = type("Row", (), {"id": match_id, "version": version})()
+    return Moved(row, version - 1)  # type: ignore[arg-type]
 
 
 async def test_one_delivery_serves_every_stream_and_a_closed_stream_ends_alone():
@@ -286,7 +304,7 @@ async def test_a_version_seen_never_goes_back():
         store.versions[7] = 1
         # a move in this process, then a poll that read the version before it committed
         row = moved(7, 3)
-        watch.moved(row)  # type: ignore[arg-type]
+        watch.moved(row)
         store.versions[7] = 2
         reads = store.reads
         await until(lambda: store.reads >= reads + 2)

@@ -16,7 +16,7 @@ from .. import outbox, ratings, strings
 from ..ai import is_ai
 from ..clocks import HALF
 from ..outbox import Via
-from ..store import MatchRow, SeatRow, Store, Tx
+from ..store import MatchRow, Moved, SeatRow, Store, Tx
 
 DAY = 86400.0
 
@@ -312,8 +312,9 @@ class Context:
         self.dice = dice or secrets.SystemRandom()  # chance moves: unpredictable, then logged
         self.on_commit = on_commit or (lambda: None)
         # called instead of `on_commit` once a move is committed, with the match's row as the
-        # move wrote it: live web pages show the new version without reading it back
-        self.on_moved: Callable[[MatchRow], None] = lambda row: self.on_commit()
+        # move wrote it, the log entries and vacations it wrote and read: live web pages show
+        # the new version without reading any of it back
+        self.on_moved: Callable[[Moved], None] = lambda moved: self.on_commit()
         # called once an analysis is queued (the analysis runner's wake-up: not on every
         # commit, where its claim would take the write lock from players' moves)
         self.on_analysis_queued: Callable[[], None] = lambda: None

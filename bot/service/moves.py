@@ -9,7 +9,7 @@ from games import Answer, GameError, Phrase, Step, phrase
 
 from .. import strings
 from ..db import Conflict
-from ..store import LiveMessage, MoveRow, Tx
+from ..store import LiveMessage, Moved, MoveRow, Tx
 from .conditional import Conditionals
 from .core import (
     DAY,
@@ -43,6 +43,7 @@ class MoveResult:
     public: str  # what the channel may see
     ply: int  # the ply the move was played at
     already: bool = False  # a retry of a move this player had already made
+    moved: Moved | None = None  # what live pages are handed once it is committed
 
 
 def effective_log(entries: list[MoveRow]) -> list[MoveRow]:
@@ -140,7 +141,7 @@ class Moves:
             raise
         if not result.already:
             self.ctx.moves_played += 1
-            self.ctx.on_moved(result.match.row)
+            self.ctx.on_moved(result.moved or Moved(result.match.row, result.match.row.version))
         return result
 
     async def _move(self, tx: Tx, match: Match, user_id: int, text: str,
@@ -153,6 +154,7 @@ class Moves:
             entry = await self._played_before(tx, match, user_id, expected_ply, text)
             if entry is not None:
                 return MoveResult(match, entry.notation, entry.notation, entry.ply, True)
+        since = match.row.version
         effects = Effects(tx, now, via=via)
         lines: list[Phrase] = []
         news: set[int] = set()
@@ -193,7 +195,8 @@ class Moves:
                                                          canonical, now, lines)
         await self.after_change(tx, effects, match, lines, previous=replier or user_id,
                                 news=news)
-        return MoveResult(match, canonical, public, game.ply(before))
+        return MoveResult(match, canonical, public, game.ply(before), moved=Moved(
+            match.row, since, tuple(tx.logged), dict(tx.vacations_read)))
 
     async def move_made_at(self, match_id: int, user_id: int, ply: int) -> MoveRow | None:
         """This user's move at `ply`, if they made one (and it was not taken back): what a
