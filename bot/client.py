@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import hashlib
 import json
 import logging
@@ -25,6 +24,7 @@ from .ai_turns import AiTurns
 from .analysis_post import AnalysisPoster
 from .analysis_runner import NICE, AnalysisRunner
 from .backup import Scheduler, default_folder
+from .collector import Refreezer, freeze_start_up_objects
 from .config import Settings, make_clock
 from .delivery import Delivery
 from .i18n import COMMAND_IDS
@@ -75,6 +75,7 @@ class CorralBot(discord.Client):
         # no message cache: Corral reads messages by id from its store, never from memory,
         # and a cache of every message in every channel would only grow the process
         self.metrics = Metrics()  # its trace sees every request discord.py makes
+        self.refreezer = Refreezer()
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none(),
                          max_messages=None, http_trace=self.metrics.trace_config(),
                          **self.shard_options(settings))
@@ -164,6 +165,7 @@ class CorralBot(discord.Client):
                   f"; shards {list(self.settings.shard_ids or range(self.settings.shard_count))}"
                   f" of {self.settings.shard_count}")
         frozen = freeze_start_up_objects()
+        self.refreezer.install()  # and, from now on, what each full collection keeps
         log.info("ready to serve; database %s%s; %s start-up objects frozen", _redacted(
             self.settings.database), shards, frozen)
 
@@ -287,6 +289,7 @@ class CorralBot(discord.Client):
     async def _close(self) -> None:
         self._closing = True
         log.info("stopping")
+        self.refreezer.uninstall()
         if hasattr(self, "analyses"):
             await self.analyses.stop()
         if hasattr(self, "outbox"):
@@ -310,18 +313,6 @@ class CorralBot(discord.Client):
         if hasattr(self, "store"):
             await self.store.close()
         log.info("stopped")
-
-
-def freeze_start_up_objects() -> int:
-    """Put everything the bot holds once it is set up (its modules, discord.py's and
-    aiohttp's objects, the commands, the catalogs) out of the cyclic garbage collector's
-    reach (`gc.freeze`). They live as long as the process, and every full collection walked
-    them all: 70-100 ms pauses of the event loop, which set the first answer's p99 under
-    load (bench/web_load.py with a probe of `gc.callbacks`). A full collection now walks
-    only what was made since. Returns how many objects were frozen."""
-    gc.collect()
-    gc.freeze()
-    return gc.get_freeze_count()
 
 
 def _redacted(url: str) -> str:

@@ -301,6 +301,7 @@ class _Standalone:
 
 async def serve(database: str, bind: tuple[str, int], base_url: str | None,
                 stop: asyncio.Event) -> None:
+    from .collector import Refreezer, freeze_start_up_objects
     from .pool import Workers
     from .service import Service
     from .store import Store
@@ -317,10 +318,14 @@ async def serve(database: str, bind: tuple[str, int], base_url: str | None,
         return True, "ok"
 
     server = WebServer(source, None, *bind, base_url=base_url, check=check)  # type: ignore[arg-type]
+    refreezer = Refreezer()
     try:
         await server.start()
+        freeze_start_up_objects()  # and what each full collection keeps (its open streams)
+        refreezer.install()
         await stop.wait()
     finally:
+        refreezer.uninstall()
         await server.stop()
         workers.shutdown()
         await store.close()
