@@ -160,7 +160,8 @@ class _Snapshot(Collector):
             "over the shards; counting the store's whole log would cost a scan)",
             value=v["moves"])
         yield GaugeMetricFamily("corral_gc_frozen_objects", "Objects out of the garbage "
-                                "collector's reach since the bot was set up (gc.freeze)",
+                                "collector's reach (gc.freeze: the start-up objects, and what "
+                                "each full collection kept since the hourly thaw)",
                                 value=gc.get_freeze_count())
         yield GaugeMetricFamily("corral_outbox_pending",
                                 "Outbox rows (boards, notices, DMs) not yet delivered",
