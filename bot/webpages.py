@@ -270,7 +270,7 @@ class Watch:
         self.settle = settle
         self._streams: dict[int, list[Stream]] = {}
         self._versions: dict[int, int] = {}
-        self._rows: dict[int, Moved] = {}  # the last move in this process, as it wrote it
+        self._moves: dict[int, Moved] = {}  # the last move in this process, as it wrote it
         self._woken: dict[int, float] = {}  # when each match's streams were last sent to
         self._sending: dict[int, asyncio.Task[None]] = {}  # a match's delivery under way
         self._again: set[int] = set()  # matches that changed again while being sent
@@ -313,7 +313,7 @@ class Watch:
         row = moved.row
         if row.id in self._streams and row.version > self._versions.get(row.id, -1):
             self._versions[row.id] = row.version
-            self._rows[row.id] = moved
+            self._moves[row.id] = moved
             self._send_soon(row.id)
 
     @property
@@ -337,15 +337,15 @@ class Watch:
             return
         self._streams.pop(match_id, None)
         self._versions.pop(match_id, None)
-        self._rows.pop(match_id, None)
+        self._moves.pop(match_id, None)
         self._woken.pop(match_id, None)
 
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
 
-    def row(self, match_id: int, version: int) -> Moved | None:
-        """The match at `version` as a move in this process wrote it, if that is known."""
-        moved = self._rows.get(match_id)
+    def last_move(self, match_id: int, version: int) -> Moved | None:
+        """The move in this process that made `version` of the match, if that is known."""
+        moved = self._moves.get(match_id)
         return moved if moved is not None and moved.row.version == version else None
 
     def _send_soon(self, match_id: int) -> None:
@@ -1064,7 +1064,7 @@ class Pages:
     async def _send_live(self, match_id: int, version: int, streams: list[Stream]) -> None:
         """The match at `version` (as the move wrote it, or read once for all its viewers) to
         each of `streams`, one event per language made once."""
-        moved = self.watch.row(match_id, version)
+        moved = self.watch.last_move(match_id, version)
         row = moved.row if moved is not None else None
         if row is None:
             store, _, _ = self._parts()

@@ -309,9 +309,9 @@ async def test_a_version_seen_never_goes_back():
         reads = store.reads
         await until(lambda: store.reads >= reads + 2)
         assert watch.version(7) == 3
-        assert watch.row(7, 3) is row and watch.row(7, 2) is None
+        assert watch.last_move(7, 3) is row and watch.last_move(7, 2) is None
         watch.remove(7, stream)  # its last viewer left: nothing is kept of it
-        assert watch.version(7) == -1 and watch.row(7, 3) is None
+        assert watch.version(7) == -1 and watch.last_move(7, 3) is None
 
 
 async def test_a_takeback_reaches_the_stream_and_its_history_is_read_on(quiet_site, service):

@@ -141,7 +141,8 @@ class Moves:
             raise
         if not result.already:
             self.ctx.moves_played += 1
-            self.ctx.on_moved(result.moved or Moved(result.match.row, result.match.row.version))
+            assert result.moved is not None  # a move played says what it wrote
+            self.ctx.on_moved(result.moved)
         return result
 
     async def _move(self, tx: Tx, match: Match, user_id: int, text: str,
