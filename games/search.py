@@ -341,7 +341,10 @@ class Search:
         decide the nodes above it: a seat to move with a decided child that gives it the
         most it can get, or whose children are all decided, has a decided position too
         (MCTS-Solver, Winands, Bjornsson and Saito 2008). Only without hidden information,
-        where a node is one state; a die roll decides nothing."""
+        where a node is one state; a die roll decides nothing. With three or four seats a
+        mover whose best result several moves give, each with another fate for the other
+        seats, proves nothing: which of them it plays is a kingmaker's whim, and a proof
+        built on one would steer the search (measured in three-seat ICO: issue 30)."""
         for i in range(len(path) - 2, -1, -1):
             node = path[i]
             info = node.info
@@ -352,14 +355,19 @@ class Search:
             assert mover is not None
             best: Rewards | None = None
             open_ = len(children) < len(legal)
+            results = []
             for child in children.values():
                 decided = child.info[2] if child.info is not None else None
                 if decided is None:
                     open_ = True
-                elif best is None or decided[mover] > best[mover]:
-                    best = decided
+                else:
+                    results.append(decided)
+                    if best is None or decided[mover] > best[mover]:
+                        best = decided
             if best is None or (open_ and best[mover] < 1.0):
                 return
+            if any(r[mover] == best[mover] and r != best for r in results):
+                return  # the mover is indifferent, the others are not: nothing is proved
             node.info = (False, legal, best)
 
     def playout(self, state: Any) -> Rewards:

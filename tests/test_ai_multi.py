@@ -264,3 +264,34 @@ def test_the_ico_cut_off_favours_the_seat_nearer_its_pattern(options):
         move = choose_move(game, state, level="hard", iterations=40, time_cap=None)
         assert move in game.legal_moves(state)
         state = game.apply(state, rng.choice(game.legal_moves(state)))
+
+
+def _settled(results, legal=2):
+    """The root's result after `Search.settle`, its children (seat 0's moves) decided as
+    `results` (None: still open)."""
+    from games.search import Node, Search
+
+    seats = len(next(r for r in results if r is not None))
+    root = Node(None, seats)
+    moves = [f"m{i}" for i in range(legal)]
+    root.info = (False, moves, None)
+    for move, result in zip(moves, results, strict=False):
+        child = root.children[move] = Node(0, seats)
+        child.info = (False, [], result)
+    Search.settle([root, next(iter(root.children.values()))])
+    return root.info[2]
+
+
+def test_a_mover_indifferent_between_other_seats_fates_proves_nothing():
+    """With three seats, a seat that loses whatever it does but whose choice decides which
+    other seat wins leaves its position open (max^n would crown whichever result it met
+    first: a kingmaker's whim taken as proof, which made the search's proofs, and so its
+    moves, arbitrary). A win is still taken, the same result by every move still proved,
+    and two seats' proofs are as before."""
+    assert _settled([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]) is None
+    assert _settled([[0.0, 1.0, 0.0], [0.0, 1.0, 0.0]]) == [0.0, 1.0, 0.0]
+    assert _settled([[0.0, 1.0, 0.0], [1 / 3] * 3]) == [1 / 3] * 3  # a draw beats a loss
+    assert _settled([[1.0, 0.0, 0.0], None]) == [1.0, 0.0, 0.0]
+    assert _settled([[0.0, 1.0, 0.0], None]) is None
+    assert _settled([[0.0, 1.0], [0.0, 1.0]]) == [0.0, 1.0]
+    assert _settled([[0.5, 0.5], [0.0, 1.0]]) == [0.5, 0.5]
