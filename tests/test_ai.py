@@ -719,7 +719,7 @@ def test_two_seat_ico_easy_glances_and_more_seats_keep_the_monte_carlo_search(mo
             if len(game.legal_moves(state)) > 1:
                 choose_move(game, state, level="easy", seed=1)
     assert ("glance", 2, "easy") in seen
-    assert ("ismcts", 3, LEVELS["easy"].iterations) in seen
+    assert ("ismcts", 3, round(LEVELS["easy"].iterations * ico_ai.MULTI_BUDGET["easy"])) in seen
     assert not any(kind == "ismcts" and seats == 2 for kind, seats, _ in seen)
 
 

@@ -243,27 +243,91 @@ def test_consequence_hard_searches_only_deals_of_its_observation(monkeypatch):
                 (view.grid, view.hand, view.hand_sizes)
 
 
-@pytest.mark.parametrize("options", [{"level": "1+"}, {"level": "2"},
-                                     {"level": "2+", "antipodal": "yes"}])
-def test_the_ico_cut_off_favours_the_seat_nearer_its_pattern(options):
-    """With three seats, a seat holding more of a pattern's edges gets the larger share, and
-    hard plays a legal move with its cut playouts."""
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_ico_simulation_plays_by_the_rules(seats):
+    """IcoSim (the playouts' light position) against the rules on random games of every level:
+    the same moves, the same end and winner, and `winning_move` exactly the placements that
+    win at once."""
     game = get_game("ico")
-    rng = random.Random(3)
-    state = game.new(3, {"start": "f0", **options})
-    masks = ico_ai._PATTERNS[(state.level, state.antipodal)]
-    edges = [e for e in range(30) if ico_ai._EDGE_BITS[e] & masks[0]]
-    markers = [[0, 0, 0] for _ in range(30)]
-    for e in edges[:3]:
-        markers[e][1] = 1
-    markers[edges[-1]][2] = 1
-    near = dataclasses.replace(state, markers=tuple(tuple(m) for m in markers))
-    shares = ico_ai.multi_evaluate(near, 3)
-    assert shares[1] > shares[2] > shares[0] and abs(sum(shares) - 1.0) < 1e-9
-    for _ in range(6):
-        move = choose_move(game, state, level="hard", iterations=40, time_cap=None)
-        assert move in game.legal_moves(state)
-        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    rng = random.Random(seats)
+    plies = wins = 0
+    for options in ({"level": "1"}, {"level": "1+"}, {"level": "2"}, {"level": "2+"},
+                    {"level": "2+", "antipodal": "yes"}):
+        for _ in range(8):
+            state = game.new(seats, {"start": f"f{rng.randrange(20)}", **options})
+            sim = ico_ai.IcoSim(state)
+            while (outcome := game.outcome(state)) is None:
+                assert not sim.ended
+                legal = game.legal_moves(state)
+                edges, place = sim.choices(sim.to_move, sim.active)
+                assert sorted((m.edge, m.place) for m in legal) == sorted(
+                    (e, place) for e in edges)
+                winning = [m for m in legal
+                           if (end := game.outcome(game.apply(state, m))) and not end.draw]
+                found = ico_ai.winning_move(game, state)
+                assert (found is None) == (not winning) and (found is None or found in winning)
+                wins += bool(winning)
+                move = rng.choice(legal)
+                state = game.apply(state, move)
+                sim.play(move.edge, move.place)
+                plies += 1
+            assert sim.ended and sim.drawn == outcome.draw
+            assert outcome.draw or (sim.winner,) == outcome.winners
+            assert sim.rewards() == [1.0 / seats if outcome.draw else float(s in outcome.winners)
+                                     for s in range(seats)]
+    assert plies > 1000 and wins > 20
+
+
+def test_ico_hard_with_three_seats_takes_a_win_and_plays_legal_moves():
+    """Three seats, hard (full playouts on IcoSim): a legal move at every turn of a random
+    game, and a winning placement whenever one is on offer."""
+    game = get_game("ico")
+    rng = random.Random(5)
+    for options in ({"level": "1+"}, {"level": "2"}):
+        state = game.new(3, {"start": "f0", **options})
+        while game.outcome(state) is None:
+            legal = game.legal_moves(state)
+            if len(legal) > 1:
+                move = choose_move(game, state, level="hard", iterations=30, time_cap=None,
+                                   seed=rng.randrange(1000))
+                assert move in legal
+                winning = [m for m in legal
+                           if (end := game.outcome(game.apply(state, m))) and not end.draw]
+                if winning:
+                    assert move in winning
+            state = game.apply(state, rng.choice(legal))
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats):
+    """With three or four seats each ICO level searches many times the iterations of the
+    level below (easy, normal: full random playouts; hard: cut ones), so that each beats the
+    one below clearly (issue 30); two seats keep their own searches."""
+    from games.ai import LEVELS
+
+    game = get_game("ico")
+    state = game.new(seats, {"level": "2", "start": "f0"})
+    while len(game.legal_moves(state)) < 2:
+        state = game.apply(state, game.legal_moves(state)[0])
+    seen = []
+    real_init, real_run = Search.__init__, Search.run
+
+    def spy_init(self, game_, sampler, seats_, seed, tuning=None, fallible=None):
+        seen.append(tuning)
+        real_init(self, game_, sampler, seats_, seed, tuning, fallible)
+
+    def spy_run(self, iterations, time_cap=None):
+        seen.append(iterations)
+        real_run(self, 10, time_cap)
+
+    monkeypatch.setattr(Search, "__init__", spy_init)
+    monkeypatch.setattr(Search, "run", spy_run)
+    for level in ("easy", "normal", "hard"):
+        assert choose_move(game, state, level=level, time_cap=None) in game.legal_moves(state)
+    budgets = {level: round(LEVELS[level].iterations * ico_ai.MULTI_BUDGET[level])
+               for level in ("easy", "normal", "hard")}
+    assert seen == [ico_ai.TUNING, budgets["easy"], ico_ai.TUNING, budgets["normal"],
+                    ico_ai.MULTI_HARD, budgets["hard"]]
+    assert budgets["normal"] >= 10 * budgets["easy"] and budgets["hard"] >= 10 * budgets["normal"]
 
 
 def _settled(results, legal=2):
