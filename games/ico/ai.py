@@ -29,13 +29,22 @@ games), 3 glances 82% / 46% (1,000 games, seeds 9101 and 9201 alike) and 82% (81
 second move too (10 glances) 83% / 51%.
 
 With three or four seats the game stays with the generic ISMCTS (max^n over playouts:
-alpha-beta needs two sides with opposite interests). Easy and normal play their playouts to
-the end; hard cuts them after MULTI_DEPTH plies and values each seat by how near it is to a pattern
-(`multi_evaluate`): with three players most of a long random playout's moves are someone
-else's, so where it ends says little of who was ahead, and the cut playouts are cheap enough
-for twice the level's iterations.
+alpha-beta needs two sides with opposite interests), its playouts random to the end. Hard
+plays them on a light position (`IcoSim`, four times faster than the rules' states), takes a
+position whose mover can win at once as won, and searches 7,992 iterations; normal searches
+300 and easy 20 (MULTI_BUDGET). Why (issue 30 wants each level to beat the one below clearly):
+- With three or four seats a level's edge over the ones below is thin; most of a game's moves
+  are someone else's and many turns offer one move. Spacing the levels by more than ten
+  times the search each is what makes the steps show: normal at 800 iterations scored 44-46%
+  (fair 33%) against 250, and against easy's 80 only 35% of 60 games with four seats (fair
+  25%), 50% against 20 iterations.
+- Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
+  pattern. With four seats that lost to normal: 30% of 96 games against normal's 800
+  iterations, 20% of 60 against 300, when full playouts (7,992 iterations, 1.2 s a move) scored 46% of
+  60 against 300 (`bench/strength.py`, seeds 4406, 4503, 4504). Near-pattern counts miss what decides a
+  race to a belt or a pair of big triangles: whose turn meets which face, and the markers left.
 
-The evaluation counts what a player counts: for each of their patterns (faces, face pairs,
+The two-seat evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
 weighing most; and the markers left, since a player who has placed all 30 can only roll.
 """
