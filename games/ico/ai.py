@@ -40,9 +40,10 @@ position whose mover can win at once as won, and searches 7,992 iterations; norm
   25%), 50% against 20 iterations.
 - Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
   pattern. With four seats that lost to normal: 30% of 96 games against normal's 800
-  iterations, 20% of 60 against 300, when full playouts (7,992 iterations, 1.2 s a move) scored 46% of
-  60 against 300 (`bench/strength.py`, seeds 4406, 4503, 4504). Near-pattern counts miss what decides a
-  race to a belt or a pair of big triangles: whose turn meets which face, and the markers left.
+  iterations, 20% of 60 against 300, when full playouts (7,992 iterations, 1.2 s a move)
+  scored 46% of 60 against 300 (`bench/strength.py`, seeds 4406, 4503, 4504). Near-pattern
+  counts miss what decides a race to a belt or a pair of big triangles: whose turn meets
+  which face, and the markers left.
 
 The two-seat evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
