@@ -140,10 +140,9 @@ def test_the_ghostone_evaluation_counts_what_a_seat_holds(seats):
             assert sim.value()[seat] > base[seat]
 
 
-def test_the_ghostone_hard_level_searches_more_with_its_own_tuning(monkeypatch):
-    """Hard searches HARD_BUDGET times its level's iterations with greedy playouts; normal
-    keeps the level's budget and random playouts."""
-    game, states = ghostone_positions(3, 1, seed=5)
+def spy_on_searches(monkeypatch):
+    """A list that receives each search's tuning and the iterations it was asked for (the
+    searches then run 10 iterations only)."""
     seen = []
     real_init, real_run = Search.__init__, Search.run
 
@@ -157,6 +156,14 @@ def test_the_ghostone_hard_level_searches_more_with_its_own_tuning(monkeypatch):
 
     monkeypatch.setattr(Search, "__init__", spy_init)
     monkeypatch.setattr(Search, "run", spy_run)
+    return seen
+
+
+def test_the_ghostone_hard_level_searches_more_with_its_own_tuning(monkeypatch):
+    """Hard searches HARD_BUDGET times its level's iterations with greedy playouts; normal
+    keeps the level's budget and random playouts."""
+    game, states = ghostone_positions(3, 1, seed=5)
+    seen = spy_on_searches(monkeypatch)
     for level in ("normal", "hard"):
         move = choose_move(game, states[0], level=level, iterations=100, time_cap=None)
         assert move in game.legal_moves(states[0])
@@ -308,19 +315,7 @@ def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats)
     state = game.new(seats, {"level": "2", "start": "f0"})
     while len(game.legal_moves(state)) < 2:
         state = game.apply(state, game.legal_moves(state)[0])
-    seen = []
-    real_init, real_run = Search.__init__, Search.run
-
-    def spy_init(self, game_, sampler, seats_, seed, tuning=None, fallible=None):
-        seen.append(tuning)
-        real_init(self, game_, sampler, seats_, seed, tuning, fallible)
-
-    def spy_run(self, iterations, time_cap=None):
-        seen.append(iterations)
-        real_run(self, 10, time_cap)
-
-    monkeypatch.setattr(Search, "__init__", spy_init)
-    monkeypatch.setattr(Search, "run", spy_run)
+    seen = spy_on_searches(monkeypatch)
     for level in ("easy", "normal", "hard"):
         assert choose_move(game, state, level=level, time_cap=None) in game.legal_moves(state)
     budgets = {level: round(LEVELS[level].iterations * ico_ai.MULTI_BUDGET[level])
