@@ -39,11 +39,12 @@ position whose mover can win at once as won, and searches 7,992 iterations; norm
   (fair 33%) against 250, and against easy's 80 only 35% of 60 games with four seats (fair
   25%), 50% against 20 iterations.
 - Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
-  pattern. With four seats that lost to normal: 30% of 96 games against normal's 800
-  iterations, 20% of 60 against 300, when full playouts (7,992 iterations, 1.2 s a move)
-  scored 46% of 60 against 300 (`bench/strength.py`, seeds 4406, 4503, 4504). Near-pattern
-  counts miss what decides a race to a belt or a pair of big triangles: whose turn meets
-  which face, and the markers left.
+  pattern; with four seats that scored 20% of 60 games against normal at 300 iterations
+  (fair 25%). Full playouts do better with three seats: 47% of 192 games at level 2 and 49%
+  of 96 at level 1+ against normal (fair 33%; the cut ones 39% and 37% against normal's 800).
+  With four seats they are not yet above normal either: 27% (21-33%) of 192 games
+  (`bench/strength.py --only ico-level-2+-antipodal-4-seats --pairs hard:normal`, seeds 4511
+  and 4513): that step is still to be made.
 
 The two-seat evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
@@ -303,8 +304,8 @@ def winning_move(game: Any, state: Any) -> Any:
 
 
 # Three or four seats, hard: the same full random playouts as easy and normal, on IcoSim,
-# with a win at once taken as a win in the tree. Playouts cut after a few plies and valued by
-# how near each seat was to a pattern lost to normal with four seats (see the docstring).
+# with a win at once taken as a win in the tree (playouts cut early and valued by how near
+# each seat was to a pattern did worse: see the docstring).
 MULTI_HARD = Tuning(400, playout=random_playout, decisive=winning_move)
 # Three or four seats: each level's iterations are multiplied by this, so that each level
 # searches well over ten times as much as the level below (see the docstring).
