@@ -250,43 +250,77 @@ def test_consequence_hard_searches_only_deals_of_its_observation(monkeypatch):
                 (view.grid, view.hand, view.hand_sizes)
 
 
+class _Replay:
+    """The random numbers a playout drew, to replay them on the rules."""
+
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.drawn = []
+
+    def random(self):
+        self.drawn.append(self.rng.random())
+        return self.drawn[-1]
+
+
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_the_ico_simulation_plays_by_the_rules(seats):
-    """IcoSim (the playouts' light position) against the rules on random games of every level:
-    the same moves, the same end and winner, and `winning_move` exactly the placements that
-    win at once."""
+def test_the_light_ico_plays_by_the_rules(seats):
+    """The light game the three- and four-seat search plays on (LightIco, IcoPos) and its
+    random playout, against the rules on random games of every level: the same moves, the same
+    positions and end, `winning_move` exactly the placements that win at once, and each
+    playout the same game as the rules given the same random numbers."""
     game = get_game("ico")
+    light = ico_ai.LIGHT
     rng = random.Random(seats)
-    plies = wins = 0
+    plies = wins = replayed = 0
     for options in ({"level": "1"}, {"level": "1+"}, {"level": "2"}, {"level": "2+"},
                     {"level": "2+", "antipodal": "yes"}):
         for _ in range(8):
             state = game.new(seats, {"start": f"f{rng.randrange(20)}", **options})
-            sim = ico_ai.IcoSim(state)
-            while (outcome := game.outcome(state)) is None:
-                assert not sim.ended
+            pos = ico_ai.IcoPos.enter(state)
+            while True:
+                entered = ico_ai.IcoPos.enter(state)
+                assert [getattr(pos, k) for k in pos.__slots__] == \
+                    [getattr(entered, k) for k in entered.__slots__]
+                outcome = game.outcome(state)
+                assert light.outcome(pos) == (None if outcome is None else dataclasses.replace(
+                    outcome, ending=None))
+                if outcome is not None:
+                    assert light.legal_moves(pos) == []
+                    break
                 legal = game.legal_moves(state)
-                edges, place = sim.choices(sim.to_move, sim.active)
-                assert sorted((m.edge, m.place) for m in legal) == sorted(
-                    (e, place) for e in edges)
+                assert [ico_ai.to_rules(m) for m in light.legal_moves(pos)] == legal
                 winning = [m for m in legal
                            if (end := game.outcome(game.apply(state, m))) and not end.draw]
-                found = ico_ai.winning_move(game, state)
-                assert (found is None) == (not winning) and (found is None or found in winning)
+                found = ico_ai.winning_move(light, pos)
+                assert (found is None) == (not winning)
+                assert found is None or ico_ai.to_rules(found) in winning
                 wins += bool(winning)
-                move = rng.choice(legal)
-                state = game.apply(state, move)
-                sim.play(move.edge, move.place)
+                if rng.random() < 0.1:
+                    replayed += _replays_on_the_rules(game, state, pos, seats, rng)
+                index = rng.randrange(len(legal))
+                state = game.apply(state, legal[index])
+                pos = light.apply(pos, light.legal_moves(pos)[index])
                 plies += 1
-            assert sim.ended and sim.drawn == outcome.draw
-            assert outcome.draw or (sim.winner,) == outcome.winners
-            assert sim.rewards() == [1.0 / seats if outcome.draw else float(s in outcome.winners)
-                                     for s in range(seats)]
-    assert plies > 1000 and wins > 20
+    assert plies > 1000 and wins > 20 and replayed > 50
+
+
+def _replays_on_the_rules(game, state, pos, seats, rng):
+    """Whether a random playout from `pos` ends as the rules do with its random numbers."""
+    replay = _Replay(rng.randrange(10**6))
+    rewards = ico_ai.random_playout(ico_ai.LIGHT, pos, replay, 400, seats)
+    drawn = iter(replay.drawn)
+    while (outcome := game.outcome(state)) is None:
+        legal = game.legal_moves(state)
+        state = game.apply(state, legal[int(next(drawn) * len(legal))] if len(legal) > 1
+                           else legal[0])
+    assert next(drawn, None) is None
+    assert rewards == [1.0 / seats if outcome.draw else float(s in outcome.winners)
+                       for s in range(seats)]
+    return 1
 
 
 def test_ico_hard_with_three_seats_takes_a_win_and_plays_legal_moves():
-    """Three seats, hard (full playouts on IcoSim): a legal move at every turn of a random
+    """Three seats, hard (full playouts on the light game): a legal move at every turn of a random
     game, and a winning placement whenever one is on offer."""
     game = get_game("ico")
     rng = random.Random(5)
@@ -320,7 +354,7 @@ def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats)
         assert choose_move(game, state, level=level, time_cap=None) in game.legal_moves(state)
     budgets = {level: round(LEVELS[level].iterations * ico_ai.MULTI_BUDGET[level])
                for level in ("easy", "normal", "hard")}
-    assert seen == [ico_ai.TUNING, budgets["easy"], ico_ai.TUNING, budgets["normal"],
+    assert seen == [ico_ai.MULTI, budgets["easy"], ico_ai.MULTI, budgets["normal"],
                     ico_ai.MULTI_HARD, budgets["hard"]]
     assert budgets["normal"] >= 10 * budgets["easy"] and budgets["hard"] >= 10 * budgets["normal"]
 

@@ -29,22 +29,26 @@ games), 3 glances 82% / 46% (1,000 games, seeds 9101 and 9201 alike) and 82% (81
 second move too (10 glances) 83% / 51%.
 
 With three or four seats the game stays with the generic ISMCTS (max^n over playouts:
-alpha-beta needs two sides with opposite interests), its playouts random to the end. Hard
-plays them on a light position (`IcoSim`, four times faster than the rules' states), takes a
-position whose mover can win at once as won, and searches 7,992 iterations; normal searches
-300 and easy 20 (MULTI_BUDGET). Why (issue 30 wants each level to beat the one below clearly):
+alpha-beta needs two sides with opposite interests), its playouts random to the end, all of it
+on a light game (`LightIco`: positions of tuples, playouts on plain lists played in place;
+a hard search of the same iterations takes 2.5 times less CPU than on the rules' states, the
+playouts of easy and normal more). Hard takes a position whose mover can win at once as won
+and searches 24,000 iterations; normal searches 300 and easy 20 (MULTI_BUDGET). Why (issue 30
+wants each level to beat the one below clearly):
 - With three or four seats a level's edge over the ones below is thin; most of a game's moves
   are someone else's and many turns offer one move. Spacing the levels by more than ten
   times the search each is what makes the steps show: normal at 800 iterations scored 44-46%
   (fair 33%) against 250, and against easy's 80 only 35% of 60 games with four seats (fair
   25%), 50% against 20 iterations.
+- With four seats hard's iterations are what counts: at 7,992 it scored only 27% (21-33%) of
+  192 games against normal (fair 25%), at 24,000 HARD_FOUR_SEATS (measured below). On the
+  rules' states 24,000 iterations took 3.3 s a move; the light game brings that to 1.5 s.
 - Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
-  pattern; with four seats that scored 20% of 60 games against normal at 300 iterations
-  (fair 25%). Full playouts do better with three seats: 47% of 192 games at level 2 and 49%
-  of 96 at level 1+ against normal (fair 33%; the cut ones 39% and 37% against normal's 800).
-  With four seats they are not yet above normal either: 27% (21-33%) of 192 games
-  (`bench/strength.py --only ico-level-2+-antipodal-4-seats --pairs hard:normal`, seeds 4511
-  and 4513): that step is still to be made.
+  pattern; with four seats that scored 20% of 60 games against normal (fair 25%). Full
+  playouts at 7,992 iterations scored 47% of 192 games at level 2 and 49% of 96 at level 1+
+  with three seats (fair 33%; the cut ones 39% and 37% against normal's 800).
+Measured with `bench/strength.py --only ico-level-2+-antipodal-4-seats --pairs hard:normal
+--no-cap` (and the three-seat set-ups): HARD_FIGURES.
 
 The two-seat evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
@@ -56,8 +60,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from typing import Any
+from typing import Any, cast
 
+from ..base import Game, Outcome
 from ..search import (
     Decision,
     Engine,
@@ -191,131 +196,229 @@ def _continue(state: Any, me: int, overlooked: int, rng: random.Random) -> int:
     return int(outcome.winners == (me,))
 
 
-# -- three or four seats: a light position for playouts ----------------------------------
+# -- three or four seats: a light game for the search ------------------------------------
 # pattern masks containing each edge, per (level, antipodal): a placement can complete only
 # a pattern through its own edge
 _BY_EDGE = {key: tuple(tuple(m for m in masks if m >> e & 1) for e in range(len(_EDGE_BITS)))
             for key, masks in _PATTERNS.items()}
 _ACROSS = tuple(tuple(ACROSS[(f, e)] if e in FACE_EDGES[f] else -1
                       for e in range(len(_EDGE_BITS))) for f in range(len(FACE_EDGES)))
+_FACES = tuple(tuple(edges) for edges in FACE_EDGES)
+OPEN, DRAWN = -1, -2  # IcoPos.winner while the game goes on, and after a draw
 
 
-class IcoSim:
-    """A position on plain lists (each seat's edges as one bit mask, each edge's marker count,
-    the markers left), played in place: the rules of games/ico/game.py without building a
-    state per ply, about four times faster (a test plays it against the rules on random
-    games of every level and seat count)."""
+class IcoPos:
+    """A position of the light game (`LIGHT`): each seat's edges as one bit mask, each edge's
+    marker count, the markers left, as tuples. Treated as a value: `LIGHT.apply` returns a
+    new one."""
 
-    __slots__ = ("seats", "redouble", "by_edge", "has", "total", "left",
-                 "active", "to_move", "idle", "winner", "drawn")
+    __slots__ = ("rules", "has", "total", "left", "active", "to_move", "idle", "winner")
 
-    def __init__(self, state: Any):
-        self.seats = state.seats
-        self.redouble = state.level in ("2", "2+")
-        self.by_edge = _BY_EDGE[(state.level, state.antipodal)]
-        self.has = [0] * state.seats
-        self.total = [0] * len(state.markers)
-        self.left = [MARKERS] * state.seats
+    def __init__(self, rules: tuple[int, bool, tuple], has: tuple[int, ...],
+                 total: tuple[int, ...], left: tuple[int, ...], active: int, to_move: int,
+                 idle: int, winner: int):
+        self.rules = rules  # (seats, redoubling allowed, the pattern masks through each edge)
+        self.has = has
+        self.total = total
+        self.left = left
+        self.active = active
+        self.to_move = to_move
+        self.idle = idle
+        self.winner = winner  # the winning seat, OPEN or DRAWN
+
+    @classmethod
+    def enter(cls, state: Any) -> IcoPos:
+        """The rules' state as a light position."""
+        seats = state.seats
+        has = [0] * seats
+        left = [MARKERS] * seats
         for edge, counts in enumerate(state.markers):
-            self.total[edge] = sum(counts)
             for seat, n in enumerate(counts):
                 if n:
-                    self.has[seat] |= _EDGE_BITS[edge]
-                    self.left[seat] -= n
-        self.active = state.active
-        self.to_move = state.to_move
-        self.idle = state.idle
+                    has[seat] |= _EDGE_BITS[edge]
+                    left[seat] -= n
         outcome = GAME.outcome(state)
-        self.winner = outcome.winners[0] if outcome and not outcome.draw else None
-        self.drawn = bool(outcome and outcome.draw)
+        winner = OPEN if outcome is None else DRAWN if outcome.draw else outcome.winners[0]
+        rules = (seats, state.level in ("2", "2+"), _BY_EDGE[(state.level, state.antipodal)])
+        return cls(rules, tuple(has), tuple(sum(c) for c in state.markers), tuple(left),
+                   state.active, state.to_move, state.idle, winner)
 
-    @property
-    def ended(self) -> bool:
-        return self.winner is not None or self.drawn
 
-    def choices(self, seat: int, face: int) -> tuple[list[int], bool]:
-        """The edges `seat` may use on `face`, and whether it places there (the balance
-        rules, as GAME.legal_moves)."""
-        edges = FACE_EDGES[face]
-        if not self.left[seat]:
-            return list(edges), False
-        has = self.has[seat]
-        pool = [e for e in edges if not has >> e & 1]
-        if not pool:
-            if not self.redouble:
-                return list(edges), False
-            pool = list(edges)
-        total = self.total
+def _choices(rules: tuple[int, bool, tuple], has: int, left: int, total: Any,
+             face: int) -> tuple[tuple[int, ...] | list[int], bool]:
+    """The edges a seat (its edges `has`, `left` markers) may use on `face`, and whether it
+    places there: the balance rules, as GAME.legal_moves."""
+    edges = _FACES[face]
+    if not left:
+        return edges, False
+    pool = [e for e in edges if not has >> e & 1]
+    if not pool:
+        if not rules[1]:
+            return edges, False
+        pool = list(edges)
+    if len(pool) > 1:
         fewest = min(total[e] for e in pool)
-        return [e for e in pool if total[e] == fewest], True
+        pool = [e for e in pool if total[e] == fewest]
+    return pool, True
 
-    def wins(self, seat: int, edge: int) -> bool:
-        """Whether `seat`'s marker on `edge` completes one of its patterns."""
-        has = self.has[seat] | _EDGE_BITS[edge]
-        return any(has & mask == mask for mask in self.by_edge[edge])
 
-    def play(self, edge: int, place: bool) -> None:
-        seat = self.to_move
-        if place:
-            if self.wins(seat, edge):
-                self.winner = seat
-            self.has[seat] |= _EDGE_BITS[edge]
-            self.total[edge] += 1
-            self.left[seat] -= 1
-            self.idle = 0
+class LightIco:
+    """ICO's rules on `IcoPos`, as the generic search plays a game (`legal_moves`, `apply`,
+    `outcome`, `is_chance`, `info`), about four times faster than the rules' states: the
+    three- and four-seat search runs on it. A move is an edge (place and roll over it) or
+    -1 - edge (roll without placing). `apply` trusts its move to be legal: only the search
+    plays here, with moves from `legal_moves`. A test plays it against the rules on random
+    games of every level and seat count."""
+
+    info = GAME.info
+
+    @staticmethod
+    def is_chance(pos: IcoPos) -> bool:
+        return False
+
+    @staticmethod
+    def legal_moves(pos: IcoPos) -> list[int]:
+        if pos.winner != OPEN:
+            return []
+        seat = pos.to_move
+        edges, place = _choices(pos.rules, pos.has[seat], pos.left[seat], pos.total,
+                                pos.active)
+        return list(edges) if place else [-1 - e for e in edges]
+
+    @staticmethod
+    def apply(pos: IcoPos, move: int) -> IcoPos:
+        rules, seat = pos.rules, pos.to_move
+        has, total, left = pos.has, pos.total, pos.left
+        if move >= 0:
+            edge = move
+            mine = has[seat] | _EDGE_BITS[edge]
+            won = any(mine & mask == mask for mask in rules[2][edge])
+            has = has[:seat] + (mine,) + has[seat + 1:]
+            total = total[:edge] + (total[edge] + 1,) + total[edge + 1:]
+            left = left[:seat] + (left[seat] - 1,) + left[seat + 1:]
+            idle, winner = 0, seat if won else OPEN
         else:
-            self.idle += 1
-            if self.idle >= 2 * self.seats:
-                self.drawn = True
-        self.active = _ACROSS[self.active][edge]
-        self.to_move = (seat + 1) % self.seats
+            edge = -1 - move
+            idle = pos.idle + 1
+            winner = DRAWN if idle >= 2 * rules[0] else OPEN
+        return IcoPos(rules, has, total, left, _ACROSS[pos.active][edge],
+                      (seat + 1) % rules[0], idle, winner)
 
-    def rewards(self) -> list[float]:
-        if self.winner is not None:
-            return [1.0 if s == self.winner else 0.0 for s in range(self.seats)]
-        return [1.0 / self.seats] * self.seats
+    @staticmethod
+    def outcome(pos: IcoPos) -> Outcome | None:
+        if pos.winner == OPEN:
+            return None
+        if pos.winner == DRAWN:
+            return Outcome(tuple(range(pos.rules[0])), draw=True)
+        return Outcome((pos.winner,))
 
 
-def random_playout(game: Any, state: Any, rng: random.Random, depth: int,
+LIGHT = LightIco()
+
+
+def to_rules(move: int) -> IcoMove:
+    """A light move as the rules' move."""
+    return IcoMove(move, True) if move >= 0 else IcoMove(-1 - move, False)
+
+
+def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int,
                    seats: int) -> list[float]:
-    """Three or four seats: uniformly random moves on IcoSim to the end (or `depth` plies,
-    then shared evenly), the playout of the generic search at a quarter of its cost."""
-    sim = IcoSim(state)
+    """Uniformly random moves from `pos` to the end (or `depth` plies, then shared evenly),
+    on plain lists played in place: the playout of the three- and four-seat search. One
+    `rng.random()` a ply with more than one move (a test replays it on the rules)."""
+    if pos.winner != OPEN:
+        return _rewards(pos.winner, seats)
+    rules = pos.rules
+    redouble, by_edge = rules[1], rules[2]
+    has, total, left = list(pos.has), list(pos.total), list(pos.left)
+    active, seat, idle = pos.active, pos.to_move, pos.idle
+    limit = 2 * seats
+    draw = rng.random
+    bits, across, faces = _EDGE_BITS, _ACROSS, _FACES
     for _ in range(depth):
-        if sim.ended:
-            break
-        edges, place = sim.choices(sim.to_move, sim.active)
-        sim.play(edges[rng.randrange(len(edges))], place)
-    return sim.rewards()
+        a, b, c = faces[active]
+        place = True
+        if not left[seat]:
+            pool: Any = (a, b, c)
+            place = False
+        else:
+            mine = has[seat]
+            fa, fb, fc = not mine >> a & 1, not mine >> b & 1, not mine >> c & 1
+            n = fa + fb + fc
+            if n == 1:
+                pool = (a,) if fa else (b,) if fb else (c,)
+            elif n == 2:  # the one with fewer markers, or either
+                x, y = (b, c) if not fa else (a, c) if not fb else (a, b)
+                tx, ty = total[x], total[y]
+                pool = (x,) if tx < ty else (y,) if ty < tx else (x, y)
+            elif n == 0 and not redouble:
+                pool = (a, b, c)
+                place = False
+            else:  # all three: those with the fewest markers
+                ta, tb, tc = total[a], total[b], total[c]
+                fewest = min(ta, tb, tc)
+                pool = [e for e, t in ((a, ta), (b, tb), (c, tc)) if t == fewest]
+        edge = pool[int(draw() * len(pool))] if len(pool) > 1 else pool[0]
+        if place:
+            mine = has[seat] | bits[edge]
+            for mask in by_edge[edge]:
+                if mine & mask == mask:
+                    return _rewards(seat, seats)
+            has[seat] = mine
+            total[edge] += 1
+            left[seat] -= 1
+            idle = 0
+        else:
+            idle += 1
+            if idle >= limit:
+                return _rewards(DRAWN, seats)
+        active = across[active][edge]
+        seat = seat + 1 if seat + 1 < seats else 0
+    return _rewards(DRAWN, seats)
 
 
-def winning_move(game: Any, state: Any) -> Any:
+def _rewards(winner: int, seats: int) -> list[float]:
+    if winner == DRAWN:
+        return [1.0 / seats] * seats
+    return [1.0 if s == winner else 0.0 for s in range(seats)]
+
+
+def winning_move(game: Any, pos: IcoPos) -> int | None:
     """A placement that completes a pattern for the seat to move, or None: the search takes
     such a position as won by that seat (`Tuning.decisive`)."""
-    sim = IcoSim(state)
-    if sim.ended:
+    if pos.winner != OPEN:
         return None
-    edges, place = sim.choices(sim.to_move, sim.active)
+    rules, seat = pos.rules, pos.to_move
+    edges, place = _choices(rules, pos.has[seat], pos.left[seat], pos.total, pos.active)
     if place:
         for edge in edges:
-            if sim.wins(sim.to_move, edge):
-                return IcoMove(edge, True)
+            mine = pos.has[seat] | _EDGE_BITS[edge]
+            if any(mine & mask == mask for mask in rules[2][edge]):
+                return edge
     return None
 
 
-# Three or four seats, hard: the same full random playouts as easy and normal, on IcoSim,
-# with a win at once taken as a win in the tree (playouts cut early and valued by how near
+# Three or four seats, hard: the same full random playouts as easy and normal, with a win
+# at once taken as a win in the tree (playouts cut early and valued by how near
 # each seat was to a pattern did worse: see the docstring).
 MULTI_HARD = Tuning(400, playout=random_playout, decisive=winning_move)
+# Three or four seats, easy and normal: the same playouts, without the win at once
+MULTI = Tuning(400, playout=random_playout)
 # Three or four seats: each level's iterations are multiplied by this, so that each level
 # searches well over ten times as much as the level below (see the docstring).
-MULTI_BUDGET = {"easy": 0.25, "normal": 0.375, "hard": 3.33}
+MULTI_BUDGET = {"easy": 0.25, "normal": 0.375, "hard": 10.0}
 
 
 def _multi(decision: Decision) -> tuple[Decision, Tuning]:
+    """The decision as the three- and four-seat search receives it: on the light game,
+    with the level's iterations (MULTI_BUDGET) and tuning."""
     iterations = max(1, round(decision.iterations * MULTI_BUDGET[decision.level]))
-    return (dataclasses.replace(decision, iterations=iterations),
-            MULTI_HARD if decision.level == "hard" else TUNING)
+    pos = IcoPos.enter(decision.position)
+    # the generic search asks of its game only what LightIco answers (see its docstring)
+    light = dataclasses.replace(decision, game=cast(Game, LIGHT), position=pos,
+                                sampler=lambda rng: pos, legal=LIGHT.legal_moves(pos),
+                                iterations=iterations)
+    return light, MULTI_HARD if decision.level == "hard" else MULTI
 
 
 def search(decision: Decision) -> Any:
@@ -325,7 +428,8 @@ def search(decision: Decision) -> Any:
 def estimate(decision: Decision) -> tuple[Any, list[float]]:
     """The move `search` plays and each seat's chance of winning (post-game analysis)."""
     if decision.seats != 2:
-        return ismcts_estimate(*_multi(decision))
+        move, chances = ismcts_estimate(*_multi(decision))
+        return to_rules(move), chances
     if decision.level == "easy":
         return glance(decision)
     return alphabeta_estimate(decision, ENGINE)
