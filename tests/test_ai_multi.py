@@ -341,8 +341,8 @@ def test_ico_hard_with_three_seats_takes_a_win_and_plays_legal_moves():
 @pytest.mark.parametrize("seats", [3, 4])
 def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats):
     """With three or four seats each ICO level searches many times the iterations of the
-    level below (easy, normal: full random playouts; hard: cut ones), so that each beats the
-    one below clearly (issue 30); two seats keep their own searches."""
+    level below (all full random playouts; hard takes a win at once as won), so that each
+    beats the one below clearly (issue 30); two seats keep their own searches."""
     from games.ai import LEVELS
 
     game = get_game("ico")

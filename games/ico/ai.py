@@ -40,15 +40,20 @@ wants each level to beat the one below clearly):
   times the search each is what makes the steps show: normal at 800 iterations scored 44-46%
   (fair 33%) against 250, and against easy's 80 only 35% of 60 games with four seats (fair
   25%), 50% against 20 iterations.
-- With four seats hard's iterations are what counts: at 7,992 it scored only 27% (21-33%) of
-  192 games against normal (fair 25%), at 24,000 HARD_FOUR_SEATS (measured below). On the
-  rules' states 24,000 iterations took 3.3 s a move; the light game brings that to 1.5 s.
+- Hard's iterations are what counts with four seats: against normal (fair 25%) it scored 27%
+  (21-33%) of 192 games at 7,992 iterations and 31% (25-38%) of 192 at 24,000. On the rules'
+  states 24,000 iterations took 3.3 s a move; the light game brings that to 1.4 s (CPU p50).
+  That is not yet clearly above normal. Tried beside it, and no better: exploring half as
+  much (0.35 instead of 0.7: 32%, 26-39%, of 192 games), playouts that play for the mover's
+  nearest pattern three times in four (37% of 79 games in a screen, a third more CPU a
+  playout), and playouts that avoid handing the next seat a win (27% of 60, at 7,992).
 - Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
-  pattern; with four seats that scored 20% of 60 games against normal (fair 25%). Full
-  playouts at 7,992 iterations scored 47% of 192 games at level 2 and 49% of 96 at level 1+
-  with three seats (fair 33%; the cut ones 39% and 37% against normal's 800).
-Measured with `bench/strength.py --only ico-level-2+-antipodal-4-seats --pairs hard:normal
---no-cap` (and the three-seat set-ups): HARD_FIGURES.
+  pattern; with four seats that scored 20% of 60 games against normal. Full playouts do
+  better with three seats: at 24,000 iterations 43% (35-52%) of 120 games at level 2 and 42%
+  (34-51%) of 120 at level 1+ (fair 33%; at 7,992 47% of 192 and 49% of 96; the cut ones 39%
+  and 37% against normal's 800).
+Measured with `bench/strength.py --only SET-UP --pairs hard:normal --no-cap` (issue 30's
+note gives the seeds); think times with `bench/search_speed.py`.
 
 The two-seat evaluation counts what a player counts: for each of their patterns (faces, face pairs,
 belts or big triangles, by level) the edges still missing their colour, the nearest pattern
