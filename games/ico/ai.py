@@ -269,11 +269,11 @@ def _choices(rules: tuple[int, bool, tuple], has: int, left: int, total: Any,
 
 class LightIco:
     """ICO's rules on `IcoPos`, as the generic search plays a game (`legal_moves`, `apply`,
-    `outcome`, `is_chance`, `info`), about four times faster than the rules' states: the
-    three- and four-seat search runs on it. A move is an edge (place and roll over it) or
-    -1 - edge (roll without placing). `apply` trusts its move to be legal: only the search
-    plays here, with moves from `legal_moves`. A test plays it against the rules on random
-    games of every level and seat count."""
+    `outcome`, `is_chance`, `info`): the three- and four-seat search runs on it, and a hard
+    search takes 2.5 times less CPU than on the rules' states (bench/search_speed.py). A move
+    is an edge (place and roll over it) or -1 - edge (roll without placing). `apply` trusts
+    its move to be legal: only the search plays here, with moves from `legal_moves`. A test
+    plays it against the rules on random games of every level and seat count."""
 
     info = GAME.info
 
@@ -329,8 +329,10 @@ def to_rules(move: int) -> IcoMove:
 def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int,
                    seats: int) -> list[float]:
     """Uniformly random moves from `pos` to the end (or `depth` plies, then shared evenly),
-    on plain lists played in place: the playout of the three- and four-seat search. One
-    `rng.random()` a ply with more than one move (a test replays it on the rules)."""
+    on plain lists played in place: the playout of the three- and four-seat search. The
+    balance rules are spelled out for a face's three edges here (as `_choices`, which cost a
+    quarter more of a hard search's CPU). One `rng.random()` a ply with more than one move (a
+    test replays it on the rules)."""
     if pos.winner != OPEN:
         return _rewards(pos.winner, seats)
     rules = pos.rules
