@@ -267,6 +267,12 @@ def _choices(rules: tuple[int, bool, tuple], has: int, left: int, total: Any,
     return pool, True
 
 
+def _completes(rules: tuple[int, bool, tuple], has: int, edge: int) -> bool:
+    """Whether a marker on `edge` completes one of the patterns of a seat holding `has`."""
+    mine = has | _EDGE_BITS[edge]
+    return any(mine & mask == mask for mask in rules[2][edge])
+
+
 class LightIco:
     """ICO's rules on `IcoPos`, as the generic search plays a game (`legal_moves`, `apply`,
     `outcome`, `is_chance`, `info`): the three- and four-seat search runs on it, and a hard
@@ -296,9 +302,8 @@ class LightIco:
         has, total, left = pos.has, pos.total, pos.left
         if move >= 0:
             edge = move
-            mine = has[seat] | _EDGE_BITS[edge]
-            won = any(mine & mask == mask for mask in rules[2][edge])
-            has = has[:seat] + (mine,) + has[seat + 1:]
+            won = _completes(rules, has[seat], edge)
+            has = has[:seat] + (has[seat] | _EDGE_BITS[edge],) + has[seat + 1:]
             total = total[:edge] + (total[edge] + 1,) + total[edge + 1:]
             left = left[:seat] + (left[seat] - 1,) + left[seat + 1:]
             idle, winner = 0, seat if won else OPEN
@@ -399,8 +404,7 @@ def winning_move(game: Any, pos: IcoPos) -> int | None:
     edges, place = _choices(rules, pos.has[seat], pos.left[seat], pos.total, pos.active)
     if place:
         for edge in edges:
-            mine = pos.has[seat] | _EDGE_BITS[edge]
-            if any(mine & mask == mask for mask in rules[2][edge]):
+            if _completes(rules, pos.has[seat], edge):
                 return edge
     return None
 
