@@ -109,8 +109,8 @@ class Tuning:
     # a whole playout, (game, state, rng, depth, seats) -> rewards, in place of the loop of
     # random moves (a game may simulate on a lighter representation than its states)
     playout: Callable[[Any, Any, random.Random, int, int], Rewards] | None = None
-    # a move that wins at once for the seat to move, or None (two-player games): a position
-    # where it exists counts as won by that seat, in the tree and in playouts
+    # a move that wins at once for the seat to move, or None: a position where it exists
+    # counts as won by that seat in the tree (a kit's own playout may use it too)
     decisive: Callable[[Any, Any], Any] | None = None
 
 
