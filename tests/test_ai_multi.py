@@ -2,6 +2,7 @@
 games/consequence/ai.py, games/ico/ai.py): the playout policies play by the rules, the hard
 level's knowledge does what it says, and hard still sees only its seat's observation."""
 
+import collections
 import dataclasses
 import random
 
@@ -272,6 +273,7 @@ def test_the_light_ico_plays_by_the_rules(seats):
     light = ico_ai.LIGHT
     rng = random.Random(seats)
     plies = wins = replayed = 0
+    chosen: collections.Counter[str] = collections.Counter()
     for options in ({"level": "1"}, {"level": "1+"}, {"level": "2"}, {"level": "2+"},
                     {"level": "2+", "antipodal": "yes"}):
         for _ in range(8):
@@ -297,11 +299,16 @@ def test_the_light_ico_plays_by_the_rules(seats):
                 wins += bool(winning)
                 if rng.random() < 0.1:
                     replayed += _replays_on_the_rules(game, state, pos, seats, rng)
+                    _pattern_playout_on_the_rules(game, state, pos, seats, rng, chosen)
                 index = rng.randrange(len(legal))
                 state = game.apply(state, legal[index])
                 pos = light.apply(pos, light.legal_moves(pos)[index])
                 plies += 1
     assert plies > 1000 and wins > 20 and replayed > 50
+    # the pattern playout takes every win, mostly places nearest to a pattern, and wanders
+    assert chosen["win"] > 20 and not chosen["missed win"]
+    assert chosen["wander"] > 10
+    assert chosen["nearest"] > 0.8 * (chosen["nearest"] + chosen["wander"])
 
 
 def _replays_on_the_rules(game, state, pos, seats, rng):
@@ -317,6 +324,36 @@ def _replays_on_the_rules(game, state, pos, seats, rng):
     assert rewards == [1.0 / seats if outcome.draw else float(s in outcome.winners)
                        for s in range(seats)]
     return 1
+
+
+def _pattern_playout_on_the_rules(game, state, pos, seats, rng, chosen):
+    """Replays a pattern playout from `pos` on the rules: legal moves, the same end, and at
+    each placement with a choice, whether it took a win, a placement nearest to one of the
+    mover's patterns (counted independently, from `patterns`), or wandered."""
+    trace: list[int] = []
+    rewards = ico_ai.pattern_playout(ico_ai.LIGHT, pos, rng, 400, seats, trace)
+    masks = ico_ai.patterns(state.level, state.antipodal)
+    for light_move in trace:
+        move = ico_ai.to_rules(light_move)
+        legal = game.legal_moves(state)
+        assert move in legal
+        placements = [m.edge for m in legal if m.place]
+        if len(placements) > 1:
+            mine = ico_ai.IcoPos.enter(state).has[state.to_move]
+
+            def missing(edge, mine=mine):
+                bit = 1 << edge
+                return min((m & ~(mine | bit)).bit_count() for m in masks if m & bit)
+
+            fewest = min(missing(e) for e in placements)
+            kind = ("win" if missing(move.edge) == 0 else "missed win" if fewest == 0
+                    else "nearest" if missing(move.edge) == fewest else "wander")
+            chosen[kind] += 1
+        state = game.apply(state, move)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    assert rewards == [1.0 / seats if outcome.draw else float(s in outcome.winners)
+                       for s in range(seats)]
 
 
 def test_ico_hard_with_three_seats_takes_a_win_and_plays_legal_moves():
