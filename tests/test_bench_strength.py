@@ -142,3 +142,15 @@ def test_pastoral_last_ply_bounds() -> None:
                     assert exact >= got
             state = game.apply(state, rng.choice(game.legal_moves(state)))
     assert checked > 1000 and mutilations > 0
+
+
+def test_playout_policy_bench_plays_each_policy_by_the_rules(capsys) -> None:
+    """bench/playout_policy.py: each policy's first move is a legal move of the rules (the
+    games are played on the rules, which refuse any other), and a row per policy and opponent."""
+    from bench import playout_policy
+
+    assert playout_policy.main(["--games", "6", "--only", "ico-level-2+-antipodal-4-seats"]) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    assert [row.split()[1:3] for row in rows] == [
+        [policy, opponent] for policy in playout_policy.POLICIES
+        for opponent in ("random", "greedy")]
