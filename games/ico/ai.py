@@ -442,8 +442,12 @@ def pattern_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int, seat
             best: list[int] = []
             nearest = 99
             for e in pool:
-                m = mine | bits[e]
-                missing = min((mask & ~m).bit_count() for mask in by_edge[e])
+                lacking = ~(mine | bits[e])
+                missing = 99
+                for mask in by_edge[e]:
+                    k = (mask & lacking).bit_count()
+                    if k < missing:
+                        missing = k
                 if missing < nearest:
                     best, nearest = [e], missing
                 elif missing == nearest:
