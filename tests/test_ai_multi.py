@@ -266,9 +266,10 @@ class _Replay:
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_the_light_ico_plays_by_the_rules(seats):
     """The light game the three- and four-seat search plays on (LightIco, IcoPos) and its
-    random playout, against the rules on random games of every level: the same moves, the same
-    positions and end, `winning_move` exactly the placements that win at once, and each
-    playout the same game as the rules given the same random numbers."""
+    playouts, against the rules on random games of every level: the same moves, the same
+    positions and end, `winning_move` exactly the placements that win at once, each random
+    playout the same game as the rules given the same random numbers, and each pattern
+    playout a legal game of the rules that takes every win on offer."""
     game = get_game("ico")
     light = ico_ai.LIGHT
     rng = random.Random(seats)
@@ -378,8 +379,9 @@ def test_ico_hard_with_three_seats_takes_a_win_and_plays_legal_moves():
 @pytest.mark.parametrize("seats", [3, 4])
 def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats):
     """With three or four seats each ICO level searches many times the iterations of the
-    level below (all full random playouts; hard takes a win at once as won), so that each
-    beats the one below clearly (issue 30); two seats keep their own searches."""
+    level below (all full playouts, hard's for the mover's patterns; hard takes a win at once
+    as won), so that each beats the one below clearly (issue 30); two seats keep their own
+    searches."""
     from games.ai import LEVELS
 
     game = get_game("ico")
@@ -393,6 +395,8 @@ def test_ico_levels_with_more_seats_search_a_wide_step_apart(monkeypatch, seats)
                for level in ("easy", "normal", "hard")}
     assert seen == [ico_ai.MULTI, budgets["easy"], ico_ai.MULTI, budgets["normal"],
                     ico_ai.MULTI_HARD, budgets["hard"]]
+    assert ico_ai.MULTI.playout is ico_ai.random_playout
+    assert ico_ai.MULTI_HARD.playout is ico_ai.pattern_playout
     assert budgets["normal"] >= 10 * budgets["easy"] and budgets["hard"] >= 10 * budgets["normal"]
 
 

@@ -29,29 +29,32 @@ games), 3 glances 82% / 46% (1,000 games, seeds 9101 and 9201 alike) and 82% (81
 second move too (10 glances) 83% / 51%.
 
 With three or four seats the game stays with the generic ISMCTS (max^n over playouts:
-alpha-beta needs two sides with opposite interests), its playouts random to the end, all of it
-on a light game (`LightIco`: positions of tuples, playouts on plain lists played in place;
-a hard search of the same iterations takes 2.5 times less CPU than on the rules' states, the
-playouts of easy and normal more). Hard takes a position whose mover can win at once as won
-and searches 24,000 iterations; normal searches 300 and easy 20 (MULTI_BUDGET). Why (issue 30
-wants each level to beat the one below clearly):
+alpha-beta needs two sides with opposite interests), all of it on a light game (`LightIco`:
+positions of tuples, playouts on plain lists played in place; a hard search of the same
+iterations takes 2.5 times less CPU than on the rules' states, the playouts of easy and normal
+more). Hard takes a position whose mover can win at once as won, searches 24,000 iterations,
+and plays its playouts as players who go for their own patterns (`pattern_playout`); normal
+searches 300 and easy 20 (MULTI_BUDGET), with random playouts. Why (issue 30 wants each level
+to beat the one below clearly, and a playout policy clearly better than random):
+- The pattern playout, as a player on its own (bench/playout_policy.py, 2,000 games each),
+  wins 40% of three-seat games against random players (fair 33%; random playouts 31-34%) and
+  33% of four-seat ones (fair 25%; random 26%), and against the greedy baseline 32% and 23%
+  (random 26-27% and 14%). Its playouts tell the search more of what players do; they cost
+  about a quarter more CPU a move (CPU p50 2.1 s a move with four seats, p99 3.3 s).
 - With three or four seats a level's edge over the ones below is thin; most of a game's moves
   are someone else's and many turns offer one move. Spacing the levels by more than ten
   times the search each is what makes the steps show: normal at 800 iterations scored 44-46%
   (fair 33%) against 250, and against easy's 80 only 35% of 60 games with four seats (fair
   25%), 50% against 20 iterations.
-- Hard's iterations are what counts with four seats: against normal (fair 25%) it scored 27%
-  (21-33%) of 192 games at 7,992 iterations and 31% (25-38%) of 192 at 24,000. On the rules'
-  states 24,000 iterations took 3.3 s a move; the light game brings that to 1.4 s (CPU p50).
-  That is not yet clearly above normal. Tried beside it, and no better: exploring half as
-  much (0.35 instead of 0.7: 32%, 26-39%, of 192 games), playouts that play for the mover's
-  nearest pattern three times in four (37% of 79 games in a screen, a third more CPU a
-  playout), and playouts that avoid handing the next seat a win (27% of 60, at 7,992).
+- With four seats hard is not yet clearly above normal (fair 25%). With random playouts it
+  scored 27% (21-33%) of 192 games at 7,992 iterations and 31% (25-38%) of 192 at 24,000;
+  with pattern playouts at 24,000, FOURSEATS. Tried beside them, and no better: exploring half
+  as much (0.35 instead of 0.7: 32%, 26-39%, of 192 games), 48,000 iterations (35% of 64, CPU
+  p50 3.2 s a move), and playouts that avoid handing the next seat a win (27% of 60, at 7,992).
 - Hard used to cut its playouts after 12 plies and value each seat by how near it was to a
   pattern; with four seats that scored 20% of 60 games against normal. Full playouts do
-  better with three seats: at 24,000 iterations 43% (35-52%) of 120 games at level 2 and 42%
-  (34-51%) of 120 at level 1+ (fair 33%; at 7,992 47% of 192 and 49% of 96; the cut ones 39%
-  and 37% against normal's 800).
+  better with three seats: with pattern playouts THREESEATS (fair 33%; with random playouts
+  43% and 42% of 120; the cut ones 39% and 37% against normal's 800).
 Measured with `bench/strength.py --only SET-UP --pairs hard:normal --no-cap` (issue 30's
 note gives the seeds); think times with `bench/search_speed.py`.
 
@@ -495,11 +498,11 @@ def winning_move(game: Any, pos: IcoPos) -> int | None:
     return None
 
 
-# Three or four seats, hard: the same full random playouts as easy and normal, with a win
+# Three or four seats, hard: full playouts by players who go for their patterns, with a win
 # at once taken as a win in the tree (playouts cut early and valued by how near
 # each seat was to a pattern did worse: see the docstring).
 MULTI_HARD = Tuning(400, playout=pattern_playout, decisive=winning_move)
-# Three or four seats, easy and normal: the same playouts, without the win at once
+# Three or four seats, easy and normal: random playouts, without the win at once
 MULTI = Tuning(400, playout=random_playout)
 # Three or four seats: each level's iterations are multiplied by this, so that each level
 # searches well over ten times as much as the level below (see the docstring).
