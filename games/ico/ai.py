@@ -39,8 +39,9 @@ to beat the one below clearly, and a playout policy clearly better than random):
 - The pattern playout, as a player on its own (bench/playout_policy.py, 2,000 games each),
   wins 40% of three-seat games against random players (fair 33%; random playouts 31-34%) and
   33% of four-seat ones (fair 25%; random 26%), and against the greedy baseline 32% and 23%
-  (random 26-27% and 14%). Its playouts tell the search more of what players do; they cost
-  about a quarter more CPU a move (CPU p50 2.1 s a move with four seats, p99 3.3 s).
+  (random 26-27% and 14%). Its playouts tell the search more of what players do; hard
+  thinks about a tenth longer than with random playouts (four seats: CPU p50 1.9 s a move,
+  p99 2.7 s; bench/search_speed.py).
 - With three or four seats a level's edge over the ones below is thin; most of a game's moves
   are someone else's and many turns offer one move. Spacing the levels by more than ten
   times the search each is what makes the steps show: normal at 800 iterations scored 44-46%
