@@ -340,11 +340,31 @@ def to_rules(move: int) -> IcoMove:
 
 def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int,
                    seats: int) -> list[float]:
-    """Uniformly random moves from `pos` to the end (or `depth` plies, then shared evenly),
-    on plain lists played in place: the playout of the three- and four-seat search. The
-    balance rules are spelled out for a face's three edges here (as `_choices`, which cost a
-    quarter more of a hard search's CPU). One `rng.random()` a ply with more than one move (a
-    test replays it on the rules)."""
+    """Uniformly random moves from `pos` to the end (or `depth` plies, then shared evenly):
+    easy's and normal's playout with three or four seats. One `rng.random()` a ply with more
+    than one move (a test replays it on the rules)."""
+    return _play_out(pos, rng, depth, seats, False, None)
+
+
+# the share of a pattern playout's choices made at random (see pattern_playout)
+WANDER = 0.25
+
+
+def pattern_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int, seats: int,
+                    trace: list[int] | None = None) -> list[float]:
+    """Moves from `pos` to the end (or `depth` plies, then shared evenly) as players who play
+    for their own patterns: a seat with a choice of placements completes a pattern when it can,
+    else mostly (1 - WANDER) places where one of its patterns through that edge is then nearest
+    to complete, ties at random; other choices at random. Hard's playout with three or four
+    seats. `trace` (a test's) gets each move played, as `LIGHT` writes it."""
+    return _play_out(pos, rng, depth, seats, True, trace)
+
+
+def _play_out(pos: IcoPos, rng: random.Random, depth: int, seats: int, seek: bool,
+              trace: list[int] | None) -> list[float]:
+    """Both playouts, on plain lists played in place, with the balance rules spelled out for
+    a face's three edges (as `_choices`, which cost a quarter more of a hard search's CPU);
+    `seek` chooses as `pattern_playout`, else at random."""
     if pos.winner != OPEN:
         return _rewards(pos.winner, seats)
     rules = pos.rules
@@ -377,72 +397,9 @@ def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int,
                 ta, tb, tc = total[a], total[b], total[c]
                 fewest = min(ta, tb, tc)
                 pool = [e for e, t in ((a, ta), (b, tb), (c, tc)) if t == fewest]
-        edge = pool[int(draw() * len(pool))] if len(pool) > 1 else pool[0]
-        if place:
-            mine = has[seat] | bits[edge]
-            for mask in by_edge[edge]:
-                if mine & mask == mask:
-                    return _rewards(seat, seats)
-            has[seat] = mine
-            total[edge] += 1
-            left[seat] -= 1
-            idle = 0
-        else:
-            idle += 1
-            if idle >= limit:
-                return _rewards(DRAWN, seats)
-        active = across[active][edge]
-        seat = seat + 1 if seat + 1 < seats else 0
-    return _rewards(DRAWN, seats)
-
-
-# the share of a pattern playout's choices made at random (see pattern_playout)
-WANDER = 0.25
-
-
-def pattern_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int, seats: int,
-                    trace: list[int] | None = None) -> list[float]:
-    """Moves from `pos` to the end (or `depth` plies, then shared evenly) as players who play
-    for their own patterns: a seat with a choice of placements completes a pattern when it can,
-    else mostly (1 - WANDER) places where one of its patterns through that edge is then nearest
-    to complete, ties at random; other choices at random. Hard's playout with three or four
-    seats. The balance rules as in `random_playout`; `trace` (a test's) gets each move played,
-    as `LIGHT` writes it."""
-    if pos.winner != OPEN:
-        return _rewards(pos.winner, seats)
-    rules = pos.rules
-    redouble, by_edge = rules[1], rules[2]
-    has, total, left = list(pos.has), list(pos.total), list(pos.left)
-    active, seat, idle = pos.active, pos.to_move, pos.idle
-    limit = 2 * seats
-    draw = rng.random
-    bits, across, faces = _EDGE_BITS, _ACROSS, _FACES
-    for _ in range(depth):
-        a, b, c = faces[active]
-        place = True
-        if not left[seat]:
-            pool: Any = (a, b, c)
-            place = False
-        else:
-            mine = has[seat]
-            fa, fb, fc = not mine >> a & 1, not mine >> b & 1, not mine >> c & 1
-            n = fa + fb + fc
-            if n == 1:
-                pool = (a,) if fa else (b,) if fb else (c,)
-            elif n == 2:
-                x, y = (b, c) if not fa else (a, c) if not fb else (a, b)
-                tx, ty = total[x], total[y]
-                pool = (x,) if tx < ty else (y,) if ty < tx else (x, y)
-            elif n == 0 and not redouble:
-                pool = (a, b, c)
-                place = False
-            else:
-                ta, tb, tc = total[a], total[b], total[c]
-                fewest = min(ta, tb, tc)
-                pool = [e for e, t in ((a, ta), (b, tb), (c, tc)) if t == fewest]
         if len(pool) == 1:
             edge = pool[0]
-        elif not place:
+        elif not (seek and place):
             edge = pool[int(draw() * len(pool))]
         else:  # each edge by the fewest edges then missing from a pattern through it
             mine = has[seat]
