@@ -33,10 +33,7 @@ POLICIES = {"random_playout": ai.random_playout, "pattern_playout": ai.pattern_p
 def policy_move(policy, state) -> int:
     """The move a playout policy makes first from `state`."""
     trace: list[int] = []
-    pos = ai.IcoPos.enter(state)
-    if policy is ai.random_playout:  # no trace: its one move is uniformly random
-        return random.choice(ai.LIGHT.legal_moves(pos))
-    policy(ai.LIGHT, pos, random, 1, state.seats, trace)
+    policy(ai.LIGHT, ai.IcoPos.enter(state), random, 1, state.seats, trace)
     return trace[0]
 
 

@@ -338,12 +338,12 @@ def to_rules(move: int) -> IcoMove:
     return IcoMove(move, True) if move >= 0 else IcoMove(-1 - move, False)
 
 
-def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int,
-                   seats: int) -> list[float]:
+def random_playout(game: Any, pos: IcoPos, rng: random.Random, depth: int, seats: int,
+                   trace: list[int] | None = None) -> list[float]:
     """Uniformly random moves from `pos` to the end (or `depth` plies, then shared evenly):
     easy's and normal's playout with three or four seats. One `rng.random()` a ply with more
-    than one move (a test replays it on the rules)."""
-    return _play_out(pos, rng, depth, seats, False, None)
+    than one move (a test replays it on the rules); `trace` as in `pattern_playout`."""
+    return _play_out(pos, rng, depth, seats, False, trace)
 
 
 # the share of a pattern playout's choices made at random (see pattern_playout)
