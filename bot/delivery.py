@@ -63,6 +63,7 @@ from .outbox_worker import Give, Result, Retry, Skip
 from .pictures import board_picture, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
+from .service.tournaments import link_games
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
 from .ui import StaticView
@@ -77,6 +78,9 @@ KINDS = ("board", "notice", "lobby", "retire", "dm", "digest", "tour", "tourmatc
 # (bench/load.py, saturated: ~150 moves/s with 8, ~200 with 32, fewer with 64)
 CONCURRENCY = 32
 DM_NOTE_EVERY = 86400.0  # closed DMs are noted in the channel at most once a day per user
+# tries a round's pairing post waits for its games' threads (about two minutes with the
+# default back-off of 1 s doubling) before it goes without the links of those not made yet
+THREAD_WAITS = 7
 # Discord lets a bot make 50 requests a second outside interaction answers and follow-ups;
 # the outbox keeps its own (channel posts, edits, DMs) under this, leaving the rest to the
 # commands' own requests, so that a burst queues here in order instead of meeting 429s
@@ -612,8 +616,11 @@ class Delivery:
         texts = await self.texts_for(found.guild_id)
         if post.signup:
             return await self._signup(row, found.id, texts)
-        content = fit(texts(post.text) if isinstance(post.text, Phrase) else str(post.text or ""))
-        kwargs: dict[str, Any] = {"content": content, "allowed_mentions": allowed(post.mention)}
+        content = texts(post.text) if isinstance(post.text, Phrase) else str(post.text or "")
+        if post.games:
+            content = link_games(content, await self._game_links(row, post, found.guild_id))
+        kwargs: dict[str, Any] = {"content": fit(content),
+                                  "allowed_mentions": allowed(post.mention)}
         link = await self.tournament_link(found.id, found.guild_id)
         if link is not None:
             view = StaticView()
@@ -634,6 +641,21 @@ class Delivery:
                 raise Give("the tournament thread is locked") from None
             raise Retry("the tournament thread was archived") from None
         return {"message_id": message.id}
+
+    async def _game_links(self, row: OutboxRow, post: TourPost, guild_id: int) -> dict[int, str]:
+        """A jump link to each game's thread, by match id. The threads are made by rows of
+        their own (`TourMatch`, in the matches' lanes): while some are not made yet the post
+        waits for them, `THREAD_WAITS` tries at most, then goes without those links."""
+        links: dict[int, str] = {}
+        games = post.games or ()
+        for match_id in games:
+            match_row = await self.store.get_match(match_id)
+            if match_row is not None and match_row.channel_id >= 0:
+                links[match_id] = (f"https://discord.com/channels/{guild_id}/"
+                                   f"{match_row.channel_id}")
+        if len(links) < len(games) and row.attempts < THREAD_WAITS:
+            raise Retry(f"{len(games) - len(links)} of its games have no thread yet")
+        return links
 
     async def _signup(self, row: OutboxRow, tournament_id: int, texts: Texts) -> Result:
         t = await self.service.tournaments.get(tournament_id)

@@ -270,6 +270,8 @@ class TourPost:
     data: str | None = None
     signup: bool = False
     message_id: int | None = None
+    # the matches a pairing post names, linked to their threads (absent in older rows)
+    games: tuple[int, ...] | None = None
 
     @property
     def lane(self) -> str:
@@ -414,7 +416,8 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Digest: {"header": _TEXT, "lines": _TEXTS},
     AiTurn: {"via": _VIA},
     AnalysisPost: {"message_id": {"omit": True}},
-    TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True}},
+    TourPost: {"text": _TEXT, "mention": _INTS, "message_id": {"omit": True},
+               "games": {**_INTS, "omit": True}},
     TourMatch: {"name": _TEXT, "thread_id": {"omit": True}},
     TourPair: {},
 }

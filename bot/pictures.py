@@ -103,10 +103,14 @@ def replay_frame(game_id: str, seat_count: int, options: dict[str, str],
     return png, notation
 
 
-def profile_chart(points: Sequence[tuple[float, float]], title: str, language: str) -> bytes:
+def profile_chart(points: Sequence[tuple[float, float]], title: str, language: str,
+                  names: Sequence[str] = ()) -> bytes:
+    """The rating chart; `names`: the players named in `title` (shortened first if it is too
+    long even for two lines)."""
     from render import rating_chart
 
-    return rating_chart(points, title=title, tr=translations(picture_language(language)))
+    return rating_chart(points, title=title, tr=translations(picture_language(language)),
+                        names=names)
 
 
 def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],

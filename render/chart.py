@@ -1,10 +1,10 @@
 """A player's rating over time, as a small PNG line chart that reads on a phone.
 
-720 x 360, shown about 360 px wide on a phone: every label is at least `SMALL` (digits 9 px
-tall at phone width). The y axis has a few round rating ticks, the x axis two to four dates
-(YYYY-MM-DD, UTC), each point gets a dot while there are few, and the last rating is written
-beside the last point. One point is a dot in the middle; no point at all is an empty chart with
-a sentence saying so.
+720 x 360 (each further line of a long title adds a line), shown about 360 px wide on a
+phone: every label is at least `SMALL` (digits 9 px tall at phone width). The y axis has a
+few round rating ticks, the x axis two to four dates (YYYY-MM-DD, UTC), each point gets a dot
+while there are few, and the last rating is written beside the last point. One point is a
+dot in the middle; no point at all is an empty chart with a sentence saying so.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ from .common import (
     min_size,
     mix,
     translated,
+    wrap_to,
+    wrap_width,
 )
 
 WIDTH, HEIGHT = 720, 360
@@ -33,6 +35,8 @@ MARGIN = 20
 SMALL = min_size(WIDTH)  # 26: digits 9.5 px at phone width
 TITLE_SIZE = SMALL + 6
 TITLE_Y = 32
+TITLE_STEP = TITLE_SIZE + 12  # a title's next line, under the one before: the chart moves down
+TITLE_ROWS = 3  # a 32-character Japanese display name and a game's Japanese name take three
 PLOT_TOP, PLOT_BOTTOM = 84, 284
 DATE_Y = 322
 DOTS_UP_TO = 40  # points drawn as dots while there are at most this many
@@ -50,19 +54,27 @@ class ChartLabels:
 
 
 def rating_chart(points: Sequence[tuple[float, float]], *, title: str, tr: Any = None,
-                 layout: list[TextBox] | None = None) -> bytes:
+                 layout: list[TextBox] | None = None, names: Sequence[str] = ()) -> bytes:
     """The chart of `points` (unix time, rating) as PNG bytes, under `title`. `tr`: a
     gettext-like object for the chart's words (None: English); `layout` receives every label
-    drawn (for tests of legibility and overlap)."""
+    drawn (for tests of legibility and overlap).
+
+    A title too long for one line (a long display name and a game's Japanese name) is set
+    on more, the chart moved down under it, rather than cut or shrunk; only past
+    `TITLE_ROWS` lines are the players' `names` in it shortened, then the title cut."""
     labels = translated(ChartLabels, tr)
-    canvas = Canvas((WIDTH, HEIGHT), BACKGROUND)
-    canvas.text((MARGIN, TITLE_Y), fit_width(canvas, title, TITLE_SIZE, True, WIDTH - 2 * MARGIN),
-                size=TITLE_SIZE, fg=TEXT, bg=BACKGROUND, bold=True)
+    lines = _title_lines(title, names)
+    down = TITLE_STEP * (len(lines) - 1)
+    canvas = Canvas((WIDTH, HEIGHT + down), BACKGROUND)
+    for row, line in enumerate(lines):
+        canvas.text((MARGIN, TITLE_Y + TITLE_STEP * row), line, size=TITLE_SIZE, fg=TEXT,
+                    bg=BACKGROUND, bold=True)
+    plot_top, plot_bottom = PLOT_TOP + down, PLOT_BOTTOM + down
     series = sorted((float(t), float(r)) for t, r in points)
     if not series:
-        canvas.line((MARGIN, PLOT_BOTTOM, WIDTH - MARGIN, PLOT_BOTTOM), fill=AXIS, width=2)
+        canvas.line((MARGIN, plot_bottom, WIDTH - MARGIN, plot_bottom), fill=AXIS, width=2)
         text = fit_width(canvas, labels.empty, SMALL, False, WIDTH - 2 * MARGIN)
-        canvas.text((WIDTH / 2, (PLOT_TOP + PLOT_BOTTOM) / 2), text, size=SMALL, fg=MUTED,
+        canvas.text((WIDTH / 2, (plot_top + plot_bottom) / 2), text, size=SMALL, fg=MUTED,
                     bg=BACKGROUND, align="centre")
         return canvas.png(layout)
 
@@ -74,7 +86,7 @@ def rating_chart(points: Sequence[tuple[float, float]], *, title: str, tr: Any =
     low, high = ticks[0], ticks[-1]
 
     def y_of(rating: float) -> float:
-        return PLOT_BOTTOM - (rating - low) / (high - low) * (PLOT_BOTTOM - PLOT_TOP)
+        return plot_bottom - (rating - low) / (high - low) * (plot_bottom - plot_top)
 
     first, last = series[0][0], series[-1][0]
     spread = last - first
@@ -89,7 +101,7 @@ def rating_chart(points: Sequence[tuple[float, float]], *, title: str, tr: Any =
         canvas.line((left, y, right, y), fill=GRID if value != low else AXIS,
                     width=2 if value == low else 1)
         canvas.text((left - 12, y), text, size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
-    _dates(canvas, first, last, x_of)
+    _dates(canvas, first, last, x_of, plot_bottom)
 
     xy = [(x_of(t), y_of(r)) for t, r in series]
     if len(xy) > 1:
@@ -99,10 +111,32 @@ def rating_chart(points: Sequence[tuple[float, float]], *, title: str, tr: Any =
             canvas.circle(x, y, 5, fill=LINE)
     x, y = xy[-1]
     canvas.circle(x, y, 8, fill=LINE, outline=TEXT, width=2)
-    label_y = min(max(y, PLOT_TOP), PLOT_BOTTOM - 4)
+    label_y = min(max(y, plot_top), plot_bottom - 4)
     canvas.text((x + 16, label_y), last_text, size=SMALL, fg=TEXT, bg=BACKGROUND, bold=True,
                 halo=True)
     return canvas.png(layout)
+
+
+def _title_lines(title: str, names: Sequence[str]) -> list[str]:
+    """The title on one line if it fits, else on up to `TITLE_ROWS`: the player up to its
+    " · " first, then the game, each wrapped between words (a name without spaces, as a
+    Japanese one, between characters); the players' names are shortened only when even that
+    takes more lines."""
+    measure = Canvas((1, 1), BACKGROUND)
+    room = WIDTH - 2 * MARGIN
+
+    def fits(line: str) -> bool:
+        return measure.measure(line, TITLE_SIZE, True)[0] <= room
+
+    if fits(title):
+        return [title]
+    head, dot, tail = title.rpartition(" · ")
+    if dot:
+        lines = wrap_to(head + " ·", fits) + wrap_to(tail, fits)
+        if len(lines) <= TITLE_ROWS:
+            return [line.strip() for line in lines]
+    return [line.strip() for line in wrap_width(measure, title, TITLE_SIZE, True, room,
+                                                TITLE_ROWS, names)]
 
 
 def rating_ticks(low: float, high: float, most: int = 5) -> list[float]:
@@ -125,14 +159,17 @@ def _number(value: float, step: float) -> str:
     return "0" if text.strip("-0.") == "" else text
 
 
-def _dates(canvas: Canvas, first: float, last: float, x_of: Any) -> None:
+def _dates(canvas: Canvas, first: float, last: float, x_of: Any,
+           plot_bottom: float) -> None:
     """Two to four date labels under the plot (one when every point falls on one date), the
     first left-aligned, the last right-aligned, none overlapping another."""
+    date_y = plot_bottom + DATE_Y - PLOT_BOTTOM
+
     def day(time: float) -> str:
         return dt.datetime.fromtimestamp(time, tz=dt.UTC).date().isoformat()
 
     if day(first) == day(last):
-        canvas.text((x_of((first + last) / 2), DATE_Y), day(first), size=SMALL, fg=MUTED,
+        canvas.text((x_of((first + last) / 2), date_y), day(first), size=SMALL, fg=MUTED,
                     bg=BACKGROUND, align="centre")
         return
     for count in (4, 3, 2):
@@ -141,11 +178,11 @@ def _dates(canvas: Canvas, first: float, last: float, x_of: Any) -> None:
         if len(set(texts)) < count:
             continue
         aligns = ["left", *["centre"] * (count - 2), "right"]
-        boxes = [canvas.text_box((x_of(t), DATE_Y), text, size=SMALL, align=align)
+        boxes = [canvas.text_box((x_of(t), date_y), text, size=SMALL, align=align)
                  for t, text, align in zip(times, texts, aligns, strict=True)]
         if all(a[2] + 24 < b[0] for a, b in zip(boxes, boxes[1:], strict=False)):
             break
     for t, text, align in zip(times, texts, aligns, strict=True):
         x = x_of(t)
-        canvas.line((x, PLOT_BOTTOM + 1, x, PLOT_BOTTOM + 10), fill=AXIS, width=2)
-        canvas.text((x, DATE_Y), text, size=SMALL, fg=MUTED, bg=BACKGROUND, align=align)
+        canvas.line((x, plot_bottom + 1, x, plot_bottom + 10), fill=AXIS, width=2)
+        canvas.text((x, date_y), text, size=SMALL, fg=MUTED, bg=BACKGROUND, align=align)

@@ -19,11 +19,14 @@ from .common import (
     BACKGROUND,
     DARK_INK,
     MUTED,
+    PHONE_WIDTH,
     SEAT_COLOURS,
     TEXT,
     Canvas,
     Picture,
+    Rgb,
     TextBox,
+    digit_height,
     fit_size,
     fit_width,
     min_size,
@@ -36,6 +39,24 @@ WIDTH = 1000
 MARGIN = 20
 SMALL = min_size(WIDTH)  # the smallest text: 9 px digits at phone width
 SMALL_BOLD = min_size(WIDTH, True)
+# The captions a player reads to play (which way each side sows, whose turn it is, the last
+# move's trail) are set larger than the 9 px floor kept for labels that are glanced at: as a
+# phone's body text, 16 CSS px, whose digits stand about 11.5 px tall. 11 px digits at phone
+# width is a 42 px DejaVu here, 44 px for a line in the CJK font (whose digits are smaller).
+CAPTION_PHONE_PX = 11.0
+
+
+def _caption_size(bold: bool) -> int:
+    size = SMALL
+    while min(digit_height(size, bold), digit_height(size, bold, True)) * PHONE_WIDTH / WIDTH \
+            < CAPTION_PHONE_PX:
+        size += 1
+    return size
+
+
+CAPTION = _caption_size(False)
+CAPTION_BOLD = _caption_size(True)
+CAPTION_STEP = CAPTION + 10  # from one caption line to the next
 HEADER_H = 150
 BOARD_TOP, BOARD_BOTTOM = 166, 590
 BOARD_PAD = 20
@@ -45,8 +66,10 @@ ROW_Y = 300  # centre line of the pits
 ARROW_BOTTOM_Y = 418
 GOAL_Y = 510
 GOAL_HALF_W, GOAL_HALF_H = 150, 56
-FOOTER_Y = 630
-HEIGHT = 800
+FOOTER_Y = 636  # the status line; the captions under it, CAPTION_STEP apart
+FOOTER_ROWS = 4  # the status, then up to three lines of the last move and the extra move owed
+BOTTOM_PAD = 44  # under the last line: its descenders and a margin
+HEIGHT = FOOTER_Y + CAPTION_STEP * (FOOTER_ROWS - 1) + BOTTOM_PAD  # the tallest board
 SEED_CAP = 24  # seeds drawn per pit; the number beneath always gives the true count
 
 WOOD = (181, 126, 76)
@@ -83,12 +106,16 @@ def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                    labels: MancalaLabels = MancalaLabels(), result: str | None = None,
                    layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
     """The board as PNG bytes; `layout`, when given, receives every label drawn;
-    `last_move` False: its trail is not written under the board (still ringed on it)."""
+    `last_move` False: its trail is not written under the board (still ringed on it).
+
+    The picture is as tall as its footer's lines need, and no taller."""
     size = len(view.pits)
-    canvas = _static_layer(size, labels.goal).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     over = result is not None or view.outcome is not None
     mover = None if over else view.to_move
+    footer = _footer_lines(view, who, labels, result, mover, last_move)
+    height = FOOTER_Y + CAPTION_STEP * (len(footer) - 1) + BOTTOM_PAD
+    canvas = _static_layer(size, labels.goal, height).clone()
 
     _header(canvas, view, who, labels, size, mover)
     centres, radius = _geometry(size)
@@ -102,7 +129,9 @@ def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                 size=SMALL_BOLD + 4, fg=DARK_INK, bg=WOOD, bold=True)
     if view.last is not None:
         _trace(canvas, view, centres, radius)
-    _footer(canvas, view, who, labels, size, result, mover, last_move)
+    for row, (line, line_size, bold, colour) in enumerate(footer):
+        canvas.text((MARGIN, FOOTER_Y + CAPTION_STEP * row), line, size=line_size,
+                    fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=bold)
     return canvas.png(layout)
 
 
@@ -124,10 +153,11 @@ def _chip(canvas: Canvas, x: float, y: float, text: str, size: int) -> None:
     canvas.text((x, y), text, size=size, fg=DARK_INK, bg=CHIP, bold=True, align="centre")
 
 
-@lru_cache(maxsize=8)
-def _static_layer(size: int, goal_word: str) -> Canvas:
-    """Everything that never changes during a match, drawn once per board size."""
-    canvas = Canvas((WIDTH, HEIGHT), BACKGROUND)
+@lru_cache(maxsize=16)
+def _static_layer(size: int, goal_word: str, height: int) -> Canvas:
+    """Everything that never changes during a match, drawn once per board size and height
+    (a board is one to four footer lines tall)."""
+    canvas = Canvas((WIDTH, height), BACKGROUND)
     canvas.rounded_rectangle((MARGIN, BOARD_TOP, WIDTH - MARGIN, BOARD_BOTTOM), radius=40,
                              fill=WOOD, outline=WOOD_EDGE, width=4)
     centres, radius = _geometry(size)
@@ -167,9 +197,11 @@ def _header(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
                                                        SMALL_BOLD), True, room)
         canvas.text((name_x, 50), name, size=name_size, fg=TEXT, bg=back, bold=True,
                     align=align)
+        # under the name and the score (whose digits end at y 86), across the whole box
         sows = (labels.sows_first if left else labels.sows_second).format(last=last)
-        sows = fit_width(canvas, sows, SMALL, False, abs(score_x - x_edge) - score_w - 12)
-        canvas.text((x_edge, 112), sows, size=SMALL, fg=mix(colour, TEXT, 0.3), bg=back,
+        sows, sows_size = fit_size(canvas, sows, (CAPTION, SMALL), False,
+                                   box[2] - box[0] - 32)
+        canvas.text((x_edge, 114), sows, size=sows_size, fg=mix(colour, TEXT, 0.3), bg=back,
                     align=align)
         canvas.text((score_x, 62), score, size=64, fg=TEXT, bg=back, bold=True,
                     align="right" if left else "left")
@@ -246,9 +278,15 @@ def _trace(canvas: Canvas, view: MancalaView, centres, radius: float) -> None:
     ring(last.path[0], 7, colour)
 
 
-def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLabels,
-            size: int, result: str | None, mover: int | None, last_move: bool) -> None:
-    big = SMALL_BOLD + 6
+_MEASURE = Canvas((1, 1), BACKGROUND)  # measures lines before the board's height is known
+
+
+def _footer_lines(view: MancalaView, who: list[str], labels: MancalaLabels,
+                  result: str | None, mover: int | None, last_move: bool
+                  ) -> list[tuple[str, int, bool, Rgb]]:
+    """The footer's lines (text, size, bold, colour): the status, then the last move's
+    trail and the extra move owed, all at caption size."""
+    pits = len(view.pits)  # (not `size`: a line's font size is not the board's pit count)
     if result is not None:
         status, colour = result, TEXT
     elif view.outcome is not None:
@@ -268,29 +306,33 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
                 n=view.extra_moves)
         colour = SEAT_COLOURS[mover]
     room = WIDTH - 2 * MARGIN
-    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
-    canvas.text((MARGIN, FOOTER_Y), status, size=size,
-                fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
+    status, status_size = fit_size(_MEASURE, status, (CAPTION_BOLD,), True, room,
+                                   who)
+    lines = [(status, status_size, True, colour)]
 
-    rows: list[tuple[str, tuple[int, int, int]]] = []
     last = view.last if last_move else None
+    owed = 1 if mover is not None and view.owed else 0
     if last is not None:
-        trail = " → ".join(labels.goal if p == size else pit_letter(p) for p in last.path)
+        trail = " → ".join(labels.goal if p == pits else pit_letter(p) for p in last.path)
         if last.captured:
             trail += f"  (+{last.captured})"
         elif last.ended_empty:
             trail += f"  ({labels.empty_end})"
-        text = f"{labels.last.format(name=who[last.seat])}:  {trail}"
-        colour = mix(SEAT_COLOURS[last.seat], TEXT, 0.35)
-        owed = 1 if mover is not None and view.owed else 0
-        rows += [(line, colour) for line in wrap_width(canvas, text, SMALL, False, room,
-                                                       3 - owed, who)]
-    if mover is not None and view.owed:
-        rows.append((labels.owes.format(name=who[1 - mover], n=view.owed), MUTED))
-    for row, (line, colour) in enumerate(rows):
-        canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row),
-                    fit_width(canvas, line, SMALL, False, room, who), size=SMALL, fg=colour,
-                    bg=BACKGROUND)
+        # the mover's name takes at most half a line: a long one is cut whole-line-first,
+        # never broken across two lines
+        name = fit_width(_MEASURE, who[last.seat], CAPTION, False, room / 2)
+        text = f"{labels.last.format(name=name)}:  {trail}"
+        trail_colour = mix(SEAT_COLOURS[last.seat], TEXT, 0.35)
+        lines += [(fit_width(_MEASURE, line, CAPTION, False, room, who), CAPTION, False,
+                   trail_colour)
+                  for line in wrap_width(_MEASURE, text, CAPTION, False, room,
+                                         FOOTER_ROWS - 1 - owed, who)]
+    if owed:
+        assert mover is not None
+        text = labels.owes.format(name=who[1 - mover], n=view.owed)
+        lines.append((fit_width(_MEASURE, text, CAPTION, False, room, who), CAPTION, False,
+                      MUTED))
+    return lines
 
 
 # the mancala kit names this module as its picture (games/mancala/__init__.py)

@@ -1,10 +1,12 @@
 """A tournament's standings (rank, name, points, tie-breaks, then a crosstable of every round)
 and a knockout bracket, as PNGs that read on a phone.
 
-720 px wide, shown about 360 px wide on a phone: every label is at least `SMALL` (digits 9 px
-tall at phone width). Names are cut to fit their column. The crosstable writes each round as
-the opponent's rank with the result before it (`+` win, `=` draw, `-` loss, `F`/`f` a forfeit
-won or lost, `B` a bye, `·` no game, `…` still playing; pods: the place at the table).
+720 px wide, shown about 360 px wide on a phone: what a player reads is at `BODY` (digits
+11 px tall at phone width), the column headers at least `SMALL` (9 px). Names are cut to fit
+their column; the crosstable, under the standings, shows every round (in blocks of rounds
+when they do not fit side by side). It writes each round as the opponent's rank with the
+result before it (`+` win, `=` draw, `-` loss, `F`/`f` a forfeit won or lost, `B` a bye, `·`
+no game, `…` still playing; pods: the place at the table).
 """
 
 from __future__ import annotations
@@ -16,21 +18,45 @@ from typing import Any
 from .common import (
     BACKGROUND,
     MUTED,
+    PHONE_WIDTH,
     SEAT_COLOURS,
     TEXT,
     Canvas,
+    Rgb,
     TextBox,
+    digit_height,
     fit_width,
     min_size,
     mix,
     translated,
+    wrap_to,
 )
 
 WIDTH = 720
 MARGIN = 16
-SMALL = min_size(WIDTH)
-TITLE = SMALL + 4
-ROW = SMALL + 18
+SMALL = min_size(WIDTH)  # column headers: the 9 px floor at phone width
+# What a player reads here (names, points, tie-breaks, results) is set as a phone's body text,
+# 16 CSS px, whose digits stand about 11.5 px tall: 11 px digits at phone width (in the CJK
+# font too, whose digits are smaller), well above the floor the headers keep.
+BODY_PHONE_PX = 11.0
+
+
+def _body_size(bold: bool) -> int:
+    size = SMALL
+    while min(digit_height(size, bold), digit_height(size, bold, True)) * PHONE_WIDTH / WIDTH \
+            < BODY_PHONE_PX:
+        size += 1
+    return size
+
+
+BODY = _body_size(False)
+BODY_BOLD = _body_size(True)
+TITLE = BODY_BOLD + 4
+ROW = BODY + 20
+HEAD_LINE = SMALL + 8  # a header's second line, under its first
+GAP = 16  # between two columns' text: no cell comes near the next column
+HEAD_MAX = 170  # a header wider than this is set on two lines
+CROSS_NAME = 200  # the name column of the crosstable's blocks
 MAX_ROWS = 40
 LINE = mix(BACKGROUND, MUTED, 0.35)
 STRIPE = mix(BACKGROUND, MUTED, 0.08)
@@ -94,70 +120,149 @@ class Tie:
 def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[StandingRow],
                      rounds: Sequence[int], *, tr: Any = None,
                      layout: list[TextBox] | None = None) -> bytes:
-    """Rank, name, points and up to two tie-breaks, then one column per round (the latest
-    rounds that fit)."""
+    """Rank, name, points and up to two tie-breaks; under them the crosstable, every round,
+    in as many blocks of rounds as the width needs (each block names the players again), so
+    that no round is left out and no column is squeezed into the next."""
     labels = translated(TournamentLabels, tr)
     rows = list(rows)[:MAX_ROWS]
     breaks = tuple(tiebreak_names)[:2]
-    rounds = list(rounds)
-    canvas = Canvas((WIDTH, 10), BACKGROUND)
-    # columns: rank, name, points, tie-breaks, rounds (the name takes what is left)
-    rank_w = canvas.measure("00", SMALL, True)[0] + 10
-    heads = [labels.points, *(getattr(labels, b, b) for b in breaks)]
-    # each number column as wide as its header (a translation's word is read whole)
-    digits = canvas.measure("00.5", SMALL)[0]
-    num_ws = [max(digits, canvas.measure(head, SMALL)[0]) + 12 for head in heads]
-    last = max(rounds) if rounds else 1
-    round_w = max(canvas.measure("+00", SMALL)[0],
-                  canvas.measure(labels.round.format(number=last), SMALL)[0]) + 10
-    fixed = 2 * MARGIN + rank_w + sum(num_ws)
-    shown_rounds = rounds[-max(0, (WIDTH - fixed - 160) // round_w):] if rounds else []
-    if WIDTH - fixed - 160 < round_w:
-        shown_rounds = []
-    name_w = WIDTH - fixed - round_w * len(shown_rounds)
-    height = MARGIN + TITLE + 16 + ROW * (len(rows) + 1) + MARGIN
-    canvas = Canvas((WIDTH, max(height, 3 * ROW)), BACKGROUND)
+    measure = Canvas((1, 1), BACKGROUND)
+    rank_w = max([measure.measure(labels.rank, SMALL)[0]]
+                 + [measure.measure(str(r.rank), BODY_BOLD, True)[0] for r in rows]) + GAP
+    heads = [_head_lines(measure, head, SMALL)
+             for head in (labels.points, *(getattr(labels, b, b) for b in breaks))]
+    columns = [[_num(r.points) for r in rows]] + \
+        [[_num(r.tiebreaks[i]) for r in rows if i < len(r.tiebreaks)] for i in range(len(breaks))]
+    num_ws = [max([measure.measure(line, SMALL)[0] for line in head]
+                  + [measure.measure(v, BODY_BOLD, True)[0] for v in values]) + GAP
+              for head, values in zip(heads, columns, strict=True)]
+    name_w = WIDTH - 2 * MARGIN - rank_w - sum(num_ws)
+    head_h = ROW + HEAD_LINE * (max(len(h) for h in heads) - 1)
+    # the crosstable names its players when its rounds fit beside the names; else its rows go
+    # by rank alone (as its cells do), and the rounds take the whole width
+    cross_name = CROSS_NAME
+    blocks = _round_blocks(measure, labels, rows, rounds, WIDTH - 2 * MARGIN - rank_w - cross_name)
+    if len(blocks) > 1:
+        cross_name = 0
+        blocks = _round_blocks(measure, labels, rows, rounds, WIDTH - 2 * MARGIN - rank_w)
+    body = ROW * max(len(rows), 1)
+    height = MARGIN + TITLE + 16 + head_h + body + sum(24 + ROW + body for _ in blocks) + MARGIN
+    canvas = Canvas((WIDTH, height), BACKGROUND)
     title = f"{labels.standings}: {name}" if name else labels.standings
     canvas.text((MARGIN, MARGIN + TITLE / 2), fit_width(canvas, title, TITLE, True,
                                                         WIDTH - 2 * MARGIN),
                 size=TITLE, fg=TEXT, bg=BACKGROUND, bold=True)
-    y = MARGIN + TITLE + 16
+    y: float = MARGIN + TITLE + 16
     x_rank = MARGIN
     x_name = x_rank + rank_w
-    x_nums = [x_name + name_w + sum(num_ws[:i]) for i in range(1 + len(breaks))]
-    x_rounds = [x_nums[-1] + num_ws[-1] + round_w * i for i in range(len(shown_rounds))]
-    mid = y + ROW / 2
+    x_nums = [x_name + name_w + sum(num_ws[:i]) for i in range(len(num_ws))]
+    mid = y + head_h - ROW / 2  # a header of two lines ends on the row's line
     canvas.text((x_rank, mid), labels.rank, size=SMALL, fg=MUTED, bg=BACKGROUND)
     canvas.text((x_name, mid), labels.player, size=SMALL, fg=MUTED, bg=BACKGROUND)
     for x, head, num_w in zip(x_nums, heads, num_ws, strict=True):
-        canvas.text((x + num_w - 6, mid), head, size=SMALL, fg=MUTED, bg=BACKGROUND,
-                    align="right")
-    for x, number in zip(x_rounds, shown_rounds, strict=True):
-        canvas.text((x + round_w / 2, mid), labels.round.format(number=number), size=SMALL,
+        for line_no, line in enumerate(head):
+            canvas.text((x + num_w, mid - HEAD_LINE * (len(head) - 1 - line_no)), line,
+                        size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
+    y += head_h
+    canvas.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=2)
+    if not rows:
+        canvas.text((MARGIN, y + ROW / 2), labels.nobody, size=BODY, fg=MUTED, bg=BACKGROUND)
+    for i, row in enumerate(rows):
+        back = _row_back(canvas, i, y)
+        mid = y + ROW / 2
+        canvas.text((x_rank, mid), str(row.rank), size=BODY_BOLD, fg=TEXT, bg=back, bold=True)
+        canvas.text((x_name, mid), fit_width(canvas, row.name, BODY, False, name_w - GAP),
+                    size=BODY, fg=TEXT, bg=back)
+        values = [row.points, *row.tiebreaks[:len(breaks)]]
+        for x, value, num_w in zip(x_nums, values, num_ws, strict=True):
+            canvas.text((x + num_w, mid), _num(value), size=BODY_BOLD if x == x_nums[0] else BODY,
+                        fg=TEXT, bg=back, align="right", bold=x == x_nums[0])
+        y += ROW
+    for block in blocks:
+        y += 24
+        y = _crosstable_block(canvas, labels, rows, block, y, rank_w, cross_name)
+    return canvas.png(layout)
+
+
+def _row_back(canvas: Canvas, index: int, y: float) -> Rgb:
+    """Every other row striped; the colour its text is drawn on."""
+    back = STRIPE if index % 2 else BACKGROUND
+    if back != BACKGROUND:
+        canvas.rectangle((0, y, WIDTH, y + ROW), fill=back)
+    return back
+
+
+def _head_lines(canvas: Canvas, head: str, size: int) -> list[str]:
+    """A column's header on one line, or two when it is wider than `HEAD_MAX` (ゾンネボルン・
+    ベルガー): cut after a space, ・ or hyphen nearest its middle, else between characters."""
+    if canvas.measure(head, size)[0] <= HEAD_MAX:
+        return [head]
+    cuts = [i + 1 for i, ch in enumerate(head[:-1]) if ch in " ・-"]
+    if cuts:
+        cut = min(cuts, key=lambda i: abs(i - len(head) / 2))
+        return [head[:cut].rstrip(), head[cut:].lstrip()]
+    half = canvas.measure(head, size)[0] / 2 + size
+    lines = wrap_to(head, lambda line: canvas.measure(line, size)[0] <= half)
+    return [lines[0], "".join(line.strip() for line in lines[1:])]
+
+
+def _round_blocks(canvas: Canvas, labels: TournamentLabels, rows: Sequence[StandingRow],
+                  rounds: Sequence[int], room: float) -> list[list[tuple[int, float]]]:
+    """The crosstable's rounds in blocks that fit `room`, each round with its column's width
+    (its widest cell or header, and a gap): every round is shown, none squeezed."""
+    blocks: list[list[tuple[int, float]]] = []
+    used = room + 1.0
+    for number in rounds:
+        texts = [cell_text(*row.cells[number]) for row in rows if number in row.cells] or ["·"]
+        width = max([canvas.measure(labels.round.format(number=number), SMALL)[0]]
+                    + [canvas.measure(text, BODY)[0] for text in texts]) + GAP
+        if used + width > room:
+            blocks.append([])
+            used = 0.0
+        blocks[-1].append((number, width))
+        used += width
+    if len(blocks) > 1:  # as many rounds in each block as can be (5 rounds: 3 + 2, not 4 + 1)
+        flat = [column for block in blocks for column in block]
+        per = -(-len(flat) // len(blocks))
+        even = [flat[i:i + per] for i in range(0, len(flat), per)]
+        if len(even) == len(blocks) and all(sum(w for _, w in b) <= room for b in even):
+            return even
+    return blocks
+
+
+def _crosstable_block(canvas: Canvas, labels: TournamentLabels, rows: Sequence[StandingRow],
+                      block: Sequence[tuple[int, float]], y: float, rank_w: float,
+                      name_w: float) -> float:
+    """One block of the crosstable's rounds (rank, name if `name_w`, a column per round);
+    returns the y under it."""
+    x_name = MARGIN + rank_w
+    x = float(x_name + name_w)
+    lefts = []
+    for _, width in block:
+        lefts.append(x)
+        x += width
+    mid = y + ROW / 2
+    canvas.text((MARGIN, mid), labels.rank, size=SMALL, fg=MUTED, bg=BACKGROUND)
+    if name_w:
+        canvas.text((x_name, mid), labels.player, size=SMALL, fg=MUTED, bg=BACKGROUND)
+    for left, (number, width) in zip(lefts, block, strict=True):
+        canvas.text((left + width / 2, mid), labels.round.format(number=number), size=SMALL,
                     fg=MUTED, bg=BACKGROUND, align="centre")
     y += ROW
     canvas.line((MARGIN, y, WIDTH - MARGIN, y), fill=LINE, width=2)
-    if not rows:
-        canvas.text((MARGIN, y + ROW / 2), labels.nobody, size=SMALL, fg=MUTED, bg=BACKGROUND)
     for i, row in enumerate(rows):
-        back = STRIPE if i % 2 else BACKGROUND
-        if back != BACKGROUND:
-            canvas.rectangle((0, y, WIDTH, y + ROW), fill=back)
+        back = _row_back(canvas, i, y)
         mid = y + ROW / 2
-        canvas.text((x_rank, mid), str(row.rank), size=SMALL, fg=TEXT, bg=back, bold=True)
-        shown = fit_width(canvas, row.name, SMALL, False, name_w - 10)
-        canvas.text((x_name, mid), shown, size=SMALL, fg=TEXT, bg=back)
-        values = [row.points, *row.tiebreaks[:len(breaks)]]
-        for x, value, num_w in zip(x_nums, values, num_ws, strict=True):
-            canvas.text((x + num_w - 6, mid), _num(value), size=SMALL, fg=TEXT, bg=back,
-                        align="right", bold=x == x_nums[0])
-        for x, number in zip(x_rounds, shown_rounds, strict=True):
+        canvas.text((MARGIN, mid), str(row.rank), size=BODY_BOLD, fg=TEXT, bg=back, bold=True)
+        if name_w:
+            canvas.text((x_name, mid), fit_width(canvas, row.name, BODY, False, name_w - GAP),
+                        size=BODY, fg=TEXT, bg=back)
+        for left, (number, width) in zip(lefts, block, strict=True):
             cell = row.cells.get(number)
-            text = cell_text(*cell) if cell else "·"
-            canvas.text((x + round_w / 2, mid), text, size=SMALL, fg=TEXT, bg=back,
-                        align="centre")
+            canvas.text((left + width / 2, mid), cell_text(*cell) if cell else "·", size=BODY,
+                        fg=TEXT, bg=back, align="centre")
         y += ROW
-    return canvas.png(layout)
+    return y
 
 
 def render_bracket(name: str, stages: Sequence[Sequence[Tie]], *, tr: Any = None,
@@ -174,10 +279,10 @@ def render_bracket(name: str, stages: Sequence[Sequence[Tie]], *, tr: Any = None
                 size=TITLE, fg=TEXT, bg=BACKGROUND, bold=True)
     y = MARGIN + TITLE + 16
     if not stages:
-        canvas.text((MARGIN, y + ROW / 2), labels.nobody, size=SMALL, fg=MUTED, bg=BACKGROUND)
+        canvas.text((MARGIN, y + ROW / 2), labels.nobody, size=BODY, fg=MUTED, bg=BACKGROUND)
     for number, stage in enumerate(stages, 1):
         canvas.text((MARGIN, y + ROW / 2), labels.stage_title.format(number=number),
-                    size=SMALL, fg=MUTED, bg=BACKGROUND, bold=True)
+                    size=BODY_BOLD, fg=MUTED, bg=BACKGROUND, bold=True)
         y += ROW
         for tie in stage:
             seats = list(tie.names) or [None]
@@ -188,12 +293,12 @@ def render_bracket(name: str, stages: Sequence[Sequence[Tie]], *, tr: Any = None
             for index, who in enumerate(seats):
                 mid = y + ROW / 2
                 won = who is not None and index == tie.winner
-                text = fit_width(canvas, who if who is not None else labels.bye, SMALL, won,
-                                 WIDTH - 3 * MARGIN - 40)
-                canvas.text((MARGIN + 20, mid), text, size=SMALL,
+                text = fit_width(canvas, who if who is not None else labels.bye,
+                                 BODY_BOLD if won else BODY, won, WIDTH - 3 * MARGIN - 60)
+                canvas.text((MARGIN + 20, mid), text, size=BODY_BOLD if won else BODY,
                             fg=TEXT if who is not None else MUTED, bg=BACKGROUND, bold=won)
                 if won:
-                    canvas.text((WIDTH - MARGIN, mid), "✓", size=SMALL, fg=WIN, bg=BACKGROUND,
+                    canvas.text((WIDTH - MARGIN, mid), "✓", size=BODY_BOLD, fg=WIN, bg=BACKGROUND,
                                 align="right", bold=True)
                 y += ROW
         y += 8

@@ -3,6 +3,7 @@
 import datetime as dt
 import gettext
 import io
+import itertools
 import math
 import re
 
@@ -104,3 +105,37 @@ def test_japanese_chart_uses_the_catalog_and_the_cjk_font(cjk_font):
     _, texts = chart([(T0, 1500.0), (T0 + 9 * DAY, 1530.0)], title="アリスのレーティング",
                      tr=japanese)
     assert texts[0] == "アリスのレーティング"
+
+
+# a display name as long as Discord allows (32 characters)
+LONG_NAME = "長谷川・ボブ・ジョンソン・ザ・サード・ロングネーム・二世です本当に"[:32]
+
+
+@pytest.mark.parametrize("game_id", ["progressive-mancala", "pastoral-square", "ghostone",
+                                     "ico", "consequence"])
+def test_the_profile_charts_title_names_the_game_in_japanese_and_is_whole(game_id, cjk_font):
+    """/profile's chart title carried the English game name in Japanese and was cut with an
+    ellipsis; the game's name now comes through the catalog (as on every other screen) and
+    a title too long for a line is set on two, whole, at the title's size."""
+    from bot.catalogue import PLAYABLE
+    from bot.cogs.stats import chart_title
+    from bot.i18n import Texts, translations
+
+    texts = Texts("ja")
+    title = chart_title(game_id, LONG_NAME, texts)
+    japanese = texts(PLAYABLE[game_id].name)
+    assert japanese in title and LONG_NAME in title
+    if game_id in ("progressive-mancala", "pastoral-square", "consequence"):
+        assert japanese != PLAYABLE[game_id].name  # (Ghostone and ICO are so in Japanese)
+    boxes: list[TextBox] = []
+    png = rating_chart([(T0, 1500.0), (T0 + DAY, 1523.0)], title=title,
+                       tr=translations("ja"), layout=boxes, names=[LONG_NAME])
+    assert not layout_problems(png, boxes), layout_problems(png, boxes)
+    lines = list(itertools.takewhile(lambda b: b.height == boxes[0].height, boxes))  # drawn first
+    assert len(lines) > 1  # too long for one line: set on more, not cut
+    assert "".join(b.text for b in lines).replace(" ", "") == title.replace(" ", ""), \
+        [b.text for b in lines]
+    assert not any("…" in b.text for b in boxes)
+    assert all(b.height * 360 / WIDTH >= 9 for b in boxes)
+    image = Image.open(io.BytesIO(png))
+    assert image.width == WIDTH and image.height <= HEIGHT + 2 * 60

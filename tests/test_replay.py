@@ -83,8 +83,18 @@ def frames_rgb(data: bytes) -> list[bytes]:
     return found
 
 
-def rgb(png: bytes) -> bytes:
-    return Image.open(io.BytesIO(png)).convert("RGB").tobytes()
+def rgb(png: bytes, size: tuple[int, int] | None = None) -> bytes:
+    """A picture's pixels, padded to `size` with its own background (index 0) as a frame of a
+    replay is when another position's picture is taller (a Mancala board is as tall as its
+    footer's lines)."""
+    picture = Image.open(io.BytesIO(png))
+    picture.load()
+    if size is None or size == picture.size:
+        return picture.convert("RGB").tobytes()
+    palette = picture.getpalette() or [0, 0, 0]
+    frame = Image.new("RGB", size, tuple(palette[:3]))
+    frame.paste(picture.convert("RGB"), (0, 0))
+    return frame.tobytes()
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -98,19 +108,19 @@ def test_a_match_becomes_a_looping_gif_with_a_frame_per_position(game_id):
     assert image.format == "GIF"
     assert image.n_frames == len(notations) + 1 == len(states)
     assert image.info["loop"] == 0
-    first = Image.open(io.BytesIO(render_observation(game_id, observations[0],
-                                                     names=NAMES[:seats])))
-    assert image.size == first.size
+    pngs = [render_observation(game_id, o, names=NAMES[:seats]) for o in observations]
+    sizes = [Image.open(io.BytesIO(png)).size for png in pngs]
+    largest = (max(w for w, _ in sizes), max(h for _, h in sizes))
+    assert image.size == largest
 
     structure = gif_structure(gif)
-    assert structure["loop"] == 0 and structure["size"] == first.size
+    assert structure["loop"] == 0 and structure["size"] == largest
     assert len(structure["images"]) == len(states)
     assert not any(frame["local"] for frame in structure["images"]), "a local palette"
     delays = [frame["delay"] for frame in structure["images"]]
     assert delays[:-1] == [900] * (len(delays) - 1) and delays[-1] == 4000
     # every frame shows exactly the picture of its position: the shared palette is exact
-    pictures = [rgb(render_observation(game_id, o, names=NAMES[:seats])) for o in observations]
-    assert frames_rgb(gif) == pictures
+    assert frames_rgb(gif) == [rgb(png, largest) for png in pngs]
 
 
 def test_frames_after_the_first_hold_only_what_changed():
@@ -138,10 +148,11 @@ def test_the_result_sentence_is_drawn_on_its_frame_only():
     game, _, states, _ = playout("progressive-mancala", 2, 4)
     observations = [game.observe(s, None) for s in states]
     results = [None] * (len(states) - 1) + ["Bob resigned"]
-    frames = frames_rgb(animate("progressive-mancala", observations, results=results))
+    gif = animate("progressive-mancala", observations, results=results)
+    frames, size = frames_rgb(gif), Image.open(io.BytesIO(gif)).size
     assert frames[-1] == rgb(render_observation("progressive-mancala", observations[-1],
-                                                result="Bob resigned"))
-    assert frames[-2] == rgb(render_observation("progressive-mancala", observations[-2]))
+                                                result="Bob resigned"), size)
+    assert frames[-2] == rgb(render_observation("progressive-mancala", observations[-2]), size)
     with pytest.raises(ValueError, match="results"):
         animate("progressive-mancala", observations, results=["x"])
     with pytest.raises(ValueError):

@@ -7,12 +7,21 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from PIL import Image
 from test_render import layout_problems
 
 from bot import tournaments as engine
 from render import TextBox
-from render.tournament import StandingRow, Tie, render_bracket, render_standings
+from render.common import translated
+from render.tournament import (
+    BODY_PHONE_PX,
+    StandingRow,
+    Tie,
+    TournamentLabels,
+    render_bracket,
+    render_standings,
+)
 
 
 def swiss(players: int, rounds: int) -> engine.Tournament:
@@ -86,3 +95,154 @@ def test_a_bracket_marks_the_winners():
     drawn(render_bracket("Cup", stages, layout=boxes), boxes)
     texts = [b.text for b in boxes]
     assert texts.count("✓") == 2 and "bye" in texts and "(5) Cy" in texts
+
+
+# -- at the edges (issue 50): pods' cells in their own columns, every round in both
+# languages, and text a phone reads ------------------------------------------------------------
+LONG = ("Alexandria-Konstantinopolous-XIV", "長谷川・ボブ・ジョンソン・ザ・サード・ロングネーム")
+
+
+def played(fmt: str, players: int, rounds: int = 0, *, long: bool = False, table: int = 2,
+           finish: bool = True) -> engine.Tournament:
+    """A tournament of any format with random results; `finish` False leaves half the last
+    round's games running."""
+    from bot.tournaments.formats import pod_points
+
+    field = tuple(engine.Player(id=i, rating=1500 + 7 * i,
+                                name=LONG[i % 2] + str(i) if long else f"Player {i}")
+                  for i in range(1, players + 1))
+    t = engine.Tournament(engine.Settings(format=fmt, rounds=rounds, name="Autumn Open 2026",
+                                          table_min=min(table, 3), table_max=table), field)
+    rng = random.Random(players * 31 + rounds)
+    while not engine.is_finished(t):
+        try:
+            rnd = engine.pair_next_round(t)
+        except engine.PairingError:
+            break
+        t = engine.add_round(t, rnd)
+        running = not finish and rnd.number == rounds
+        for i, g in enumerate(rnd.games):
+            if g.points is not None or (running and i % 2):
+                continue
+            if len(g.seats) == 2:
+                points = rng.choice([(1.0, 0.0), (0.0, 1.0)]
+                                    + ([(0.5, 0.5)] if fmt != "knockout" else []))
+            else:
+                places = list(range(1, len(g.seats) + 1))
+                rng.shuffle(places)
+                points = pod_points(tuple(places), table)
+            t = engine.record(t, rnd.number, i, points)
+        if running:
+            break
+    return t
+
+
+EDGES = {
+    "swiss, 3 players": played("swiss", 3, 2),
+    "swiss, 16 players, 7 rounds, long names": played("swiss", 16, 7, long=True),
+    "swiss, 32 players, a round running": played("swiss", 32, 5, finish=False),
+    "round robin, 6": played("round_robin", 6),
+    "pods of 3-4, 10 players": played("pods", 10, 4, table=4),
+    "pods of 3-4, 13 players, long names": played("pods", 13, 5, long=True, table=4),
+    "knockout, 8": played("knockout", 8),
+    "knockout, 16, long names": played("knockout", 16, long=True),
+    "knockout, 5": played("knockout", 5),
+}
+
+
+class LongWords:
+    """The Japanese catalog with the tournament's words written out whole (ブッフホルツ,
+    ゾンネボルン・ベルガー, ラウンド): a column's header may be longer than its numbers."""
+
+    def __init__(self):
+        from bot.i18n import translations
+
+        self.ja = translations("ja")
+        self.words = {"Bh": "ブッフホルツ", "SB": "ゾンネボルン・ベルガー", "Opp": "対戦相手の得点",
+                      "1st": "1位の回数", "R{number}": "ラウンド{number}"}
+
+    def gettext(self, message: str) -> str:
+        return self.words.get(message) or self.ja.gettext(message)
+
+    def ngettext(self, single: str, plural: str, n: int) -> str:
+        return self.ja.ngettext(single, plural, n)
+
+
+def _translation(language: str):
+    from bot.i18n import translations
+
+    return LongWords() if language == "ja-long" else translations(language)
+
+
+def _rows_apart(boxes: list[TextBox], gap: int = 8) -> list[str]:
+    """Labels on one line (their digits' middles within 3 px) closer than `gap` px to each
+    other: a cell running into the next column."""
+    found = []
+    for a in boxes:
+        for b in boxes:
+            same_line = abs((a.box[1] + a.box[3]) - (b.box[1] + b.box[3])) <= 6
+            if a is not b and same_line and a.box[0] <= b.box[0] and b.box[0] - a.box[2] < gap:
+                found.append(f"{a.text!r} runs into {b.text!r}")
+    return found
+
+
+def _standings_png(t: engine.Tournament, language: str, boxes: list[TextBox]) -> bytes:
+    table, names = rows(t)
+    return render_standings(t.settings.name, names, table, [r.number for r in t.rounds],
+                            tr=_translation(language), layout=boxes)
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "ja-long"])
+@pytest.mark.parametrize("case", sorted(EDGES))
+def test_standings_at_the_edges_show_every_round_in_columns_a_phone_reads(case, language,
+                                                                          request):
+    """Every round's column is there (the Japanese picture dropped the early rounds, the
+    English one all but the last four of seven), no cell's text comes within 8 px of the
+    next column's (pods' "2/4,3,11" ran into the next round), every label passes the layout
+    check, and what a player reads (names, points, tie-breaks, results) has digits at least
+    11 px tall at 360 px wide, as a phone's body text (the picture was at the 9 px floor
+    throughout: too small to read); headers keep the floor."""
+    if language != "en":
+        request.getfixturevalue("cjk_font")
+    t = EDGES[case]
+    labels = translated(TournamentLabels, _translation(language))
+    boxes: list[TextBox] = []
+    png = _standings_png(t, language, boxes)
+    image = drawn(png, boxes)
+    texts = [b.text for b in boxes]
+    missing = [n for n in range(1, len(t.rounds) + 1)
+               if labels.round.format(number=n) not in texts]
+    assert not missing, f"rounds left out: {missing}"
+    assert not _rows_apart(boxes), _rows_apart(boxes)[:5]
+    heads = {labels.rank, labels.player, labels.points, labels.buchholz,
+             labels.sonneborn_berger, labels.opponents_points, labels.wins, labels.stage,
+             *(labels.round.format(number=n) for n in range(1, len(t.rounds) + 1))}
+    # a header set on two lines is two labels, each a part of a header
+    body = [b for b in boxes[1:] if b.text not in heads
+            and not any(b.text in head and len(b.text) > 1 for head in heads)]
+    assert len(body) >= len(t.players) * 3
+    small = [f"{b.text!r}: {b.height * 360 / image.width:.1f} px" for b in body
+             if b.height * 360 / image.width < BODY_PHONE_PX]
+    assert not small, small[:5]
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("case", [c for c in sorted(EDGES) if "knockout" in c])
+def test_brackets_at_the_edges_read_on_a_phone(case, language, request):
+    """Brackets of 8, 16 (long names) and 5 (byes): every stage, names at body size."""
+    if language != "en":
+        request.getfixturevalue("cjk_font")
+    t = EDGES[case]
+    labels = translated(TournamentLabels, _translation(language))
+    names = {p.id: p.name for p in t.players}
+    seeds = {p.id: i for i, p in enumerate(engine.seed_order(t.players), 1)}
+    stages = [[Tie(tuple(f"({seeds[pid]}) {names[pid]}" for pid in tie.seats),
+                   tie.seats.index(tie.winner) if tie.winner in tie.seats else None)
+               for tie in stage] for stage in engine.knockout_stages(t)]
+    boxes: list[TextBox] = []
+    image = drawn(render_bracket(t.settings.name, stages, tr=_translation(language),
+                                 layout=boxes), boxes)
+    texts = [b.text for b in boxes]
+    assert all(labels.stage_title.format(number=n) in texts for n in range(1, len(stages) + 1))
+    small = [b.text for b in boxes[1:] if b.height * 360 / image.width < BODY_PHONE_PX]
+    assert not small, small[:5]

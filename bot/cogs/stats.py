@@ -56,10 +56,8 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
             if found.trend_game is None:
                 await reply(interaction, content, ephemeral=False)
                 return
-            game_name = (PLAYABLE[found.trend_game].name if found.trend_game in PLAYABLE
-                         else found.trend_game)
-            title = texts(phrase(strings.PROFILE_CHART, name=name, game=game_name))
-            png = await pictures.run(profile_chart, found.trend, title, texts.language)
+            title = chart_title(found.trend_game, name, texts)
+            png = await pictures.run(profile_chart, found.trend, title, texts.language, (name,))
             await reply(interaction, content, ephemeral=False,
                         file=discord.File(io.BytesIO(png), filename="rating.png"))
 
@@ -199,6 +197,13 @@ def _rating(row: RatingRow) -> str:
 
 def _games(n: int) -> Phrase:
     return nphrase(*strings.PROFILE_GAMES, n)
+
+
+def chart_title(game_id: str, name: str, texts: Texts) -> str:
+    """The rating chart's title, the player and the game: the game's name through the catalog
+    in the reader's language, as every other screen names a game (it was left English)."""
+    game = PLAYABLE[game_id].name if game_id in PLAYABLE else game_id
+    return texts(phrase(strings.PROFILE_CHART, name=name, game=texts(game)))
 
 
 def profile_text(profile: Profile, name: str, texts: Texts) -> str:

@@ -523,8 +523,7 @@ class Tournaments:
         """Add paired rounds: a row per round (a second pairing of one fails the whole
         transaction), an ordinary match per table, the announcement."""
         data = t.data
-        lines: list[Phrase | str] = []
-        pinged: list[int] = []
+        entries: list[PairingLine] = []
         for rnd in new:
             data = engine.add_round(data, rnd)
             await tx.add_tournament_round(t.id, rnd.number, now)
@@ -532,23 +531,34 @@ class Tournaments:
                 if g.points is None:
                     match_id = await self._open_game(tx, effects, t, rnd.number, index,
                                                      g.seats, now)
-                    lines.append(f"#{match_id}: " + " – ".join(f"<@{s}>" for s in g.seats))
+                    entries.append(PairingLine(game_line(match_id, g.seats), g.seats, match_id))
                 elif len(g.seats) == 1:
-                    lines.append(phrase(strings.TOURNAMENT_BYE_LINE, player=f"<@{g.seats[0]}>"))
+                    entries.append(PairingLine(phrase(strings.TOURNAMENT_BYE_LINE,
+                                                      player=f"<@{g.seats[0]}>"), g.seats))
                 elif g.seats:
-                    lines.append(phrase(strings.TOURNAMENT_FORFEIT_LINE,
-                                        players=" – ".join(f"<@{s}>" for s in g.seats)))
-                pinged += [s for s in g.seats if s not in pinged]
+                    entries.append(PairingLine(phrase(
+                        strings.TOURNAMENT_FORFEIT_LINE,
+                        players=" – ".join(f"<@{s}>" for s in g.seats)), g.seats))
         count = len(new) if t.row.format == "round_robin" else 1
         deadline = now + t.row.round_seconds * count
         t = await self._save(tx, t, now, data=data, round_deadline=deadline)
         first = new[0].number
-        await self._post(effects, t, phrase(
-            strings.TOURNAMENT_ROUND_PAIRED if count == 1 else strings.TOURNAMENT_ALL_PAIRED,
-            tournament_id=t.id, round=first, deadline=f"<t:{int(deadline)}:f>",
-            pairings=_lines(lines)), mention=pinged,
-            picture="bracket" if t.row.format == "knockout"
-            else "standings" if first > 1 else None)
+        picture = ("bracket" if t.row.format == "knockout"
+                   else "standings" if first > 1 else None)
+        # the pairings in as many messages as Discord's limit asks (a round robin of 16 pairs
+        # 120 games at once), each game's number a link to its thread once it is made
+        for part, chunk in enumerate(pairing_chunks(entries)):
+            lines = _lines([entry.line for entry in chunk])
+            text = lines if part else phrase(
+                strings.TOURNAMENT_ROUND_PAIRED if count == 1 else strings.TOURNAMENT_ALL_PAIRED,
+                tournament_id=t.id, round=first, deadline=f"<t:{int(deadline)}:f>",
+                pairings=lines)
+            await effects.post(outbox.TourPost(
+                tournament_id=t.id, channel_id=t.row.channel_id, text=text,
+                mention=tuple(sorted({s for entry in chunk for s in entry.seats})),
+                picture=None if part else picture,
+                data=engine.to_json(t.data) if picture and not part else None,
+                games=tuple(e.match_id for e in chunk if e.match_id is not None) or None))
         return t
 
     async def _open_game(self, tx: Tx, effects: Effects, t: Tournament, number: int,
@@ -709,6 +719,63 @@ class Tournaments:
         """(TRF text for two-player formats, else None; JSON text)."""
         trf = engine.to_trf(t.data) if t.row.format != "pods" else None
         return trf, engine.to_json(t.data)
+
+
+MESSAGE_LIMIT = 2000  # characters of a Discord message's content
+# room kept in each pairing message for its heading ("Tournament #3, round 2 (ends …):", in
+# any language) and for what a line's translation adds to the English
+HEADING_ROOM = 300
+# what linking a game's number adds to its line at most: "[#8](<https://discord.com/channels/
+# GUILD/THREAD>)" for "#8", Discord's ids being at most 20 digits
+LINK_ROOM = len("[](<https://discord.com/channels//>)") + 2 * 20
+
+
+@dataclass(frozen=True)
+class PairingLine:
+    """A line of a round's pairings: a game (its match), a bye or a forfeit."""
+
+    line: Phrase | str
+    seats: tuple[int, ...]
+    match_id: int | None = None
+
+
+def game_line(match_id: int, seats: tuple[int, ...]) -> str:
+    """A paired game: its match's number (which the delivery links to the match's thread,
+    `link_games`) and its players."""
+    return f"#{match_id}: " + " – ".join(f"<@{s}>" for s in seats)
+
+
+def pairing_chunks(entries: list[PairingLine]) -> list[list[PairingLine]]:
+    """The pairings in messages of at most `MESSAGE_LIMIT` characters once the heading is
+    added and every game's number is linked: each line counted at its longest (the longest
+    of its translations, with the longest link)."""
+    from ..i18n import LANGUAGES, Texts
+
+    texts = [Texts(language) for language in LANGUAGES]
+    budget = MESSAGE_LIMIT - HEADING_ROOM
+    chunks: list[list[PairingLine]] = [[]]
+    used = 0
+    for entry in entries:
+        size = 1 + max(len(t(entry.line)) for t in texts) + \
+            (LINK_ROOM if entry.match_id is not None else 0)
+        if chunks[-1] and used + size > budget:
+            chunks.append([])
+            used = 0
+        chunks[-1].append(entry)
+        used += size
+    return chunks
+
+
+def link_games(text: str, links: dict[int, str]) -> str:
+    """A pairing message with each game's number ("#8: <@1> – <@2>", at a line's start) made
+    a link to its match (`links`: match id -> URL; a game without one is left as it is). The
+    URL in <> so that Discord shows no preview of it."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        head, colon, rest = line.partition(": ")
+        if colon and head.startswith("#") and head[1:].isdigit() and int(head[1:]) in links:
+            lines[i] = f"[{head}](<{links[int(head[1:])]}>): {rest}"
+    return "\n".join(lines)
 
 
 def _lines(items: list[Phrase | str]) -> Phrase | str:

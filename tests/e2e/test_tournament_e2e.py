@@ -13,7 +13,9 @@ from e2e_helpers import decode_png, is_ephemeral
 from test_tournaments_trf import read_trf
 
 DAY = 86400
-PAIRING = re.compile(r"#(\d+): <@(\d+)> – <@(\d+)>")
+# a game's line: its number (a link to its thread once the thread is made), its two players
+PAIRING = re.compile(r"\[?#(\d+)(?:\]\(<https://discord\.com/channels/\d+/\d+>\))?: "
+                     r"<@(\d+)> – <@(\d+)>")
 
 
 async def create(fake, mod: int, **options) -> tuple[int, int]:
@@ -109,6 +111,11 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     # round 1: everyone resigns as the second seat
     first = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
     games = pairings(first)
+    # each game's number a link a player can click to reach the game: its thread
+    for match_id, *_ in games:
+        game_thread = await match_thread(fake, match_id)
+        assert f"[#{match_id}](<https://discord.com/channels/" in first["content"]
+        assert f"/{game_thread}>): " in first["content"]
     assert len(games) == 3 and ": a bye" in first["content"]
     assert fake.pinged(first) == set(people)  # each player mentioned once
     match_id, white, _ = games[0]
@@ -215,7 +222,7 @@ def tables(message: dict) -> list[tuple[int, list[int]]]:
     """Each game of an announcement: (match id, its players in seat order)."""
     out = []
     for line in message["content"].splitlines():
-        found = re.match(r"#(\d+): (.*)$", line)
+        found = re.match(r"\[?#(\d+)(?:\]\(<[^>]+>\))?: (.*)$", line)
         if found:
             out.append((int(found[1]), [int(u) for u in re.findall(r"<@(\d+)>", found[2])]))
     return out
