@@ -96,12 +96,13 @@ def _face_polygon(face: int) -> list[tuple[float, float]]:
     a, b, c = FACES[face][0]
     if c != 11:
         return _arc(a, b) + _arc(b, c) + _arc(c, a)
-    # around the south pole: the outer circle between the two lower-ring vertices
-    start, end = _azimuth(b), _azimuth(a)
-    if end < start:
-        end += 2 * math.pi
-    circle = [(CX + RADIUS * math.cos(start + (end - start) * i / SAMPLES),
-               CY - RADIUS * math.sin(start + (end - start) * i / SAMPLES))
+    # around the south pole: the arc of the outer circle (the pole itself) between the two
+    # lower-ring vertices, the short way round (their azimuths are 72 degrees apart, and
+    # atan2 may put them on either side of the +-180 degree cut)
+    start = _azimuth(b)
+    turn = (_azimuth(a) - start + math.pi) % (2 * math.pi) - math.pi
+    circle = [(CX + RADIUS * math.cos(start + turn * i / SAMPLES),
+               CY - RADIUS * math.sin(start + turn * i / SAMPLES))
               for i in range(SAMPLES + 1)]
     return _arc(a, b) + circle
 
@@ -111,9 +112,12 @@ FACE_POLYGONS = tuple(_face_polygon(f) for f in range(len(FACES)))
 
 @lru_cache(maxsize=32)
 def _face_centre(face: int) -> tuple[float, float]:
+    """Where the face's centre is drawn: its vertices' mean, put back on the sphere before it
+    is projected (unscaled, an outer face's centre came out on its inner side)."""
     verts = FACES[face][0]
     centre = [sum(VERTICES[v][k] for v in verts) / 3 for k in range(3)]
-    return _project(centre)
+    norm = math.sqrt(sum(c * c for c in centre))
+    return _project(tuple(c / norm for c in centre))
 
 
 def _pair_numbers() -> tuple[int, ...]:
