@@ -9,11 +9,13 @@ import math
 import random
 from functools import lru_cache
 
+import pytest
 from PIL import Image, ImageDraw
+from test_render import LONGEST, _cut_outside_a_name, layout_problems
 
 from games import REGISTRY
 from games.ico.game import FACES, VERTICES
-from render import render_observation
+from render import TextBox, render_observation
 from render.ico import ACTIVE, CX, CY, EDGE_PATHS, FACE_FILL, FACE_POLYGONS, HEIGHT, RADIUS, WIDTH
 
 GAME = REGISTRY["ico"]
@@ -215,3 +217,70 @@ def test_the_tint_check_sees_a_face_painted_over():
     out = io.BytesIO()
     image.save(out, "PNG")
     assert any(p.startswith("f16 shows") for p in tint_problems(out.getvalue(), {0, 5}))
+
+
+# -- the header ---------------------------------------------------------------------------------
+def _finished(level: str, antipodal: str, seats: int, seed: int):
+    rng = random.Random(seed)
+    state = GAME.new(seats, GAME.draw_options({"level": level, "antipodal": antipodal}, rng))
+    while GAME.outcome(state) is None:
+        state = GAME.apply(state, rng.choice(GAME.legal_moves(state)))
+    return state
+
+
+def _said(phrase, tr, names) -> str:
+    """A phrase as the bot says it, the seats it names written as the players' names."""
+    from games.base import Seat
+
+    fields = {key: names[value.index] if isinstance(value, Seat) else value
+              for key, value in phrase.fields}
+    return tr.gettext(phrase.template).format(**fields)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_long_result_keeps_the_winners_name_and_the_whole_sentence(language, request):
+    """The final header with 32-character names, in English and Japanese: every way an ICO
+    match ends (each level's result with each seat winning, a resignation, a timeout) is
+    drawn whole on at most two lines, the winner's name whole or cut to no fewer than 8
+    characters; the names in the seats' row may give way, the sentence may not. One line cut
+    it to 「三… が三角形とその正反対の三角形を完成さ…」."""
+    if language == "ja":
+        request.getfixturevalue("cjk_font")
+    from bot import strings
+    from bot.i18n import translations
+    from games.base import phrase
+
+    tr = translations(language)
+    found = []
+    for level, antipodal in (("1", "no"), ("1+", "no"), ("2", "no"), ("2+", "no"),
+                             ("2+", "yes")):
+        state = _finished(level, antipodal, 4, 1)
+        view = GAME.observe(state, None)
+        for names in (LONGEST, LONGEST[::-1]):
+            winner = view.outcome.winners[0] if not view.outcome.draw else 0
+            results = [_said(GAME.describe_outcome(state), tr, names),
+                       _said(phrase(strings.RESIGNED_WIN, name=names[3], winners=names[winner]),
+                             tr, names),
+                       _said(phrase(strings.TIMEOUT_WIN, absent=" & ".join(names[1:]),
+                                    claimer=names[0]), tr, names)]
+            for result in results:
+                boxes: list[TextBox] = []
+                png = render_observation("ico", view, names=names, result=result, tr=tr,
+                                         layout=boxes)
+                found += [f"{result}: {p}" for p in layout_problems(png, boxes)]
+                header = [b for b in boxes if b.box[3] < 84 and b.box[0] < WIDTH / 2]
+                drawn = " ".join(b.text for b in header)
+                where = f"{result!r} drawn as {[b.text for b in header]}"
+                if len(header) > 2 or _cut_outside_a_name(drawn, names):
+                    found.append(f"{where}: cut or too long")
+                squash = drawn.replace(" ", "").replace("…", "")
+                for name in names:
+                    if name in result and name not in drawn and name[:8] not in squash:
+                        found.append(f"{where}: {name} cut short")
+                rest = result
+                for name in sorted(names, key=len, reverse=True):
+                    rest = rest.replace(name, "")
+                for word in rest.split():
+                    if word.replace(" ", "") not in squash and word not in "&;:":
+                        found.append(f"{where}: {word!r} is missing")
+    assert not found, "\n".join(found[:12])
