@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.ico.game import EDGES, FACES, VERTICES, IcoView
+from games.ico.game import EDGES, FACE_NUMBERS, FACES, VERTICES, IcoView
 
 from .common import (
     BACKGROUND,
     MUTED,
     TEXT,
+    Box,
     Canvas,
     Picture,
     Rgb,
@@ -121,17 +122,7 @@ def _face_centre(face: int) -> tuple[float, float]:
     return _project(tuple(c / norm for c in centre))
 
 
-def _pair_numbers() -> tuple[int, ...]:
-    """Antipodal faces share a number 1-10."""
-    numbers, next_number = [0] * len(FACES), 1
-    for face in range(len(FACES)):
-        if not numbers[face]:
-            numbers[face] = numbers[FACES[face][2]] = next_number
-            next_number += 1
-    return tuple(numbers)
-
-
-PAIR_NUMBERS = _pair_numbers()
+PAIR_NUMBERS = FACE_NUMBERS  # drawn on each face; texts name faces by them
 
 
 def _point_on(path, t: float) -> tuple[float, float]:
@@ -199,11 +190,10 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     for x, y, text, colour in numbered:  # numbers after every marker, so none is covered
         canvas.text((x, y), text, size=SMALL_BOLD, fg=ink_on(colour), bg=colour, bold=True,
                     align="centre")
-    if mover is not None:
-        reserved = [canvas.text_box(_face_centre(face), str(PAIR_NUMBERS[face]),
-                                    size=SMALL_BOLD, bold=True, align="centre")
-                    for face in range(len(FACES))]
-        _edge_labels(canvas, view, legal, mover, reserved)
+    reserved = [canvas.text_box(_face_centre(face), str(PAIR_NUMBERS[face]),
+                                size=SMALL_BOLD, bold=True, align="centre")
+                for face in range(len(FACES))]
+    _edge_labels(canvas, view, legal, mover, reserved)
     for face in range(len(FACES)):
         _face_number(canvas, face, fills.get(face, FACE_FILL))
     _header(canvas, view, who, labels, result, mover)
@@ -259,69 +249,165 @@ def _number_spots(face: int) -> tuple[tuple[float, float], ...]:
 
 def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
     """The face's pair number at its centre, or nudged towards a corner if a marker is there."""
-    candidates = _number_spots(face)
-    x, y = candidates[0]
+    x, y = _number_spot(canvas, face) or _number_spots(face)[0]
+    canvas.text((x, y), str(PAIR_NUMBERS[face]), size=SMALL_BOLD, fg=ink_on(fill, dark=FACE_INK),
+                bg=fill, bold=True, align="centre", halo=True)
+
+
+def _number_spot(canvas: Canvas, face: int,
+                 also: Sequence[Box] = ()) -> tuple[float, float] | None:
+    """The first of the face's number spots clear of every label and marker drawn (and of
+    the boxes `also`), or None."""
+    x, y = _number_spots(face)[0]
     text = str(PAIR_NUMBERS[face])
-    ink = ink_on(fill, dark=FACE_INK)
-    near: list[tuple[float, float, float, float]] = [
-        box for box in [b.box for b in canvas.boxes] + canvas.markers
-        if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
-    for cx, cy in candidates:
+    near: list[Box] = [box for box in [b.box for b in canvas.boxes] + canvas.markers + list(also)
+                       if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
+    for cx, cy in _number_spots(face):
         box = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True, align="centre")
         if not any(overlaps(box, other, 3) for other in near):
-            break
-    else:
-        cx, cy = x, y
-    canvas.text((cx, cy), text, size=SMALL_BOLD, fg=ink, bg=fill, bold=True, align="centre",
-                halo=True)
+            return cx, cy
+    return None
 
 
-def _edge_labels(canvas: Canvas, view: IcoView, legal, mover: int, reserved) -> None:
-    """Each usable edge's name on a white pill just across the edge (in the face the triangle
-    would roll onto), at the first spot clear of every marker, number and other label."""
+def _named_edges(view: IcoView, legal: Sequence[int],
+                 mover: int | None) -> list[tuple[int, Rgb, Rgb, int]]:
+    """The edges named on the map, as (edge, pill fill, pill outline, outline width), most
+    important first. In a running game: the black face's three edges, those the player to
+    move may use ringed in their colour and the others on a grey pill (a text may name any
+    of them: the balance rules, an error, a lesson, the last move, which is always one of
+    them). Once the game is over (or a result is given): the last move's edge, ringed in its
+    mover's colour, which the footer names."""
+    named = [(edge, LABEL_BACK, ICO_COLOURS[mover], 3) for edge in legal] if mover is not None \
+        else []
+    if mover is not None:
+        named += [(edge, OTHER_BACK, EDGE_INK, 2) for edge in _face_edges(view.active)
+                  if edge not in legal]
+    elif view.last is not None:
+        named.append((view.last[1], LABEL_BACK, ICO_COLOURS[view.last[0]], 3))
+    return named
+
+
+OTHER_BACK = (232, 228, 220)  # the pill of an edge of the black face the mover may not use
+NEAR = 22  # at most this far from its edge's line is a label's pill (10 px at phone width)
+
+
+def _edge_labels(canvas: Canvas, view: IcoView, legal: Sequence[int], mover: int | None,
+                 reserved: Sequence[tuple[int, int, int, int]]) -> None:
+    """Each named edge's name on a pill beside its line, on the far side from the black face
+    (in the face the triangle would roll onto, or in the face it came from), at the first spot
+    along the edge clear of every marker, number and other label; failing that, on the near
+    side, and at last on the line itself. Always within NEAR pixels of the line: a label
+    further off was read as another edge's."""
     fx, fy = _face_centre(view.active)
-    for edge in legal:
-        path = EDGE_PATHS[edge]
+    moved: list[Box] = []  # where numbers a label displaced will go: kept free
+    for edge, back, outline, width in _named_edges(view, legal, mover):
         text = f"e{edge}"
         w, h = canvas.measure(text, SMALL_BOLD, True)
-        placed = None
-        for t in (0.5, 0.38, 0.62, 0.26, 0.74, 0.15, 0.85):
-            mx, my = _point_on(path, t)
-            dx, dy = mx - fx, my - fy
-            norm = math.hypot(dx, dy) or 1.0
-            for dist in (h / 2 + 16, h / 2 + 28, h / 2 + 42, h / 2 + 58, h / 2 + 76,
-                         -h / 2 - 14, -h / 2 - 26, -h / 2 - 40, -h / 2 - 56):
-                x, y = mx + dx / norm * (dist + w / 2 * abs(dx / norm)), my + dy / norm * dist
-                pill = (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7)
-                if canvas.free(pill, gap=2) and _inside(pill) and \
-                        not any(overlaps(pill, box, 3) for box in reserved):
-                    placed = (x, y, pill)
-                    break
-            if placed:
-                break
-        if placed is None:  # a crowded map: the nearest free spot around the edge's middle
-            mx, my = _point_on(path, 0.5)
-            for radius in range(20, 220, 10):
-                for step in range(24):
-                    angle = step * math.pi / 12
-                    x, y = mx + radius * math.cos(angle), my + radius * math.sin(angle)
-                    pill = (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7)
-                    if canvas.free(pill, gap=2) and _inside(pill) and \
-                            not any(overlaps(pill, box, 3) for box in reserved):
-                        placed = (x, y, pill)
-                        break
-                if placed:
-                    break
-        if placed is None:
-            mx, my = _point_on(path, 0.5)
-            x, y = mx + (mx - fx) * 0.4, my + (my - fy) * 0.4
-            placed = (x, y, (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7))
+        spots = _spots(edge, fx, fy, w / 2 + 8, h / 2 + 7)
+        beside, on_line = spots[:-len(ON_LINE)], spots[-len(ON_LINE):]
+        placed = next((spot for numbers, lines in ((True, True), (False, True), (False, False))
+                       for group in (beside, on_line) for spot in group
+                       if _clear(canvas, edge, spot, reserved, moved, numbers, lines)), None)
+        if placed is None:  # on its own line, over whatever is least in the way
+            placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]))
+        for face, box in enumerate(reserved):
+            if overlaps(placed[2], box, 3):
+                spot = _number_spot(canvas, face, (placed[2], *moved))
+                if spot is not None:
+                    moved.append(canvas.text_box(spot, str(PAIR_NUMBERS[face]),
+                                                 size=SMALL_BOLD, bold=True, align="centre"))
         x, y, pill = placed
-        canvas.rounded_rectangle(pill, radius=9, fill=LABEL_BACK, outline=ICO_COLOURS[mover],
-                                 width=3)
+        canvas.rounded_rectangle(pill, radius=9, fill=back, outline=outline, width=width)
         canvas.marker(pill)
-        canvas.text((x, y), text, size=SMALL_BOLD, fg=(20, 20, 20), bg=LABEL_BACK, bold=True,
+        canvas.text((x, y), text, size=SMALL_BOLD, fg=(20, 20, 20), bg=back, bold=True,
                     align="centre")
+
+
+@lru_cache(maxsize=256)
+def _spots(edge: int, fx: float, fy: float, half_w: float,
+           half_h: float) -> tuple[tuple[float, float, Box], ...]:
+    """Where a label of half-size (half_w, half_h) may go beside an edge, best first: its
+    middle, then further towards its ends; a few pixels off the line on the far side from the
+    point (fx, fy), then on the near side; the line's own middle last."""
+    path = EDGE_PATHS[edge]
+    found = []
+    for side in (1, -1):
+        for gap in (4, 10, 16, NEAR):
+            for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82):
+                (x0, y0), (x1, y1) = _point_on(path, t - 0.02), _point_on(path, t + 0.02)
+                mx, my = _point_on(path, t)
+                nx, ny = y0 - y1, x1 - x0
+                norm = math.hypot(nx, ny) or 1.0
+                nx, ny = nx / norm, ny / norm
+                if (mx - fx) * nx + (my - fy) * ny < 0:
+                    nx, ny = -nx, -ny
+                reach = half_w * abs(nx) + half_h * abs(ny) + gap
+                x, y = mx + side * nx * reach, my + side * ny * reach
+                found.append((x, y, (x - half_w, y - half_h, x + half_w, y + half_h)))
+    for t in ON_LINE:
+        x, y = _point_on(path, t)
+        found.append((x, y, (x - half_w, y - half_h, x + half_w, y + half_h)))
+    return tuple(found)
+
+
+ON_LINE = (0.5, 0.38, 0.62, 0.27, 0.73, 0.18, 0.82)
+
+
+def _clear(canvas: Canvas, edge: int, spot, reserved, moved, numbers: bool,
+           lines: bool) -> bool:
+    """Whether a label's pill keeps clear of every label and marker and of the map's rim,
+    lies nearer its own edge's line than any other, and, with `lines`, keeps clear of every
+    other edge's line (a pill over another edge was read as naming it) and, with `numbers`,
+    of the faces' numbers (else of those that could not move aside)."""
+    x, y, pill = spot
+    if not (canvas.free(pill, gap=2) and _inside(pill) and _nearest_edge(x, y) == edge
+            and not any(overlaps(pill, box, 3) for box in moved)
+            and not (lines and _edges_under(pill) - {edge})):
+        return False
+    covered = [face for face, box in enumerate(reserved) if overlaps(pill, box, 3)]
+    # a face's number may give way only if it has somewhere else to go
+    return not covered or not numbers and all(
+        _number_spot(canvas, face, (pill, *moved)) is not None for face in covered)
+
+
+def _crowding(canvas: Canvas, pill: Box) -> int:
+    return sum(overlaps(pill, box.box, 2) for box in canvas.boxes) + \
+        sum(overlaps(pill, box, 2) for box in canvas.markers)
+
+
+CELL = 40  # the grid the edges' points are filed in, to find those under a pill quickly
+
+
+@lru_cache(maxsize=1)
+def _edge_grid() -> dict[tuple[int, int], tuple[tuple[float, float, int], ...]]:
+    """Points every 3 px along every edge's line, filed by grid cell."""
+    cells: dict[tuple[int, int], list[tuple[float, float, int]]] = {}
+    for edge, path in enumerate(EDGE_PATHS):
+        steps = max(2, int(EDGE_LENGTHS[edge] / 3))
+        for i in range(steps + 1):
+            x, y = _point_on(path, i / steps)
+            cells.setdefault((int(x // CELL), int(y // CELL)), []).append((x, y, edge))
+    return {cell: tuple(points) for cell, points in cells.items()}
+
+
+def _nearest_edge(x: float, y: float) -> int | None:
+    """The edge whose line passes nearest a point (within two grid cells)."""
+    cx, cy = int(x // CELL), int(y // CELL)
+    points = [p for i in range(cx - 2, cx + 3) for j in range(cy - 2, cy + 3)
+              for p in _edge_grid().get((i, j), ())]
+    if not points:
+        return None
+    return min(points, key=lambda p: (p[0] - x) ** 2 + (p[1] - y) ** 2)[2]
+
+
+def _edges_under(pill: Box, gap: float = 3) -> set[int]:
+    """The edges whose lines pass under a pill (or within `gap` pixels of it)."""
+    x0, y0, x1, y1 = pill[0] - gap, pill[1] - gap, pill[2] + gap, pill[3] + gap
+    grid = _edge_grid()
+    found = {edge for cx in range(int(x0 // CELL), int(x1 // CELL) + 1)
+             for cy in range(int(y0 // CELL), int(y1 // CELL) + 1)
+             for x, y, edge in grid.get((cx, cy), ()) if x0 <= x <= x1 and y0 <= y <= y1}
+    return found
 
 
 def _inside(box) -> bool:
