@@ -1,13 +1,20 @@
 """The ICO map: an azimuthal equidistant projection of the icosahedron centred on vertex 0, the
 outer circle being vertex 11, as in the original. Edges are projected great-circle arcs; the
 active face is black; markers sit along each rod in the seat colours (a number when a colour is
-redoubled); antipodal faces share a number, in dark ink on every face. The edges the player to
-move may use are drawn in their colour and labelled just across them, in the face the active
-triangle would roll onto, each label placed clear of every marker and number. The last move is
-marked: the face the triangle rolled from is tinted in the mover's colour, the marker just
-placed ringed in white (a roll without placing: the edge dashed), and the move written beneath.
-"""
+redoubled); antipodal faces share a number, in dark ink on every face. The black face's three
+edges are labelled just beside their lines (in the face the triangle would roll onto where
+there is room): those the player to move may use drawn and ringed in their colour, the others
+on a grey pill; once the game is over, the last move's edge. The last move is marked: the face
+the triangle rolled from is tinted in the mover's colour, the marker just placed ringed in
+white (a roll without placing: the edge dashed), and the move written beneath.
 
+What a text names, the map shows. At 360 px wide the map has room for one label a face and a
+few edge labels, so it keeps the original's vocabulary, the faces' pair numbers (which level 1+
+is played by), and the texts follow it: they name a face by its number ("rolls onto face 6",
+`games.ico.game.FACE_NUMBERS`), never by its table index f0-f19, and name only edges the map
+labels (the black face's, the last move's). Labelling all 30 edges, or f-indexes beside the
+numbers, would crowd the inner faces past legibility.
+"""
 from __future__ import annotations
 
 import math
@@ -243,8 +250,28 @@ def _number_spots(face: int) -> tuple[tuple[float, float], ...]:
     corners = [_project(VERTICES[v]) for v in FACES[face][0][:3]]
     corners = [(vx, vy) for vx, vy in corners if math.hypot(vx - x, vy - y) < RADIUS * 0.6]
     middles = [_point_on(EDGE_PATHS[e], 0.5) for e in _face_edges(face)]
-    return ((x, y), *((x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
-                      for vx, vy in corners + middles))
+    between = [((cx + mx) / 2, (cy + my) / 2) for cx, cy in corners for mx, my in middles]
+    spots = [(x, y), *((x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
+                       for vx, vy in corners + middles + between),
+             *((x + (vx - x) * 0.62, y + (vy - y) * 0.62) for vx, vy in corners)]
+    measure = Canvas((1, 1), BACKGROUND)
+    polygon = FACE_POLYGONS[face]
+
+    def within(spot: tuple[float, float]) -> bool:  # the number and its halo, in the face
+        x0, y0, x1, y1 = measure.text_box(spot, str(PAIR_NUMBERS[face]), size=SMALL_BOLD,
+                                          bold=True, align="centre")
+        return all(_in_polygon(px, py, polygon) for px in (x0 - 6, x1 + 6)
+                   for py in (y0 - 6, y1 + 6))
+
+    return (spots[0], *(spot for spot in spots[1:] if within(spot)))
+
+
+def _in_polygon(x: float, y: float, polygon: Sequence[tuple[float, float]]) -> bool:
+    inside = False
+    for (ax, ay), (bx, by) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
 
 
 def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
@@ -305,8 +332,8 @@ def _edge_labels(canvas: Canvas, view: IcoView, legal: Sequence[int], mover: int
         w, h = canvas.measure(text, SMALL_BOLD, True)
         spots = _spots(edge, fx, fy, w / 2 + 8, h / 2 + 7)
         beside, on_line = spots[:-len(ON_LINE)], spots[-len(ON_LINE):]
-        placed = next((spot for numbers, lines in ((True, True), (False, True), (False, False))
-                       for group in (beside, on_line) for spot in group
+        placed = next((spot for numbers, lines in RULES for group in (beside, on_line)
+                       for spot in group
                        if _clear(canvas, edge, spot, reserved, moved, numbers, lines)), None)
         if placed is None:  # on its own line, over whatever is least in the way
             placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]))
@@ -332,7 +359,7 @@ def _spots(edge: int, fx: float, fy: float, half_w: float,
     path = EDGE_PATHS[edge]
     found = []
     for side in (1, -1):
-        for gap in (4, 10, 16, NEAR):
+        for gap in (4, 10, 16, NEAR - 2):
             for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82):
                 (x0, y0), (x1, y1) = _point_on(path, t - 0.02), _point_on(path, t + 0.02)
                 mx, my = _point_on(path, t)
@@ -353,12 +380,17 @@ def _spots(edge: int, fx: float, fy: float, half_w: float,
 ON_LINE = (0.5, 0.38, 0.62, 0.27, 0.73, 0.18, 0.82)
 
 
+# what a label keeps clear of, relaxed in turn on a crowded map: (the faces' numbers, the
+# other edges' lines); a label nearer another edge than its own is never drawn beside it
+RULES = ((True, True), (False, True), (False, False))
+
+
 def _clear(canvas: Canvas, edge: int, spot, reserved, moved, numbers: bool,
            lines: bool) -> bool:
     """Whether a label's pill keeps clear of every label and marker and of the map's rim,
-    lies nearer its own edge's line than any other, and, with `lines`, keeps clear of every
-    other edge's line (a pill over another edge was read as naming it) and, with `numbers`,
-    of the faces' numbers (else of those that could not move aside)."""
+    lies nearer its own edge's line than any other; with `lines`, keeps clear
+    of every other edge's line (a pill over another edge was read as naming it); with
+    `numbers`, of the faces' numbers (else of those that could not move aside)."""
     x, y, pill = spot
     if not (canvas.free(pill, gap=2) and _inside(pill) and _nearest_edge(x, y) == edge
             and not any(overlaps(pill, box, 3) for box in moved)
@@ -390,6 +422,7 @@ def _edge_grid() -> dict[tuple[int, int], tuple[tuple[float, float, int], ...]]:
     return {cell: tuple(points) for cell, points in cells.items()}
 
 
+@lru_cache(maxsize=8192)  # asked of the same fixed spots picture after picture
 def _nearest_edge(x: float, y: float) -> int | None:
     """The edge whose line passes nearest a point (within two grid cells)."""
     cx, cy = int(x // CELL), int(y // CELL)

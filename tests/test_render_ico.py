@@ -330,7 +330,7 @@ def naming_problems(texts: list[str], boxes: list[TextBox], faces: set[int]) -> 
                 centre = ((x0 + x1) / 2, (y0 + y1) / 2) * 2
                 nearest = min(range(len(EDGE_PATHS)),
                               key=lambda e: _distance(centre, EDGE_PATHS[e]))
-                if own > NEAR + 9:  # the pill's padding around the ink: 8 px
+                if own > NEAR + 10:  # the pill's padding around the ink (8 px), rounding
                     problems.append(f"{text!r}: e{edge}'s label is {own:.0f} px from it")
                 if nearest != edge:
                     problems.append(f"{text!r}: e{edge}'s label is nearer e{nearest}")
