@@ -21,6 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import permutations
 
 from games.ico.game import EDGES, FACE_NUMBERS, FACES, VERTICES, IcoView
 
@@ -326,28 +327,52 @@ def _edge_labels(canvas: Canvas, view: IcoView, legal: Sequence[int], mover: int
     side, and at last on the line itself. Always within NEAR pixels of the line: a label
     further off was read as another edge's."""
     fx, fy = _face_centre(view.active)
-    moved: list[Box] = []  # where numbers a label displaced will go: kept free
-    for edge, back, outline, width in _named_edges(view, legal, mover):
-        text = f"e{edge}"
-        w, h = canvas.measure(text, SMALL_BOLD, True)
+    named = _named_edges(view, legal, mover)
+    plan, crowded = _plan(canvas, named, reserved, fx, fy)
+    for order in permutations(named) if crowded else ():  # another order may fit them all
+        other, still = _plan(canvas, list(order), reserved, fx, fy)
+        if not still:
+            plan = other
+            break
+    for (edge, back, outline, width), (x, y, pill) in plan:
+        canvas.rounded_rectangle(pill, radius=9, fill=back, outline=outline, width=width)
+        canvas.marker(pill)
+        canvas.text((x, y), f"e{edge}", size=SMALL_BOLD, fg=(20, 20, 20), bg=back, bold=True,
+                    align="centre")
+
+
+Named = tuple[int, Rgb, Rgb, int]
+Spot = tuple[float, float, Box]
+
+
+def _plan(canvas: Canvas, named: Sequence[Named], reserved: Sequence[Box], fx: float,
+          fy: float) -> tuple[list[tuple[Named, Spot]], bool]:
+    """Where each named edge's label goes, in this order, and whether one of them found no
+    clear spot (then it goes on its own line, over what is least in the way)."""
+    taken: list[Box] = []  # the pills placed, and where numbers they displaced will go
+    plan = []
+    crowded = False
+    for item in named:
+        edge = item[0]
+        w, h = canvas.measure(f"e{edge}", SMALL_BOLD, True)
         spots = _spots(edge, fx, fy, w / 2 + 8, h / 2 + 7)
         beside, on_line = spots[:-len(ON_LINE)], spots[-len(ON_LINE):]
         placed = next((spot for numbers, lines in RULES for group in (beside, on_line)
                        for spot in group
-                       if _clear(canvas, edge, spot, reserved, moved, numbers, lines)), None)
-        if placed is None:  # on its own line, over whatever is least in the way
-            placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]))
+                       if _clear(canvas, edge, spot, reserved, taken, numbers, lines)), None)
+        if placed is None:
+            crowded = True
+            placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]) + sum(
+                overlaps(spot[2], box, 2) for box in taken))
         for face, box in enumerate(reserved):
             if overlaps(placed[2], box, 3):
-                spot = _number_spot(canvas, face, (placed[2], *moved))
+                spot = _number_spot(canvas, face, (placed[2], *taken))
                 if spot is not None:
-                    moved.append(canvas.text_box(spot, str(PAIR_NUMBERS[face]),
+                    taken.append(canvas.text_box(spot, str(PAIR_NUMBERS[face]),
                                                  size=SMALL_BOLD, bold=True, align="centre"))
-        x, y, pill = placed
-        canvas.rounded_rectangle(pill, radius=9, fill=back, outline=outline, width=width)
-        canvas.marker(pill)
-        canvas.text((x, y), text, size=SMALL_BOLD, fg=(20, 20, 20), bg=back, bold=True,
-                    align="centre")
+        taken.append(placed[2])
+        plan.append((item, placed))
+    return plan, crowded
 
 
 @lru_cache(maxsize=256)
