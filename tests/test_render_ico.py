@@ -389,7 +389,8 @@ def test_every_edge_and_face_a_text_names_is_labelled_beside_it(language, reques
             texts += [said(p) for p in GAME.move_effects(before, move, state)]
         if GAME.outcome(state) is None:
             step = GAME.move_input(state, ())
-            texts += [said(o.label) + " " + said(o.description) for o in step.options]
+            if not isinstance(step, str):
+                texts += [said(o.label) + " " + said(o.description) for o in step.options]
             legal = {m.edge for m in GAME.legal_moves(state)}
             refused = [e for e in FACE_EDGES[state.active] if e not in legal]
             for edge in refused[:1]:
