@@ -1,37 +1,47 @@
 """The ICO map: an azimuthal equidistant projection of the icosahedron centred on vertex 0, the
 outer circle being vertex 11, as in the original. Edges are projected great-circle arcs; the
 active face is black; markers sit along each rod in the seat colours (a number when a colour is
-redoubled); antipodal faces share a number, in dark ink on every face. The edges the player to
-move may use are drawn in their colour and labelled just across them, in the face the active
-triangle would roll onto, each label placed clear of every marker and number. The last move is
-marked: the face the triangle rolled from is tinted in the mover's colour, the marker just
-placed ringed in white (a roll without placing: the edge dashed), and the move written beneath.
-"""
+redoubled); antipodal faces share a number, in dark ink on every face. The black face's three
+edges are labelled just beside their lines (in the face the triangle would roll onto where
+there is room): those the player to move may use drawn and ringed in their colour, the others
+on a grey pill; once the game is over, the last move's edge. The last move is marked: the face
+the triangle rolled from is tinted in the mover's colour, the marker just placed ringed in
+white (a roll without placing: the edge dashed), and the move written beneath.
 
+What a text names, the map shows. At 360 px wide the map has room for one label a face and a
+few edge labels, so it keeps the original's vocabulary, the faces' pair numbers (which level 1+
+is played by), and the texts follow it: they name a face by its number ("rolls onto face 6",
+`games.ico.game.FACE_NUMBERS`), never by its table index f0-f19, and name only edges the map
+labels (the black face's, the last move's). Labelling all 30 edges, or f-indexes beside the
+numbers, would crowd the inner faces past legibility.
+"""
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import permutations
 
-from games.ico.game import EDGES, FACES, VERTICES, IcoView
+from games.ico.game import EDGES, FACE_NUMBERS, FACES, VERTICES, IcoView
 
 from .common import (
     BACKGROUND,
     MUTED,
     TEXT,
+    Box,
     Canvas,
     Picture,
     Rgb,
     TextBox,
-    fit_size,
     fit_width,
+    has_cjk,
     ink_on,
     min_size,
     mix,
     overlaps,
     readable,
+    shorten,
 )
 
 WIDTH = 800
@@ -96,12 +106,13 @@ def _face_polygon(face: int) -> list[tuple[float, float]]:
     a, b, c = FACES[face][0]
     if c != 11:
         return _arc(a, b) + _arc(b, c) + _arc(c, a)
-    # around the south pole: the outer circle between the two lower-ring vertices
-    start, end = _azimuth(b), _azimuth(a)
-    if end < start:
-        end += 2 * math.pi
-    circle = [(CX + RADIUS * math.cos(start + (end - start) * i / SAMPLES),
-               CY - RADIUS * math.sin(start + (end - start) * i / SAMPLES))
+    # around the south pole: the arc of the outer circle (the pole itself) between the two
+    # lower-ring vertices, the short way round (their azimuths are 72 degrees apart, and
+    # atan2 may put them on either side of the +-180 degree cut)
+    start = _azimuth(b)
+    turn = (_azimuth(a) - start + math.pi) % (2 * math.pi) - math.pi
+    circle = [(CX + RADIUS * math.cos(start + turn * i / SAMPLES),
+               CY - RADIUS * math.sin(start + turn * i / SAMPLES))
               for i in range(SAMPLES + 1)]
     return _arc(a, b) + circle
 
@@ -111,22 +122,15 @@ FACE_POLYGONS = tuple(_face_polygon(f) for f in range(len(FACES)))
 
 @lru_cache(maxsize=32)
 def _face_centre(face: int) -> tuple[float, float]:
+    """Where the face's centre is drawn: its vertices' mean, put back on the sphere before it
+    is projected (unscaled, an outer face's centre came out on its inner side)."""
     verts = FACES[face][0]
     centre = [sum(VERTICES[v][k] for v in verts) / 3 for k in range(3)]
-    return _project(centre)
+    norm = math.sqrt(sum(c * c for c in centre))
+    return _project(tuple(c / norm for c in centre))
 
 
-def _pair_numbers() -> tuple[int, ...]:
-    """Antipodal faces share a number 1-10."""
-    numbers, next_number = [0] * len(FACES), 1
-    for face in range(len(FACES)):
-        if not numbers[face]:
-            numbers[face] = numbers[FACES[face][2]] = next_number
-            next_number += 1
-    return tuple(numbers)
-
-
-PAIR_NUMBERS = _pair_numbers()
+PAIR_NUMBERS = FACE_NUMBERS  # drawn on each face; texts name faces by them
 
 
 def _point_on(path, t: float) -> tuple[float, float]:
@@ -194,11 +198,10 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     for x, y, text, colour in numbered:  # numbers after every marker, so none is covered
         canvas.text((x, y), text, size=SMALL_BOLD, fg=ink_on(colour), bg=colour, bold=True,
                     align="centre")
-    if mover is not None:
-        reserved = [canvas.text_box(_face_centre(face), str(PAIR_NUMBERS[face]),
-                                    size=SMALL_BOLD, bold=True, align="centre")
-                    for face in range(len(FACES))]
-        _edge_labels(canvas, view, legal, mover, reserved)
+    reserved = [canvas.text_box(_face_centre(face), str(PAIR_NUMBERS[face]),
+                                size=SMALL_BOLD, bold=True, align="centre")
+                for face in range(len(FACES))]
+    _edge_labels(canvas, view, legal, mover, reserved)
     for face in range(len(FACES)):
         _face_number(canvas, face, fills.get(face, FACE_FILL))
     _header(canvas, view, who, labels, result, mover)
@@ -248,75 +251,221 @@ def _number_spots(face: int) -> tuple[tuple[float, float], ...]:
     corners = [_project(VERTICES[v]) for v in FACES[face][0][:3]]
     corners = [(vx, vy) for vx, vy in corners if math.hypot(vx - x, vy - y) < RADIUS * 0.6]
     middles = [_point_on(EDGE_PATHS[e], 0.5) for e in _face_edges(face)]
-    return ((x, y), *((x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
-                      for vx, vy in corners + middles))
+    between = [((cx + mx) / 2, (cy + my) / 2) for cx, cy in corners for mx, my in middles]
+    spots = [(x, y), *((x + (vx - x) * k, y + (vy - y) * k) for k in (0.2, 0.35, 0.5)
+                       for vx, vy in corners + middles + between),
+             *((x + (vx - x) * 0.62, y + (vy - y) * 0.62) for vx, vy in corners)]
+    measure = Canvas((1, 1), BACKGROUND)
+    polygon = FACE_POLYGONS[face]
+
+    def within(spot: tuple[float, float]) -> bool:  # the number and its halo, in the face
+        x0, y0, x1, y1 = measure.text_box(spot, str(PAIR_NUMBERS[face]), size=SMALL_BOLD,
+                                          bold=True, align="centre")
+        return all(_in_polygon(px, py, polygon) for px in (x0 - 6, x1 + 6)
+                   for py in (y0 - 6, y1 + 6))
+
+    return (spots[0], *(spot for spot in spots[1:] if within(spot)))
+
+
+def _in_polygon(x: float, y: float, polygon: Sequence[tuple[float, float]]) -> bool:
+    inside = False
+    for (ax, ay), (bx, by) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        if (ay > y) != (by > y) and x < ax + (y - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
 
 
 def _face_number(canvas: Canvas, face: int, fill: Rgb) -> None:
     """The face's pair number at its centre, or nudged towards a corner if a marker is there."""
-    candidates = _number_spots(face)
-    x, y = candidates[0]
+    x, y = _number_spot(canvas, face) or _number_spots(face)[0]
+    canvas.text((x, y), str(PAIR_NUMBERS[face]), size=SMALL_BOLD, fg=ink_on(fill, dark=FACE_INK),
+                bg=fill, bold=True, align="centre", halo=True)
+
+
+def _number_spot(canvas: Canvas, face: int,
+                 also: Sequence[Box] = ()) -> tuple[float, float] | None:
+    """The first of the face's number spots clear of every label and marker drawn (and of
+    the boxes `also`), or None."""
+    x, y = _number_spots(face)[0]
     text = str(PAIR_NUMBERS[face])
-    ink = ink_on(fill, dark=FACE_INK)
-    near: list[tuple[float, float, float, float]] = [
-        box for box in [b.box for b in canvas.boxes] + canvas.markers
-        if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
-    for cx, cy in candidates:
+    near: list[Box] = [box for box in [b.box for b in canvas.boxes] + canvas.markers + list(also)
+                       if abs(box[0] - x) < 160 and abs(box[1] - y) < 160]
+    for cx, cy in _number_spots(face):
         box = canvas.text_box((cx, cy), text, size=SMALL_BOLD, bold=True, align="centre")
         if not any(overlaps(box, other, 3) for other in near):
-            break
-    else:
-        cx, cy = x, y
-    canvas.text((cx, cy), text, size=SMALL_BOLD, fg=ink, bg=fill, bold=True, align="centre",
-                halo=True)
+            return cx, cy
+    return None
 
 
-def _edge_labels(canvas: Canvas, view: IcoView, legal, mover: int, reserved) -> None:
-    """Each usable edge's name on a white pill just across the edge (in the face the triangle
-    would roll onto), at the first spot clear of every marker, number and other label."""
+def _named_edges(view: IcoView, legal: Sequence[int],
+                 mover: int | None) -> list[tuple[int, Rgb, Rgb, int]]:
+    """The edges named on the map, as (edge, pill fill, pill outline, outline width), most
+    important first. In a running game: the black face's three edges, those the player to
+    move may use ringed in their colour and the others on a grey pill (a text may name any
+    of them: the balance rules, an error, a lesson, the last move, which is always one of
+    them). Once the game is over (or a result is given): the last move's edge, ringed in its
+    mover's colour, which the footer names."""
+    named = [(edge, LABEL_BACK, ICO_COLOURS[mover], 3) for edge in legal] if mover is not None \
+        else []
+    if mover is not None:
+        named += [(edge, OTHER_BACK, EDGE_INK, 2) for edge in _face_edges(view.active)
+                  if edge not in legal]
+    elif view.last is not None:
+        named.append((view.last[1], LABEL_BACK, ICO_COLOURS[view.last[0]], 3))
+    return named
+
+
+OTHER_BACK = (232, 228, 220)  # the pill of an edge of the black face the mover may not use
+NEAR = 22  # at most this far from its edge's line is a label's pill (10 px at phone width)
+
+
+def _edge_labels(canvas: Canvas, view: IcoView, legal: Sequence[int], mover: int | None,
+                 reserved: Sequence[tuple[int, int, int, int]]) -> None:
+    """Each named edge's name on a pill beside its line, on the far side from the black face
+    (in the face the triangle would roll onto, or in the face it came from), at the first spot
+    along the edge clear of every marker, number and other label; failing that, on the near
+    side, and at last on the line itself. Always within NEAR pixels of the line: a label
+    further off was read as another edge's."""
     fx, fy = _face_centre(view.active)
-    for edge in legal:
-        path = EDGE_PATHS[edge]
-        text = f"e{edge}"
-        w, h = canvas.measure(text, SMALL_BOLD, True)
-        placed = None
-        for t in (0.5, 0.38, 0.62, 0.26, 0.74, 0.15, 0.85):
-            mx, my = _point_on(path, t)
-            dx, dy = mx - fx, my - fy
-            norm = math.hypot(dx, dy) or 1.0
-            for dist in (h / 2 + 16, h / 2 + 28, h / 2 + 42, h / 2 + 58, h / 2 + 76,
-                         -h / 2 - 14, -h / 2 - 26, -h / 2 - 40, -h / 2 - 56):
-                x, y = mx + dx / norm * (dist + w / 2 * abs(dx / norm)), my + dy / norm * dist
-                pill = (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7)
-                if canvas.free(pill, gap=2) and _inside(pill) and \
-                        not any(overlaps(pill, box, 3) for box in reserved):
-                    placed = (x, y, pill)
-                    break
-            if placed:
-                break
-        if placed is None:  # a crowded map: the nearest free spot around the edge's middle
-            mx, my = _point_on(path, 0.5)
-            for radius in range(20, 220, 10):
-                for step in range(24):
-                    angle = step * math.pi / 12
-                    x, y = mx + radius * math.cos(angle), my + radius * math.sin(angle)
-                    pill = (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7)
-                    if canvas.free(pill, gap=2) and _inside(pill) and \
-                            not any(overlaps(pill, box, 3) for box in reserved):
-                        placed = (x, y, pill)
-                        break
-                if placed:
-                    break
-        if placed is None:
-            mx, my = _point_on(path, 0.5)
-            x, y = mx + (mx - fx) * 0.4, my + (my - fy) * 0.4
-            placed = (x, y, (x - w / 2 - 8, y - h / 2 - 7, x + w / 2 + 8, y + h / 2 + 7))
-        x, y, pill = placed
-        canvas.rounded_rectangle(pill, radius=9, fill=LABEL_BACK, outline=ICO_COLOURS[mover],
-                                 width=3)
+    named = _named_edges(view, legal, mover)
+    plan, crowded = _plan(canvas, named, reserved, fx, fy)
+    for order in permutations(named) if crowded else ():  # another order may fit them all
+        other, still = _plan(canvas, list(order), reserved, fx, fy)
+        if not still:
+            plan = other
+            break
+    for (edge, back, outline, width), (x, y, pill) in plan:
+        canvas.rounded_rectangle(pill, radius=9, fill=back, outline=outline, width=width)
         canvas.marker(pill)
-        canvas.text((x, y), text, size=SMALL_BOLD, fg=(20, 20, 20), bg=LABEL_BACK, bold=True,
+        canvas.text((x, y), f"e{edge}", size=SMALL_BOLD, fg=(20, 20, 20), bg=back, bold=True,
                     align="centre")
+
+
+Named = tuple[int, Rgb, Rgb, int]
+Spot = tuple[float, float, Box]
+
+
+def _plan(canvas: Canvas, named: Sequence[Named], reserved: Sequence[Box], fx: float,
+          fy: float) -> tuple[list[tuple[Named, Spot]], bool]:
+    """Where each named edge's label goes, in this order, and whether one of them found no
+    clear spot (then it goes on its own line, over what is least in the way)."""
+    taken: list[Box] = []  # the pills placed, and where numbers they displaced will go
+    plan = []
+    crowded = False
+    for item in named:
+        edge = item[0]
+        w, h = canvas.measure(f"e{edge}", SMALL_BOLD, True)
+        spots = _spots(edge, fx, fy, w / 2 + 8, h / 2 + 7)
+        beside, on_line = spots[:-len(ON_LINE)], spots[-len(ON_LINE):]
+        placed = next((spot for numbers, lines in RULES for group in (beside, on_line)
+                       for spot in group
+                       if _clear(canvas, edge, spot, reserved, taken, numbers, lines)), None)
+        if placed is None:
+            crowded = True
+            placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]) + sum(
+                overlaps(spot[2], box, 2) for box in taken))
+        for face, box in enumerate(reserved):
+            if overlaps(placed[2], box, 3):
+                spot = _number_spot(canvas, face, (placed[2], *taken))
+                if spot is not None:
+                    taken.append(canvas.text_box(spot, str(PAIR_NUMBERS[face]),
+                                                 size=SMALL_BOLD, bold=True, align="centre"))
+        taken.append(placed[2])
+        plan.append((item, placed))
+    return plan, crowded
+
+
+@lru_cache(maxsize=256)
+def _spots(edge: int, fx: float, fy: float, half_w: float,
+           half_h: float) -> tuple[tuple[float, float, Box], ...]:
+    """Where a label of half-size (half_w, half_h) may go beside an edge, best first: its
+    middle, then further towards its ends; a few pixels off the line on the far side from the
+    point (fx, fy), then on the near side; the line's own middle last."""
+    path = EDGE_PATHS[edge]
+    found = []
+    for side in (1, -1):
+        for gap in (4, 10, 16, NEAR - 2):
+            for t in (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82):
+                (x0, y0), (x1, y1) = _point_on(path, t - 0.02), _point_on(path, t + 0.02)
+                mx, my = _point_on(path, t)
+                nx, ny = y0 - y1, x1 - x0
+                norm = math.hypot(nx, ny) or 1.0
+                nx, ny = nx / norm, ny / norm
+                if (mx - fx) * nx + (my - fy) * ny < 0:
+                    nx, ny = -nx, -ny
+                reach = half_w * abs(nx) + half_h * abs(ny) + gap
+                x, y = mx + side * nx * reach, my + side * ny * reach
+                found.append((x, y, (x - half_w, y - half_h, x + half_w, y + half_h)))
+    for t in ON_LINE:
+        x, y = _point_on(path, t)
+        found.append((x, y, (x - half_w, y - half_h, x + half_w, y + half_h)))
+    return tuple(found)
+
+
+ON_LINE = (0.5, 0.38, 0.62, 0.27, 0.73, 0.18, 0.82)
+
+
+# what a label keeps clear of, relaxed in turn on a crowded map: (the faces' numbers, the
+# other edges' lines); a label nearer another edge than its own is never drawn beside it
+RULES = ((True, True), (False, True), (False, False))
+
+
+def _clear(canvas: Canvas, edge: int, spot, reserved, moved, numbers: bool,
+           lines: bool) -> bool:
+    """Whether a label's pill keeps clear of every label and marker and of the map's rim,
+    lies nearer its own edge's line than any other; with `lines`, keeps clear
+    of every other edge's line (a pill over another edge was read as naming it); with
+    `numbers`, of the faces' numbers (else of those that could not move aside)."""
+    x, y, pill = spot
+    if not (canvas.free(pill, gap=2) and _inside(pill) and _nearest_edge(x, y) == edge
+            and not any(overlaps(pill, box, 3) for box in moved)
+            and not (lines and _edges_under(pill) - {edge})):
+        return False
+    covered = [face for face, box in enumerate(reserved) if overlaps(pill, box, 3)]
+    # a face's number may give way only if it has somewhere else to go
+    return not covered or not numbers and all(
+        _number_spot(canvas, face, (pill, *moved)) is not None for face in covered)
+
+
+def _crowding(canvas: Canvas, pill: Box) -> int:
+    return sum(overlaps(pill, box.box, 2) for box in canvas.boxes) + \
+        sum(overlaps(pill, box, 2) for box in canvas.markers)
+
+
+CELL = 40  # the grid the edges' points are filed in, to find those under a pill quickly
+
+
+@lru_cache(maxsize=1)
+def _edge_grid() -> dict[tuple[int, int], tuple[tuple[float, float, int], ...]]:
+    """Points every 3 px along every edge's line, filed by grid cell."""
+    cells: dict[tuple[int, int], list[tuple[float, float, int]]] = {}
+    for edge, path in enumerate(EDGE_PATHS):
+        steps = max(2, int(EDGE_LENGTHS[edge] / 3))
+        for i in range(steps + 1):
+            x, y = _point_on(path, i / steps)
+            cells.setdefault((int(x // CELL), int(y // CELL)), []).append((x, y, edge))
+    return {cell: tuple(points) for cell, points in cells.items()}
+
+
+@lru_cache(maxsize=8192)  # asked of the same fixed spots picture after picture
+def _nearest_edge(x: float, y: float) -> int | None:
+    """The edge whose line passes nearest a point (within two grid cells)."""
+    cx, cy = int(x // CELL), int(y // CELL)
+    points = [p for i in range(cx - 2, cx + 3) for j in range(cy - 2, cy + 3)
+              for p in _edge_grid().get((i, j), ())]
+    if not points:
+        return None
+    return min(points, key=lambda p: (p[0] - x) ** 2 + (p[1] - y) ** 2)[2]
+
+
+def _edges_under(pill: Box, gap: float = 3) -> set[int]:
+    """The edges whose lines pass under a pill (or within `gap` pixels of it)."""
+    x0, y0, x1, y1 = pill[0] - gap, pill[1] - gap, pill[2] + gap, pill[3] + gap
+    grid = _edge_grid()
+    found = {edge for cx in range(int(x0 // CELL), int(x1 // CELL) + 1)
+             for cy in range(int(y0 // CELL), int(y1 // CELL) + 1)
+             for x, y, edge in grid.get((cx, cy), ()) if x0 <= x <= x1 and y0 <= y <= y1}
+    return found
 
 
 def _inside(box) -> bool:
@@ -338,20 +487,110 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
         status, colour = labels.to_move.format(name=who[mover]), ICO_COLOURS[mover]
     level = labels.level.format(level=view.level)
     level_w = canvas.measure(level, SMALL, False)[0]
-    big = SMALL_BOLD + 4
-    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, WIDTH - 72 - level_w,
-                            who)
-    canvas.text((24, 36), status, size=size,
-                fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
-    canvas.text((WIDTH - 24, 36), level, size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
+    lines, size = _status_lines(canvas, status, who, WIDTH - 72 - level_w)
+    top = 36 if len(lines) == 1 else 28
+    for i, line in enumerate(lines):
+        canvas.text((24, top + i * STATUS_LEADING), line, size=size,
+                    fg=readable(colour, BACKGROUND), bg=BACKGROUND, bold=True)
+    canvas.text((WIDTH - 24, top), level, size=SMALL, fg=MUTED, bg=BACKGROUND, align="right")
+    below = 30 * (len(lines) - 1)  # the seats move down under two lines
     width = (WIDTH - 48) / view.seats
     for seat in range(view.seats):
         x = 24 + seat * width
-        canvas.circle(x + 13, 89, 13, fill=ICO_COLOURS[seat], outline=(20, 20, 20), width=2)
+        canvas.circle(x + 13, 89 + below, 13, fill=ICO_COLOURS[seat], outline=(20, 20, 20),
+                      width=2)
         name = fit_width(canvas, who[seat], SMALL_BOLD, True, width - 44)
-        canvas.text((x + 34, 89), name, size=SMALL_BOLD, fg=TEXT, bg=BACKGROUND, bold=True)
-        canvas.text((x + 34, 132), labels.left.format(n=view.left[seat]), size=SMALL,
+        canvas.text((x + 34, 89 + below), name, size=SMALL_BOLD, fg=TEXT, bg=BACKGROUND,
+                    bold=True)
+        canvas.text((x + 34, 132 + below), labels.left.format(n=view.left[seat]), size=SMALL,
                     fg=MUTED, bg=BACKGROUND)
+
+
+STATUS_LEADING = 37  # between the two lines of a long status (CJK and descenders)
+
+
+def _status_lines(canvas: Canvas, status: str, who: Sequence[str],
+                  width: float) -> tuple[list[str], int]:
+    """The status line as drawn: one line, larger if it fits; else two lines. A result such
+    as 「…が大三角形とその正反対の大三角形を完成させました」 is wider than the header in
+    Japanese: cut to one line it kept one letter of the winner's name and lost the end of the
+    sentence. On two lines the players' names in it are shortened only as far as the two
+    lines need; only a sentence too long for two lines even so has its end cut."""
+    for size in (SMALL_BOLD + 4, SMALL_BOLD):
+        if canvas.measure(status, size, True)[0] <= width:
+            return [status], size
+
+    def fits(line: str) -> bool:
+        return canvas.measure(line, SMALL_BOLD, True)[0] <= width
+
+    present = sorted({n for n in who if n and n in status}, key=len, reverse=True)
+
+    def shortened(keep: int) -> str:
+        line = status
+        for name in present:  # the longest first: a name inside another is left alone
+            line = line.replace(name, shorten(name, keep))
+        return line
+
+    def two(keep: int | None) -> list[str] | None:
+        text = status if keep is None else shortened(keep)
+        names = present if keep is None else [shorten(n, keep) for n in present]
+        first, rest = _first_line(text, fits, fits, names)
+        return [first, rest] if first and fits(rest) else None
+
+    lines = two(None)
+    if lines is None and present:  # names kept at least a letter long
+        keep = _largest(lambda n: two(n + 1) is not None, len(present[0]) - 1)
+        lines = two(keep + 1) if keep is not None else None
+    if lines is None:
+        first, rest = _first_line(shortened(1), fits)
+        lines = [first, fit_width(canvas, rest, SMALL_BOLD, True, width)]
+    return lines, SMALL_BOLD
+
+
+def _first_line(text: str, fits, rest_fits=None,
+                names: Sequence[str] = ()) -> tuple[str, str]:
+    """The longest first line that fits, ended at a space or between two characters of which
+    one is Japanese (a sentence without spaces may break anywhere), and the rest. Given
+    `rest_fits`, a break just after a Japanese particle (を, が...) a little further back is
+    taken instead if the rest still fits: 「…大三角形を／完成させました」, not
+    「…を完／成させました」."""
+    inside = {i for name in names for start in _starts(text, name)
+              for i in range(start + 1, start + len(name))}  # a name is not broken
+    breaks = [i for i in range(1, len(text)) if i not in inside and (text[i] == " " or (
+        text[i - 1] != " " and (has_cjk(text[i - 1]) or has_cjk(text[i]))))]
+    at = _largest(lambda k: fits(text[:breaks[k]].rstrip()), len(breaks) - 1)
+    if at is None:
+        return "", text
+    if rest_fits is not None:
+        for k in range(at, max(-1, at - 6), -1):
+            if text[breaks[k] - 1] in PARTICLES and rest_fits(text[breaks[k]:].strip()):
+                at = k
+                break
+    return text[:breaks[at]].rstrip(), text[breaks[at]:].strip()
+
+
+PARTICLES = "をがとのにはでへもや、。"
+
+
+def _starts(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while word and at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+def _largest(ok, most: int) -> int | None:
+    """The largest n in 0..most with ok(n), for an ok that holds up to some n and no further;
+    None when it holds for none."""
+    low, high, best = 0, most, None
+    while low <= high:
+        middle = (low + high) // 2
+        if ok(middle):
+            best, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return best
 
 
 # the ico kit names this module as its picture (games/ico/__init__.py)

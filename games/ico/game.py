@@ -117,6 +117,25 @@ ACROSS = {(f, e): other for f, face in enumerate(FACES) for e, other in face[1]}
 ANTIPODE = tuple(face[2] for face in FACES)
 
 
+def _face_numbers() -> tuple[int, ...]:
+    """The number each face carries on the map, 1-10, shared by antipodal faces (the original
+    marks the pairs with shared colours)."""
+    numbers, next_number = [0] * len(FACES), 1
+    for face in range(len(FACES)):
+        if not numbers[face]:
+            numbers[face] = numbers[ANTIPODE[face]] = next_number
+            next_number += 1
+    return tuple(numbers)
+
+
+# What players read faces by: texts name a face by the number the map draws on it ("face 6"),
+# never by its index in the tables (f5), which the map does not show. A face's number is
+# shared with its antipode, but never with a neighbour or a neighbour's neighbour, so "the
+# black face rolls onto face 6" names one face next to the black one. The indexes f0-f19
+# stay the notation of the start option and of the rule book's tables.
+FACE_NUMBERS = _face_numbers()
+
+
 def _mask(edges) -> int:
     return sum(1 << e for e in edges)
 
@@ -384,8 +403,8 @@ class Ico(Game[IcoState, IcoMove]):
             move = self.parse_move(state, value)
             across = ACROSS[(state.active, move.edge)]
             label = value if move.place else phrase(N_("roll over {edge}"), edge=value[1:])
-            options.append(Option(value, label, phrase(N_("the black face rolls to f{face}"),
-                                                       face=across)))
+            options.append(Option(value, label, phrase(N_("the black face rolls onto face {face}"),
+                                                       face=FACE_NUMBERS[across])))
         return Step("edge", phrase(N_("Which edge?")), tuple(options))
 
     def describe_outcome(self, state: IcoState) -> Phrase:
@@ -409,8 +428,8 @@ class Ico(Game[IcoState, IcoMove]):
 
     def move_effects(self, before: IcoState, move: IcoMove,
                      after: IcoState) -> tuple[Phrase, ...]:
-        return (phrase(N_("the black face rolls from f{origin} to f{face}"),
-                       origin=before.active, face=after.active),)
+        return (phrase(N_("the black face rolls from face {origin} onto face {face}"),
+                       origin=FACE_NUMBERS[before.active], face=FACE_NUMBERS[after.active]),)
 
 
     # -- codec -------------------------------------------------------------------------
