@@ -128,7 +128,8 @@ def recording_cuts() -> Iterator[list[Cut]]:
             text = args[1] if name in ("fit_width", "fit_size", "wrap_width") else args[0]
             drawn = (result[0] if name == "fit_size" else result)  # type: ignore[index]
             lines = tuple(drawn) if isinstance(drawn, list) else (drawn,)
-            if isinstance(text, str) and "…" in "".join(map(str, lines)):
+            if isinstance(text, str) and "…" in "".join(map(str, lines)) and \
+                    lines != (text,):
                 cuts.append(Cut(text, tuple(map(str, lines))))
             return result
         recorded.__wrapped__ = original  # type: ignore[attr-defined]
@@ -152,8 +153,9 @@ GAP = 12  # px a label keeps from the next thing on its line (its box's edge, a 
 EDGE = 20  # px a label keeps from the picture's side
 
 
-def _room(image: Image.Image, box: TextBox) -> tuple[int, int]:
-    """The run of the label's own background on its line, around its ink: (left, right)."""
+def _room(image: Image.Image, box: TextBox, boxes: Sequence[TextBox]) -> tuple[int, int]:
+    """The run of the label's own background on its line, around its ink, up to the next
+    label on its line or the lines next to it (a table's next column): (left, right)."""
     x0, y0, x1, y1 = box.box
     width = image.width
     strip = image.crop((0, max(0, y0), width, min(image.height, y1 + 1)))
@@ -169,6 +171,15 @@ def _room(image: Image.Image, box: TextBox) -> tuple[int, int]:
         right += 1
     left = left + GAP if left > 0 else EDGE
     right = right - GAP if right < width - 1 else width - EDGE
+    line = y1 - y0
+    for other in boxes:
+        ox0, oy0, ox1, oy1 = other.box
+        if other is box or oy1 < y0 - 1.5 * line or oy0 > y1 + 1.5 * line:
+            continue
+        if ox0 >= x1:
+            right = min(right, ox0 - GAP)
+        elif ox1 <= x0:
+            left = max(left, ox1 + GAP)
     return left, right
 
 
@@ -176,12 +187,14 @@ def cut_problems(png: bytes | Image.Image, boxes: Sequence[TextBox],
                  cuts: Sequence[Cut]) -> list[str]:
     """A label drawn with "…" though its whole text fits on its line, or cut shorter than
     its line has room for (by more than three characters): the room is the label's own
-    background on its line, around its ink, less a small gap (and the picture's margin)."""
+    background on its line, around its ink, up to the next label on its line or the lines
+    next to it, less a gap (and the picture's margin). A text wrapped to several lines is
+    left to `cut_outside_a_name`."""
     image = png if isinstance(png, Image.Image) else decode(png)
     wholes: dict[str, str] = {}
     for cut in cuts:
-        for line in cut.drawn:
-            wholes.setdefault(line, cut.whole)
+        if len(cut.drawn) == 1:  # (a text wrapped to lines has no one line's room to take)
+            wholes.setdefault(cut.drawn[0], cut.whole)
     problems = []
     for box in boxes:
         if "…" not in box.text or box.text not in wholes:
@@ -192,7 +205,7 @@ def cut_problems(png: bytes | Image.Image, boxes: Sequence[TextBox],
         if size is None:
             continue
         bold = _bold(box, size)
-        left, right = _room(image, box)
+        left, right = _room(image, box, boxes)
         room = right - left
         need = ink_width(whole, size, bold)
         drawn = x1 - x0
