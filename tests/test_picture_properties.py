@@ -60,6 +60,11 @@ def reference(game_id: str) -> tuple[tuple[int, int, int], int]:
     return board_colour(decode(render_observation(game_id, game.observe(state, None))))
 
 
+def keep(folder: Any, name: str, png: bytes) -> None:
+    """A picture with a problem, kept for whoever reads the failure to look at."""
+    (folder / (gallery._slug(name.removesuffix(".png")) + ".png")).write_bytes(png)
+
+
 def picks(states: list[Any]) -> list[Any]:
     n = len(states)
     chosen = sorted({0, 1, n // 4, n // 2, 3 * n // 4, n - 1})
@@ -91,7 +96,7 @@ def seat_words(game_id: str, language: str) -> list[str]:
 
 @pytest.mark.parametrize("game_id,setup", SETUPS, ids=[f"{g}-{s.label}" for g, s in SETUPS])
 def test_random_positions_read_whole_on_a_phone_and_keep_their_board(game_id, setup,
-                                                                     cjk_font):
+                                                                     cjk_font, tmp_path):
     game = KITS[game_id].game
     found: list[str] = []
     drawn = 0
@@ -115,10 +120,14 @@ def test_random_positions_read_whole_on_a_phone_and_keep_their_board(game_id, se
                     drawn += 1
                     where = (f"seed {seed} ply {game.ply(state)} viewer {viewer} "
                              f"{language}")
-                    found += [f"{where}: {p}" for p in check_board(
-                        game_id, png, boxes, cuts, names, seat_words(game_id, language))]
+                    problems = check_board(game_id, png, boxes, cuts, names,
+                                           seat_words(game_id, language))
+                    found += [f"{where}: {p}" for p in problems]
+                    if problems:
+                        keep(tmp_path, where, png)
     assert drawn >= SEEDS * 4
-    assert not found, f"{len(found)} problems:\n" + "\n".join(sorted(set(found))[:25])
+    assert not found, (f"{len(found)} problems (the pictures: {tmp_path}):\n"
+                       + "\n".join(sorted(set(found))[:25]))
 
 
 GALLERY_GAMES = sorted({item.game for item in gallery.items(0)} & (PRODUCT | {""}))
@@ -130,7 +139,7 @@ def gallery_items() -> tuple[gallery.Item, ...]:
 
 
 @pytest.mark.parametrize("game_id", GALLERY_GAMES, ids=[g or "no-game" for g in GALLERY_GAMES])
-def test_every_gallery_picture_reads_whole_on_a_phone(game_id, cjk_font):
+def test_every_gallery_picture_reads_whole_on_a_phone(game_id, cjk_font, tmp_path):
     """Every picture of the gallery (boards, lessons, puzzles, analyses, replays, standings,
     brackets, rating charts) in both languages, at its edges."""
     found: list[str] = []
@@ -151,4 +160,7 @@ def test_every_gallery_picture_reads_whole_on_a_phone(game_id, cjk_font):
         if item.observation is not None and item.game:
             problems += cover_problems(image, reference(item.game))
         found += [f"{where}: {p}" for p in problems]
-    assert not found, f"{len(found)} problems:\n" + "\n".join(found[:30])
+        if problems:
+            keep(tmp_path, item.file, png)
+    assert not found, (f"{len(found)} problems (the pictures: {tmp_path}):\n"
+                       + "\n".join(found[:30]))
