@@ -76,6 +76,7 @@ class Item:
     observation: Any = field(default=None, repr=False, compare=False)
     setup: str = ""  # the set-up's label (board kinds)
     layout: bool = True  # whether `draw` records its labels
+    names: tuple[str, ...] = ()  # the players' names it shows (the only words it may cut)
 
 
 def translations(language: str) -> Any:
@@ -127,11 +128,11 @@ class _Gallery:
 
     def add(self, kind: str, game: str, language: str, edge: str,
             draw: Callable[[list[TextBox] | None], bytes], *, observation: Any = None,
-            setup: str = "", layout: bool = True) -> None:
+            setup: str = "", layout: bool = True, names: Sequence[str] = ()) -> None:
         number = len(self.items) + 1
         file = f"{number:04d}-{_slug(kind)}-{_slug(game or 'all')}-{language}.png"
         self.items.append(Item(file, kind, game, language, edge, draw, observation, setup,
-                               layout))
+                               layout, tuple(names)))
 
     # boards ---------------------------------------------------------------------------------
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
@@ -147,7 +148,8 @@ class _Gallery:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
                                       layout=layout)
 
-        self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup)
+        self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
+                 names=names or ())
 
     def final_result(self, game: Game, state: Any, language: str,
                      names: Sequence[str]) -> str | None:
@@ -323,7 +325,7 @@ class _Gallery:
                                       layout=layout)
 
             self.add("analysis-chart", kit.id, language, f"{setup.label}: chance of winning, "
-                     f"{len(swings)} swings", chart, setup=setup.label)
+                     f"{len(swings)} swings", chart, setup=setup.label, names=names)
             for rank, swing in enumerate(swings):
                 def swing_png(layout: list[TextBox] | None, swing: Swing = swing,
                               rank: int = rank, names: list[str] = names,
@@ -332,7 +334,7 @@ class _Gallery:
                                          layout=layout)
 
                 self.add("swing", kit.id, language, f"{setup.label}: swing {rank + 1}, "
-                         f"move {swing.index}", swing_png, setup=setup.label)
+                         f"move {swing.index}", swing_png, setup=setup.label, names=names)
 
     def calm_chart(self, kit: Kit) -> None:
         from .analysis import analysis_chart
@@ -348,7 +350,8 @@ class _Gallery:
                 return analysis_chart(names=names, series=series, swings=[], tr=tr,
                                       layout=layout)
 
-            self.add("analysis-chart", kit.id, language, "no swing (a calm game)", chart)
+            self.add("analysis-chart", kit.id, language, "no swing (a calm game)", chart,
+                     names=names)
 
     def replay(self, kit: Kit) -> None:
         """Frames of a replay GIF (`render.replay.animate`): the first, one in the middle
@@ -396,14 +399,16 @@ class _Gallery:
                     return _standings(engine, t, tr, layout)
 
                 self.add("standings", "", language, f"{fmt}: standings and crosstable, "
-                         f"{len(t.players)} players, {len(t.rounds)} rounds", standings)
+                         f"{len(t.players)} players, {len(t.rounds)} rounds", standings,
+                         names=[p.name for p in t.players])
                 if fmt == "knockout":
                     def bracket(layout: list[TextBox] | None, t: Any = t,
                                 tr: Any = tr) -> bytes:
                         return _bracket(engine, t, tr, layout)
 
                     self.add("bracket", "", language, f"{fmt}: bracket, "
-                             f"{len(t.players)} players", bracket)
+                             f"{len(t.players)} players", bracket,
+                             names=[p.name for p in t.players])
 
     def rating_charts(self) -> None:
         from .chart import rating_chart
@@ -428,7 +433,7 @@ class _Gallery:
                           title: str = title, tr: Any = tr) -> bytes:
                     return rating_chart(points, title=title, tr=tr, layout=layout)
 
-                self.add("rating-chart", game.id, language, edge, chart)
+                self.add("rating-chart", game.id, language, edge, chart, names=[name])
 
 
 def _profile_title(name: str, game: str) -> Any:

@@ -155,8 +155,12 @@ def test_every_gallery_picture_reads_whole_on_a_phone(game_id, cjk_font, tmp_pat
         if item.layout:
             assert boxes, where
             problems += layout_problems(image, boxes) + cut_problems(image, boxes, cuts)
+            words = list(item.names)
             if item.observation is not None:
                 problems += named_problems(boxes)
+                words += seat_words(item.game, item.language)
+            problems += [f"{b.text!r} cuts the sentence, not a name" for b in boxes
+                         if cut_outside_a_name(b.text, words)]
         if item.observation is not None and item.game:
             problems += cover_problems(image, reference(item.game))
         found += [f"{where}: {p}" for p in problems]
