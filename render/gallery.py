@@ -433,7 +433,8 @@ class _Gallery:
                           title: str = title, tr: Any = tr) -> bytes:
                     return rating_chart(points, title=title, tr=tr, layout=layout)
 
-                self.add("rating-chart", game.id, language, edge, chart, names=[name])
+                self.add("rating-chart", "", language, f"{edge}, {game.id}", chart,
+                         names=[name])
 
 
 def _profile_title(name: str, game: str) -> Any:
