@@ -1,7 +1,10 @@
-"""Draw a game record, without Discord:
+"""Draw a game record, or the whole picture gallery, without Discord:
 
     python -m render FILE -o board.png             the public picture after the record
     python -m render FILE --animate -o game.gif    every position from the start, one frame each
+    python -m render draw FILE -o board.png        the same (`draw` may be left out)
+    python -m render gallery OUT_DIR [--seed N]    every kind of picture, an index and a
+                                                   contact sheet at phone width (render/gallery.py)
 
 The picture is the public one throughout, as the channel saw it. Errors in a record exit with
 status 2 and `line N: '<text>': <reason>` on stderr, as `python -m games` does.
@@ -71,7 +74,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def gallery_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m render gallery",
+                                     description="draw every kind of picture Corral makes, "
+                                                 "with an index and a contact sheet")
+    parser.add_argument("out_dir")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the random play's seed (the same seed draws the same pictures)")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["gallery"]:
+        options = gallery_parser().parse_args(argv[1:])
+        from .gallery import write
+
+        try:
+            write(Path(options.out_dir), options.seed, log=lambda line: out.write(line + "\n"))
+        except OSError as exc:
+            print(f"{options.out_dir}: cannot write the gallery: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    if argv[:1] == ["draw"]:  # the record's subcommand, named (it is the default)
+        argv = argv[1:]
     args = build_parser().parse_args(argv)
     try:
         draw(args.file, args.output, args.animate, out)

@@ -272,13 +272,15 @@ def _moved(box: TextBox, dx: int, dy: int) -> TextBox:
 
 
 def _legend(canvas: Canvas, names: Sequence[str], y: int) -> None:
-    """A swatch and a name per seat, two a row."""
+    """A swatch and a name per seat, two a row; a name alone on its row (the third of three)
+    takes the whole row, not cut to a column it shares with no one."""
     column = (WIDTH - 2 * MARGIN) // 2
     for seat, name in enumerate(names):
         row, col = divmod(seat, 2)
         x = MARGIN + col * column
         line_y = y + row * (SMALL + 18)
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        room = column if col or seat + 1 < len(names) else WIDTH - 2 * MARGIN
         canvas.rounded_rectangle((x, line_y - 8, x + 28, line_y + 8), 4, fill=colour)
-        canvas.text((x + 40, line_y), fit_width(canvas, name, SMALL, False, column - 56, names),
+        canvas.text((x + 40, line_y), fit_width(canvas, name, SMALL, False, room - 56, names),
                     size=SMALL, fg=TEXT, bg=BACKGROUND)

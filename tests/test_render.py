@@ -200,52 +200,15 @@ import pytest  # noqa: E402
 from games import REGISTRY  # noqa: E402
 from render import LABELS  # noqa: E402
 from render.common import (  # noqa: E402
-    SHADES,
     Canvas,
     TextBox,
-    contrast,
-    mix,
-    overlaps,
     translated,
 )
 
 PHONE = 360
-
-
-def layout_problems(png: bytes, boxes: list[TextBox]) -> list[str]:
-    """Every way the drawn labels fail a phone reader: a digit under 9 px once the picture is
-    360 px wide, contrast under 4.5:1 against the declared background, anything but the label
-    and its background within 2 px of its ink (a marker, a line or another label drawn over or
-    under it, or a background that is not the declared one), and two labels overlapping."""
-    image = decode(png)
-    width, height = image.size
-    problems = []
-    for b in boxes:
-        if b.height * PHONE / width < 9:
-            problems.append(f"{b.text!r}: digits {b.height * PHONE / width:.1f} px at phone width")
-        if contrast(b.fg, b.bg) < 4.5:
-            problems.append(f"{b.text!r}: contrast {contrast(b.fg, b.bg):.2f}")
-        x0, y0, x1, y1 = b.box
-        if x0 < 2 or y0 < 2 or x1 > width - 2 or y1 > height - 2:
-            problems.append(f"{b.text!r}: outside the picture")
-            continue
-        allowed = {b.fg, b.bg} | {mix(b.bg, b.fg, t) for t in SHADES}
-        # a board is a palette picture: at most 256 colours (and Pillow's count is slow
-        # with a large limit)
-        counted = image.crop((x0 - 2, y0 - 2, x1 + 2, y1 + 2)).getcolors(256)
-        if counted is None:
-            problems.append(f"{b.text!r}: more than 256 colours around it")
-            continue
-        found = {colour for _, colour in counted}
-        if found - allowed:
-            problems.append(f"{b.text!r} at {b.box}: something else is drawn there "
-                            f"{sorted(found - allowed)[:3]}")
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if overlaps(a.box, b.box, 2):
-                problems.append(f"{a.text!r} overlaps {b.text!r}")
-    return problems
-
+# the checks every picture test shares (tests/picture_checks.py); imported from here too
+from picture_checks import cut_outside_a_name as _cut_outside_a_name  # noqa: E402
+from picture_checks import layout_problems  # noqa: E402
 
 CONFIGS = (("progressive-mancala", 2, {"pits": "11"}), ("progressive-mancala", 2, {"pits": "17"}),
            ("pastoral-square", 2, {}), ("consequence", 2, {}), ("ghostone", 3, {}),
@@ -661,14 +624,6 @@ def test_the_games_with_a_picture_are_known_without_loading_pillow():
 # Players' names as long as Discord allows a display name (32 characters), in both scripts.
 LONGEST = ["Alexandria-Konstantinopolous-XIV",
            "長谷川・ボブ・ジョンソン・ザ・サード・ロングネーム・二世です本当に"[:32], "Carol", "Dave"]
-
-
-def _cut_outside_a_name(text: str, names: list[str]) -> bool:
-    """Whether an ellipsis in `text` cuts something other than a name: each one must end a
-    start of a name (a name gives way; the sentence around it keeps its words)."""
-    return any(ch == "…" and not any(text[:i].endswith(n[:k]) for n in names
-                                     for k in range(1, len(n)))
-               for i, ch in enumerate(text))
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
