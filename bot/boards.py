@@ -209,7 +209,8 @@ async def moves_text(service: Service, match_id: int, texts: Texts) -> str:
     match, entries = await service.history(match_id)
     header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
                           players=tuple(match.names())))
-    lines = [texts(service.history_line(e)) for e in entries] or [texts(strings.MOVES_EMPTY)]
+    lines = [texts(service.history_line(e), e.names or None) for e in entries] \
+        or [texts(strings.MOVES_EMPTY)]
     shown: list[str] = []
     size = len(header) + 80
     for line in reversed(lines):
