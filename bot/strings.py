@@ -87,7 +87,10 @@ MATCH_STARTED = N_("Match #{match_id} of **{game}** has begun: {seats}.")
 SEATED = N_("{n}. {name}")  # one player in MATCH_STARTED's list, by seat number
 THREAD_NAME = N_("{game}: {names}")
 THREAD_OPENED = N_("Match #{match_id} is in its own thread: {link}")
+# what the player who opened a match is told: what happened, and where
 OPENED_HERE = N_("Match #{match_id} is open: the invitation is in {link}.")
+OPENED_LOBBY = N_("Match #{match_id} is open: its lobby is in {link}, where players join.")
+OPENED_STARTED = N_("Match #{match_id} against {opponents} has started in {link}.")
 THREAD_FORBIDDEN = N_("I may not create threads here, so match #{match_id} is in this channel.")
 BUTTON_JOIN = N_("Join")
 BUTTON_START = N_("Start")
