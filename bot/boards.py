@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from games import Game, phrase
+from games import Game, Phrase, phrase
 from games.analysis import public_at_end
 
 from . import strings
@@ -209,7 +209,8 @@ async def moves_text(service: Service, match_id: int, texts: Texts) -> str:
     match, entries = await service.history(match_id)
     header = texts(phrase(strings.MOVES_HEADER, match_id=match.id, game=match.game.name,
                           players=tuple(match.names())))
-    lines = [texts(service.history_line(e)) for e in entries] or [texts(strings.MOVES_EMPTY)]
+    lines = [texts(service.history_line(e), e.names or None) for e in entries] \
+        or [texts(strings.MOVES_EMPTY)]
     shown: list[str] = []
     size = len(header) + 80
     for line in reversed(lines):
@@ -240,8 +241,19 @@ class RematchButton(Component[discord.ui.Button[Any]],
         note_match(self.match_id)
         match = await self.service.rematch(
             self.match_id, player(interaction.user))
-        await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
-                                        link=f"<#{match.row.channel_id}>"))
+        await reply(interaction, opened_phrase(match, interaction.user.id,
+                                               f"<#{match.row.channel_id}>"))
+
+
+def opened_phrase(match: Match, user_id: int, link: str) -> Phrase:
+    """What the player who opened `match` is told: an invitation sent, a lobby open, or a
+    match already under way (against the AI, or a lobby the AI filled), and where."""
+    if match.status == "invited":
+        return phrase(strings.OPENED_HERE, match_id=match.id, link=link)
+    if match.status == "open":
+        return phrase(strings.OPENED_LOBBY, match_id=match.id, link=link)
+    opponents = tuple(seat.name for seat in match.seats if seat.user_id != user_id)
+    return phrase(strings.OPENED_STARTED, match_id=match.id, link=link, opponents=opponents)
 
 
 BOARD_COMPONENTS: tuple[type[Component[Any]], ...] = (MyViewButton, MovesButton, RematchButton)

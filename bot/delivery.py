@@ -85,6 +85,7 @@ THREAD_WAITS = 7
 # the outbox keeps its own (channel posts, edits, DMs) under this, leaving the rest to the
 # commands' own requests, so that a burst queues here in order instead of meeting 429s
 GLOBAL_RATE = 40.0
+NOT_POSTED = 0  # `_retire_older(keep=...)` before the new board exists: every board goes
 ANSWER_WAIT = 3.5  # seconds a board waits for its move's interaction to be answered (Discord: 3)
 
 
@@ -313,33 +314,39 @@ class Delivery:
             "active", "finished")
         message_id = board.message_id
         channel_id = board.posted_in if board.posted_in is not None else board.channel_id
-        if message_id is None:
-            content, mentions = board_text(board, texts, current=current)
-            picture = await self.pictures.run(
-                board_picture, board.game, board.state, None, board.names(),
-                result_text(board, texts), texts.language)
-            view = StaticView()
-            if current:
-                match = wrap(match_row)
-                mover = match.to_move()
-                humans_turn = mover is None or not is_ai(mover.user_id)
-                view = board_view(match.game, match.state, match.id, match.ply(),
-                                  running=match.status == "active", playable=humans_turn,
-                                  finished=match.status == "finished", texts=texts, link=link)
-            elif link is not None:
-                view.add_item(link_button(link, texts))
-            message_id, channel_id, via = await self._post_board(
-                row, board, picture, content=content, view=view,
-                allowed_mentions=allowed(mentions))
-            board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
-            live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
-                               None, via.token if via else None,
-                               via.expires_at if via else None) if current else None
-            # not background work: a click on the new board can come at once, and its move
-            # takes the board's buttons away without another request only once it is recorded
-            await self.store.together(functools.partial(
-                self._posted, row.id, board, live, self.clock()), background=False)
-        retired = await self._retire_older(match_row.id, board.version, keep=message_id)
+        if message_id is not None:  # posted by an earlier try: what it was to retire, again
+            retired = await self._retire_older(match_row.id, board.version, keep=message_id)
+            return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
+        # the older boards lose their components before this one is posted, not after: else
+        # a player sees the new board beside an old one still offering Play… (until the edits
+        # go out, seconds when the channel's edits are rate limited). They are out of date
+        # already (this row exists because the match moved on), and at most one board is live.
+        retired = await self._retire_older(match_row.id, board.version, keep=NOT_POSTED)
+        content, mentions = board_text(board, texts, current=current)
+        picture = await self.pictures.run(
+            board_picture, board.game, board.state, None, board.names(),
+            result_text(board, texts), texts.language)
+        view = StaticView()
+        if current:
+            match = wrap(match_row)
+            mover = match.to_move()
+            humans_turn = mover is None or not is_ai(mover.user_id)
+            view = board_view(match.game, match.state, match.id, match.ply(),
+                              running=match.status == "active", playable=humans_turn,
+                              finished=match.status == "finished", texts=texts, link=link)
+        elif link is not None:
+            view.add_item(link_button(link, texts))
+        message_id, channel_id, via = await self._post_board(
+            row, board, picture, content=content, view=view,
+            allowed_mentions=allowed(mentions))
+        board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
+        live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
+                           None, via.token if via else None,
+                           via.expires_at if via else None) if current else None
+        # not background work: a click on the new board can come at once, and its move
+        # takes the board's buttons away without another request only once it is recorded
+        await self.store.together(functools.partial(
+            self._posted, row.id, board, live, self.clock()), background=False)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
 
     async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, *,

@@ -87,7 +87,10 @@ MATCH_STARTED = N_("Match #{match_id} of **{game}** has begun: {seats}.")
 SEATED = N_("{n}. {name}")  # one player in MATCH_STARTED's list, by seat number
 THREAD_NAME = N_("{game}: {names}")
 THREAD_OPENED = N_("Match #{match_id} is in its own thread: {link}")
+# what the player who opened a match is told: what happened, and where
 OPENED_HERE = N_("Match #{match_id} is open: the invitation is in {link}.")
+OPENED_LOBBY = N_("Match #{match_id} is open: its lobby is in {link}, where players join.")
+OPENED_STARTED = N_("Match #{match_id} against {opponents} has started in {link}.")
 THREAD_FORBIDDEN = N_("I may not create threads here, so match #{match_id} is in this channel.")
 BUTTON_JOIN = N_("Join")
 BUTTON_START = N_("Start")
@@ -255,23 +258,19 @@ BUTTON_ADD_AI = N_("Add AI player")
 AI_NOT_HERE = N_("An AI player joins from the lobby's **Add AI player** button in games for "
                  "3 or more; for two players use `ai:` alone.")
 
-HELP = N_("""**Corral** hosts small abstract board games, played turn by turn in this channel.
-`/play game [opponent] [options]` — challenge someone, or open a lobby anyone can join
-`/move notation` — play a move (the list completes as you type), or use the board's buttons
-`/board` — show the current board (only to you; `public:True` posts it)
-`/hand` — your private view, in games with hidden information
-`/matches` — your matches and whose turn it is; `/record` — a match's game record
-`/profile [user]` — ratings and record · `/leaderboard game` — the best-rated players
-`/replay [match]` — a match as an animation, then step through it move by move
-`/rules [game]` — how a game is played · `/learn game` — a short interactive lesson, for you alone
-`/conditional` — after your move, queue replies to theirs ("if they play X, I play Y")
-`/draw` — offer a draw · `/takeback` — ask to take back your last move
-`/vacation days` — pause your clocks (30 days a year) · `/reminders` — on, digest or off
-`/notify` — how you hear of your turn: a mention in the channel, a DM, or both
-`/resign` — give up the match in this channel
-`/abort` — cancel the match here (its host before it starts; server managers any time)
-`/corral settings` — server managers: threads, default time per move, channels, spectators
-Games: {games}.""")
+# /help: every command the bot registers (bot/cogs/info.py), by section, each with its own
+# description; a command no section names is listed under HELP_MORE
+HELP_INTRO = N_("**Corral** hosts small abstract board games, played turn by turn in this "
+                "channel. Games: {games}.")
+HELP_PLAYING = N_("Playing a match")
+HELP_TURNS = N_("Your matches and turns")
+HELP_LEARNING = N_("Learning the games")
+HELP_AFTER = N_("Records, ratings and analyses")
+HELP_TOURNAMENTS = N_("Tournaments")
+HELP_SERVER = N_("For server managers")
+HELP_MORE = N_("More")
+HELP_LINE = N_("{command} — {description}")
+HELP_SUBCOMMANDS = N_("{command} — {description}: {subcommands}")
 RULES_UNKNOWN = N_("No rules for `{game}`. Games: {games}.")
 
 # -- ratings, profiles, leaderboards and replays -----------------------------------------------

@@ -74,10 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+GALLERY_HELP = "draw every kind of picture Corral makes, with an index and a contact sheet"
+
+
 def gallery_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m render gallery",
-                                     description="draw every kind of picture Corral makes, "
-                                                 "with an index and a contact sheet")
+    # a module constant: a literal `description=` would be taken for a command's (bot/catalogs)
+    parser = argparse.ArgumentParser(prog="python -m render gallery", description=GALLERY_HELP)
     parser.add_argument("out_dir")
     parser.add_argument("--seed", type=int, default=0,
                         help="the random play's seed (the same seed draws the same pictures)")

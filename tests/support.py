@@ -65,3 +65,14 @@ def text(payload_phrase: Any, names: list[str] | None = None) -> str:
 def board_lines(board: dict[str, Any]) -> list[str]:
     names = [name for _, name in board["seats"]]
     return [text(line, names) for line in board["lines"]]
+
+
+def command_tree():
+    """The bot's commands as registered at start (what /help lists)."""
+    from bot import cogs
+    from bot.client import CorralBot
+    from bot.config import Settings
+
+    bot = CorralBot(Settings(token="unused"))
+    cogs.register_all(bot.tree, service=None, handling=None, pictures=None)  # type: ignore
+    return bot.tree

@@ -1,9 +1,10 @@
-"""What players look up: /matches, /record, /rules and /help. (Moves, under the board, is
-bot/boards.py's.)"""
+"""What players look up: /matches, /record, /rules and /help (every command the bot
+registers). (Moves, under the board, is bot/boards.py's.)"""
 
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -70,8 +71,99 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
     @tree.command(name="help", description="What Corral can do")
     async def help_(interaction: Interaction) -> None:
         async with handling(interaction):
-            await reply(interaction, phrase(strings.HELP, games=tuple(
-                phrase(g.name) for g in PLAYABLE.values())))
+            intro, messages = help_messages(tree, texts_for(interaction))
+            for number, embeds in enumerate(messages):
+                await reply(interaction, intro if number == 0 else "", embeds=embeds)
+
+
+# /help's sections: the commands each lists, by name. A command registered later and named
+# in none of them is listed under "More" (`help_sections`), so /help never leaves one out.
+HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (strings.HELP_PLAYING, ("play", "move", "board", "hand", "conditional", "draw", "takeback",
+                            "resign", "abort")),
+    (strings.HELP_TURNS, ("matches", "notify", "reminders", "vacation")),
+    (strings.HELP_LEARNING, ("rules", "learn", "puzzle", "help")),
+    (strings.HELP_AFTER, ("record", "replay", "analysis", "profile", "leaderboard")),
+    (strings.HELP_TOURNAMENTS, ("tournament",)),
+    (strings.HELP_SERVER, ("corral",)),
+)
+EMBED_TEXT = 4096  # an embed's description (Discord)
+MESSAGE_EMBEDS = 6000  # all embeds' texts in one message
+MESSAGE_EMBED_COUNT = 10
+
+
+def help_sections(tree: Tree, texts: Texts) -> list[tuple[str, list[str]]]:
+    """Every top-level command of `tree`, grouped as HELP_SECTIONS says (the rest under
+    More), each as one line in the reader's language: its name as their client shows it, its
+    required options, and its own description (a group: its subcommands' names)."""
+    commands = {c.name: c for c in tree.get_commands()
+                if isinstance(c, (app_commands.Command, app_commands.Group))}
+    named = {name for _, names in HELP_SECTIONS for name in names}
+    sections = [*HELP_SECTIONS, (strings.HELP_MORE, tuple(sorted(set(commands) - named)))]
+    found = []
+    for title, names in sections:
+        lines = [_help_line(commands[name], texts) for name in names if name in commands]
+        if lines:
+            found.append((texts(title), lines))
+    return found
+
+
+def _help_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group,
+               texts: Texts) -> str:
+    if isinstance(command, app_commands.Group):
+        subcommands = command.commands
+        if len(subcommands) != 1:
+            words = tuple(f"`{_name(texts, sub.name)}`" for sub in subcommands)
+            return texts(phrase(strings.HELP_SUBCOMMANDS, command=f"`/{command.name}`",
+                                description=phrase(command.description),
+                                subcommands=words))
+        (only,) = subcommands  # /corral settings
+        return _help_line_of(f"{command.name} {only.name}", only, texts)
+    return _help_line_of(command.name, command, texts)
+
+
+def _help_line_of(name: str, command: Any, texts: Texts) -> str:
+    parameters = getattr(command, "parameters", ())
+    required = " ".join(p.name for p in parameters if p.required)
+    shown = f"`/{name} {required}`" if required else f"`/{name}`"
+    return texts(phrase(strings.HELP_LINE, command=shown,
+                        description=phrase(command.description)))
+
+
+def _name(texts: Texts, word: str) -> str:
+    """A command's or option's name as the reader's client shows it."""
+    found = texts.gettext(f"name:{word}")
+    return word if found == f"name:{word}" else found
+
+
+def help_messages(tree: Tree, texts: Texts) -> tuple[str, list[list[discord.Embed]]]:
+    """/help: its first line, and its sections as embeds, grouped into messages within
+    Discord's limits (an embed's description, the embeds of one message)."""
+    intro = texts(phrase(strings.HELP_INTRO,
+                         games=tuple(phrase(g.name) for g in PLAYABLE.values())))
+    pages: list[str] = []
+    for title, lines in help_sections(tree, texts):
+        block = "\n".join([f"**{title}**", *lines])
+        if pages and len(pages[-1]) + 2 + len(block) <= EMBED_TEXT:
+            pages[-1] += "\n\n" + block  # a section stays whole where it fits
+            continue
+        for line in block.split("\n"):  # else it starts a page, and fills as many as it needs
+            line = line[:EMBED_TEXT]
+            if pages and not line.startswith("**") and \
+                    len(pages[-1]) + 1 + len(line) <= EMBED_TEXT:
+                pages[-1] += "\n" + line
+            else:
+                pages.append(line)
+    messages: list[list[discord.Embed]] = [[]]
+    size = 0
+    for page in pages:
+        if messages[-1] and (size + len(page) > MESSAGE_EMBEDS
+                             or len(messages[-1]) == MESSAGE_EMBED_COUNT):
+            messages.append([])
+            size = 0
+        messages[-1].append(discord.Embed(description=page))
+        size += len(page)
+    return intro, messages
 
 
 async def matches_text(service: Service, user_id: int, texts: Texts) -> str:

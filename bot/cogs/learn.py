@@ -30,6 +30,7 @@ from games import Answer, GameError, Option, Step, nphrase, phrase
 from games.lessons import Verdict
 
 from .. import strings
+from ..boards import opened_phrase
 from ..catalogue import PLAYABLE
 from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, player, reply, texts_for
@@ -411,8 +412,7 @@ class LessonPlay(LessonComponent,
             match = await self.service.add_ai(match.id, interaction.user.id, "easy")
         if match.status == "open":
             match = await self.service.start(match.id, interaction.user.id)
-        await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
-                                        link=f"<#{channel.id}>"))
+        await reply(interaction, opened_phrase(match, interaction.user.id, f"<#{channel.id}>"))
 
 
 COMPONENTS: tuple[type[Component[Any]], ...] = (LessonButton, LessonMenu, LessonBack,

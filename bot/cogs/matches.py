@@ -13,6 +13,7 @@ from games import phrase, shorten
 
 from .. import strings
 from ..ai import LEVELS, ai_name, ai_user_id
+from ..boards import opened_phrase
 from ..catalogue import PLAYABLE
 from ..interactions import (
     Handling,
@@ -163,8 +164,7 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
     elif note is not None:
         await reply(interaction, phrase(note, match_id=match.id), ephemeral=False)
     else:
-        await reply(interaction, phrase(strings.OPENED_HERE, match_id=match.id,
-                                        link=f"<#{target_id}>"))
+        await reply(interaction, opened_phrase(match, host.user_id, f"<#{target_id}>"))
 
 
 class ResignButton(Component[discord.ui.Button[Any]],

@@ -21,6 +21,9 @@ class HistoryEntry:
     name: str | None  # who played it (None for the host's roll)
     notation: str  # as the channel may see it
     effects: tuple[Phrase, ...]
+    # the players' names by seat, as the board shows them: an effect naming a seat ("Bob
+    # gets a bonus move") names the player, not "seat 2"; empty where a name is unknown
+    names: tuple[str, ...] = ()
 
 
 LogEntry = tuple[str, str, int | None, int]  # kind, notation, actor, ply before it
@@ -58,6 +61,8 @@ def replay_more(game_id: str, seat_count: int, options: dict[str, str],
     game = get_game(game_id)
     names = {user_id: name for _, user_id, name in seats}
     by_seat = {seat: name for seat, _, name in seats}
+    seat_names = tuple(by_seat[seat] for seat in range(seat_count)) \
+        if all(seat in by_seat for seat in range(seat_count)) else ()
     if before is not None and before.continues(log, revealed):
         entries, state, done = list(before.entries), before.state, len(before.log)
     else:
@@ -68,14 +73,14 @@ def replay_more(game_id: str, seat_count: int, options: dict[str, str],
             state = game.skip(state)
             entries.append(HistoryEntry(ply + 1, "skip",
                                         by_seat.get(absent) if absent is not None else None,
-                                        "skip", ()))
+                                        "skip", (), seat_names))
             continue
         move = game.parse_move(state, notation)
         after = game.apply(state, move)
         shown = game.format_move(state, move) if revealed else game.public_notation(state, move)
         entries.append(HistoryEntry(ply + 1, "roll" if actor_id is None else "move",
                                     names.get(actor_id or 0), shown,
-                                    game.move_effects(state, move, after)))
+                                    game.move_effects(state, move, after), seat_names))
         state = after
     return Replayed(tuple(log), tuple(entries), state, revealed)
 
@@ -85,7 +90,7 @@ def history_text(entries: Sequence[HistoryEntry], language: str) -> list[str]:
     from ..i18n import Texts
 
     texts = Texts(language)
-    return [texts(History.history_line(entry)) for entry in entries]
+    return [texts(History.history_line(entry), entry.names or None) for entry in entries]
 
 
 class History:

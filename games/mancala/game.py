@@ -7,7 +7,7 @@ Readings where the rule file is silent (a careful player's choice):
 - Sowing never skips the pit it started from: with 12 or more seeds (11 pits) the origin
   receives seeds again, as in the seed's long relays. If the last seed of a lap lands in the
   origin that was just emptied, it "fell in a pit that was empty".
-- Extra moves owed are counted per turn: a turn is 1 move plus one per empty-pit ending the
+- Bonus moves are counted per turn: a turn is 1 move plus one per empty-pit ending the
   opponent made during their previous turn (cumulative); endings during this turn are owed to
   the opponent for their next turn.
 - Relay loops cannot actually happen: every lap of the cycle drops a seed in the goal, and the
@@ -16,7 +16,7 @@ Readings where the rule file is silent (a careful player's choice):
   anyway (a pit that would loop is not legal) and tested on a cycle without a goal. Were every
   non-empty pit to loop, the game would be drawn (`no-legal-move`) so that a match always ends.
 - Repetition house rule (option `repetition=on|off`, default on): the position (pits, goal,
-  scores, seat to move, moves left in the turn, extra moves owed) occurring for the third time
+  scores, seat to move, moves left in the turn, bonus moves owed) occurring for the third time
   is a draw. A capture changes the scores for good, so only positions since the last capture
   are remembered.
 """
@@ -75,7 +75,7 @@ class LastMove:
     pit: int
     path: tuple[int, ...]  # sowing starts then the final landing; n means the goal
     captured: int  # seeds scored (0 unless the move ended in the goal)
-    ended_empty: bool  # the last seed fell in an empty pit: opponent owed an extra move
+    ended_empty: bool  # the last seed fell in an empty pit: the opponent gets a bonus move
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ class MancalaState:
     scores: tuple[int, int]
     to_move: int
     moves_left: int  # moves left in the current turn, this one included
-    owed: int  # extra moves the player to move has granted the opponent this turn
+    owed: int  # bonus moves the player to move has granted the opponent this turn
     repetition: bool
     ply: int = 0
     last: LastMove | None = None
@@ -112,8 +112,8 @@ class MancalaView:
     scores: tuple[int, int]
     target: int
     to_move: int | None
-    extra_moves: int  # extra moves the player to move still has this turn
-    owed: int  # extra moves the player to move has granted the opponent so far
+    extra_moves: int  # bonus moves the player to move still has this turn
+    owed: int  # bonus moves the player to move has granted the opponent so far
     last: LastMove | None
     outcome: Outcome | None
     ply: int
@@ -356,7 +356,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             effects.append(nphrase(N_("scored {n} seed from the goal"),
                                    N_("scored {n} seeds from the goal"), last.captured))
         if last.ended_empty:
-            effects.append(phrase(N_("ended in an empty pit: {opponent} owes an extra move"),
+            effects.append(phrase(N_("ended in an empty pit: {opponent} gets a bonus move"),
                                   opponent=Seat(1 - last.seat)))
         return tuple(effects)
 
@@ -364,8 +364,8 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         extra = state.moves_left - 1
         if extra <= 0 or self.outcome(state) is not None:
             return None
-        return nphrase(N_("{n} extra move to make after this one"),
-                       N_("{n} extra moves to make after this one"), extra)
+        return nphrase(N_("{n} bonus move to make after this one"),
+                       N_("{n} bonus moves to make after this one"), extra)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: MancalaState) -> dict[str, Any]:
@@ -470,7 +470,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         if outcome is None:
             who = "first (sows k->a)" if state.to_move == 0 else "second (sows a->k)"
             extra = state.moves_left - 1
-            more = f", {extra} extra move(s) after this" if extra else ""
+            more = f", {extra} bonus move(s) after this" if extra else ""
             lines.append(f"to move: {who}{more}")
         return "\n".join(lines)
 

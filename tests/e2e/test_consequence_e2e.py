@@ -8,12 +8,14 @@ import random
 import re
 
 from e2e_helpers import (
+    boards,
     button_with,
     challenge_and_accept,
     components,
     enter_move,
     is_ephemeral,
     mover,
+    slash_move,
 )
 
 from games.consequence import GAME
@@ -84,3 +86,26 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
                                                 if "Your view" in m["content"]]) == news[u],
                             what="the private views")
         assert all(fake.attachment_bytes(m) for m in views)
+
+
+async def test_when_a_board_appears_after_a_move_no_older_board_is_live(fake, bot):
+    """The defect: after a `/move`, the previous board sometimes still offered **Play…**
+    beside the new one (it lost its components only after the new board was posted, and
+    later still when the channel's edits were rate limited). Checked the moment each new
+    board appears, over a run of placements (before the fix: several in every run of 16)."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    board = await challenge_and_accept(fake, alice, bob, game="consequence", first="me")
+    state = GAME.new()
+    rng = random.Random(14)
+    still_live = []
+    for number in range(16):
+        notation = rng.choice(GAME.legal_notations(state))
+        _, board = await slash_move(fake, mover(board, [alice, bob]), notation)
+        state = GAME.play(state, notation)
+        older = [m["id"] for m in boards(fake)
+                 if m["id"] != board["id"] and components(fake.messages[int(m["id"])])]
+        if older:
+            still_live.append((number + 1, notation, older))
+        assert components(board)  # the new board itself is live
+    assert not still_live, still_live
+

@@ -45,7 +45,7 @@ async def test_a_retyped_move_after_a_lost_answer_is_not_played_twice(fake, bot)
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, first="me")
     board = await play_button(fake, alice, board, "a")
-    board = await play_button(fake, bob, board, "a")  # Alice owes Bob an extra move
+    board = await play_button(fake, bob, board, "a")  # Alice gives Bob a bonus move
     board = await play_button(fake, bob, board, "b")
     fake.fail("POST", CALLBACK, status=500, times=5)
     before = len(boards(fake))

@@ -96,7 +96,7 @@ async def test_a_repeated_move_whose_answer_was_lost_plays_once(fake, bot):
     for the same ply (as autocomplete fills it in) is recognised, not played twice."""
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     await challenge_and_accept(fake, alice, bob, first="me")
-    await slash_move(fake, alice, "a #0")  # ends in an empty pit: Bob owes an extra move
+    await slash_move(fake, alice, "a #0")  # ends in an empty pit: Bob gets a bonus move
     record, board = await slash_move(fake, bob, "a #1")
     assert f"<@{bob}>, your turn" in board["content"]  # Bob is still to move
     assert fake.pinged(board) == set()  # ... and is not pinged again for his extra move
@@ -258,8 +258,15 @@ async def test_abort_board_rules_help_and_threads(fake, bot):
     assert all(is_ephemeral(m) and len(m["content"]) <= 2000 for m in messages)
     assert {m["content"].split("**")[1] for m in messages} == {
         "Progressive Mancala", "Pastoral Square", "Consequence", "Ghostone", "ICO"}
-    helped = await fake.answered(await fake.slash(alice, "help"))
-    assert "/play" in helped.original["content"]
+    # /help names every command the bot registered, in the reader's client as a mention
+    fake.set_locale(bob, "ja")
+    for reader in (alice, bob):
+        helped = await fake.answered(await fake.slash(reader, "help"))
+        shown = "\n".join([helped.original["content"], *(
+            e.get("description", "") for e in helped.original.get("embeds") or ())])
+        registered = {c["name"] for c in fake.commands["global"]}
+        assert len(registered) >= 20
+        assert {name for name in registered if f"</{name}" not in shown} == set(), shown
 
 
 async def test_public_board_is_the_live_board_and_moves_lists_the_game(fake, bot):
