@@ -3,8 +3,10 @@ search still gives a legal move (a match with an AI never stalls)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from support import ALICE
+from support import ALICE, take
 
 import games.ai
 from bot.ai import ai_level, ai_move_job, ai_name, ai_user_id, is_ai
@@ -56,3 +58,20 @@ async def test_the_host_adds_ai_players_to_a_lobby(service):
     match = await service.add_ai(match.id, ALICE.user_id, "hard")
     assert [s.name for s in match.seats][1:] == ["Corral (normal)", "Corral (hard)"]
     assert len({s.user_id for s in match.seats}) == 3
+
+
+async def test_no_direct_message_is_ever_queued_for_an_ai_seat(service, store):
+    """A game with hidden information tells each seat privately what it learnt; an AI seat
+    has no DMs (Discord refuses its id), so its private views are never queued, while the
+    human's still are (it was: Dm rows to user -1, which Discord refused)."""
+    ai = Player(ai_user_id("easy", 0), ai_name("easy"))
+    match = await service.open_match(game_id="consequence", options={}, host=ALICE,
+                                     opponent=ai, guild_id=1, channel_id=9, first="me")
+    rng = random.Random(5)
+    while match.status == "active":  # the AI's moves, which come from the outbox, by hand
+        mover = match.to_move()
+        move = rng.choice(match.game.legal_notations(match.state))
+        match = (await service.play(match.id, mover.user_id, move,
+                                    expected_ply=match.ply())).match
+    dms = await take(store, "dm")
+    assert dms and {row["user_id"] for row in dms} == {ALICE.user_id}

@@ -245,7 +245,10 @@ class Effects:
         `fallback` says what the channel gets when the DM can't be delivered: "note" (a
         line without a ping) or "mention" (the turn notice as a mention). With
         `board_version`, the field {board} links to that version's board, so the DM waits
-        in the channel's lane until that board is posted."""
+        in the channel's lane until that board is posted. An AI seat has no DMs: nothing is
+        queued for it (Discord would refuse the user id, and its view reaches only its search)."""
+        if is_ai(user_id):
+            return
         await self._put(outbox.Dm(
             user_id=user_id, match_id=match.id, channel_id=match.row.channel_id,
             game=match.game.id, seats=_seats(match), text=text, what=kind, fallback=fallback,
