@@ -27,7 +27,7 @@ from .backup import Scheduler, default_folder
 from .collector import Refreezer, freeze_start_up_objects
 from .config import Settings, make_clock
 from .delivery import Delivery
-from .i18n import COMMAND_IDS
+from .i18n import COMMAND_GROUPS, COMMAND_IDS, command_groups
 from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
@@ -204,6 +204,7 @@ class CorralBot(discord.Client):
         """The commands on `tree` and the components' classes, each handed what it uses."""
         self.clicks = cogs.register_all(tree, service=self.service, handling=self.handling,
                                         pictures=self.workers)
+        COMMAND_GROUPS.update(command_groups(tree))
 
     async def sync_commands(self) -> None:
         """Register the commands with Discord only when they changed (a stored hash), since

@@ -51,6 +51,15 @@ SEAT_N = N_("seat {n}")
 # a text naming a command then mentions it (`</play:123>`), which Discord shows as the
 # command's name in the reader's own language, clickable. Empty until then (and in tests).
 COMMAND_IDS: dict[str, int] = {}
+# each command group's subcommands, from the command tree (bot/client.py): a mention of a
+# group must name a subcommand (`</tournament create:id>`), which Discord shows as clickable
+COMMAND_GROUPS: dict[str, frozenset[str]] = {}
+
+
+def command_groups(tree: Any) -> dict[str, frozenset[str]]:
+    """The subcommands of each group of a discord.py command tree (a group has `commands`)."""
+    return {command.name: frozenset(sub.name for sub in command.commands)
+            for command in tree.get_commands() if hasattr(command, "commands")}
 
 # a command as the texts write it, with what follows it: `/play`, `/vacation end:True`,
 # `/play game [opponent] [options]`, `/corral settings`
@@ -98,7 +107,7 @@ class Texts:
         words = rest.split(" ")
         # a subcommand (`/corral settings`) is part of the command's name
         command = [name]
-        if len(words) > 1 and words[1] == "settings":
+        if len(words) > 1 and words[1] in COMMAND_GROUPS.get(name, ()):
             command.append(words.pop(1))
         arguments = _ARGUMENT_WORD.sub(lambda w: self._name(w.group(0)), " ".join(words).strip())
         known = COMMAND_IDS.get(name)

@@ -19,7 +19,7 @@ from bot import cogs
 from bot.client import CorralBot
 from bot.cogs.info import HELP_SECTIONS, help_messages
 from bot.config import Settings
-from bot.i18n import COMMAND_IDS, Texts
+from bot.i18n import COMMAND_GROUPS, COMMAND_IDS, Texts, command_groups
 
 UNUSED: Any = None
 
@@ -47,10 +47,12 @@ def client_name(texts: Texts, word: str) -> str:
 @pytest.fixture
 def mentions():
     """The commands' ids as the bot knows them once they are registered: texts mention them."""
-    saved = dict(COMMAND_IDS)
+    saved, groups = dict(COMMAND_IDS), dict(COMMAND_GROUPS)
     yield COMMAND_IDS
     COMMAND_IDS.clear()
     COMMAND_IDS.update(saved)
+    COMMAND_GROUPS.clear()
+    COMMAND_GROUPS.update(groups)
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -74,9 +76,15 @@ def test_help_mentions_every_command_once_the_ids_are_known(language, mentions):
     tree = the_tree()
     for number, command in enumerate(tree.get_commands()):
         mentions[command.name] = 1_100_000_000_000_000_000 + number
+    COMMAND_GROUPS.update(command_groups(tree))  # as the bot does once its tree is built
     text, _ = shown(tree, language)
     for command in tree.get_commands():
         assert f"</{command.name}" in text, command.name
+        # a group is mentioned by its subcommands only: Discord cannot open a bare group
+        for sub in getattr(command, "commands", []):
+            assert f"</{command.name} {sub.name}:" in text, (command.name, sub.name)
+        if getattr(command, "commands", None):
+            assert f"</{command.name}:" not in text, command.name
     assert "</corral settings:" in text
 
 

@@ -113,8 +113,12 @@ def _help_line(command: app_commands.Command[Any, ..., Any] | app_commands.Group
     if isinstance(command, app_commands.Group):
         subcommands = command.commands
         if len(subcommands) != 1:
-            words = tuple(f"`{_name(texts, sub.name)}`" for sub in subcommands)
-            return texts(phrase(strings.HELP_SUBCOMMANDS, command=f"`/{command.name}`",
+            # each subcommand whole (`/tournament create`): a mention of the group alone is
+            # not one Discord can open
+            words = tuple(f"`/{command.name} {sub.name}`" for sub in subcommands)
+            # the group's name in bold, not as a command (it is not one to open)
+            return texts(phrase(strings.HELP_SUBCOMMANDS,
+                                command=f"**/{_name(texts, command.name)}**",
                                 description=phrase(command.description),
                                 subcommands=words))
         (only,) = subcommands  # /corral settings
