@@ -67,7 +67,7 @@ ARROW_BOTTOM_Y = 418
 GOAL_Y = 510
 GOAL_HALF_W, GOAL_HALF_H = 150, 56
 FOOTER_Y = 636  # the status line; the captions under it, CAPTION_STEP apart
-FOOTER_ROWS = 4  # the status, then up to three lines of the last move and the extra move owed
+FOOTER_ROWS = 4  # the status, then up to three lines of the last move and the bonus moves owed
 BOTTOM_PAD = 44  # under the last line: its descenders and a margin
 HEIGHT = FOOTER_Y + CAPTION_STEP * (FOOTER_ROWS - 1) + BOTTOM_PAD  # the tallest board
 SEED_CAP = 24  # seeds drawn per pit; the number beneath always gives the true count
@@ -285,7 +285,7 @@ def _footer_lines(view: MancalaView, who: list[str], labels: MancalaLabels,
                   result: str | None, mover: int | None, last_move: bool
                   ) -> list[tuple[str, int, bool, Rgb]]:
     """The footer's lines (text, size, bold, colour): the status, then the last move's
-    trail and the extra move owed, all at caption size."""
+    trail and the bonus moves owed, all at caption size."""
     pits = len(view.pits)  # (not `size`: a line's font size is not the board's pit count)
     if result is not None:
         status, colour = result, TEXT

@@ -38,7 +38,9 @@ def draw(state, language: str, names=None, result=None) -> tuple[bytes, list[Tex
 def trail_steps(boxes: list[TextBox], labels: MancalaLabels, names: list[str]) -> list[str]:
     """The pits the footer's "Last:" line names, in order (its wrapped lines joined)."""
     start = next(i for i, b in enumerate(boxes) if b.text.startswith(labels.last.split("{")[0]))
-    text = " ".join(b.text.strip() for b in boxes[start:] if b.box[1] >= boxes[start].box[1])
+    owes = labels.owes.split("{")[0]  # the bonus moves' line, under the trail, is not part of it
+    text = " ".join(b.text.strip() for b in boxes[start:]
+                    if b.box[1] >= boxes[start].box[1] and not b.text.startswith(owes))
     for name in names:
         text = text.replace(name, "")
     trail = text.split(":")[-1].split("(")[0]
