@@ -38,9 +38,10 @@ def draw(state, language: str, names=None, result=None) -> tuple[bytes, list[Tex
 def trail_steps(boxes: list[TextBox], labels: MancalaLabels, names: list[str]) -> list[str]:
     """The pits the footer's "Last:" line names, in order (its wrapped lines joined)."""
     start = next(i for i, b in enumerate(boxes) if b.text.startswith(labels.last.split("{")[0]))
-    owes = labels.owes.split("{")[0]  # the bonus moves' line, under the trail, is not part of it
+    # the bonus moves' line, under the trail, is not part of it
+    owes = {labels.owes.format(name=name, n=n) for name in names for n in range(1, 30)}
     text = " ".join(b.text.strip() for b in boxes[start:]
-                    if b.box[1] >= boxes[start].box[1] and not b.text.startswith(owes))
+                    if b.box[1] >= boxes[start].box[1] and b.text.strip() not in owes)
     for name in names:
         text = text.replace(name, "")
     trail = text.split(":")[-1].split("(")[0]
