@@ -77,13 +77,19 @@ class MancalaLabels:
     last: str = "Last: {name}"
     empty_end: str = "empty pit"
     repetition: str = "repetition"
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    wins_you: str = "You win {a}–{b}"
+    owes_you: str = "You get {n} extra next turn"
 
 
 def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                    labels: MancalaLabels = MancalaLabels(), result: str | None = None,
-                   layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+                   layout: list[TextBox] | None = None, last_move: bool = True,
+                   you: int | None = None) -> bytes:
     """The board as PNG bytes; `layout`, when given, receives every label drawn;
-    `last_move` False: its trail is not written under the board (still ringed on it)."""
+    `last_move` False: its trail is not written under the board (still ringed on it).
+    `you`: the reader's seat, whose sentences are in the second person."""
     size = len(view.pits)
     canvas = _static_layer(size, labels.goal).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
@@ -102,7 +108,7 @@ def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                 size=SMALL_BOLD + 4, fg=DARK_INK, bg=WOOD, bold=True)
     if view.last is not None:
         _trace(canvas, view, centres, radius)
-    _footer(canvas, view, who, labels, size, result, mover, last_move)
+    _footer(canvas, view, who, labels, size, result, mover, last_move, you)
     return canvas.png(layout)
 
 
@@ -247,7 +253,8 @@ def _trace(canvas: Canvas, view: MancalaView, centres, radius: float) -> None:
 
 
 def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLabels,
-            size: int, result: str | None, mover: int | None, last_move: bool) -> None:
+            size: int, result: str | None, mover: int | None, last_move: bool,
+            you: int | None = None) -> None:
     big = SMALL_BOLD + 6
     if result is not None:
         status, colour = result, TEXT
@@ -257,12 +264,14 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
             colour = TEXT
         else:
             winner = view.outcome.winners[0]
-            status = labels.wins.format(name=who[winner], a=view.scores[winner],
-                                        b=view.scores[1 - winner])
+            wins = labels.wins_you if winner == you else labels.wins
+            status = wins.format(name=who[winner], a=view.scores[winner],
+                                 b=view.scores[1 - winner])
             colour = SEAT_COLOURS[winner]
     else:
         assert mover is not None
-        status = labels.to_move.format(name=who[mover])
+        status = (labels.to_move_you if mover == you else labels.to_move).format(
+            name=who[mover])
         if view.extra_moves:
             status += "  " + (labels.extra if view.extra_moves == 1 else labels.extras).format(
                 n=view.extra_moves)
@@ -286,7 +295,8 @@ def _footer(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
         rows += [(line, colour) for line in wrap_width(canvas, text, SMALL, False, room,
                                                        3 - owed, who)]
     if mover is not None and view.owed:
-        rows.append((labels.owes.format(name=who[1 - mover], n=view.owed), MUTED))
+        owes = labels.owes_you if 1 - mover == you else labels.owes
+        rows.append((owes.format(name=who[1 - mover], n=view.owed), MUTED))
     for row, (line, colour) in enumerate(rows):
         canvas.text((MARGIN, FOOTER_Y + 46 + 40 * row),
                     fit_width(canvas, line, SMALL, False, room, who), size=SMALL, fg=colour,
