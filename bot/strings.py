@@ -470,7 +470,8 @@ LESSON_NO_CHANNEL = N_("I do not know which server channel to open the match in:
                        "there (with `ai:` easy).")
 LESSON_YOU = N_("You")
 LESSON_OPPONENT = N_("Opponent")
-LESSON_OPPONENT_N = N_("Opponent {n}")
+# a lesson picture of a finished game whose winner the step asks about
+LESSON_GAME_OVER = N_("The game is over")
 BUTTON_LESSON_PLAY = N_("Play the easy AI")
 BUTTON_LESSON_RESTART = N_("Start over")
 

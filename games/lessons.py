@@ -5,6 +5,7 @@ that a lesson that cannot be played never reaches a player:
 
     {"format": 1, "game": "progressive-mancala", "seats": 2, "options": {},
      "title": {"en": "...", "ja": "..."},
+     "names": [{"en": "First player", "ja": "先手"}, ...],   # one per seat (optional)
      "steps": [{
         "id": "goal",                    # unique in the lesson; names the step's texts
         "setup": ["k", "c"],             # moves from new(seats, options), in the game's notation
@@ -19,6 +20,11 @@ that a lesson that cannot be played never reaches a player:
         "right": {"en": ..., "ja": ...},     # optional: said after the right answer
         "reply": ["c"],                      # optional: the opponent's scripted reply moves
         "expect": ["scores"]}]}              # optional: what every accepted move must do
+
+`names` are what the lesson calls each seat, in every step, its texts and its pictures alike
+(the learner may play a different seat from step to step: the picture still calls that seat by
+its name, and writes its sentences about it in the second person, "Your turn"). Without them a
+seat is "Player <n>".
 
 Expectations, checked on every accepted move when the lesson loads: `wins` (the learner wins
 by it), `scores` (the learner's score grows), `again` (the learner moves next), `passes` (the
@@ -46,7 +52,7 @@ from .base import Game, GameError
 FORMAT = 1
 LANGUAGES: tuple[str, ...] = ("en", "ja")  # every text exists in each
 EXPECTATIONS = ("wins", "scores", "again", "passes")  # and "effect:<words>"
-_LESSON_KEYS = {"format", "game", "seats", "options", "title", "steps"}
+_LESSON_KEYS = {"format", "game", "seats", "options", "title", "names", "steps"}
 _STEP_KEYS = {"id", "setup", "state", "learner", "text", "task", "answers", "choices", "wrong",
               "otherwise", "right", "reply", "expect"}
 
@@ -105,6 +111,12 @@ class Lesson:
     options: Mapping[str, str]
     title: Text
     steps: tuple[LessonStep, ...]
+    # each seat's one name for the whole lesson (the texts call the seats by these names)
+    names: tuple[Text, ...] = ()
+
+    def seat_name(self, seat: int, language: str) -> str:
+        """What the lesson calls `seat`, in `language`."""
+        return self.names[seat].get(language)
 
     @property
     def id(self) -> str:
@@ -269,6 +281,7 @@ def parse(data: Any, source: str = "lesson") -> Lesson:
     except GameError as exc:
         raise where.error(str(exc)) from None
     title = where.text(obj["title"], "title")
+    names = _names(obj.get("names"), seats, where)
     raw_steps = obj["steps"]
     if not isinstance(raw_steps, list) or not raw_steps:
         raise where.error("steps must be a non-empty list")
@@ -278,7 +291,21 @@ def parse(data: Any, source: str = "lesson") -> Lesson:
         if any(s.id == step.id for s in steps):
             raise where.at(f"step {index + 1}").error(f"id {step.id!r} is used twice")
         steps.append(step)
-    return Lesson(game, seats, options, title, tuple(steps))
+    return Lesson(game, seats, options, title, tuple(steps), names)
+
+
+def _names(raw: Any, seats: int, where: _Where) -> tuple[Text, ...]:
+    """The seats' names: as the file gives them, one per seat and each a different name, or
+    "Player <n>" (<n>番手)."""
+    if raw is None:
+        return tuple(Text({"en": f"Player {n}", "ja": f"{n}番手"}) for n in range(1, seats + 1))
+    if not isinstance(raw, list) or len(raw) != seats:
+        raise where.error(f"names must be a list of {seats} texts, one per seat")
+    names = tuple(where.text(value, f"names[{index}]") for index, value in enumerate(raw))
+    for language in LANGUAGES:
+        if len({name.get(language).casefold() for name in names}) < seats:
+            raise where.error(f"names: two seats have the same {language} name")
+    return names
 
 
 def _parse_step(game: Game, seats: int, options: Mapping[str, str], raw: Any,

@@ -55,25 +55,32 @@ LABELS: Mapping[str, type] = _ByGame("labels")  # game id -> its picture's Label
 def render_observation(game_id: str, observation: Any, *,
                        names: Sequence[str] | None = None, result: str | None = None,
                        tr: Any = None, layout: list[TextBox] | None = None,
-                       last_move: bool = True) -> bytes:
+                       last_move: bool = True, you: int | None = None) -> bytes:
     """The picture of one game's observation, by game id.
 
     `result`: a sentence saying how the match ended; drawn instead of the "to move" line (and
     then nothing is drawn as if a player were to move). `tr`: a gettext-like object every word
     on the picture goes through (None: English). `layout`: a list that receives a `TextBox` for
     every label drawn (for tests of legibility and overlap). `last_move` False: the last move
-    is marked on the board but not written under it (a picture that names it itself)."""
+    is marked on the board but not written under it (a picture that names it itself). `you`:
+    the seat whose name is the reader's (a lesson's learner): its sentences are drawn in the
+    second person ("You win", "Your turn") by a picture that has those words."""
     drawing = picture(game_id)
     labels: Any = translated(drawing.labels, tr)
-    flags = {} if last_move or not _has_last_move(game_id) else {"last_move": False}
+    flags: dict[str, Any] = {}
+    if not last_move and _takes(game_id, "last_move"):
+        flags["last_move"] = False
+    if you is not None and _takes(game_id, "you"):
+        flags["you"] = you
     return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout,
                         **flags)
 
 
 @cache
-def _has_last_move(game_id: str) -> bool:
-    """Whether a game's draw takes `last_move` (a kit's picture without it is drawn whole)."""
-    return "last_move" in inspect.signature(picture(game_id).draw).parameters
+def _takes(game_id: str, flag: str) -> bool:
+    """Whether a game's draw takes `flag` (a kit's picture without `last_move` is drawn whole,
+    one without `you` in the third person)."""
+    return flag in inspect.signature(picture(game_id).draw).parameters
 
 
 __all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",

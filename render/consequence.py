@@ -74,6 +74,12 @@ class ConsequenceLabels:
     last: str = "Last: {name} {move}"
     ejected: str = "a {colour} tile went to {name}'s hand"
     colour_names: tuple[str, str] = ("blue", "red")
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    final_placements_you: str = "You place the last tiles"
+    wins_you: str = "You win {a}–{b}"
+    wins_tie_you: str = "You win the tie with four in a line"
+    ejected_you: str = "a {colour} tile went to your hand"
 
 
 def _height(hand: bool) -> int:
@@ -83,9 +89,11 @@ def _height(hand: bool) -> int:
 def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = None,
                        labels: ConsequenceLabels = ConsequenceLabels(),
                        result: str | None = None,
-                       layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+                       layout: list[TextBox] | None = None, last_move: bool = True,
+                       you: int | None = None) -> bytes:
     """The picture as PNG bytes; `last_move` False: the last action is not written under the
-    grid (still drawn on it)."""
+    grid (still drawn on it). `you`: the reader's seat, whose sentences are in the second
+    person."""
     canvas = _static_layer(view.hand is not None).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     over = result is not None or view.outcome is not None
@@ -111,7 +119,7 @@ def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = N
         _last_over(canvas, view)
     if view.hand is not None:
         _hand(canvas, view.hand, labels)
-    _footer(canvas, view, who, labels, result, mover, last_move)
+    _footer(canvas, view, who, labels, result, mover, last_move, you)
     return canvas.png(layout)
 
 
@@ -277,7 +285,8 @@ def _hand(canvas: Canvas, hand: tuple[str, ...], labels: ConsequenceLabels) -> N
 
 
 def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabels,
-            result: str | None, mover: int | None, last_move: bool) -> None:
+            result: str | None, mover: int | None, last_move: bool,
+            you: int | None = None) -> None:
     y = canvas.image.height - 120
     room = WIDTH - 48
     outcome = view.outcome
@@ -285,7 +294,11 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         status, colour = result, TEXT
     elif outcome is None:
         assert mover is not None
-        template = labels.final_placements if view.phase == "final" else labels.to_move
+        if mover == you:
+            template = labels.final_placements_you if view.phase == "final" \
+                else labels.to_move_you
+        else:
+            template = labels.final_placements if view.phase == "final" else labels.to_move
         status, colour = template.format(name=who[mover]), SEAT_LINE[mover]
     elif outcome.ending == ConsequenceEnding.REPETITION:
         status, colour = labels.draw_repetition, TEXT
@@ -294,10 +307,12 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         if outcome.draw:
             status = labels.draw.format(a=a, b=b)
         elif outcome.ending == ConsequenceEnding.TIE_BREAK:
-            status = labels.wins_tie.format(name=who[outcome.winners[0]])
+            w = outcome.winners[0]
+            status = (labels.wins_tie_you if w == you else labels.wins_tie).format(name=who[w])
         else:
             w = outcome.winners[0]
-            status = labels.wins.format(name=who[w], a=max(a, b), b=min(a, b))
+            status = (labels.wins_you if w == you else labels.wins).format(
+                name=who[w], a=max(a, b), b=min(a, b))
         colour = SEAT_LINE[outcome.winners[0]] if not outcome.draw else TEXT
     big = SMALL_BOLD + 4
     status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
@@ -309,8 +324,8 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
         text = labels.last.format(name=who[last["seat"]], move=last["notation"])
         if last.get("ejected"):
             colour_name = labels.colour_names[0 if last["ejected"][0] == "B" else 1]
-            text += " · " + labels.ejected.format(colour=colour_name,
-                                                  name=who[last["ejected_to"]])
+            ejected = labels.ejected_you if last["ejected_to"] == you else labels.ejected
+            text += " · " + ejected.format(colour=colour_name, name=who[last["ejected_to"]])
         for row, line in enumerate(wrap_width(canvas, text, SMALL, False, room, 2, who)):
             canvas.text((24, y + 46 + 36 * row), line, size=SMALL, fg=MUTED, bg=BACKGROUND)
 

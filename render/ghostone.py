@@ -88,6 +88,11 @@ class GhostoneLabels:
     # the die's eight faces as words (the notation's N, NE ...: 北, 北東 ... in Japanese),
     # in the order of ROLL_FACES; the same messages as games.grid.COMPASS
     rolled: tuple[str, ...] = ROLL_FACES
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    setup_you: str = "Set-up: you place a pawn and 3 rocks"
+    ghost_place_you: str = "You place the ghost"
+    wins_you: str = "You win"
 
     CONTEXTS: ClassVar[dict[str, str]] = {"compass": "compass", "rolled": "compass"}
 
@@ -98,9 +103,11 @@ def _height(seats: int) -> int:
 
 def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
                     labels: GhostoneLabels = GhostoneLabels(), result: str | None = None,
-                    layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+                    layout: list[TextBox] | None = None, last_move: bool = True,
+                    you: int | None = None) -> bytes:
     """The cave as PNG bytes. `last_move` is for the pictures' common call: the last move is
-    only ever drawn as arrows here, never written, so there is nothing to leave out."""
+    only ever drawn as arrows here, never written, so there is nothing to leave out. `you`:
+    the reader's seat, whose sentences are in the second person."""
     canvas = _static_layer(view.seats, labels.compass).clone()
     compass_x, compass_r = _compass(labels.compass)
     who = [(names[i] if names and i < len(names) else labels.seat.format(n=i + 1))
@@ -133,7 +140,7 @@ def render_ghostone(view: GhostoneView, *, names: Sequence[str] | None = None,
             canvas.text((x - CELL / 2 + 16, y - CELL / 2 + 28), str(view.rocks[plate]),
                         size=SMALL_BOLD + 2, fg=DARK_INK, bg=PLATE, bold=True, halo=True)
     _die(canvas, view, labels, compass_x, compass_r)
-    _header(canvas, view, who, labels, result, mover)
+    _header(canvas, view, who, labels, result, mover, you)
     _table(canvas, view, who, labels, mover)
     return canvas.png(layout)
 
@@ -335,12 +342,14 @@ def _die(canvas: Canvas, view: GhostoneView, labels: GhostoneLabels, compass_x: 
 
 
 def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
-            result: str | None, mover: int | None) -> None:
+            result: str | None, mover: int | None, you: int | None = None) -> None:
     if result is not None:
         text, colour = result, TEXT
     elif view.outcome is not None:
         names = " & ".join(who[w] for w in view.outcome.winners)
         template = labels.wins_many if len(view.outcome.winners) > 1 else labels.wins
+        if list(view.outcome.winners) == [you]:
+            template = labels.wins_you
         text = template.format(names=names)
         colour = TEXT
     elif view.phase == "roll":
@@ -349,6 +358,9 @@ def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
         assert mover is not None
         template = {"setup": labels.setup, "ghost": labels.ghost_place}.get(view.phase,
                                                                              labels.to_move)
+        if mover == you:
+            template = {"setup": labels.setup_you, "ghost": labels.ghost_place_you}.get(
+                view.phase, labels.to_move_you)
         text, colour = template.format(name=who[mover]), SEAT_COLOURS[mover]
     big = SMALL_BOLD + 4
     text, size = fit_size(canvas, text, (big, SMALL_BOLD), True, WIDTH - 48, who)

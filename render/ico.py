@@ -71,6 +71,9 @@ class IcoLabels:
     left: str = "{n} left"
     level: str = "Level {level}"
     last: str = "Last: {name} {move}"
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    wins_you: str = "You win"
 
 
 def _project(point, azimuth_hint: float = 0.0) -> tuple[float, float]:
@@ -159,9 +162,11 @@ def _static_layer() -> Canvas:
 
 def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
                labels: IcoLabels = IcoLabels(), result: str | None = None,
-               layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+               layout: list[TextBox] | None = None, last_move: bool = True,
+               you: int | None = None) -> bytes:
     """The map as PNG bytes; `last_move` False: the last move is not written under the map
-    (still marked on it)."""
+    (still marked on it). `you`: the reader's seat, whose sentences are in the second
+    person."""
     canvas = _static_layer().clone()
     who = [names[i] if names and i < len(names) else labels.seat_names[i]
            for i in range(view.seats)]
@@ -204,7 +209,7 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     _edge_labels(canvas, view, legal, mover, reserved)
     for face in range(len(FACES)):
         _face_number(canvas, face, fills.get(face, FACE_FILL))
-    _header(canvas, view, who, labels, result, mover)
+    _header(canvas, view, who, labels, result, mover, you)
     if view.last is not None and last_move:
         seat, edge, placed = view.last
         move = f"e{edge}" if placed else f"-e{edge}"
@@ -475,16 +480,18 @@ def _inside(box) -> bool:
 
 
 def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str | None,
-            mover: int | None) -> None:
+            mover: int | None, you: int | None = None) -> None:
     if result is not None:
         status, colour = result, TEXT
     elif view.outcome is not None:
-        status = (labels.draw if view.outcome.draw
-                  else labels.wins.format(name=who[view.outcome.winners[0]]))
+        winner = view.outcome.winners[0] if view.outcome.winners else -1
+        wins = labels.wins_you if winner == you else labels.wins
+        status = labels.draw if view.outcome.draw else wins.format(name=who[winner])
         colour = TEXT if view.outcome.draw else ICO_COLOURS[view.outcome.winners[0]]
     else:
         assert mover is not None
-        status, colour = labels.to_move.format(name=who[mover]), ICO_COLOURS[mover]
+        to_move = labels.to_move_you if mover == you else labels.to_move
+        status, colour = to_move.format(name=who[mover]), ICO_COLOURS[mover]
     level = labels.level.format(level=view.level)
     level_w = canvas.measure(level, SMALL, False)[0]
     lines, size = _status_lines(canvas, status, who, WIDTH - 72 - level_w)

@@ -100,20 +100,26 @@ class MancalaLabels:
     last: str = "Last: {name}"
     empty_end: str = "empty pit"
     repetition: str = "repetition"
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    wins_you: str = "You win {a}–{b}"
+    owes_you: str = "Bonus moves for you next turn: {n}"
 
 
 def render_mancala(view: MancalaView, *, names: Sequence[str] | None = None,
                    labels: MancalaLabels = MancalaLabels(), result: str | None = None,
-                   layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+                   layout: list[TextBox] | None = None, last_move: bool = True,
+                   you: int | None = None) -> bytes:
     """The board as PNG bytes; `layout`, when given, receives every label drawn;
     `last_move` False: its trail is not written under the board (still ringed on it).
+    `you`: the reader's seat, whose sentences are in the second person.
 
     The picture is as tall as its footer's lines need, and no taller."""
     size = len(view.pits)
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     over = result is not None or view.outcome is not None
     mover = None if over else view.to_move
-    footer = _footer_lines(view, who, labels, result, mover, last_move)
+    footer = _footer_lines(view, who, labels, result, mover, last_move, you)
     height = FOOTER_Y + CAPTION_STEP * (len(footer) - 1) + BOTTOM_PAD
     canvas = _static_layer(size, labels.goal, height).clone()
 
@@ -282,7 +288,8 @@ _MEASURE = Canvas((1, 1), BACKGROUND)  # measures lines before the board's heigh
 
 
 def _footer_lines(view: MancalaView, who: list[str], labels: MancalaLabels,
-                  result: str | None, mover: int | None, last_move: bool
+                  result: str | None, mover: int | None, last_move: bool,
+                  you: int | None = None
                   ) -> list[tuple[str, int, bool, Rgb]]:
     """The footer's lines (text, size, bold, colour): the status, then the last move's
     trail and the bonus moves owed, all at caption size."""
@@ -295,12 +302,14 @@ def _footer_lines(view: MancalaView, who: list[str], labels: MancalaLabels,
             colour = TEXT
         else:
             winner = view.outcome.winners[0]
-            status = labels.wins.format(name=who[winner], a=view.scores[winner],
-                                        b=view.scores[1 - winner])
+            wins = labels.wins_you if winner == you else labels.wins
+            status = wins.format(name=who[winner], a=view.scores[winner],
+                                 b=view.scores[1 - winner])
             colour = SEAT_COLOURS[winner]
     else:
         assert mover is not None
-        status = labels.to_move.format(name=who[mover])
+        status = (labels.to_move_you if mover == you else labels.to_move).format(
+            name=who[mover])
         if view.extra_moves:
             status += "  " + (labels.extra if view.extra_moves == 1 else labels.extras).format(
                 n=view.extra_moves)
@@ -329,7 +338,8 @@ def _footer_lines(view: MancalaView, who: list[str], labels: MancalaLabels,
                                          FOOTER_ROWS - 1 - owed, who)]
     if owed:
         assert mover is not None
-        text = labels.owes.format(name=who[1 - mover], n=view.owed)
+        owes = labels.owes_you if 1 - mover == you else labels.owes
+        text = owes.format(name=who[1 - mover], n=view.owed)
         lines.append((fit_width(_MEASURE, text, CAPTION, False, room, who), CAPTION, False,
                       MUTED))
     return lines

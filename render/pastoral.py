@@ -91,13 +91,20 @@ class PastoralLabels:
     save: str = "save"
     removed: str = "mutilation removed {cells}"
     no_place: str = "no place"
+    # the same sentences when the seat is the reader's (`you`: a lesson's learner)
+    to_move_you: str = "Your turn"
+    wins_bingo_you: str = "You win with a bingo"
+    wins_pickup_you: str = "You win: {loser} cannot pick up"
+    loses_pickup_you: str = "{name} wins: you cannot pick up"
 
 
 def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
                     labels: PastoralLabels = PastoralLabels(), result: str | None = None,
-                    layout: list[TextBox] | None = None, last_move: bool = True) -> bytes:
+                    layout: list[TextBox] | None = None, last_move: bool = True,
+                    you: int | None = None) -> bytes:
     """The board as PNG bytes; `last_move` False: the last action is not written under the
-    board (still framed on it)."""
+    board (still framed on it). `you`: the reader's seat, whose sentences are in the second
+    person."""
     canvas = _static_layer().clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     colours = _stone_colours(view.first_colour)
@@ -127,7 +134,7 @@ def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
             _blocked(canvas, cell)
     if view.last is not None and view.last.mutilation is not None:
         _mutilation(canvas, view, colours)
-    _footer(canvas, view, who, labels, result, mover, last_move)
+    _footer(canvas, view, who, labels, result, mover, last_move, you)
     return canvas.png(layout)
 
 
@@ -287,7 +294,8 @@ def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLa
 
 
 def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
-            result: str | None, mover: int | None, last_move: bool) -> None:
+            result: str | None, mover: int | None, last_move: bool,
+            you: int | None = None) -> None:
     y = FOOTER_Y
     room = WIDTH - 48
     if result is not None:
@@ -298,13 +306,18 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
             status = labels.draw.format(reason=labels.repetition)
         elif outcome.ending == PastoralEnding.PICKUP_FAILURE:
             winner = outcome.winners[0]
-            status = labels.wins_pickup.format(name=who[winner], loser=who[1 - winner])
+            template = labels.wins_pickup_you if winner == you else \
+                labels.loses_pickup_you if 1 - winner == you else labels.wins_pickup
+            status = template.format(name=who[winner], loser=who[1 - winner])
         else:
-            status = labels.wins_bingo.format(name=who[outcome.winners[0]])
+            winner = outcome.winners[0]
+            template = labels.wins_bingo_you if winner == you else labels.wins_bingo
+            status = template.format(name=who[winner])
         colour = TEXT
     else:
         assert mover is not None
-        status = f"{labels.to_move.format(name=who[mover])} " \
+        to_move = labels.to_move_you if mover == you else labels.to_move
+        status = f"{to_move.format(name=who[mover])} " \
                  f"{labels.picked.format(n=view.picked)}"
         colour = ACCENT
     big = SMALL_BOLD + 4

@@ -1,11 +1,14 @@
-"""The Japanese glossary (docs/glossary.toml): no Japanese catalog entry and no Japanese rules
+"""The Japanese glossary (docs/glossary.toml): no Japanese catalog entry, rules text or lesson
 text uses a word the glossary forbids, and the entries a term is about use its word (the games'
-authors' words, from ../shared/seeds/)."""
+authors' words, from ../shared/seeds/). Lesson texts are also held to the project's Japanese
+typography: full-width （）：！？ and no space between a number and its counter (28個)."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +33,7 @@ class Text:
     english: str | None  # None: a rules text
     context: str | None
     kits: frozenset[str]  # the kits it belongs to (empty: the bot's own words)
+    prose: bool = False  # a rules or lesson text: every term of its kits applies, any context
 
 
 def load_terms() -> list[dict]:
@@ -65,15 +69,42 @@ def japanese_texts() -> list[Text]:
         assert path is not None
         folder = path.parent.parent.name  # games/<kit>/rules/ja.md
         texts.append(Text(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"), None,
-                          None, frozenset({folder})))
+                          None, frozenset({folder}), prose=True))
+    return texts + lesson_texts()
+
+
+def lesson_texts() -> list[Text]:
+    """Every Japanese text of every product lesson file (title, texts, tasks, answers'
+    explanations, choices), with its English, in the scope of the lesson's kit folder."""
+    texts = []
+    for game_id in sorted(PRODUCT):
+        path = KITS[game_id].lessons
+        assert path is not None, game_id
+        folder = path.parent.name  # games/<kit>/lessons.json
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for where, english, japanese in _bilingual(data, str(path.relative_to(ROOT))):
+            texts.append(Text(where, japanese, english, None, frozenset({folder}), prose=True))
     return texts
+
+
+def _bilingual(value: object, where: str) -> Iterator[tuple[str, str, str]]:
+    """(where, en, ja) of every {"en": ..., "ja": ...} object in a lesson file's data."""
+    if isinstance(value, dict):
+        if isinstance(value.get("ja"), str):
+            yield where, str(value.get("en", "")), value["ja"]
+        for key, item in value.items():
+            yield from _bilingual(item, f"{where}/{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            ident = item.get("id") if isinstance(item, dict) else None
+            yield from _bilingual(item, f"{where}[{ident or index}]")
 
 
 def in_scope(term: dict, text: Text) -> bool:
     scope = term["scope"]
     if scope != ["all"] and not (text.kits & set(scope)):
         return False
-    return "context" not in term or text.context == term["context"] or text.english is None
+    return "context" not in term or text.context == term["context"] or text.prose
 
 
 def forbidden_in(term: dict, japanese: str) -> list[str]:
@@ -148,3 +179,27 @@ def test_entries_about_a_term_use_its_word(term):
             missing.append((text.where, text.japanese))
     assert checked, f"no catalog entry is about {term['ja']}: is the glossary out of date?"
     assert not missing, f"{term['ja']} ({term['idea']}): {missing}"
+
+
+HALF_WIDTH = re.compile(r"[():!?]")  # full-width in Japanese text: （）：！？
+# counters the lessons use; a number and its counter are written together (28個, 3ペア)
+COUNTER_SPACE = re.compile(r"[0-9][ \u3000]+(?:個|点|枚|体|つ|手|番|回|人|マス|ペア|辺|通り|段|列|"
+                           r"目|区画|ステップ|秒|分|時間|日)")
+
+
+def test_typography_check_finds_what_it_looks_for():
+    assert HALF_WIDTH.findall("相手(太陽)です!どう?注意:") == ["(", ")", "!", "?", ":"]
+    assert not HALF_WIDTH.search("相手（太陽）です！どう？注意：")
+    assert COUNTER_SPACE.search("28 個先取") and COUNTER_SPACE.search("3 ペア")
+    assert not COUNTER_SPACE.search("28個先取、2 + 3 = 5点、d4 に置く")
+
+
+def test_lesson_japanese_typography():
+    """Lesson texts are read as Japanese prose: full-width （）：！？ and no space between a
+    number and its counter."""
+    texts = lesson_texts()
+    assert len(texts) >= 100  # every lesson file is read
+    found = [(t.where, HALF_WIDTH.findall(t.japanese) + COUNTER_SPACE.findall(t.japanese),
+              t.japanese) for t in texts
+             if HALF_WIDTH.search(t.japanese) or COUNTER_SPACE.search(t.japanese)]
+    assert not found, found

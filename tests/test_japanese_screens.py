@@ -1,7 +1,7 @@
 """No English on a Japanese screen: every message of the catalog formatted with sample values,
 every option's help and autocomplete line, the bot's composed texts, and what the games say
-while they are played (prompts, buttons, effects, outcomes, turn cards, errors), all rendered
-in Japanese, hold no English word but true names and notation.
+while they are played (prompts, buttons, effects, outcomes, turn cards, errors), and every
+lesson's texts, all rendered in Japanese, hold no English word but true names and notation.
 
 Allowed: code spans (`...`: notation and values typed as such, such as `pits=17`), Discord
 mentions and timestamps (<...>), the names in NAMES (Corral, Discord, the games' titles and
@@ -26,6 +26,7 @@ from bot.cogs.options import option_choices
 from bot.cogs.settings import settings_text
 from bot.i18n import Texts
 from games import PRODUCT, REGISTRY, GameError, Phrase, Seat, Step, nphrase, phrase
+from games.lessons import lesson_for
 
 JA = Texts("ja")
 NAMES = {
@@ -205,3 +206,18 @@ def test_what_the_games_say_while_played_reads_in_japanese(game_id):
                 found += said(effect, names)
             state = after
     assert not found, sorted(set(found))[:20]
+
+
+@pytest.mark.parametrize("game_id", sorted(PRODUCT))
+def test_lessons_read_in_japanese(game_id):
+    """Every Japanese text of a game's lesson (title, seats' names, texts, tasks, answers'
+    explanations, choices) holds no English but names and notation."""
+    lesson = lesson_for(game_id)
+    assert lesson is not None
+    texts = [lesson.title, *lesson.names]
+    for step in lesson.steps:
+        texts += [step.text, step.task, step.right, step.otherwise, *step.wrong.values(),
+                  *(choice.text for choice in step.choices)]
+    found = [(text.get("ja"), words) for text in texts if text is not None
+             for words in [english_words(text.get("ja"))] if words]
+    assert not found, found

@@ -182,7 +182,21 @@ BROKEN = [
     (lambda d: d.update(format=2), r"format 2"),
     (lambda d: d["title"].update(fr="Morpion"), r"title: unknown language 'fr'"),
     (lambda d: d.update(steps=[]), r"steps must be a non-empty list"),
+    (lambda d: d.update(names=[t("X")]), r"names must be a list of 2 texts, one per seat"),
+    (lambda d: d.update(names=[t("X", "先手"), t("x", "後手")]), r"two seats have the same en"),
+    (lambda d: d.update(names=[t("X"), {"en": "O"}]), r"names\[1\] has no ja text"),
 ]
+
+
+def test_seat_names_are_the_lesson_s_or_player_n(tmp_path):
+    """One name per seat for the whole lesson: as the file gives them, else Player <n>."""
+    lesson = lessons.load(write(tmp_path, TICTACTOE))
+    assert [lesson.seat_name(s, "en") for s in (0, 1)] == ["Player 1", "Player 2"]
+    assert [lesson.seat_name(s, "ja") for s in (0, 1)] == ["1番手", "2番手"]
+    named = lessons.load(write(tmp_path, broken(lambda d: d.update(
+        names=[t("X player", "バツ"), t("O player", "マル")]))))
+    assert [named.seat_name(s, "ja") for s in (0, 1)] == ["バツ", "マル"]
+    assert named.seat_name(1, "fr") == "O player"
 
 
 @pytest.mark.parametrize(("change", "message"), BROKEN)

@@ -92,18 +92,17 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
 
 # -- what a step looks like ----------------------------------------------------------------------
 def seat_names(at: LessonAt, texts: Texts, seats: int) -> list[str]:
-    learner = at.lesson.steps[min(at.row.step, len(at.lesson.steps) - 1)].learner
-    opponent = [i for i in range(seats) if i != learner]
-    names = []
-    for seat in range(seats):
-        if seat == learner:
-            names.append(texts(strings.LESSON_YOU))
-        elif len(opponent) == 1:
-            names.append(texts(strings.LESSON_OPPONENT))
-        else:
-            names.append(texts(phrase(strings.LESSON_OPPONENT_N,
-                                      n=opponent.index(seat) + 1)))
-    return names
+    """Each seat by the one name the lesson gives it, the name its texts use, in every step
+    (the picture speaks to the learner's seat in the second person: "Your turn")."""
+    return [at.lesson.seat_name(seat, texts.language) for seat in range(seats)]
+
+
+def step_result(at: LessonAt, texts: Texts) -> str | None:
+    """What the picture says instead of the outcome, for a question about a finished game:
+    the picture must not answer the question the step asks (who wins)."""
+    step = at.lesson.steps[at.row.step]
+    over = at.lesson.game.outcome(step.position) is not None
+    return texts(strings.LESSON_GAME_OVER) if step.is_question and over else None
 
 
 async def lesson_message(pictures: Workers, at: LessonAt, texts: Texts, lead: Sequence[str],
@@ -126,8 +125,8 @@ async def lesson_message(pictures: Workers, at: LessonAt, texts: Texts, lead: Se
     game = lesson.game
     seats = game.seats(step.position)
     picture = await pictures.run(board_picture, game.id, game.to_json(step.position),
-                                 step.learner, seat_names(at, texts, seats), None,
-                                 texts.language)
+                                 step.learner, seat_names(at, texts, seats),
+                                 step_result(at, texts), texts.language, step.learner)
     content = step_text(at, texts, lead)
     view = step_components(at, (), texts)
     return content, view, discord.File(io.BytesIO(picture), filename="lesson.png")
