@@ -4,6 +4,8 @@ wins is no puzzle."""
 
 from __future__ import annotations
 
+import pytest
+
 from games import get_game
 from games.analysis import replayed
 from games.puzzles import MARGIN, candidates, confirm, move_values
@@ -69,3 +71,41 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
     assert await store.puzzle_attempt(1, 202)
     assert await store.puzzle_rating(202, "progressive-mancala") == (27.0, 7.5)
     assert (await store.next_puzzle(202, "progressive-mancala", 1)).id == 2
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(language):
+    """The solver's seat is named "You": the picture said "You to move" (ja: 「あなた の手番」)."""
+    from bot.cogs import puzzle as cog
+    from bot.i18n import Texts, translations
+    from bot.pictures import picture_language
+    from bot.store_puzzles import PuzzleRow
+    from render import render_observation
+
+    class Pictures:
+        calls: list = []
+
+        async def run(self, function, *args):
+            self.calls.append(args)
+            return b""
+
+    class Service:
+        async def puzzle_rating(self, user_id, game):
+            class Rating:
+                def text(self):
+                    return "1500"
+            return Rating()
+
+    row = PuzzleRow(id=1, game="progressive-mancala", guild_id=1, match_id=1, ply=2, seats=2,
+                    options={}, entries=[["move", "k"], ["move", "c"]], seat=0, solution="a",
+                    level="easy", margin=0.4, mu=25.0, sigma=8.3)
+    pictures = Pictures()
+    await cog.puzzle_message(Service(), pictures, 202, row, Texts(language))
+    game_id, state, viewer, names, result, lang, *you = pictures.calls[0]
+    game = get_game(game_id)
+    layout: list = []
+    render_observation(game_id, game.observe(game.from_json(state), viewer), names=list(names),
+                       result=result, tr=translations(picture_language(lang)), layout=layout,
+                       you=you[0] if you else None)
+    drawn = " ".join(box.text for box in layout)
+    assert ("Your turn" in drawn) if language == "en" else ("あなたの手番" in drawn), drawn
