@@ -137,7 +137,7 @@ class _Gallery:
     # boards ---------------------------------------------------------------------------------
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
               viewer: int | None = None, names: Sequence[str] | None = None,
-              result: str | None = None, setup: str = "") -> None:
+              result: str | None = None, setup: str = "", you: int | None = None) -> None:
         from .api import render_observation
 
         observation = game.observe(state, viewer)
@@ -146,7 +146,7 @@ class _Gallery:
 
         def draw(layout: list[TextBox] | None) -> bytes:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
-                                      layout=layout)
+                                      layout=layout, you=you)
 
         self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
                  names=names or ())
@@ -259,6 +259,7 @@ class _Gallery:
 
     # lessons and puzzles -------------------------------------------------------------------
     def lessons(self, kit: Kit) -> None:
+        from bot import strings
         from games.lessons import lesson_for
 
         lesson = lesson_for(kit.id)
@@ -267,9 +268,14 @@ class _Gallery:
         for number, step in enumerate(lesson.steps, 1):
             seats = kit.game.seats(step.position)
             for language in LANGUAGES:
+                names = [lesson.seat_name(seat, language) for seat in range(seats)]
+                # a question about a finished game: the picture does not answer it
+                # (bot/cogs/learn.py `step_result`)
+                over = step.is_question and kit.game.outcome(step.position) is not None
                 self.board("lesson", kit.game, step.position, language,
                            f"lesson step {number} ({step.id})", viewer=step.learner,
-                           names=_lesson_names(step.learner, seats, language))
+                           names=names, you=step.learner,
+                           result=_words(language)(strings.LESSON_GAME_OVER) if over else None)
 
     def puzzle(self, kit: Kit) -> None:
         """A puzzle's picture: a position of a finished game where the mover has a choice,
@@ -289,7 +295,7 @@ class _Gallery:
             names = [words("You") if i == seat else words("Opponent")
                      for i in range(setup.seats)]
             self.board("puzzle", game, state, language, f"{setup.label}: puzzle for seat "
-                       f"{seat + 1}", viewer=seat, names=names, setup=setup.label)
+                       f"{seat + 1}", viewer=seat, names=names, setup=setup.label, you=seat)
 
     # analysis and replays ------------------------------------------------------------------
     def analysis(self, kit: Kit, setup: Setup, languages: Sequence[str]) -> None:
@@ -448,15 +454,6 @@ def _profile_title(name: str, game: str) -> Any:
 def _words(language: str) -> Callable[[str], str]:
     tr = translations(language)
     return (lambda text: text) if tr is None else tr.gettext
-
-
-def _lesson_names(learner: int, seats: int, language: str) -> list[str]:
-    """The seats as a lesson names them (bot/cogs/learn.py `seat_names`)."""
-    words = _words(language)
-    opponents = [i for i in range(seats) if i != learner]
-    return [words("You") if seat == learner else words("Opponent") if len(opponents) == 1
-            else words("Opponent {n}").format(n=opponents.index(seat) + 1)
-            for seat in range(seats)]
 
 
 def _chances(length: int, seats: int, rng: random.Random) -> list[list[float]]:
