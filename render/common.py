@@ -911,3 +911,103 @@ def to_png(image: Image.Image) -> bytes:
 def _chunk(tag: bytes, data: bytes) -> bytes:
     crc = zlib.crc32(tag + data) & 0xFFFFFFFF
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", crc)
+
+
+# -- a status that may take two lines ---------------------------------------------------------
+def status_lines(canvas: Canvas, status: str, sizes: Sequence[int], names: Sequence[str],
+                 width: float) -> tuple[list[str], int]:
+    """A status or result sentence as drawn: one line at the largest of `sizes` (bold) it
+    fits; else two lines at the smallest. A result such as 「…が大三角形とその正反対の大三角形を
+    完成させました」 or "Alice's stock could not cover the pick-up: Bob wins" is wider than a
+    board: cut to one line it kept one letter of each name and lost the end of the sentence.
+    On two lines the players' `names` in it are shortened only as far as the two lines need,
+    the longest name first and each as little as it can; only a sentence too long for two
+    lines even so has its end cut."""
+    for size in sizes:
+        if canvas.measure(status, size, True)[0] <= width:
+            return [status], size
+    size = sizes[-1]
+
+    def fits(line: str) -> bool:
+        return canvas.measure(line, size, True)[0] <= width
+
+    present = sorted({n for n in names if n and n in status}, key=len, reverse=True)
+
+    def two(keeps: Sequence[int | None]) -> list[str] | None:
+        text, shown = status, []
+        for name, keep in zip(present, keeps, strict=True):  # longest first: a name inside
+            short = name if keep is None else shorten(name, keep)  # another is left alone
+            text = text.replace(name, short)
+            shown.append(short)
+        first, rest = _first_line(text, fits, fits, shown)
+        return [first, rest] if first and fits(rest) else None
+
+    lines = two([None] * len(present))
+    if lines is None and present:
+        # every name cut to the same length, as long as two lines allow; then each name, the
+        # longest first, given back what still fits
+        keep = _largest(lambda n: two([n + 1] * len(present)) is not None,
+                        len(present[0]) - 1)
+        if keep is not None:
+            keeps: list[int | None] = [keep + 1] * len(present)
+            for index, name in enumerate(present):
+                def grown(n: int, index: int = index) -> list[str] | None:
+                    return two([*keeps[:index], n, *keeps[index + 1:]])
+                more = _largest(lambda n: grown(keep + 1 + n) is not None,
+                                len(name) - keep - 1)
+                keeps[index] = keep + 1 + (more or 0)
+            lines = two(keeps)
+    if lines is None:
+        text = status
+        for name in present:
+            text = text.replace(name, shorten(name, 1))
+        first, rest = _first_line(text, fits)
+        lines = [first, fit_width(canvas, rest, size, True, width)]
+    return lines, size
+
+
+def _first_line(text: str, fits: Callable[[str], bool],
+                rest_fits: Callable[[str], bool] | None = None,
+                names: Sequence[str] = ()) -> tuple[str, str]:
+    """The longest first line that fits, ended at a space or between two characters of which
+    one is Japanese (a sentence without spaces may break anywhere), and the rest. Given
+    `rest_fits`, a break just after a Japanese particle (を, が...) a little further back is
+    taken instead if the rest still fits: 「…大三角形を／完成させました」, not
+    「…を完／成させました」. A name is never broken."""
+    inside = {i for name in names for start in _starts(text, name)
+              for i in range(start + 1, start + len(name))}
+    breaks = [i for i in range(1, len(text)) if i not in inside and (text[i] == " " or (
+        text[i - 1] != " " and (has_cjk(text[i - 1]) or has_cjk(text[i]))))]
+    at = _largest(lambda k: fits(text[:breaks[k]].rstrip()), len(breaks) - 1)
+    if at is None:
+        return "", text
+    if rest_fits is not None:
+        for k in range(at, max(-1, at - 6), -1):
+            if text[breaks[k] - 1] in PARTICLES and rest_fits(text[breaks[k]:].strip()):
+                at = k
+                break
+    return text[:breaks[at]].rstrip(), text[breaks[at]:].strip()
+
+
+PARTICLES = "をがとのにはでへもや、。"
+
+
+def _starts(text: str, word: str) -> list[int]:
+    found, at = [], text.find(word)
+    while word and at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+def _largest(ok: Callable[[int], bool], most: int) -> int | None:
+    """The largest n in 0..most with ok(n), for an ok that holds up to some n and no further;
+    None when it holds for none."""
+    low, high, best = 0, most, None
+    while low <= high:
+        middle = (low + high) // 2
+        if ok(middle):
+            best, low = middle, middle + 1
+        else:
+            high = middle - 1
+    return best

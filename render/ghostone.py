@@ -36,11 +36,11 @@ from .common import (
     Picture,
     Rgb,
     TextBox,
-    fit_size,
     fit_width,
     min_size,
     mix,
     readable,
+    status_lines,
     wrap_width,
 )
 
@@ -363,12 +363,14 @@ def _header(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
                 view.phase, labels.to_move_you)
         text, colour = template.format(name=who[mover]), SEAT_COLOURS[mover]
     big = SMALL_BOLD + 4
-    text, size = fit_size(canvas, text, (big, SMALL_BOLD), True, WIDTH - 48, who)
-    canvas.text((24, 40), text, size=size,
-                fg=readable(colour, BACKGROUND),
-                bg=BACKGROUND, bold=True)
-    canvas.text((24, 86), labels.removed.format(n=view.removed), size=SMALL, fg=MUTED,
-                bg=BACKGROUND)
+    # a long result ("A escaped last: A, B share the lead with 9 points") takes two lines
+    lines, size = status_lines(canvas, text, (big, SMALL_BOLD), who, WIDTH - 48)
+    top = 40 if len(lines) == 1 else 24
+    for row, line in enumerate(lines):
+        canvas.text((24, top + 34 * row), line, size=size, fg=readable(colour, BACKGROUND),
+                    bg=BACKGROUND, bold=True)
+    canvas.text((24, 86 + 8 * (len(lines) - 1)), labels.removed.format(n=view.removed),
+                size=SMALL, fg=MUTED, bg=BACKGROUND)
 
 
 def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,

@@ -35,13 +35,12 @@ from .common import (
     Rgb,
     TextBox,
     fit_width,
-    has_cjk,
     ink_on,
     min_size,
     mix,
     overlaps,
     readable,
-    shorten,
+    status_lines,
 )
 
 WIDTH = 800
@@ -479,6 +478,9 @@ def _inside(box) -> bool:
                ((x0, y0), (x1, y0), (x0, y1), (x1, y1)))
 
 
+STATUS_LEADING = 37  # between the two lines of a long status (CJK and descenders)
+
+
 def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str | None,
             mover: int | None, you: int | None = None) -> None:
     if result is not None:
@@ -494,7 +496,8 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
         status, colour = to_move.format(name=who[mover]), ICO_COLOURS[mover]
     level = labels.level.format(level=view.level)
     level_w = canvas.measure(level, SMALL, False)[0]
-    lines, size = _status_lines(canvas, status, who, WIDTH - 72 - level_w)
+    lines, size = status_lines(canvas, status, (SMALL_BOLD + 4, SMALL_BOLD), who,
+                               WIDTH - 72 - level_w)
     top = 36 if len(lines) == 1 else 28
     for i, line in enumerate(lines):
         canvas.text((24, top + i * STATUS_LEADING), line, size=size,
@@ -513,91 +516,6 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
                     fg=MUTED, bg=BACKGROUND)
 
 
-STATUS_LEADING = 37  # between the two lines of a long status (CJK and descenders)
-
-
-def _status_lines(canvas: Canvas, status: str, who: Sequence[str],
-                  width: float) -> tuple[list[str], int]:
-    """The status line as drawn: one line, larger if it fits; else two lines. A result such
-    as 「…が大三角形とその正反対の大三角形を完成させました」 is wider than the header in
-    Japanese: cut to one line it kept one letter of the winner's name and lost the end of the
-    sentence. On two lines the players' names in it are shortened only as far as the two
-    lines need; only a sentence too long for two lines even so has its end cut."""
-    for size in (SMALL_BOLD + 4, SMALL_BOLD):
-        if canvas.measure(status, size, True)[0] <= width:
-            return [status], size
-
-    def fits(line: str) -> bool:
-        return canvas.measure(line, SMALL_BOLD, True)[0] <= width
-
-    present = sorted({n for n in who if n and n in status}, key=len, reverse=True)
-
-    def shortened(keep: int) -> str:
-        line = status
-        for name in present:  # the longest first: a name inside another is left alone
-            line = line.replace(name, shorten(name, keep))
-        return line
-
-    def two(keep: int | None) -> list[str] | None:
-        text = status if keep is None else shortened(keep)
-        names = present if keep is None else [shorten(n, keep) for n in present]
-        first, rest = _first_line(text, fits, fits, names)
-        return [first, rest] if first and fits(rest) else None
-
-    lines = two(None)
-    if lines is None and present:  # names kept at least a letter long
-        keep = _largest(lambda n: two(n + 1) is not None, len(present[0]) - 1)
-        lines = two(keep + 1) if keep is not None else None
-    if lines is None:
-        first, rest = _first_line(shortened(1), fits)
-        lines = [first, fit_width(canvas, rest, SMALL_BOLD, True, width)]
-    return lines, SMALL_BOLD
-
-
-def _first_line(text: str, fits, rest_fits=None,
-                names: Sequence[str] = ()) -> tuple[str, str]:
-    """The longest first line that fits, ended at a space or between two characters of which
-    one is Japanese (a sentence without spaces may break anywhere), and the rest. Given
-    `rest_fits`, a break just after a Japanese particle (を, が...) a little further back is
-    taken instead if the rest still fits: 「…大三角形を／完成させました」, not
-    「…を完／成させました」."""
-    inside = {i for name in names for start in _starts(text, name)
-              for i in range(start + 1, start + len(name))}  # a name is not broken
-    breaks = [i for i in range(1, len(text)) if i not in inside and (text[i] == " " or (
-        text[i - 1] != " " and (has_cjk(text[i - 1]) or has_cjk(text[i]))))]
-    at = _largest(lambda k: fits(text[:breaks[k]].rstrip()), len(breaks) - 1)
-    if at is None:
-        return "", text
-    if rest_fits is not None:
-        for k in range(at, max(-1, at - 6), -1):
-            if text[breaks[k] - 1] in PARTICLES and rest_fits(text[breaks[k]:].strip()):
-                at = k
-                break
-    return text[:breaks[at]].rstrip(), text[breaks[at]:].strip()
-
-
-PARTICLES = "をがとのにはでへもや、。"
-
-
-def _starts(text: str, word: str) -> list[int]:
-    found, at = [], text.find(word)
-    while word and at >= 0:
-        found.append(at)
-        at = text.find(word, at + 1)
-    return found
-
-
-def _largest(ok, most: int) -> int | None:
-    """The largest n in 0..most with ok(n), for an ok that holds up to some n and no further;
-    None when it holds for none."""
-    low, high, best = 0, most, None
-    while low <= high:
-        middle = (low + high) // 2
-        if ok(middle):
-            best, low = middle, middle + 1
-        else:
-            high = middle - 1
-    return best
 
 
 # the ico kit names this module as its picture (games/ico/__init__.py)

@@ -41,6 +41,7 @@ from .common import (
     ink_on,
     min_size,
     mix,
+    status_lines,
     wrap_width,
 )
 
@@ -52,8 +53,9 @@ BOARD_LEFT = 44
 BOARD_TOP = 150
 BOARD_SIZE = 8 * CELL
 FOOTER_Y = BOARD_TOP + BOARD_SIZE + 70
-HEIGHT = FOOTER_Y + 166  # the status line and three more: the last move (two lines at
-# most, with what a mutilation removed) and the cells where a place is not allowed
+HEIGHT = FOOTER_Y + 204  # the status line (two for a long result) and three more: the last
+# move (two lines at most, with what a mutilation removed) and the cells where a place is not
+# allowed
 CORRAL_FILL = (150, 196, 110)
 CATTLE_FILL = (88, 140, 72)
 HOLDING_FILL = (214, 190, 140)
@@ -293,6 +295,9 @@ def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLa
                     else TEXT, bg=back)
 
 
+STATUS_LEADING = 38  # between the two lines of a long result
+
+
 def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
             result: str | None, mover: int | None, last_move: bool,
             you: int | None = None) -> None:
@@ -321,9 +326,13 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
                  f"{labels.picked.format(n=view.picked)}"
         colour = ACCENT
     big = SMALL_BOLD + 4
-    status, size = fit_size(canvas, status, (big, SMALL_BOLD), True, room, who)
-    canvas.text((24, y), status, size=size, fg=colour,
-                bg=BACKGROUND, bold=True)
+    # a long result takes two lines (the picture keeps room for them)
+    heading, size = status_lines(canvas, status, (big, SMALL_BOLD), who, room)
+    for row, line in enumerate(heading):
+        canvas.text((24, y + STATUS_LEADING * row), line, size=size, fg=colour,
+                    bg=BACKGROUND, bold=True)
+    y += STATUS_LEADING * (len(heading) - 1)
+    spare = 3
     lines: list[str] = []
     blocked = mover is not None and bool(view.blocked)
     last = view.last if last_move else None
@@ -333,11 +342,12 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
         if last.mutilation is not None:
             cells = ", ".join(f"{cell_name(c)} ({n})" for c, _, n in last.mutilation.removed)
             text += " · " + labels.removed.format(cells=cells)
-        lines += wrap_width(canvas, text, SMALL, False, room, 2 if blocked else 3, who)
+        lines += wrap_width(canvas, text, SMALL, False, room, spare - 1 if blocked else spare,
+                            who)
     if blocked:
         cells = ", ".join(cell_name(c) for c in sorted(view.blocked))
         lines += wrap_width(canvas, f"{labels.no_place}: {cells}", SMALL, False, room,
-                            3 - len(lines))
+                            spare - len(lines))
     for row, line in enumerate(lines):
         canvas.text((24, y + 44 + 36 * row), line, size=SMALL, fg=MUTED, bg=BACKGROUND)
 

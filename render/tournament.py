@@ -171,9 +171,12 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
         back = _row_back(canvas, i, y)
         mid = y + ROW / 2
         canvas.text((x_rank, mid), str(row.rank), size=BODY_BOLD, fg=TEXT, bg=back, bold=True)
-        canvas.text((x_name, mid), fit_width(canvas, row.name, BODY, False, name_w - GAP),
-                    size=BODY, fg=TEXT, bg=back)
         values = [row.points, *row.tiebreaks[:len(breaks)]]
+        # the name may run up to its row's points, which sit at the right of their column
+        points_w = canvas.measure(_num(row.points), BODY_BOLD, True)[0]
+        room = x_nums[0] + num_ws[0] - points_w - x_name - GAP
+        canvas.text((x_name, mid), fit_width(canvas, row.name, BODY, False, room),
+                    size=BODY, fg=TEXT, bg=back)
         for x, value, num_w in zip(x_nums, values, num_ws, strict=True):
             canvas.text((x + num_w, mid), _num(value), size=BODY_BOLD if x == x_nums[0] else BODY,
                         fg=TEXT, bg=back, align="right", bold=x == x_nums[0])
