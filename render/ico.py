@@ -199,7 +199,12 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     numbered = []
     for edge, counts in enumerate(view.markers):
         numbered += _markers(canvas, edge, counts, ringed)
-    for x, y, text, colour in numbered:  # numbers after every marker, so none is covered
+    for x, y, _, colour in numbered:  # after every marker: no neighbour's rim crosses it
+        canvas.circle(x, y, NUMBERED_R, fill=colour, outline=(20, 20, 20), width=2)
+    for x, y, text, colour in numbered:  # a count on top of everything (two redoubled
+        # markers near one corner of a small face may overlap: each count stays whole)
+        box = canvas.text_box((x, y), text, size=SMALL_BOLD, bold=True, align="centre")
+        canvas.rectangle((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), fill=colour)
         canvas.text((x, y), text, size=SMALL_BOLD, fg=ink_on(colour), bg=colour, bold=True,
                     align="centre")
     reserved = [canvas.text_box(_face_centre(face), str(PAIR_NUMBERS[face]),
@@ -366,8 +371,11 @@ def _plan(canvas: Canvas, named: Sequence[Named], reserved: Sequence[Box], fx: f
                        if _clear(canvas, edge, spot, reserved, taken, numbers, lines)), None)
         if placed is None:
             crowded = True
-            placed = min(on_line, key=lambda spot: _crowding(canvas, spot[2]) + sum(
-                overlaps(spot[2], box, 2) for box in taken))
+            # on its line, or beside it where no other edge is nearer, over what least
+            # hides what a player reads
+            near = [spot for spot in beside if _nearest_edge(spot[0], spot[1]) == edge]
+            placed = min([*on_line, *near], key=lambda spot: _crowding(canvas, spot[2]) + 10 * sum(
+                overlaps(spot[2], box, 2) for box in (*taken, *reserved)))
         for face, box in enumerate(reserved):
             if overlaps(placed[2], box, 3):
                 spot = _number_spot(canvas, face, (placed[2], *taken))
@@ -432,7 +440,9 @@ def _clear(canvas: Canvas, edge: int, spot, reserved, moved, numbers: bool,
 
 
 def _crowding(canvas: Canvas, pill: Box) -> int:
-    return sum(overlaps(pill, box.box, 2) for box in canvas.boxes) + \
+    """What a pill would cover: a label or a marker's count (a number) weighs ten markers, so
+    a crowded map's label covers a disc rather than what a player reads."""
+    return 10 * sum(overlaps(pill, box.box, 2) for box in canvas.boxes) + \
         sum(overlaps(pill, box, 2) for box in canvas.markers)
 
 
