@@ -1,0 +1,244 @@
+"""What the bot sends a player, written down as a conversation (tests/test_transcripts.py).
+
+A `Recorder` watches the Discord imitation: every message the bot creates, edits or deletes.
+The test acts as a player (a command, a click, a choice in a menu) through `Recorder.act`, which
+waits until the bot has finished answering (its deferred answers completed, its outbox empty,
+no request for a moment) and writes the action and then every message it touched, each in the
+state the action left it, as a player would see them: the text, the embeds, the picture's file
+name and alt text, then each button and menu on a line of its own.
+
+What changes from run to run is written in stable words: user and channel mentions become
+@Name and #channel; messages are numbered in the order the transcript first shows them
+("message 3"). Custom ids, tokens and snowflakes never appear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from discord_fake import EPHEMERAL
+from discord_fake.model import LOADING
+
+Json = dict[str, Any]
+IDLE = 0.08  # seconds without a request to Discord before an action counts as answered
+BUTTON_STYLES = {1: "", 2: "", 3: "", 4: "", 5: "link"}
+
+
+@dataclass
+class Block:
+    """One action and the messages it touched (ids, in the order they were first touched)."""
+
+    action: str
+    touched: dict[int, str] = field(default_factory=dict)  # id -> "new" / "edited" / "deleted"
+    written: bool = False
+
+
+class Recorder:
+    def __init__(self, fake: Any, database: Path) -> None:
+        self.fake, self.database = fake, database
+        self.names: dict[int, str] = {}  # user id -> the name a transcript uses
+        self.channel_names: dict[int, str] = {}
+        self.blocks: list[Block] = []
+        self.numbers: dict[int, int] = {}  # message id -> its number in the transcript
+        self.snapshots: dict[int, Json] = {}
+        self.lines: list[str] = []
+        self._current: Block | None = None
+        self.late: list[str] = []  # what arrived outside an action, or after it was written
+        self._wrap()
+
+    # -- watching the imitation -------------------------------------------------------------
+    def _wrap(self) -> None:
+        fake = self.fake
+        new_message, update, delete = fake._new_message, fake._update, fake._delete
+
+        def _new_message(channel_id: int, body: Json, files: dict[str, bytes], **kw: Any) -> Json:
+            message = new_message(channel_id, body, files, **kw)
+            self._touch(int(message["id"]), "new")
+            return message
+
+        async def _update(message: Json, body: Json, files: dict[str, bytes],
+                          at: tuple[str, ...] = ()) -> Json:
+            result = await update(message, body, files, at)
+            self._touch(int(message["id"]), "edited")
+            return result
+
+        async def _delete(message: Json) -> None:
+            await delete(message)
+            self._touch(int(message["id"]), "deleted")
+
+        fake._new_message, fake._update, fake._delete = _new_message, _update, _delete
+
+    def _touch(self, message_id: int, how: str) -> None:
+        message = self.fake.messages.get(message_id)
+        if message is not None and int(message["author"]["id"]) in self.names:
+            return  # a player's own message: the action line says it
+        block = self._current
+        if block is None or block.written:
+            self.late.append(f"{how}: {(message or {}).get('content', '')[:200]!r}")
+            return
+        if block.touched.get(message_id) == "new" and how == "edited":
+            return  # created in this action: it is shown as new, in its last state
+        block.touched[message_id] = how
+
+    # -- acting ---------------------------------------------------------------------------
+    def user(self, name: str, locale: str) -> int:
+        user_id = self.fake.add_user(name)
+        self.fake.set_locale(user_id, locale)
+        self.names[user_id] = name
+        return user_id
+
+    async def act(self, action: str, send: Any) -> Any:
+        """Do `send` (a coroutine giving the interaction record, or None), wait until the bot
+        has answered it and gone quiet, and write the action and what it changed."""
+        block = Block(action)
+        self._current = block
+        self.blocks.append(block)
+        record = await send
+        if record is not None:
+            await self.fake.answered(record)
+            if record.kind in (5, 6):  # deferred: the real answer follows through the webhook
+                await self.fake.wait_for(lambda: any(
+                    record.token in r.path and r.method in ("PATCH", "POST", "DELETE")
+                    and "/callback" not in r.path for r in self.fake.requests),
+                    what=f"the answer to {action}", timeout=20)
+        await self.quiet()
+        self._write(block)
+        return record
+
+    async def quiet(self) -> None:
+        """Until the outbox is empty, no message is still loading and Discord has had no
+        request for IDLE seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30
+        seen, since = -1, loop.time()
+        while True:
+            count = len(self.fake.requests)
+            now = loop.time()
+            if count != seen:
+                seen, since = count, now
+            elif (now - since >= IDLE and not self._pending()
+                  and not any(m["flags"] & LOADING for m in self.fake.messages.values())):
+                return
+            if now > deadline:
+                raise AssertionError("the bot never went quiet")
+            await asyncio.sleep(0.03)
+
+    def _pending(self) -> int:
+        db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        try:
+            return db.execute("SELECT count(*) FROM outbox WHERE status = 'pending'"
+                              ).fetchone()[0]
+        except sqlite3.OperationalError:  # locked for a moment, or not created yet
+            return 1
+        finally:
+            db.close()
+
+    # -- writing --------------------------------------------------------------------------
+    def _write(self, block: Block) -> None:
+        block.written = True
+        self.lines.append(f"> {block.action}")
+        order = sorted(block.touched.items(), key=lambda item: self._order(*item))
+        for message_id, how in order:
+            self.lines.extend(self._message(message_id, how))
+        self.lines.append("")
+
+    def _order(self, message_id: int, how: str) -> tuple[int, int, int]:
+        """Edits of messages already shown first (by their number), then new ones: what only
+        the actor sees, the channel's, then direct messages, each in the order created (the
+        bot's answer and its posts can reach Discord in either order)."""
+        if message_id in self.numbers:
+            return (0, self.numbers[message_id], 0)
+        message = self.fake.messages.get(message_id) or self.snapshots.get(message_id) or {}
+        channel = self.fake.channels.get(int(message.get("channel_id", 0)), {})
+        where = 0 if int(message.get("flags", 0)) & EPHEMERAL else 2 if channel.get(
+            "type") == 1 else 1
+        return (1, where, message_id)
+
+    def _message(self, message_id: int, how: str) -> list[str]:
+        number = self.numbers.setdefault(message_id, len(self.numbers) + 1)
+        message = self.fake.messages.get(message_id)
+        if message is None or how == "deleted":
+            return [f"[message {number} deleted]"]
+        before = self.snapshots.get(message_id)
+        self.snapshots[message_id] = json.loads(json.dumps(message))
+        channel = self.fake.channels.get(int(message["channel_id"]), {})
+        if int(message["flags"]) & EPHEMERAL:
+            viewer = int(message["interaction_metadata"]["user"]["id"])
+            where = f"only {self.names.get(viewer, '?')} sees it"
+        elif channel.get("type") == 1:
+            where = f"DM to {self.names.get(int(channel['recipients'][0]['id']), '?')}"
+        else:
+            where = f"#{channel.get('name', '?')}"
+        verb = "edited" if how == "edited" else "new"
+        if before is not None and all(before.get(k) == message.get(k) for k in (
+                "content", "embeds")) and [a["filename"] for a in before["attachments"]] == [
+                    a["filename"] for a in message["attachments"]]:
+            # the same words: only its buttons and menus changed (e.g. retired)
+            return [f"[message {number}, {where}, edited: only its buttons]",
+                    *(self._components(message.get("components") or []) or ["  (none now)"])]
+        out = [f"[message {number}, {where}, {verb}]"]
+        if message.get("content"):
+            out.extend("  " + line for line in self.text(message["content"]).split("\n"))
+        for embed in message.get("embeds") or []:
+            out.extend(self._embed(embed))
+        for attachment in message.get("attachments") or []:
+            alt = attachment.get("description")
+            out.append(f"  (picture {attachment['filename']}" + (f": {self.text(alt)})"
+                                                                  if alt else ")"))
+        out.extend(self._components(message.get("components") or []))
+        return out
+
+    def _embed(self, embed: Json) -> list[str]:
+        out = []
+        for key in ("author", "title", "description"):
+            value = embed.get(key)
+            if isinstance(value, dict):
+                value = value.get("name")
+            if value:
+                out.extend(f"  | {line}" for line in self.text(str(value)).split("\n"))
+        for item in embed.get("fields") or []:
+            out.append(f"  | {self.text(item.get('name', ''))}:")
+            out.extend(f"  |   {line}" for line in self.text(item.get("value", "")).split("\n"))
+        footer = (embed.get("footer") or {}).get("text")
+        if footer:
+            out.append(f"  | ({self.text(footer)})")
+        if (embed.get("image") or {}).get("url"):
+            out.append(f"  | (picture {embed['image']['url'].rsplit('/', 1)[-1]})")
+        return out
+
+    def _components(self, rows: list[Json]) -> list[str]:
+        out = []
+        for row in rows:
+            for item in row.get("components", []):
+                disabled = " (disabled)" if item.get("disabled") else ""
+                if item.get("type") == 2:
+                    label = self.text(item.get("label") or "")
+                    emoji = (item.get("emoji") or {}).get("name") or ""
+                    link = " (link)" if item.get("style") == 5 else ""
+                    out.append(f"  [{' '.join(p for p in (emoji, label) if p)}]{link}{disabled}")
+                elif item.get("type") == 3:
+                    out.append(f"  [menu: {self.text(item.get('placeholder') or '')}]{disabled}")
+                    for option in item.get("options", []):
+                        note = option.get("description")
+                        out.append(f"    - {self.text(option['label'])}"
+                                   + (f" ({self.text(note)})" if note else ""))
+        return out
+
+    def text(self, text: str) -> str:
+        """Mentions as the player's client shows them (a command's as /name)."""
+        text = re.sub(r"</([^:>]+):\d+>", r"/\1", text)
+        text = re.sub(r"https://discord\.com/channels/\d+/(\d+)/(\d+)", lambda m: "(link to #"
+                      + self.fake.channels.get(int(m[1]), {}).get("name", "channel")
+                      + f", message {self.numbers.get(int(m[2]), '?')})", text)
+        text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.names.get(int(m[1]), "someone"), text)
+        return re.sub(r"<#(\d+)>", lambda m: "#" + self.channel_names.get(
+            int(m[1]), self.fake.channels.get(int(m[1]), {}).get("name", "channel")), text)
+
+    def transcript(self, title: str) -> str:
+        return "\n".join([f"# {title}", "", *self.lines]).rstrip() + "\n"
