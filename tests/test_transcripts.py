@@ -12,7 +12,7 @@ line) as a conversation; each transcript is compared with tests/transcripts/<nam
 A difference fails the test with a unified diff. When the change is meant (a new wording), write
 the files again and review them in the diff of the commit:
 
-    CORRAL_UPDATE_TRANSCRIPTS=1 python -m pytest tests/test_transcripts.py -p no:xdist
+    CORRAL_UPDATE_TRANSCRIPTS=1 python -m pytest tests/test_transcripts.py -n 0
 
 (never set in CI). Everything that differs from run to run is kept out: user and channel ids
 become names, messages are numbered in the order shown, the bot's clock is fixed, seats are
@@ -323,7 +323,7 @@ def compare(files: dict[str, str], folder: Path = HERE, update: bool = UPDATE) -
 HOW_TO_UPDATE = ("The words a player receives changed. If the change is meant, write the "
                  "transcripts again and review them in your commit's diff:\n"
                  "    CORRAL_UPDATE_TRANSCRIPTS=1 python -m pytest tests/test_transcripts.py "
-                 "-p no:xdist\n")
+                 "-n 0\n")
 
 
 def scenarios() -> list[str]:
@@ -351,13 +351,13 @@ def test_every_game_has_a_lesson_and_a_match_transcript():
 
 async def test_a_changed_wording_is_reported(tmp_path):
     """The /help transcript of a bot whose English help text says one word differently (the
-    bot process's `bot.strings.HELP` changed by a sitecustomize module) no longer matches the
+    bot process's `bot.strings.HELP_INTRO` changed by a sitecustomize module) no longer matches the
     reviewed file, and the report names the old line and the new."""
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(
         "import bot.strings\n"
-        "bot.strings.HELP = bot.strings.HELP.replace('hosts', 'welcomes', 1)\n")
+        "bot.strings.HELP_INTRO = bot.strings.HELP_INTRO.replace('hosts', 'welcomes', 1)\n")
     path = os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     made = await session("en", tmp_path, ["help"], {"PYTHONPATH": path})
     problems = compare({"help.en": made["help"]}, update=False)
