@@ -54,6 +54,7 @@ BODY_BOLD = _body_size(True)
 TITLE = BODY_BOLD + 4
 ROW = BODY + 20
 HEAD_LINE = SMALL + 8  # a header's second line, under its first
+LEGEND_LINE = BODY + 10  # the crosstable's legend (read as body text), line by line
 GAP = 16  # between two columns' text: no cell comes near the next column
 HEAD_MAX = 170  # a header wider than this is set on two lines
 CROSS_NAME = 200  # the name column of the crosstable's blocks
@@ -82,6 +83,16 @@ class TournamentLabels:
     stage_title: str = "Round {number}"  # a stage of the bracket
     bye: str = "bye"
     nobody: str = "No players"
+    # under the crosstable, what each kind of cell it shows means (by the opponent's rank)
+    legend_won: str = "+3 won against #3"
+    legend_lost: str = "-3 lost to #3"
+    legend_drew: str = "=3 drew with #3"
+    legend_forfeit: str = "F/f won/lost by forfeit"
+    legend_bye: str = "B a bye"
+    legend_playing: str = "…3 being played against #3"
+    legend_pod: str = "2/3,4: 2 points in a pod with #3 and #4"
+    legend_unpaired: str = "· not paired"
+    legend_between: str = ", "  # between two of them (a space after it: a line may break there)
 
 
 def _num(x: float) -> str:
@@ -146,7 +157,11 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
         cross_name = 0
         blocks = _round_blocks(measure, labels, rows, rounds, WIDTH - 2 * MARGIN - rank_w)
     body = ROW * max(len(rows), 1)
-    height = MARGIN + TITLE + 16 + head_h + body + sum(24 + ROW + body for _ in blocks) + MARGIN
+    legend = wrap_to(labels.legend_between.join(_legend(labels, rows)),
+                     lambda line: measure.measure(line, BODY)[0] <= WIDTH - 2 * MARGIN) \
+        if blocks and rows else []
+    height = MARGIN + TITLE + 16 + head_h + body + sum(24 + ROW + body for _ in blocks) + \
+        (16 + LEGEND_LINE * len(legend) if legend else 0) + MARGIN
     canvas = Canvas((WIDTH, height), BACKGROUND)
     title = f"{labels.standings}: {name}" if name else labels.standings
     canvas.text((MARGIN, MARGIN + TITLE / 2), fit_width(canvas, title, TITLE, True,
@@ -184,7 +199,22 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
     for block in blocks:
         y += 24
         y = _crosstable_block(canvas, labels, rows, block, y, rank_w, cross_name)
+    y += 16 + LEGEND_LINE / 2
+    for line in legend:
+        canvas.text((MARGIN, y), line.strip(), size=BODY, fg=MUTED, bg=BACKGROUND)
+        y += LEGEND_LINE
     return canvas.png(layout)
+
+
+def _legend(labels: TournamentLabels, rows: Sequence[StandingRow]) -> list[str]:
+    """What the kinds of cell the crosstable shows mean, each once, in a fixed order."""
+    codes = {code for row in rows for code, _ in row.cells.values()}
+    kinds = (("1", labels.legend_won), ("0", labels.legend_lost), ("=", labels.legend_drew),
+             ("+-", labels.legend_forfeit), ("U", labels.legend_bye),
+             ("*", labels.legend_playing), ("p", labels.legend_pod),
+             ("Z", labels.legend_unpaired))
+    return [text for marks, text in kinds
+            if any(code in marks or (marks == "p" and code.startswith("p")) for code in codes)]
 
 
 def _row_back(canvas: Canvas, index: int, y: float) -> Rgb:

@@ -246,3 +246,23 @@ def test_brackets_at_the_edges_read_on_a_phone(case, language, request):
     assert all(labels.stage_title.format(number=n) in texts for n in range(1, len(stages) + 1))
     small = [b.text for b in boxes[1:] if b.height * 360 / image.width < BODY_PHONE_PX]
     assert not small, small[:5]
+
+
+@pytest.mark.parametrize("case", ["swiss, 32 players, a round running", "pods of 3-4, 10 players"])
+def test_the_crosstable_says_what_each_kind_of_cell_it_shows_means(case):
+    """"+2", "-1", "…2" were unexplained (issue 50): under the crosstable, a legend names
+    each kind of cell the table shows, and no other."""
+    from render.tournament import cell_text
+
+    t = EDGES[case]
+    table, _ = rows(t)
+    boxes: list[TextBox] = []
+    _standings_png(t, "en", boxes)
+    legend = " ".join(b.text for b in boxes[-4:])
+    shown = {cell_text(*cell)[:1] for row in table for cell in row.cells.values()}
+    meaning = {"+": "won against", "-": "lost to", "=": "drew with", "B": "a bye",
+               "…": "being played", "·": "not paired"}
+    for mark, words in meaning.items():
+        assert (words in legend) == (mark in shown), (mark, legend)
+    if case.startswith("pods"):
+        assert "points in a pod" in legend
