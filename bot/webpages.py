@@ -90,6 +90,7 @@ MOVES = N_("Moves")
 NO_MOVES = N_("No moves yet.")
 RESULT = N_("Result: {result}")
 LIVE = N_("Live: this page follows the match by itself.")
+OVER = N_("The match is over: this page no longer changes.")
 REPLAY = N_("Replay")
 BACK = N_("Back to the match")
 RECORD = N_("Download the record")
@@ -100,6 +101,8 @@ NEXT = N_("Next move")
 LAST = N_("Last position")
 POSITION = N_("Position {ply} of {total}")
 KEYS = N_("Keys: ← and → step, Home and End jump.")
+CROSS_LEGEND = N_("Each cell: + won, - lost, = drawn, … being played, B bye, F/f won/lost "
+                  "by forfeit; the number after it is the opponent's rank.")
 ALT_START = N_("Board of match #{match_id}, the starting position.")
 ALT_MOVE = N_("Board of match #{match_id} after move {ply}: {last}.")
 ALT_TURN = N_("{name} to move.")
@@ -121,6 +124,7 @@ TOURNAMENT_STATUS = {"signup": N_("Sign-up is open."),
                      "running": N_("Round {round} is being played."),
                      "finished": N_("The tournament is over."),
                      "cancelled": N_("The tournament was cancelled.")}
+ROUNDS_RUNNING = N_("Rounds {first} to {last} are being played.")
 STANDINGS = N_("Standings")
 CROSSTABLE = N_("Crosstable")
 ROUND_MATCHES = N_("Round {round}")
@@ -671,14 +675,16 @@ class Pages:
                  if d["board"] else '<img id="board" hidden alt="">')
         deadline = (f'<time id="deadline" datetime="{e(d["deadline"])}">{e(d["deadline"])}'
                     '</time>' if d["deadline"] else '<time id="deadline"></time>')
-        live = f"/m/{token}/live?lang={language}"
+        over = row.status in ("finished", "aborted")
+        live = "" if over else f"/m/{token}/live?lang={language}"
         people = []
         for seat in row.seats:
             if seat.user_id > 0:  # a person (an AI seat has no page)
                 path = await self.player_path(seat.user_id, row.guild_id)
                 people.append(f'<li><a href="{path}?lang={language}">{e(seat.name)}</a></li>')
         body = f"""
-<main id="match" data-live="{e(live)}" data-version="{view.version}">
+<main id="match" data-live="{e(live)}" data-version="{view.version}"
+ data-over="{e(texts(OVER))}">
 <h1 id="title">{e(d["title"])}</h1>
 <p id="players">{e(d["players"])}</p>
 <ul class="people">{"".join(people)}</ul>
@@ -687,7 +693,7 @@ class Pages:
 <p id="turn" aria-live="polite">{e(d["turn"])}</p>
 <p><span id="deadline-label">{e(d["deadline_label"])}</span> {deadline}</p>
 <p id="result" aria-live="polite">{e(d["result"])}</p>
-<p id="live" class="note">{e(texts(LIVE))}</p>
+<p id="live" class="note">{e(texts(OVER if over else LIVE))}</p>
 <nav class="actions"><a id="replay" href="/m/{token}/replay?lang={language}">{e(texts(REPLAY))}</a>
 <a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a></nav>
 <h2>{e(texts(MOVES))}</h2>
@@ -710,8 +716,8 @@ class Pages:
         items = "".join(f'<li data-alt="{e(alt)}">{e(line)}</li>'
                         for alt, line in zip(alts[1:], d["moves"], strict=True))
         frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
-        last_src = frames.replace("{ply}", str(total))
-        board = (f'<img id="frame" src="{e(last_src)}" alt="{e(alts[-1])}">'
+        first_src = frames.replace("{ply}", "0")  # a replay starts from the beginning
+        board = (f'<img id="frame" src="{e(first_src)}" alt="{e(alts[0])}">'
                  if row.state is not None else "")
         body = f"""
 <main id="replayer" data-frames="{e(frames)}" data-total="{total}" data-start-alt="{e(alts[0])}"
@@ -719,16 +725,16 @@ class Pages:
 <h1>{e(d["title"])} — {e(texts(REPLAY))}</h1>
 <p>{e(d["players"])}</p>
 <figure>{board}</figure>
-<p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=total, total=total)))}</p>
+<p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=0, total=total)))}</p>
 <div class="controls">
 <button type="button" id="first" aria-label="{e(texts(FIRST))}">«</button>
 <button type="button" id="prev" aria-label="{e(texts(PREVIOUS))}">◀</button>
 <button type="button" id="next" aria-label="{e(texts(NEXT))}">▶</button>
 <button type="button" id="last" aria-label="{e(texts(LAST))}">»</button>
 </div>
-<input type="range" id="slider" min="0" max="{total}" value="{total}"
+<input type="range" id="slider" min="0" max="{total}" value="0"
  aria-label="{e(texts(REPLAY))}">
-<p class="note">{e(texts(KEYS))}</p>
+<p class="note keys">{e(texts(KEYS))}</p>
 <p id="result">{e(d["result"])}</p>
 <nav class="actions"><a href="/m/{token}?lang={language}">{e(texts(BACK))}</a>
 <a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a>
@@ -888,8 +894,12 @@ class Pages:
                              name=t.settings.name or texts(get_game(row.game).name)))
         about = texts(phrase(TOURNAMENT_GAME, game=texts(get_game(row.game).name),
                              format=texts(FORMAT_NAMES.get(row.format, row.format))))
-        status = texts(phrase(TOURNAMENT_STATUS.get(row.status, TOURNAMENT_STATUS["running"]),
-                              round=current))
+        playing = [r.number for r in t.rounds if not r.finished] or [current]
+        if row.status == "running" and len(playing) > 1:
+            status = texts(phrase(ROUNDS_RUNNING, first=playing[0], last=playing[-1]))
+        else:
+            status = texts(phrase(TOURNAMENT_STATUS.get(row.status, TOURNAMENT_STATUS["running"]),
+                                  round=playing[0]))
         table = standings(t)
         breaks = [texts(TIEBREAKS.get(name, name)) for name in table.tiebreak_names]
         head = "".join(f'<th scope="col">{e(x)}</th>'
@@ -919,15 +929,19 @@ class Pages:
             cross = (f'<h2>{e(texts(CROSSTABLE))}</h2><div class="scroll"><table id="crosstable">'
                      f'<thead><tr><th scope="col">{e(texts(RANK))}</th><th scope="col">'
                      f'{e(texts(PLAYER))}</th><th scope="col">{e(texts(POINTS))}</th>{rounds}'
-                     f'</tr></thead><tbody>{"".join(body_rows)}</tbody></table></div>')
-        matches = f"<p>{e(texts(NO_ROUND))}</p>"
-        if t.rounds:
+                     f'</tr></thead><tbody>{"".join(body_rows)}</tbody></table></div>'
+                     f'<p id="cross-legend" class="note">{e(texts(CROSS_LEGEND))}</p>')
+        # every round still being played (a round robin pairs them all at once), so that a
+        # player finds their game whichever round it belongs to
+        open_rounds = [r for r in t.rounds if not r.finished] or list(t.rounds[-1:])
+        entries = {(m.round, m.game_index): m.match_id
+                   for m in await store.tournament_matches(row.id)}
+        sections = []
+        for rnd in open_rounds:
             items = []
-            entries = {(m.round, m.game_index): m.match_id
-                       for m in await store.tournament_matches(row.id) if m.round == current}
-            for index, g in enumerate(t.rounds[-1].games):
+            for index, g in enumerate(rnd.games):
                 who = " – ".join(names.get(pid, "?") for pid in g.seats)
-                match_id = entries.get((current, index))
+                match_id = entries.get((rnd.number, index))
                 match = await store.get_match(match_id) if match_id is not None else None
                 if match is not None and match.web_token and match.state is not None:
                     items.append(f'<li><a href="/m/{match.web_token}?lang={language}">'
@@ -936,9 +950,10 @@ class Pages:
                     items.append(f"<li>{e(who)} ({e(texts(BYE))})</li>")
                 else:
                     items.append(f"<li>{e(who)}</li>")
-            matches = f'<ul id="round-matches">{"".join(items)}</ul>'
-        round_head = (f"<h2>{e(texts(phrase(ROUND_MATCHES, round=current)))}</h2>"
-                      if t.rounds else "")
+            sections.append(f"<h2>{e(texts(phrase(ROUND_MATCHES, round=rnd.number)))}</h2>"
+                            f'<ul class="round-matches">{"".join(items)}</ul>')
+        matches = (f'<section id="round-matches">{"".join(sections)}</section>' if sections
+                   else f"<p>{e(texts(NO_ROUND))}</p>")
         kind = "bracket" if row.format == "knockout" else "standings"
         alt = texts(phrase(BRACKET_ALT if kind == "bracket" else TOURNAMENT_PICTURE_ALT,
                            tournament_id=row.id))
@@ -953,7 +968,7 @@ class Pages:
 <p id="status">{e(status)}</p>
 <p class="note">{e(texts(TOURNAMENT_LIVE))}</p>
 <h2>{e(texts(STANDINGS))}</h2><div class="scroll">{standing}</div>
-{round_head}{matches}
+{matches}
 {cross}
 {picture}
 </main>"""

@@ -143,6 +143,9 @@ async def test_after_the_end_the_record_shows_what_the_rules_reveal(site, servic
     assert all(notation in record.decode() for notation in secret)
     status, _, page = await fetch(f"{base}/m/{token}?lang=en")
     assert status == 200 and b"Result:" in page
+    # a finished match's page no longer says it follows the match, nor opens a stream
+    assert b"Live: this page follows" not in page and b"The match is over" in page
+    assert b'data-live=""' in page
 
 
 async def test_names_are_escaped_and_pages_send_a_strict_policy(site, service):

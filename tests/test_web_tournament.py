@@ -168,3 +168,28 @@ async def test_the_streams_of_one_tournament_share_their_reads(site, service, st
         assert len(reads) <= periods + 2, (len(reads), periods)
         for stream in streams:
             stream.close()
+
+
+async def test_a_round_robin_lists_every_game_of_every_round_being_played(site, service, store):
+    """A round robin pairs all its rounds at once: the page said "Round 3 is being played"
+    and listed round 3's game only, so a player of rounds 1 and 2 could not find theirs."""
+    base, _ = site
+    t = await created(service, format="round_robin", rounds=None)
+    for p in PEOPLE[:4]:
+        await service.tournaments.join(t.id, p, GUILD)
+    await service.tournaments.start(t.id, PEOPLE[0].user_id, is_manager=False, guild_id=GUILD)
+    placed = await place_all(service, store)
+    assert len(placed) == 6  # four players: three rounds of two games, all started
+    page = (await fetch(f"{base}{await path_of(store, t.id)}?lang=en"))[2].decode()
+    for match_id in placed:
+        row = await store.get_match(match_id)
+        assert f'/m/{row.web_token}?lang=en' in page, f"match #{match_id} is not listed"
+    assert all(f"Round {n}</h2>" in page for n in (1, 2, 3))
+    assert "Rounds 1 to 3 are being played." in page
+    # the crosstable's marks are explained, in both languages
+    first = await service.get(placed[0])
+    await service.resign(first.id, first.seats[1].user_id)
+    page = (await fetch(f"{base}{await path_of(store, t.id)}?lang=en"))[2].decode()
+    assert 'id="cross-legend"' in page and "is the opponent" in page
+    ja = (await fetch(f"{base}{await path_of(store, t.id)}?lang=ja"))[2].decode()
+    assert "相手の順位" in ja and "ラウンドの対局中です" in ja

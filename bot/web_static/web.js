@@ -40,10 +40,22 @@
       match.setAttribute("data-moves", String(d.moves.length));
     };
     // EventSource reconnects by itself; each (re)connection begins with the match as it is
-    var source = new EventSource(match.getAttribute("data-live"));
-    source.addEventListener("state", function (ev) { apply(JSON.parse(ev.data)); });
-    source.addEventListener("open", function () { document.body.classList.remove("offline"); });
-    source.addEventListener("error", function () { document.body.classList.add("offline"); });
+    // a finished match's page has nothing to follow: no stream (data-live is empty)
+    var url = match.getAttribute("data-live");
+    if (url) {
+      var source = new EventSource(url);
+      source.addEventListener("state", function (ev) {
+        var d = JSON.parse(ev.data);
+        apply(d);
+        if (d.status === "finished" || d.status === "aborted") {  // the match just ended
+          source.close();
+          document.body.classList.remove("offline");
+          set("live", match.getAttribute("data-over"));
+        }
+      });
+      source.addEventListener("open", function () { document.body.classList.remove("offline"); });
+      source.addEventListener("error", function () { document.body.classList.add("offline"); });
+    }
   }
 
   // a tournament's page reloads itself when the tournament moves (a round paired, a match
@@ -65,7 +77,7 @@
     var steps = byId("steps").children;
     var frame = byId("frame");
     var slider = byId("slider");
-    var ply = total;
+    var ply = 0;  // a replay starts from the beginning
     var show = function (n) {
       ply = Math.max(0, Math.min(total, n));
       if (frame) {

@@ -206,16 +206,38 @@ async def open_page(browser, url: str, width: int = 360):
     return page, problems
 
 
-async def shots(page, problems: list[str]) -> None:
-    """Screenshots at 360 and 1280 px wide, neither blank, nothing refused by the page's
-    Content-Security-Policy or failing in its script."""
+# what runs past the right or left edge of the screen, outside a box that scrolls by design
+OVERFLOW = """() => {
+  const width = window.innerWidth, out = [];
+  if (document.scrollingElement.scrollWidth > width)
+    out.push('page ' + document.scrollingElement.scrollWidth + ' > ' + width);
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('.scroll')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width && (r.right > width + 0.5 || r.left < -0.5))
+      out.push(el.tagName + (el.id ? '#' + el.id : '') + ' ' + r.left + '..' + r.right);
+  }
+  return out;
+}"""
+SHOTS = Path(os.environ.get("CORRAL_WEB_SHOTS", "")) if os.environ.get("CORRAL_WEB_SHOTS") \
+    else None  # set to a folder to keep the screenshots for a look
+
+
+async def shots(page, problems: list[str], name: str = "page") -> None:
+    """Screenshots at 360 and 1280 px wide, neither blank, nothing past the screen's edge
+    (a phone would cut it), nothing refused by the page's Content-Security-Policy or failing
+    in its script."""
     for width in (360, 1280):
         await page.set_viewport_size({"width": width, "height": 800})
         await page.wait_for_function(
             "() => [...document.images].every(i => i.hidden || (i.complete && i.naturalWidth))")
-        not_blank(await page.screenshot(full_page=True))
-    scroll = await page.evaluate("() => document.documentElement.scrollWidth")
-    assert scroll <= 1280
+        png = await page.screenshot(full_page=True)
+        not_blank(png)
+        if SHOTS is not None:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            lang = await page.evaluate("() => document.documentElement.lang")
+            (SHOTS / f"{name}-{lang}-{width}.png").write_bytes(png)
+        assert await page.evaluate(OVERFLOW) == [], f"past the edge at {width} px"
     assert problems == [], problems
 
 
@@ -232,6 +254,8 @@ async def step_replay(page, total: int) -> None:
         assert await page.get_attribute("#frame", "alt")
         assert await page.input_value("#slider") == str(ply)
 
+    await at(0)  # a replay opens at the start, as a player expects
+    await page.keyboard.press("End")
     await at(total)
     await page.keyboard.press("Home")
     await at(0)
@@ -262,11 +286,11 @@ async def test_in_a_browser_the_page_shows_each_move_live_and_replays(fake, web_
         version = await page.get_attribute("#match", "data-version")
         assert (await page.get_attribute("#board", "src")).endswith(f"/{version}-en.png")
     assert "to move" in await page.inner_text("#turn")
-    await shots(page, problems)
+    await shots(page, problems, "match")
     await page.click("#replay")
     await page.wait_for_selector("#replayer")
     await step_replay(page, 4)
-    await shots(page, problems)
+    await shots(page, problems, "replay")
 
 
 async def test_in_a_browser_a_finished_match_replays_with_its_downloads(fake, web_bot, browser):
@@ -286,7 +310,11 @@ async def test_in_a_browser_a_finished_match_replays_with_its_downloads(fake, we
     await page.wait_for_selector("#replayer")
     assert "resigned" in await page.inner_text("#result")
     await step_replay(page, 3)
-    await shots(page, problems)
+    await shots(page, problems, "replay-finished")
+    # the finished match's own page says it is over (nothing live to follow)
+    await page.goto(url + "?lang=ja")
+    assert "対局は終了しました" in await page.inner_text("#live")
+    await shots(page, problems, "match-finished")
     async with aiohttp.ClientSession() as session:
         for link in await page.locator("a[download]").all():
             async with session.get(web_bot.base + await link.get_attribute("href")) as got:
@@ -333,7 +361,8 @@ async def test_in_a_browser_the_tournament_page_follows_its_thread(fake, web_bot
         " return t && t.dataset.version !== v; }", arg=version, timeout=10_000)
     assert "over" in await page.inner_text("#status")
     assert "+" in await page.inner_text("#crosstable")  # the win, against rank 2 or 3
-    await shots(page, problems)
+    assert "rank" in await page.inner_text("#cross-legend")
+    await shots(page, problems, "tournament")
     response = await page.goto(web_bot.base + href)
     assert response is not None and response.status == 200
     assert f"Match #{match_id}" in await page.inner_text("#title")
