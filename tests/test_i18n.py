@@ -17,7 +17,7 @@ from bot import strings
 from bot.catalogs import LOCALE_DIR, MAPPING, TEMPLATE, compiled, po_path
 from bot.cogs.info import help_messages
 from bot.i18n import Texts, translations
-from games import REGISTRY, GameError, Seat, get_game, nphrase, phrase
+from games import PRODUCT, REGISTRY, GameError, Seat, get_game, nphrase, phrase
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("bot", "games", "render")
@@ -218,3 +218,42 @@ def test_every_product_game_has_its_rules_summary_in_every_language():
         assert rules_text(game_id, "ja") != rules_text(game_id, "en")
     for game_id in set(KITS) - PRODUCT:
         assert rules_text(game_id, "ja") == rules_text(game_id, "en")
+
+
+async def test_every_command_option_and_choice_is_japanese_in_a_japanese_client():
+    """The whole registered command tree as `tree.sync` sends it through the bot's translator:
+    every command, subcommand, option and choice carries a Japanese name and description (a
+    name by Discord's rules, else the translator leaves it English). A Japanese client showed
+    `/tournament`, `organisers`, `swiss`, `extra game`... in English. Only a message the
+    catalog deliberately keeps as it is (a game's own name, e.g. ICO) may stay English."""
+    from bot.translator import NAME_PREFIX, CatalogTranslator
+
+    tree = command_tree()
+    await tree.set_translator(CatalogTranslator())
+    translator = tree.translator
+    assert translator is not None
+    kept = {key for key, value in translations("ja")._catalog.items()  # type: ignore[attr-defined]
+            if isinstance(key, str) and key and value == key}
+    english: list[str] = []
+
+    def check(item: dict, at: str, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            text = item.get(key)
+            message = NAME_PREFIX + text if key == "name" and "choices" not in at else text
+            if "ja" not in (item.get(f"{key}_localizations") or {}) and message not in kept:
+                english.append(f"{at} {key}: {text!r}")
+
+    def walk(item: dict, at: str) -> None:
+        check(item, at, ("name", "description"))
+        for option in item.get("options") or []:
+            walk(option, f"{at} {option['name']}")
+        for choice in item.get("choices") or []:
+            if choice["value"] in REGISTRY and choice["value"] not in PRODUCT:
+                continue  # a game kept in the tests (tests/kits), not the product's
+            check(choice, f"{at} choices", ("name",))
+
+    payloads = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+    assert len(payloads) >= 20 and isinstance(payloads[0], dict)
+    for payload in payloads:
+        walk(payload, "/" + payload["name"])
+    assert not english, "left English in ja:\n" + "\n".join(english)
