@@ -84,7 +84,7 @@ WITHDRAWN = N_("**{name}** withdrew the challenge to match #{match_id}.")
 ABORTED = N_("Match #{match_id} was aborted by **{name}**.")
 ABORT_DONE = N_("Match #{match_id} is aborted.")
 MATCH_STARTED = N_("Match #{match_id} of **{game}** has begun: {seats}.")
-SEATED = N_("{n}. {name}")  # one player in MATCH_STARTED's list, by seat number
+SEATED = N_("{name} ({seat})")  # one player in MATCH_STARTED's list, by the game's seat title
 THREAD_NAME = N_("{game}: {names}")
 THREAD_OPENED = N_("Match #{match_id} is in its own thread: {link}")
 # what the player who opened a match is told: what happened, and where

@@ -257,3 +257,19 @@ async def test_every_command_option_and_choice_is_japanese_in_a_japanese_client(
     for payload in payloads:
         walk(payload, "/" + payload["name"])
     assert not english, "left English in ja:\n" + "\n".join(english)
+
+
+@pytest.mark.parametrize(("game_id", "first", "second"), [
+    ("pastoral-square", "先攻", "後攻"), ("progressive-mancala", "先手", "後手"),
+    ("ghostone", "1番手", "2番手")])
+def test_start_and_lobby_lists_name_seats_in_the_games_words(game_id, first, second):
+    """The list a match starts with (bot/service/matches.py, bot/lobby.py) names each seat as
+    its game does (Game.seat_title): 1番手/2番手 read wrong for Pastoral Square and Mancala."""
+    game = get_game(game_id)
+    seats = tuple(phrase(strings.SEATED, seat=game.seat_title(n), name=name)
+                  for n, name in enumerate(("Taro", "Jiro")))
+    line = rendered(phrase(strings.MATCH_STARTED, match_id=3, game=game.name, seats=seats))
+    assert f"Taro（{first}）、Jiro（{second}）" in line, line
+    source = (ROOT / "bot" / "service" / "matches.py").read_text() + \
+        (ROOT / "bot" / "lobby.py").read_text()
+    assert source.count("strings.SEATED, seat=match.game.seat_title(") == 2
