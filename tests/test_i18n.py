@@ -129,7 +129,7 @@ def test_catalogs_compile_in_memory():
     assert type(translations("en")) is gettext.NullTranslations
     assert catalog.gettext(strings.BUTTON_RESIGN) == "投了"
     for n in (0, 1, 2, 5):
-        assert catalog.ngettext(*strings.MOVES_COUNT, n) == "{n} 手"
+        assert catalog.ngettext(*strings.MOVES_COUNT, n) == "{n}手"
 
 
 def test_every_japanese_form_is_found_by_gettext(japanese):
@@ -163,10 +163,10 @@ def test_bot_sentences_in_japanese():
     assert rendered(phrase(strings.NOT_YOUR_TURN, match_id=7, name="Hanako")) == \
         "あなたの手番ではありません。対局 #7 は Hanako の手番です。"
     assert rendered(nphrase(*strings.VACATION_ALLOWANCE, 1, total=30)) == \
-        "今年の休暇は残り 1 日です（30 日中）。"
+        "今年の休暇は残り 1日です（30日中）。"
     result = phrase(strings.RESIGNED_WIN, name=Seat(0), winners=(Seat(1),))
     line = rendered(phrase(strings.RESULT_LINE, match_id=12, result=result), ["Taro", "Jiro"])
-    assert line == "🏁 対局 #12: Taro が投了: Jiro の勝ち。"
+    assert line == "🏁 対局 #12：Taro が投了：Jiro の勝ち。"
     intro, messages = help_messages(command_tree(), Texts("ja"))
     help_text = "\n".join([intro, *(e.description or "" for m in messages for e in m)])
     # commands as a Japanese client shows them (their ids are not known here: no mentions)
@@ -188,7 +188,7 @@ def test_game_phrases_in_japanese():
     step = mancala.move_input(state)
     assert not isinstance(step, str)
     assert rendered(step.prompt) == "どの穴から蒔きますか？"
-    assert "5 個" in [rendered(option.description) for option in step.options
+    assert "5個" in [rendered(option.description) for option in step.options
                      if option.description is not None]
 
     pastoral = REGISTRY["pastoral-square"]
