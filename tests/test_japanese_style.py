@@ -98,3 +98,17 @@ def test_ghostone_direction_errors_use_the_buttons_words():
             game.play(state, text)
         said = JA(error.value.phrase)
         assert re.search("[北東南西]", said) and not re.search(r"\b[NESW]\b", said), said
+
+
+def test_a_bold_japanese_label_is_not_smudged_by_a_fake_bold():
+    """The CJK fonts have no bold; a stroke faked one and filled dense kanji (賽, 準備) to blots
+    in every picture header. A bold CJK label is the regular one (it stands out by size and
+    colour); Latin bold keeps DejaVu Sans Bold."""
+    from render import common
+
+    if not common.cjk_font_available():
+        pytest.skip("no CJK font installed")
+    for text in ("賽子の目は北東", "準備：はなこ が駒1体と岩3個を置きます"):
+        bold, regular = common._stamp(text, 28, True), common._stamp(text, 28, False)
+        assert (bold.width, bold.levels) == (regular.width, regular.levels), text
+    assert common._stamp("Alice", 28, True).levels != common._stamp("Alice", 28, False).levels
