@@ -30,7 +30,8 @@ HALF_WIDTH = re.compile(r"[()!?]|(?<!\d):|:(?!\d)")  # 12:30 is a time, not a co
 
 
 def japanese_forms() -> list[tuple[str, str]]:
-    """(English, Japanese) for every form of every catalog entry written in Japanese."""
+    """(English, Japanese) for every form of every catalog entry written in Japanese, and
+    (path, line) for every Japanese line of the games' rules texts."""
     with po_path("ja").open("rb") as source:
         catalog = read_po(source, locale="ja")
     found = []
@@ -40,6 +41,10 @@ def japanese_forms() -> list[tuple[str, str]]:
         english = message.id if isinstance(message.id, str) else message.id[0]
         forms = (message.string,) if isinstance(message.string, str) else message.string
         found += [(english, form) for form in forms if form and JAPANESE.search(form)]
+    for path in sorted(ROOT.glob("games/*/rules/ja.md")):  # the rules texts, line by line
+        found += [(str(path.relative_to(ROOT)), line)
+                  for line in path.read_text(encoding="utf-8").splitlines()
+                  if JAPANESE.search(line)]
     return found
 
 
