@@ -515,7 +515,7 @@ PUZZLE_STALE = N_("That puzzle is already answered or no longer exists: `/puzzle
 PUZZLE_BAD_ANSWER = N_("That answer is not a move of this puzzle.")
 PUZZLE_HEADER = N_("🧩 **{game} puzzle #{puzzle}** (from match #{match_id}) · your puzzle "
                    "rating {rating}")
-PUZZLE_TASK = N_("You play seat {seat}: find the best move.")
+PUZZLE_TASK = N_("You play as {seat}: find the best move.")  # the game's seat title
 PUZZLE_SOLVED = N_("✅ Right: `{solution}` is the best move. Puzzle rating {before} → {after}.")
 PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`, the best move is `{solution}`. "
                    "Puzzle rating {before} → {after}.")

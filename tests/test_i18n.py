@@ -263,8 +263,9 @@ async def test_every_command_option_and_choice_is_japanese_in_a_japanese_client(
     ("pastoral-square", "先攻", "後攻"), ("progressive-mancala", "先手", "後手"),
     ("ghostone", "1番手", "2番手")])
 def test_start_and_lobby_lists_name_seats_in_the_games_words(game_id, first, second):
-    """The list a match starts with (bot/service/matches.py, bot/lobby.py) names each seat as
-    its game does (Game.seat_title): 1番手/2番手 read wrong for Pastoral Square and Mancala."""
+    """The list a match starts with (bot/service/matches.py, bot/lobby.py) and a puzzle's task
+    name each seat as its game does (Game.seat_title): 1番手/2番手 read wrong for Pastoral
+    Square and Mancala."""
     game = get_game(game_id)
     seats = tuple(phrase(strings.SEATED, seat=game.seat_title(n), name=name)
                   for n, name in enumerate(("Taro", "Jiro")))
@@ -273,3 +274,7 @@ def test_start_and_lobby_lists_name_seats_in_the_games_words(game_id, first, sec
     source = (ROOT / "bot" / "service" / "matches.py").read_text() + \
         (ROOT / "bot" / "lobby.py").read_text()
     assert source.count("strings.SEATED, seat=match.game.seat_title(") == 2
+    # a puzzle tells its solver the seat the same way (bot/cogs/puzzle.py)
+    task = rendered(phrase(strings.PUZZLE_TASK, seat=game.seat_title(0)))
+    assert task.startswith(f"あなたは{first}です。"), task
+    assert "seat=game.seat_title(puzzle.seat)" in (ROOT / "bot" / "cogs" / "puzzle.py").read_text()
