@@ -104,7 +104,8 @@ class LobbyButton(Component[discord.ui.Button[Any]],
 
 
 async def _started(interaction: Interaction, match: Match) -> None:
-    seats = tuple(phrase(strings.SEATED, n=s.seat + 1, name=s.name) for s in match.seats)
+    seats = tuple(phrase(strings.SEATED, seat=match.game.seat_title(s.seat), name=s.name)
+                   for s in match.seats)
     await interaction.response.edit_message(
         content=texts_for(interaction)(phrase(strings.MATCH_STARTED, match_id=match.id,
                                               game=match.game.name, seats=seats)), view=None)

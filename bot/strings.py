@@ -84,7 +84,7 @@ WITHDRAWN = N_("**{name}** withdrew the challenge to match #{match_id}.")
 ABORTED = N_("Match #{match_id} was aborted by **{name}**.")
 ABORT_DONE = N_("Match #{match_id} is aborted.")
 MATCH_STARTED = N_("Match #{match_id} of **{game}** has begun: {seats}.")
-SEATED = N_("{n}. {name}")  # one player in MATCH_STARTED's list, by seat number
+SEATED = N_("{name} ({seat})")  # one player in MATCH_STARTED's list, by the game's seat title
 THREAD_NAME = N_("{game}: {names}")
 THREAD_OPENED = N_("Match #{match_id} is in its own thread: {link}")
 # what the player who opened a match is told: what happened, and where
@@ -516,7 +516,7 @@ PUZZLE_STALE = N_("That puzzle is already answered or no longer exists: `/puzzle
 PUZZLE_BAD_ANSWER = N_("That answer is not a move of this puzzle.")
 PUZZLE_HEADER = N_("🧩 **{game} puzzle #{puzzle}** (from match #{match_id}) · your puzzle "
                    "rating {rating}")
-PUZZLE_TASK = N_("You play seat {seat}: find the best move.")
+PUZZLE_TASK = N_("You play as {seat}: find the best move.")  # the game's seat title
 PUZZLE_SOLVED = N_("✅ Right: `{solution}` is the best move. Puzzle rating {before} → {after}.")
 PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`, the best move is `{solution}`. "
                    "Puzzle rating {before} → {after}.")

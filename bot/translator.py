@@ -5,7 +5,9 @@ Descriptions and choice names are their English text as the message id (extracte
 cogs by `bot.catalogs.extract_corral`). Command and option names are short words that could
 collide with sentences, so their message ids carry a `name:` prefix (listed below); a
 translated name must still follow Discord's rules (lowercase, 1-32 letters or digits of any
-script, `-` or `_`), and one that does not is left in English.
+script, `-` or `_`), and one that does not is left in English. A new command, option or
+choice needs its words here: tests/test_i18n.py walks the whole registered tree and fails for
+any name, description or choice a Japanese client would see in English.
 """
 
 from __future__ import annotations
@@ -34,12 +36,20 @@ NAMES = (
     N_("name:channels"), N_("name:profile"), N_("name:leaderboard"), N_("name:replay"),
     N_("name:user"), N_("name:scope"), N_("name:rated"), N_("name:analysis"),
     N_("name:learn"), N_("name:dm"), N_("name:restart"), N_("name:conditional"),
-    N_("name:puzzle"),
+    N_("name:puzzle"), N_("name:organisers"), N_("name:web_links"), N_("name:tournament"),
+    N_("name:create"), N_("name:join"), N_("name:leave"), N_("name:start"),
+    N_("name:withdraw"), N_("name:remove"), N_("name:standings"), N_("name:export"),
+    N_("name:format"), N_("name:rounds"), N_("name:round_time"), N_("name:signup"),
+    N_("name:min_rating"), N_("name:double"), N_("name:draw_break"), N_("name:title"),
+    N_("name:member"),
 )
 # choice names built from lists in the code
 CHOICES = (N_("random"), N_("me"), N_("my opponent"), N_("easy"), N_("normal"), N_("hard"),
            N_("channel"), N_("dm"), N_("both"), N_("on"), N_("off"), N_("digest"),
-           N_("allow"), N_("disallow"), N_("all"), N_("en"), N_("ja"))
+           N_("allow"), N_("disallow"), N_("all"), N_("en"), N_("ja"),
+           # tournament formats and draw breaks (bot/cogs/tournaments.py: "_" read as " ")
+           N_("swiss"), N_("round robin"), N_("knockout"), N_("pods"), N_("extra game"),
+           N_("minimatch"))
 NAMED = {
     app_commands.TranslationContextLocation.command_name,
     app_commands.TranslationContextLocation.group_name,

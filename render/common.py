@@ -490,12 +490,14 @@ class _Stamp:
 # before instead of being drawn whole, which cost half a board's time. A word starts at its
 # pen position rounded to the pixel, so a word looks the same wherever it stands.
 def _face(size: int, bold: bool, cjk: bool) -> tuple[FontT, int]:
-    """The font and the stroke that fakes bold: a label with CJK text uses the CJK font
-    for all its words."""
+    """The font and its stroke: a label with CJK text uses the CJK font for all its words.
+    The CJK fonts have no bold, and faking one by a stroke fills the counters of dense kanji
+    (賽, 準備 smudged to blots at phone width): a bold CJK label is drawn regular, and stands
+    out by its size and colour as the headers do."""
     if cjk:
         face = cjk_font(size)
         if face is not None:
-            return face, 1 if bold else 0
+            return face, 0
     return font(size, bold), 0
 
 

@@ -17,7 +17,7 @@ from bot import strings
 from bot.catalogs import LOCALE_DIR, MAPPING, TEMPLATE, compiled, po_path
 from bot.cogs.info import help_messages
 from bot.i18n import Texts, translations
-from games import REGISTRY, GameError, Seat, get_game, nphrase, phrase
+from games import PRODUCT, REGISTRY, GameError, Seat, get_game, nphrase, phrase
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("bot", "games", "render")
@@ -129,7 +129,7 @@ def test_catalogs_compile_in_memory():
     assert type(translations("en")) is gettext.NullTranslations
     assert catalog.gettext(strings.BUTTON_RESIGN) == "投了"
     for n in (0, 1, 2, 5):
-        assert catalog.ngettext(*strings.MOVES_COUNT, n) == "{n} 手"
+        assert catalog.ngettext(*strings.MOVES_COUNT, n) == "{n}手"
 
 
 def test_every_japanese_form_is_found_by_gettext(japanese):
@@ -163,10 +163,10 @@ def test_bot_sentences_in_japanese():
     assert rendered(phrase(strings.NOT_YOUR_TURN, match_id=7, name="Hanako")) == \
         "あなたの手番ではありません。対局 #7 は Hanako の手番です。"
     assert rendered(nphrase(*strings.VACATION_ALLOWANCE, 1, total=30)) == \
-        "今年の休暇は残り 1 日です（30 日中）。"
+        "今年の休暇は残り 1日です（30日中）。"
     result = phrase(strings.RESIGNED_WIN, name=Seat(0), winners=(Seat(1),))
     line = rendered(phrase(strings.RESULT_LINE, match_id=12, result=result), ["Taro", "Jiro"])
-    assert line == "🏁 対局 #12: Taro が投了: Jiro の勝ち。"
+    assert line == "🏁 対局 #12：Taro が投了：Jiro の勝ち。"
     intro, messages = help_messages(command_tree(), Texts("ja"))
     help_text = "\n".join([intro, *(e.description or "" for m in messages for e in m)])
     # commands as a Japanese client shows them (their ids are not known here: no mentions)
@@ -188,7 +188,7 @@ def test_game_phrases_in_japanese():
     step = mancala.move_input(state)
     assert not isinstance(step, str)
     assert rendered(step.prompt) == "どの穴から蒔きますか？"
-    assert "5 個" in [rendered(option.description) for option in step.options
+    assert "5個" in [rendered(option.description) for option in step.options
                      if option.description is not None]
 
     pastoral = REGISTRY["pastoral-square"]
@@ -218,3 +218,63 @@ def test_every_product_game_has_its_rules_summary_in_every_language():
         assert rules_text(game_id, "ja") != rules_text(game_id, "en")
     for game_id in set(KITS) - PRODUCT:
         assert rules_text(game_id, "ja") == rules_text(game_id, "en")
+
+
+async def test_every_command_option_and_choice_is_japanese_in_a_japanese_client():
+    """The whole registered command tree as `tree.sync` sends it through the bot's translator:
+    every command, subcommand, option and choice carries a Japanese name and description (a
+    name by Discord's rules, else the translator leaves it English). A Japanese client showed
+    `/tournament`, `organisers`, `swiss`, `extra game`... in English. Only a message the
+    catalog deliberately keeps as it is (a game's own name, e.g. ICO) may stay English."""
+    from bot.translator import NAME_PREFIX, CatalogTranslator
+
+    tree = command_tree()
+    await tree.set_translator(CatalogTranslator())
+    translator = tree.translator
+    assert translator is not None
+    kept = {key for key, value in translations("ja")._catalog.items()  # type: ignore[attr-defined]
+            if isinstance(key, str) and key and value == key}
+    english: list[str] = []
+
+    def check(item: dict, at: str, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            text = item.get(key)
+            message = NAME_PREFIX + text if key == "name" and "choices" not in at else text
+            if "ja" not in (item.get(f"{key}_localizations") or {}) and message not in kept:
+                english.append(f"{at} {key}: {text!r}")
+
+    def walk(item: dict, at: str) -> None:
+        check(item, at, ("name", "description"))
+        for option in item.get("options") or []:
+            walk(option, f"{at} {option['name']}")
+        for choice in item.get("choices") or []:
+            if choice["value"] in REGISTRY and choice["value"] not in PRODUCT:
+                continue  # a game kept in the tests (tests/kits), not the product's
+            check(choice, f"{at} choices", ("name",))
+
+    payloads = [await c.get_translated_payload(tree, translator) for c in tree.get_commands()]
+    assert len(payloads) >= 20 and isinstance(payloads[0], dict)
+    for payload in payloads:
+        walk(payload, "/" + payload["name"])
+    assert not english, "left English in ja:\n" + "\n".join(english)
+
+
+@pytest.mark.parametrize(("game_id", "first", "second"), [
+    ("pastoral-square", "先攻", "後攻"), ("progressive-mancala", "先手", "後手"),
+    ("ghostone", "1番手", "2番手")])
+def test_start_and_lobby_lists_name_seats_in_the_games_words(game_id, first, second):
+    """The list a match starts with (bot/service/matches.py, bot/lobby.py) and a puzzle's task
+    name each seat as its game does (Game.seat_title): 1番手/2番手 read wrong for Pastoral
+    Square and Mancala."""
+    game = get_game(game_id)
+    seats = tuple(phrase(strings.SEATED, seat=game.seat_title(n), name=name)
+                  for n, name in enumerate(("Taro", "Jiro")))
+    line = rendered(phrase(strings.MATCH_STARTED, match_id=3, game=game.name, seats=seats))
+    assert f"Taro（{first}）、Jiro（{second}）" in line, line
+    source = (ROOT / "bot" / "service" / "matches.py").read_text() + \
+        (ROOT / "bot" / "lobby.py").read_text()
+    assert source.count("strings.SEATED, seat=match.game.seat_title(") == 2
+    # a puzzle tells its solver the seat the same way (bot/cogs/puzzle.py)
+    task = rendered(phrase(strings.PUZZLE_TASK, seat=game.seat_title(0)))
+    assert task.startswith(f"あなたは{first}です。"), task
+    assert "seat=game.seat_title(puzzle.seat)" in (ROOT / "bot" / "cogs" / "puzzle.py").read_text()

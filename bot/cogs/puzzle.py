@@ -78,7 +78,7 @@ async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: 
     rating = await service.puzzle_rating(user_id, puzzle.game)
     lines = [texts(phrase(strings.PUZZLE_HEADER, game=game.name, puzzle=puzzle.id,
                           match_id=puzzle.match_id, rating=rating.text())),
-             texts(phrase(strings.PUZZLE_TASK, seat=puzzle.seat + 1))]
+             texts(phrase(strings.PUZZLE_TASK, seat=game.seat_title(puzzle.seat)))]
     if prompt:
         lines.append(prompt)
     return "\n".join(lines)

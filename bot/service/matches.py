@@ -262,7 +262,8 @@ class Matches:
         match = await self.ctx.save(tx, match, now=now, status="active", seats=ordered,
                                 state=state, clock=True)
         effects = Effects(tx, now)
-        listing = tuple(phrase(strings.SEATED, n=s.seat + 1, name=s.name) for s in ordered)
+        listing = tuple(phrase(strings.SEATED, seat=match.game.seat_title(s.seat), name=s.name)
+                         for s in ordered)
         mention, _ = await self.announce_turn(tx, effects, match, previous=None)
         await effects.board(match, lead=phrase(strings.MATCH_STARTED, match_id=match.id,
                                                game=match.game.name, seats=listing),

@@ -379,9 +379,11 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             return phrase(N_("no rock moves on this step: write it without a direction"))
         if move.rock is None:
             return phrase(N_("a rock from {origin} must move: add one of {directions}"),
-                          origin=plate_name(move.origin), directions=tuple(allowed))
+                          origin=plate_name(move.origin),
+                          directions=tuple(compass(d) for d in allowed))
         return phrase(N_("the rock cannot go {direction} (a flipped plate): try {directions}"),
-                      direction=move.rock, directions=tuple(allowed))
+                      direction=compass(move.rock),
+                      directions=tuple(compass(d) for d in allowed))
 
     def _setup(self, state: GhostoneState, move: SetupMove) -> GhostoneState:
         seat = state.to_move

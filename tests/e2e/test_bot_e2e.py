@@ -39,7 +39,7 @@ async def test_commands_register_with_names_descriptions_and_options(fake, bot):
     assert commands["play"]["description_localizations"]["ja"].startswith("ここで対局を始める")
     assert play["opponent"]["name_localizations"] == {"ja": "相手"}
     assert {c["name_localizations"]["ja"] for c in play["ai"]["choices"]} == {
-        "やさしい", "ふつう", "つよい"}
+        "初級", "中級", "上級"}
     for command in commands.values():
         assert set(command.get("description_localizations") or {}) <= {"ja"}
 

@@ -180,7 +180,8 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
     fake.set_locale(dave, "ja")
     wrong = next(n for n in GAME.legal_notations(state) if n != solution)
     shown = await offer(fake, dave)
-    assert "パズル" in shown["content"] and "番手" in shown["content"], shown["content"]
+    assert "パズル" in shown["content"] and re.search("あなたは[先後]手です", shown["content"]), \
+        shown["content"]  # Mancala's seats are 先手 and 後手
     failed = await answer(fake, dave, shown, state, wrong)
     assert "❌ 不正解" in failed["content"] and f"`{solution}`" in failed["content"]
     assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", failed["content"])
