@@ -69,6 +69,7 @@ class TournamentLabels:
     """Every word the pictures show, so that a translation can replace them."""
 
     standings: str = "Standings"
+    standings_of: str = "Standings: {name}"  # a tournament's, by its name
     rank: str = "#"
     player: str = "Player"
     points: str = "Pts"
@@ -163,7 +164,7 @@ def render_standings(name: str, tiebreak_names: Sequence[str], rows: Sequence[St
     height = MARGIN + TITLE + 16 + head_h + body + sum(24 + ROW + body for _ in blocks) + \
         (16 + LEGEND_LINE * len(legend) if legend else 0) + MARGIN
     canvas = Canvas((WIDTH, height), BACKGROUND)
-    title = f"{labels.standings}: {name}" if name else labels.standings
+    title = labels.standings_of.format(name=name) if name else labels.standings
     canvas.text((MARGIN, MARGIN + TITLE / 2), fit_width(canvas, title, TITLE, True,
                                                         WIDTH - 2 * MARGIN),
                 size=TITLE, fg=TEXT, bg=BACKGROUND, bold=True)
