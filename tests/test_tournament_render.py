@@ -75,7 +75,7 @@ def test_japanese_standings_and_bracket(cjk_font):
     boxes: list[TextBox] = []
     drawn(render_standings("秋の大会", names, table, [1, 2, 3], tr=ja, layout=boxes), boxes)
     texts = [b.text for b in boxes]
-    assert texts[0] == "順位表: 秋の大会"
+    assert texts[0] == "順位表：秋の大会"
     # whole words, none cut to fit (issue 32): the columns are as wide as their headers
     for label in ("勝点", "ブッフホルツ", "R3"):  # the latest rounds that fit
         assert label in texts, (label, texts)
