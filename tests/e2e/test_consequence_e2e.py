@@ -22,7 +22,9 @@ from games.consequence import GAME
 from render import render_observation
 
 FULL_NOTATION = re.compile(r"[BR][MSD]@")
-SYMBOL_WORDS = re.compile(r"\b(moon|sun|dot)s?\b", re.IGNORECASE)
+# a tile's symbol named in public; a seat's title ("Alice (the moon player)", the side whose
+# symbol it scores, as the rules name players) is public and no tile's
+SYMBOL_WORDS = re.compile(r"\b(moon|sun|dot)s?\b(?! player)", re.IGNORECASE)
 
 
 async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):

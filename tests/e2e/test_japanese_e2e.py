@@ -92,4 +92,4 @@ async def test_a_whole_match_in_japanese(cjk_font, fake, bot):
 def _result_line(content: str) -> str:
     """The result sentence of the final board, as the bot wrote it (its first 🏁 line)."""
     line = next(line for line in content.splitlines() if "🏁" in line)
-    return line.split(":", 1)[1].strip().rstrip("。")
+    return re.split("[:：]", line, maxsplit=1)[1].strip().rstrip("。")  # (Japanese: ：)
