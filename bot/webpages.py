@@ -91,6 +91,9 @@ NO_MOVES = N_("No moves yet.")
 RESULT = N_("Result: {result}")
 LIVE = N_("Live: this page follows the match by itself.")
 OVER = N_("The match is over: this page no longer changes.")
+# a finished match's way to its analysis (posted in Discord, kept once made)
+ANALYSIS_HINT = N_("Its analysis, each player's chance of winning move by move and the biggest "
+                   "swings: `/analysis match:{match_id}` in Discord.")
 REPLAY = N_("Replay")
 BACK = N_("Back to the match")
 RECORD = N_("Download the record")
@@ -170,6 +173,11 @@ async def tournament_url(store: Store, base_url: str, tournament_id: int) -> str
     """A tournament's page: /t/<id>/<signature> (unguessable without the store's key)."""
     key = await signing_key(store)
     return f"{base_url}/t/{tournament_id}/{_sign(key, tournament_id, 'tournament')}"
+
+
+def _code(text: str) -> str:
+    """Text for a page, escaped, with its `commands` set as code (as Discord shows them)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 class Source(Protocol):
@@ -682,6 +690,9 @@ class Pages:
             if seat.user_id > 0:  # a person (an AI seat has no page)
                 path = await self.player_path(seat.user_id, row.guild_id)
                 people.append(f'<li><a href="{path}?lang={language}">{e(seat.name)}</a></li>')
+        hint = _code(texts(phrase(ANALYSIS_HINT, match_id=row.id)))
+        analysis = f'\n<p id="analysis" class="note">{hint}</p>' if row.status == "finished" \
+            else ""
         body = f"""
 <main id="match" data-live="{e(live)}" data-version="{view.version}"
  data-over="{e(texts(OVER))}">
@@ -693,7 +704,7 @@ class Pages:
 <p id="turn" aria-live="polite">{e(d["turn"])}</p>
 <p><span id="deadline-label">{e(d["deadline_label"])}</span> {deadline}</p>
 <p id="result" aria-live="polite">{e(d["result"])}</p>
-<p id="live" class="note">{e(texts(OVER if over else LIVE))}</p>
+<p id="live" class="note">{e(texts(OVER if over else LIVE))}</p>{analysis}
 <nav class="actions"><a id="replay" href="/m/{token}/replay?lang={language}">{e(texts(REPLAY))}</a>
 <a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a></nav>
 <h2>{e(texts(MOVES))}</h2>

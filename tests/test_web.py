@@ -146,6 +146,10 @@ async def test_after_the_end_the_record_shows_what_the_rules_reveal(site, servic
     # a finished match's page no longer says it follows the match, nor opens a stream
     assert b"Live: this page follows" not in page and b"The match is over" in page
     assert b'data-live=""' in page
+    # and it says how to reach its analysis (none was offered: issue 50), in either language
+    assert f"<code>/analysis match:{match.id}</code> in Discord".encode() in page
+    _, _, japanese = await fetch(f"{base}/m/{token}?lang=ja")
+    assert f"<code>/分析 対局番号:{match.id}</code>".encode() in japanese
 
 
 async def test_names_are_escaped_and_pages_send_a_strict_policy(site, service):
