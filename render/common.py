@@ -39,6 +39,10 @@ DARK_INK: Rgb = (24, 22, 20)
 # A phone shows the picture 360 px wide: a digit must be at least this tall there.
 PHONE_WIDTH = 360
 MIN_PHONE_PX = 9.0
+# What a player reads rather than glances at (a caption to play by, a table's names and
+# results) is set as a phone's body text, 16 CSS px, whose digits stand about 11.5 px tall:
+# 11 px digits at phone width, in the CJK font too (whose digits are smaller).
+BODY_PHONE_PX = 11.0
 
 _FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -121,6 +125,16 @@ def min_size(width: int, bold: bool = False) -> int:
         if int(bottom - top) * PHONE_WIDTH / width >= MIN_PHONE_PX + 0.2:
             return size
         size += 1
+
+
+def body_size(width: int, bold: bool = False) -> int:
+    """The smallest font size whose digits are BODY_PHONE_PX tall at phone width, in both the
+    Latin and the CJK font, for a picture `width` pixels wide."""
+    size = min_size(width, bold)
+    while min(digit_height(size, bold), digit_height(size, bold, True)) * PHONE_WIDTH / width \
+            < BODY_PHONE_PX:
+        size += 1
+    return size
 
 
 # -- colour ---------------------------------------------------------------------------------

@@ -17,16 +17,16 @@ from games.mancala.game import MancalaView, pit_letter
 
 from .common import (
     BACKGROUND,
+    BODY_PHONE_PX,
     DARK_INK,
     MUTED,
-    PHONE_WIDTH,
     SEAT_COLOURS,
     TEXT,
     Canvas,
     Picture,
     Rgb,
     TextBox,
-    digit_height,
+    body_size,
     fit_size,
     fit_width,
     min_size,
@@ -40,22 +40,11 @@ MARGIN = 20
 SMALL = min_size(WIDTH)  # the smallest text: 9 px digits at phone width
 SMALL_BOLD = min_size(WIDTH, True)
 # The captions a player reads to play (which way each side sows, whose turn it is, the last
-# move's trail) are set larger than the 9 px floor kept for labels that are glanced at: as a
-# phone's body text, 16 CSS px, whose digits stand about 11.5 px tall. 11 px digits at phone
-# width is a 42 px DejaVu here, 44 px for a line in the CJK font (whose digits are smaller).
-CAPTION_PHONE_PX = 11.0
-
-
-def _caption_size(bold: bool) -> int:
-    size = SMALL
-    while min(digit_height(size, bold), digit_height(size, bold, True)) * PHONE_WIDTH / WIDTH \
-            < CAPTION_PHONE_PX:
-        size += 1
-    return size
-
-
-CAPTION = _caption_size(False)
-CAPTION_BOLD = _caption_size(True)
+# move's trail) are body text (render.common.BODY_PHONE_PX), above the 9 px floor kept for
+# labels that are glanced at.
+CAPTION_PHONE_PX = BODY_PHONE_PX
+CAPTION = body_size(WIDTH)
+CAPTION_BOLD = body_size(WIDTH, True)
 CAPTION_STEP = CAPTION + 10  # from one caption line to the next
 HEADER_H = 150
 BOARD_TOP, BOARD_BOTTOM = 166, 590

@@ -18,13 +18,12 @@ from typing import Any
 from .common import (
     BACKGROUND,
     MUTED,
-    PHONE_WIDTH,
     SEAT_COLOURS,
     TEXT,
     Canvas,
     Rgb,
     TextBox,
-    digit_height,
+    body_size,
     fit_width,
     min_size,
     mix,
@@ -35,22 +34,10 @@ from .common import (
 WIDTH = 720
 MARGIN = 16
 SMALL = min_size(WIDTH)  # column headers: the 9 px floor at phone width
-# What a player reads here (names, points, tie-breaks, results) is set as a phone's body text,
-# 16 CSS px, whose digits stand about 11.5 px tall: 11 px digits at phone width (in the CJK
-# font too, whose digits are smaller), well above the floor the headers keep.
-BODY_PHONE_PX = 11.0
-
-
-def _body_size(bold: bool) -> int:
-    size = SMALL
-    while min(digit_height(size, bold), digit_height(size, bold, True)) * PHONE_WIDTH / WIDTH \
-            < BODY_PHONE_PX:
-        size += 1
-    return size
-
-
-BODY = _body_size(False)
-BODY_BOLD = _body_size(True)
+# What a player reads here (names, points, tie-breaks, results) is body text
+# (render.common.BODY_PHONE_PX), well above the floor the headers keep.
+BODY = body_size(WIDTH)
+BODY_BOLD = body_size(WIDTH, True)
 TITLE = BODY_BOLD + 4
 ROW = BODY + 20
 HEAD_LINE = SMALL + 8  # a header's second line, under its first
