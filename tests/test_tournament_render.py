@@ -13,9 +13,8 @@ from test_render import layout_problems
 
 from bot import tournaments as engine
 from render import TextBox
-from render.common import translated
+from render.common import BODY_PHONE_PX, translated
 from render.tournament import (
-    BODY_PHONE_PX,
     StandingRow,
     Tie,
     TournamentLabels,
