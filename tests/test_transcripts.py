@@ -72,6 +72,10 @@ async def session(language: str, tmp_path: Path, scenarios: list[str],
                   extra_env: dict[str, str] | None = None) -> dict[str, str]:
     """Start the bot in a server of `language`, play `scenarios` in order; their transcripts."""
     fake = FakeDiscord()
+    # the words are what is recorded here, not the pacing: a channel's 5 messages per 5 s
+    # only made each transcript wait (about 20 s a language); tests/test_discord_fake_*
+    # and the e2e tests keep the limits
+    fake.route_limits["channel_messages"] = None
     if language == "ja":
         fake.set_guild_locale(fake.guild_id, "ja")
     await fake.start()
