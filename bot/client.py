@@ -190,7 +190,8 @@ class CorralBot(discord.Client):
         connected yet" rather than nothing while the bot starts."""
         if self.settings.web_bind is not None:
             self.web = WebServer(self, self.metrics, *self.settings.web_bind,
-                                 base_url=self.settings.web_url)
+                                 base_url=self.settings.web_url,
+                                 limits=self.settings.web_limits)
             await self.web.start()
         if self.settings.backup_every is not None:
             folder = (Path(self.settings.backup_dir) if self.settings.backup_dir

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from .webgate import LimitError, WebLimits
+
 DEFAULT_DATABASE = "data/corral.sqlite3"
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DEFAULT_WEB_BIND = ("127.0.0.1", 8080)
@@ -50,6 +52,8 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # CORRAL_SHARD_IDS: the shards this process runs
     web_bind: tuple[str, int] | None = DEFAULT_WEB_BIND  # /healthz, /metrics, pages; None: off
     web_url: str | None = None  # CORRAL_WEB_URL: the pages' public base URL; None: no links
+    # CORRAL_WEB_MAX_STREAMS, CORRAL_WEB_TRUSTED_PROXIES: the pages' caps (bot/webgate.py)
+    web_limits: WebLimits = WebLimits()
     backup_every: float | None = None  # CORRAL_BACKUP_EVERY: seconds between backups; None: off
     backup_keep: int = 7  # CORRAL_BACKUP_KEEP: scheduled backups kept (the oldest go first)
     backup_dir: str | None = None  # CORRAL_BACKUP_DIR; default: backups/ beside the database
@@ -96,6 +100,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
             and not database.startswith(("postgresql://", "postgres://")):
         raise ConfigError("CORRAL_SHARD_IDS: several processes need a shared PostgreSQL store "
                           "(CORRAL_DATABASE=postgresql://...); SQLite is for one process")
+    try:
+        limits = WebLimits.from_env(values)
+    except LimitError as exc:
+        raise ConfigError(str(exc)) from None
     analysis_level = values.get("CORRAL_ANALYSIS_LEVEL", "").strip().lower() or "hard"
     if analysis_level not in ANALYSIS_LEVELS:
         raise ConfigError(f"CORRAL_ANALYSIS_LEVEL={analysis_level[:30]!r}: expected one of "
@@ -117,6 +125,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         shard_count=shard_count, shard_ids=shard_ids,
         web_bind=web_bind(values.get("CORRAL_WEB_BIND", "")),
         web_url=web_url(values.get("CORRAL_WEB_URL", "")),
+        web_limits=limits,
         backup_every=_duration(values.get("CORRAL_BACKUP_EVERY", ""), "CORRAL_BACKUP_EVERY"),
         backup_keep=_count(values.get("CORRAL_BACKUP_KEEP", ""), "CORRAL_BACKUP_KEEP", 7),
         backup_dir=values.get("CORRAL_BACKUP_DIR", "").strip() or None,

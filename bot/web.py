@@ -29,12 +29,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import aiohttp
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
-from .webpages import Pages, guard
+from .webgate import RETRY_AFTER, Gate, WebLimits, raise_descriptor_limit
+from .webpages import Pages, guard, plain_answer
 
 if TYPE_CHECKING:
     from .service import Service
@@ -84,6 +86,14 @@ class Metrics:
         gc.callbacks.append(_GcTimer(self))
         self.snapshot = _Snapshot()
         self.registry.register(self.snapshot)
+        self._gate: _GateFigures | None = None
+
+    def watch_gate(self, gate: Gate) -> None:
+        """The web door's figures (connections, streams, refusals, bad requests) too."""
+        if self._gate is not None:
+            self.registry.unregister(self._gate)
+        self._gate = _GateFigures(gate)
+        self.registry.register(self._gate)
 
     def trace_config(self) -> aiohttp.TraceConfig:
         trace = aiohttp.TraceConfig()
@@ -196,6 +206,35 @@ class _Snapshot(Collector):
                                       "Scheduled backups that failed", value=failures)
 
 
+class _GateFigures(Collector):
+    """The web door's counts, read at each scrape."""
+
+    REASONS = ("connections", "peer", "headers", "streams", "match", "client")
+
+    def __init__(self, gate: Gate):
+        self.gate = gate
+
+    def describe(self) -> Iterable[Metric]:
+        return []
+
+    def collect(self) -> Iterable[Metric]:
+        gate = self.gate
+        yield GaugeMetricFamily("corral_web_connections", "Open connections to the web pages",
+                                value=gate.connections)
+        yield GaugeMetricFamily("corral_web_streams", "Open live streams (match and "
+                                "tournament pages)", value=gate.streams)
+        refused = CounterMetricFamily(
+            "corral_web_refused", "Connections and live streams refused or dropped by a cap: "
+            "connections/peer (503 at the door), headers (no request in time), streams/match "
+            "(503), client (429)", labels=["reason"])
+        for reason in self.REASONS:
+            refused.add_metric([reason], gate.refused[reason])
+        yield refused
+        yield CounterMetricFamily("corral_web_bad_requests", "Malformed requests and server "
+                                  "errors answered (logged at most once a minute per client)",
+                                  value=gate.bad_requests)
+
+
 def shard_states(bot: Any) -> list[tuple[int, bool, float]]:
     """(shard id, connected, heartbeat latency) for each shard this process runs."""
     shards = getattr(bot, "shards", None)
@@ -224,15 +263,120 @@ async def health(bot: Served) -> tuple[bool, str]:
     return True, "ok"
 
 
+_FULL_TEXT = b"Too many connections right now: try again in a minute.\n"
+FULL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Retry-After: %d\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s"
+        % (RETRY_AFTER, len(_FULL_TEXT), _FULL_TEXT))
+
+
+class _Door(RequestHandler):
+    """aiohttp's connection handler with the door's rules (`bot/webgate.py`): a connection
+    over a cap is answered 503 and closed before any request is read; one that has not sent
+    its first request's headers `header_seconds` after it opened is dropped; a malformed
+    request or a server error is answered briefly, with the security headers, and logged at
+    most once a minute per client."""
+
+    def __init__(self, manager: web.Server, *, gate: Gate, **kwargs: Any):
+        super().__init__(manager, **kwargs)
+        self.gate = gate
+        self.peer: str | None = None
+        self.counted = False
+        self.header_timer: asyncio.TimerHandle | None = None
+        self.tail = b""  # the last bytes read while the first request's headers are awaited
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peername = transport.get_extra_info("peername")
+        self.peer = str(peername[0]) if isinstance(peername, tuple) and peername else None
+        refused = self.gate.open_connection(self.peer)
+        if refused is not None:
+            assert isinstance(transport, asyncio.WriteTransport)
+            transport.write(FULL)
+            transport.close()
+            return
+        self.counted = True
+        self.header_timer = asyncio.get_running_loop().call_later(
+            self.gate.limits.header_seconds, self._headers_late)
+        super().connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.header_timer is not None:
+            seen = self.tail + data
+            if b"\r\n\r\n" in seen or b"\n\n" in seen:
+                self.header_timer.cancel()
+                self.header_timer = None
+            else:
+                self.tail = seen[-3:]
+        super().data_received(data)
+
+    def _headers_late(self) -> None:
+        self.header_timer = None
+        self.gate.refused["headers"] += 1
+        if self.transport is not None:
+            self.transport.abort()
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if not self.counted:
+            return  # refused at the door: aiohttp never saw it
+        self.counted = False
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+        self.gate.close_connection(self.peer)
+        super().connection_lost(exc)
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        headers = getattr(request, "headers", None) or {}
+        client = self.gate.client(self.peer, headers.get("X-Forwarded-For")) or self.peer or "?"
+        self.gate.bad_request(client, status, exc)
+        if request.writer.output_size > 0:  # as aiohttp's own: the answer has begun
+            raise ConnectionError("the response has begun: no error answer can follow")
+        response = plain_answer(status)
+        response.force_close()
+        return response
+
+
+class _Site(web.BaseSite):
+    """A listening socket whose connections go through `_Door`."""
+
+    __slots__ = ("_host", "_port", "_factory", "bound")
+
+    def __init__(self, runner: web.BaseRunner, host: str, port: int,
+                 factory: Callable[[], asyncio.Protocol]):
+        super().__init__(runner, backlog=1024)
+        self._host, self._port, self._factory = host, port, factory
+        self.bound = port
+
+    @property
+    def name(self) -> str:
+        host = f"[{self._host}]" if ":" in self._host else self._host
+        return f"http://{host}:{self.bound}"
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        server = await loop.create_server(self._factory, self._host, self._port,
+                                          backlog=self._backlog, reuse_address=True)
+        self._server = server
+        if server.sockets:
+            self.bound = int(server.sockets[0].getsockname()[1])
+
+
 class WebServer:
     """The health and metrics endpoints, and the match pages; nothing else is served (404)."""
 
     def __init__(self, bot: Served, metrics: Metrics | None, host: str, port: int, *,
                  base_url: str | None = None,
-                 check: Callable[[], Awaitable[tuple[bool, str]]] | None = None):
+                 check: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
+                 limits: WebLimits | None = None):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
         self.check = check or (lambda: health(bot))
-        self.pages = Pages(bot, base_url)
+        self.limits = limits or WebLimits()
+        self.gate = Gate(self.limits)
+        self.pages = Pages(bot, base_url, self.gate)
+        if metrics is not None:
+            metrics.watch_gate(self.gate)
         self._runner: web.AppRunner | None = None
 
     def kick(self) -> None:
@@ -250,9 +394,25 @@ class WebServer:
         if self.metrics is not None:
             app.router.add_get("/metrics", self._metrics)
         self.pages.add_routes(app)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # a handler whose client left is cancelled at once (a live stream ends with it)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False,
+                               handler_cancellation=True)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
+        descriptors = raise_descriptor_limit(self.limits.connections + 1024)
+        limits = self.limits.within(descriptors)
+        if limits != self.limits:
+            log.warning("web: %s file descriptors allowed: at most %s connections and %s live "
+                        "streams (raise LimitNOFILE for more)", descriptors, limits.connections,
+                        limits.streams)
+            self.limits = self.gate.limits = limits
+        manager, loop = runner.server, asyncio.get_running_loop()
+        assert manager is not None
+
+        def door() -> _Door:
+            return _Door(manager, gate=self.gate, loop=loop, access_log=None,
+                         keepalive_timeout=limits.idle_seconds, max_headers=64)
+
+        site = _Site(runner, self.host, self.port, door)
         try:
             await site.start()
         except OSError as exc:
@@ -262,10 +422,7 @@ class WebServer:
             return
         self._runner = runner
         self.pages.watch.start()
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = int(sockets[0].getsockname()[1])
+        self.port = site.bound
         host = f"[{self.host}]" if ":" in self.host else self.host
         log.info("serving /healthz and /metrics on http://%s:%s", host, self.port)
 

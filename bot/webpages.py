@@ -52,6 +52,7 @@ from games import N_, get_game, phrase
 
 from .i18n import LANGUAGES, Texts
 from .pictures import board_picture, replay_frame, replay_gif
+from .webgate import RETRY_AFTER, Gate
 
 if TYPE_CHECKING:
     from .pool import Workers
@@ -77,6 +78,10 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+# a live stream's headers go out before its handler returns, so they carry the security
+# headers themselves (the guard adds them only to answers not yet sent)
+STREAM_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                  "X-Accel-Buffering": "no", **SECURITY_HEADERS}
 
 # -- words ---------------------------------------------------------------------------------------
 TITLE = N_("Match #{match_id}: {game}")
@@ -218,9 +223,10 @@ def language_of_request(request: web.Request) -> str:
 
 class Stream:
     """One open live page: where its events go, in which language, the version it was last
-    sent, and a future its request handler waits on until the stream ends."""
+    sent, when it was last written to, and a future its request handler waits on until the
+    stream ends (the handler is cancelled at once when its viewer leaves: see `Pages._live`)."""
 
-    __slots__ = ("response", "transport", "language", "sent", "closed")
+    __slots__ = ("response", "transport", "language", "sent", "closed", "last", "idle")
 
     def __init__(self, response: Any, transport: asyncio.BaseTransport | None,
                  language: str) -> None:
@@ -228,11 +234,18 @@ class Stream:
         self.transport = transport
         self.language = language
         self.sent = -1
-        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self.closed: asyncio.Future[None] = loop.create_future()
+        self.last = loop.time()  # when it was last written to (its keep-alive falls due after)
+        # the watch's streams in the order they were last written to (set by `Watch.add`)
+        self.idle: OrderedDict[Stream, None] | None = None
 
     def close(self) -> None:
         if not self.closed.done():
             self.closed.set_result(None)
+        if self.idle is not None:
+            self.idle.pop(self, None)
+            self.idle = None
 
     async def write(self, data: bytes) -> bool:
         """Send `data` unless the viewer stopped reading (the stream is then closed: an
@@ -250,6 +263,9 @@ class Stream:
         except Exception:  # reset, or the response already ended: this stream ends, and
             self.close()   # the watch's tasks (deliveries, keep-alives) go on for the others
             return False
+        self.last = asyncio.get_running_loop().time()
+        if self.idle is not None:
+            self.idle.move_to_end(self)
         return True
 
 
@@ -267,9 +283,11 @@ class Watch:
     is sent `SETTLE_SECONDS` later, from one timer for all the matches that changed meanwhile
     (the mover's answer from the bot is never queued behind the viewers' work), by `send`,
     once per match however many viewers it has: no task, wait or timer per viewer (a viewer's
-    request handler only waits for its stream to end). A match's streams that got nothing for
-    `PING_SECONDS` get a keep-alive comment (by a timer of its own: a slow database delays no
-    keep-alive; a match that moves needs none, and idle matches' keep-alives fall due apart).
+    request handler only waits for its stream to end). A stream that got nothing for
+    `PING_SECONDS` gets a keep-alive comment, each on its own idle time (by a timer of its own:
+    a slow database delays no keep-alive). Joining and leaving cost O(1) however many viewers
+    a match has: each match's streams, and all streams in the order they were last written to,
+    are insertion-ordered dicts.
     """
 
     def __init__(self, store: Callable[[], Store | None], send: Send,
@@ -280,10 +298,11 @@ class Watch:
         self.poll = poll
         self.ping = ping
         self.settle = settle
-        self._streams: dict[int, list[Stream]] = {}
+        self._streams: dict[int, dict[Stream, None]] = {}
         self._versions: dict[int, int] = {}
         self._moves: dict[int, Moved] = {}  # the last move in this process, as it wrote it
-        self._woken: dict[int, float] = {}  # when each match's streams were last sent to
+        # every open stream, the one written to longest ago first (keep-alives go from there)
+        self._idle: OrderedDict[Stream, None] = OrderedDict()
         self._sending: dict[int, asyncio.Task[None]] = {}  # a match's delivery under way
         self._again: set[int] = set()  # matches that changed again while being sent
         self._due: set[int] = set()  # matches whose change the next settle sends
@@ -330,27 +349,29 @@ class Watch:
 
     @property
     def connections(self) -> int:
-        return sum(len(streams) for streams in self._streams.values())
+        return len(self._idle)
 
     def add(self, match_id: int, version: int, stream: Stream) -> None:
         """A stream opened on the match as read at `version`: it is sent the match now."""
-        self._streams.setdefault(match_id, []).append(stream)
-        self._woken.setdefault(match_id, asyncio.get_running_loop().time())
+        self._streams.setdefault(match_id, {})[stream] = None
+        stream.last = asyncio.get_running_loop().time()
+        stream.idle = self._idle
+        self._idle[stream] = None
         if version > self._versions.get(match_id, -1):
             self._versions[match_id] = version
         self._deliver(match_id)
 
     def remove(self, match_id: int, stream: Stream) -> None:
         stream.close()
-        streams = self._streams.get(match_id, [])
-        if stream in streams:
-            streams.remove(stream)
+        streams = self._streams.get(match_id)
+        if streams is None:
+            return
+        streams.pop(stream, None)
         if streams:
             return
-        self._streams.pop(match_id, None)
+        del self._streams[match_id]
         self._versions.pop(match_id, None)
         self._moves.pop(match_id, None)
-        self._woken.pop(match_id, None)
 
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
@@ -389,7 +410,6 @@ class Watch:
                 behind = [stream for stream in self._streams.get(match_id, ())
                           if stream.sent < version and not stream.closed.done()]
                 if behind:
-                    self._woken[match_id] = asyncio.get_running_loop().time()
                     try:
                         await self.send(match_id, version, behind)
                     except Exception as exc:  # its streams end; their pages reconnect
@@ -403,16 +423,23 @@ class Watch:
             self._sending.pop(match_id, None)
 
     async def _keep_alive(self) -> None:
+        """Every stream quiet for `ping` seconds gets a comment; the streams are walked from
+        the one written to longest ago, and the walk stops at the first that is not due."""
         loop = asyncio.get_running_loop()
+        idle = self._idle
         while True:
             await asyncio.sleep(self.ping / 15)
             quiet_since = loop.time() - self.ping
-            for match_id, streams in list(self._streams.items()):
-                if self._woken.get(match_id, 0.0) > quiet_since:
-                    continue
-                self._woken[match_id] = loop.time()
-                for stream in list(streams):
-                    await stream.write(b": ping\n\n")
+            written = 0
+            while idle:
+                stream = next(iter(idle))
+                if stream.last > quiet_since:
+                    break
+                if not await stream.write(b": ping\n\n"):
+                    idle.pop(stream, None)  # closed: it leaves the line (its handler ends it)
+                written += 1
+                if written % 256 == 0:
+                    await asyncio.sleep(0)  # the bot's own work goes on between batches
 
     async def _run(self) -> None:
         while True:
@@ -442,29 +469,28 @@ class Cache:
     def __init__(self, size: int = 256):
         self.size = size
         self._done: OrderedDict[Any, Any] = OrderedDict()
-        self._making: dict[Any, asyncio.Future[Any]] = {}
+        self._making: dict[Any, asyncio.Future[Any]] = {}  # being made, by a task each
 
     async def get(self, key: Any, make: Callable[[], Awaitable[Any]]) -> Any:
+        """The value for `key`, made once: by a task of its own, so a viewer who leaves (its
+        handler cancelled) cancels neither the making nor the others waiting for it."""
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
-        if key in self._making:
-            return await asyncio.shield(self._making[key])
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._making[key] = future
-        try:
-            value = await make()
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: nobody else waiting is not an error
-            raise
-        finally:
-            self._making.pop(key, None)
-        future.set_result(value)
-        self._done[key] = value
+        making = self._making.get(key)
+        if making is None:
+            making = asyncio.ensure_future(make())
+            self._making[key] = making
+            making.add_done_callback(functools.partial(self._made, key))
+        return await asyncio.shield(making)
+
+    def _made(self, key: Any, making: asyncio.Future[Any]) -> None:
+        self._making.pop(key, None)
+        if making.cancelled() or making.exception() is not None:
+            return  # the next viewer tries again (the error is raised to those waiting)
+        self._done[key] = making.result()
         while len(self._done) > self.size:
             self._done.popitem(last=False)
-        return value
 
 
 _MARKUP = {0x3C: "\\u003c", 0x3E: "\\u003e", 0x26: "\\u0026"}  # < > & as JSON escapes
@@ -479,6 +505,24 @@ def _plain(status: int, text: str = "") -> web.Response:
     reason = text or {400: "Bad request", 404: "Not found", 405: "Method not allowed",
                       503: "Not ready yet"}.get(status, "Error")
     return web.Response(status=status, text=reason + "\n", headers={"Cache-Control": "no-store"})
+
+
+def plain_answer(status: int) -> web.Response:
+    """A short answer to a request that never reached the pages (malformed, or a server
+    error), with the security headers, echoing nothing of the request."""
+    response = _plain(status)
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def _refused(status: int, reason: str) -> web.Response:
+    """A live stream over a cap: 429 (this client has enough) or 503 (the match or the
+    server is full), to be tried again later (the page does so by itself)."""
+    text = ("Too many live pages from your address" if status == 429
+            else "Too many live pages open right now")
+    response = _plain(status, f"{text}: try again in a minute.")
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 @web.middleware
@@ -509,9 +553,10 @@ async def guard(request: web.Request,
 class Pages:
     """The match pages, pictures, streams and downloads, over a `Source`."""
 
-    def __init__(self, source: Any, base_url: str | None = None):
+    def __init__(self, source: Any, base_url: str | None = None, gate: Gate | None = None):
         self.source = source
         self.base_url = base_url
+        self.gate = gate or Gate()
         self.watch = Watch(lambda: getattr(source, "store", None), self._send_live)
         self.cache = Cache()
         self.pictures = Cache(128)
@@ -994,11 +1039,20 @@ class Pages:
         page reloads itself on a new one)."""
         row = await self._tournament(request)
         store, _, _ = self._parts()
-        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                   "X-Accel-Buffering": "no"}
         if request.method == "HEAD":
-            return web.Response(headers=headers)
-        response = web.StreamResponse(headers=headers)
+            return web.Response(headers=STREAM_HEADERS)
+        watched, client = ("tournament", row.id), self._client(request)
+        refused = self.gate.open_stream(watched, client)
+        if refused is not None:
+            return _refused(*refused)
+        try:
+            return await self._follow_tournament(request, store, row)
+        finally:
+            self.gate.close_stream(watched, client)
+
+    async def _follow_tournament(self, request: web.Request, store: Store,
+                                 row: TournamentRow) -> web.StreamResponse:
+        response = web.StreamResponse(headers=STREAM_HEADERS)
         await response.prepare(request)
         sent, idle = -1, 0.0
         try:
@@ -1065,27 +1119,34 @@ class Pages:
         `_send_live`); the handler only waits for the stream to end."""
         row = await self._found(request)
         language = language_of_request(request)
-        headers = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
-                   "X-Accel-Buffering": "no"}
         if request.method == "HEAD":
-            return web.Response(headers=headers)
-        response = web.StreamResponse(headers=headers)
-        await response.prepare(request)
-        if self.watch.closing:
-            return response
-        stream = Stream(response, request.transport, language)
-        match_id = row.id
-        self.watch.add(match_id, row.version, stream)
-        # an open stream holds only what it needs: not the row read to open it, whose
-        # objects every full collection of the garbage collector would walk per viewer
-        del row, headers
+            return web.Response(headers=STREAM_HEADERS)
+        match_id, client = row.id, self._client(request)
+        refused = self.gate.open_stream(match_id, client)
+        if refused is not None:
+            return _refused(*refused)
         try:
-            await stream.closed
-        except asyncio.CancelledError:
-            pass
+            response = web.StreamResponse(headers=STREAM_HEADERS)
+            await response.prepare(request)
+            if self.watch.closing:
+                return response
+            stream = Stream(response, request.transport, language)
+            self.watch.add(match_id, row.version, stream)
+            # an open stream holds only what it needs: not the row read to open it, whose
+            # objects every full collection of the garbage collector would walk per viewer
+            del row
+            try:
+                # ends when the watch closes the stream, or at once when the viewer leaves:
+                # the server cancels a handler whose client went (`handler_cancellation`)
+                await stream.closed
+            finally:
+                self.watch.remove(match_id, stream)
+            return response
         finally:
-            self.watch.remove(match_id, stream)
-        return response
+            self.gate.close_stream(match_id, client)
+
+    def _client(self, request: web.Request) -> str:
+        return self.gate.client(request.remote, request.headers.get("X-Forwarded-For"))
 
     async def _send_live(self, match_id: int, version: int, streams: list[Stream]) -> None:
         """The match at `version` (as the move wrote it, or read once for all its viewers) to
@@ -1101,6 +1162,7 @@ class Pages:
                 stream.close()
             return
         events: dict[str, bytes] = {}
+        written = 0
         for stream in streams:
             if stream.sent >= row.version:
                 continue
@@ -1110,6 +1172,9 @@ class Pages:
                     await self.view(row, stream.language, moved)).event
             if await stream.write(event):
                 stream.sent = row.version
+            written += 1
+            if written % 256 == 0:
+                await asyncio.sleep(0)  # a match with many viewers: the bot's work goes between
 
     async def _board(self, request: web.Request) -> web.Response:
         row = await self._found(request)

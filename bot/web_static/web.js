@@ -16,6 +16,23 @@
     } catch (e) { el.textContent = when.toLocaleString(); }
   }
 
+  // a live stream: EventSource reconnects by itself after a dropped connection, but gives up
+  // on an answer that is not a stream (the server is full: 503, or this address has enough
+  // live pages open: 429); the page then tries again a minute or so later, at a random moment
+  // so that many pages do not come back at once
+  function follow(url, name, handle) {
+    var source = new EventSource(url);
+    source.addEventListener(name, function (ev) { handle(ev, source); });
+    source.addEventListener("open", function () { document.body.classList.remove("offline"); });
+    source.addEventListener("error", function () {
+      document.body.classList.add("offline");
+      if (source.readyState === EventSource.CLOSED) {
+        window.setTimeout(function () { follow(url, name, handle); },
+          30000 + Math.floor(Math.random() * 60000));
+      }
+    });
+  }
+
   var match = byId("match");
   if (match) {
     localTime(byId("deadline"));
@@ -43,8 +60,7 @@
     // a finished match's page has nothing to follow: no stream (data-live is empty)
     var url = match.getAttribute("data-live");
     if (url) {
-      var source = new EventSource(url);
-      source.addEventListener("state", function (ev) {
+      follow(url, "state", function (ev, source) {
         var d = JSON.parse(ev.data);
         apply(d);
         if (d.status === "finished" || d.status === "aborted") {  // the match just ended
@@ -53,8 +69,6 @@
           set("live", match.getAttribute("data-over"));
         }
       });
-      source.addEventListener("open", function () { document.body.classList.remove("offline"); });
-      source.addEventListener("error", function () { document.body.classList.add("offline"); });
     }
   }
 
@@ -63,9 +77,8 @@
   var tournament = byId("tournament");
   if (tournament) {
     var seen = tournament.getAttribute("data-version");
-    var stream = new EventSource(tournament.getAttribute("data-live"));
-    stream.addEventListener("version", function (ev) {
-      if (ev.data !== seen) { stream.close(); window.location.reload(); }
+    follow(tournament.getAttribute("data-live"), "version", function (ev, source) {
+      if (ev.data !== seen) { source.close(); window.location.reload(); }
     });
   }
 
