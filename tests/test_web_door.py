@@ -275,3 +275,40 @@ async def test_live_streams_carry_the_security_headers(store, service):
             assert response.headers["Content-Security-Policy"] == CSP
             assert response.headers["X-Frame-Options"] == "DENY"
             assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+async def test_a_viewer_who_leaves_cancels_neither_the_picture_nor_the_others_waiting():
+    """Handlers are cancelled when their client goes: the one that began making a cached
+    value must not take the others' answer down with it."""
+    from bot.webpages import Cache
+
+    cache = Cache()
+    made = 0
+    release = asyncio.Event()
+
+    async def make() -> bytes:
+        nonlocal made
+        made += 1
+        await release.wait()
+        return b"png"
+
+    leaving = asyncio.create_task(cache.get("board", make))
+    staying = asyncio.create_task(cache.get("board", make))
+    await asyncio.sleep(0.01)
+    leaving.cancel()  # the first viewer's connection dropped
+    await asyncio.sleep(0.01)
+    release.set()
+    assert await staying == b"png"
+    assert await cache.get("board", make) == b"png" and made == 1
+    assert leaving.cancelled()
+
+
+def test_a_bad_limit_stops_the_bot_with_one_line():
+    from bot.config import ConfigError, load_settings
+
+    settings = load_settings({"DISCORD_TOKEN": "t", "CORRAL_WEB_MAX_STREAMS": "300"},
+                             env_file="/nonexistent")
+    assert settings.web_limits.streams == 300
+    with pytest.raises(ConfigError, match="CORRAL_WEB_MAX_STREAMS='-1'"):
+        load_settings({"DISCORD_TOKEN": "t", "CORRAL_WEB_MAX_STREAMS": "-1"},
+                      env_file="/nonexistent")

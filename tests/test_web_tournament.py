@@ -119,6 +119,9 @@ async def test_the_stream_sends_a_new_version_when_a_match_ends(site, service, s
     path = await path_of(store, t.id)
     async with aiohttp.ClientSession() as session, session.get(base + path + "/live") as resp:
         assert resp.headers["Content-Type"].startswith("text/event-stream")
+        # sent before the handler returns: the stream carries the security headers itself
+        assert resp.headers["Content-Security-Policy"] == CSP
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
         seen = await read_until(resp, lambda text: "event: version" in text)
         first = int(re.search(r"data: (\d+)", seen).group(1))
         match = await service.get(placed[0])

@@ -1,0 +1,299 @@
+"""The web pages under hostile load (issue 51): the real bot (pages inside it) against the
+loopback Discord imitation, its descriptors limited as `deploy/corral.service` limits them
+(LimitNOFILE=16384), attacked from a client process of its own (at nice 10) on loopback only,
+each phase bounded in count and time:
+
+1. churn: `--churners` loops open and close a quiet match's live page for `--churn-seconds`;
+   the bot's RSS before, right after, and `--settle` seconds later;
+2. idle streams: `--streams` live streams held open over `--watched` matches (the unit's
+   limit, the default caps), with `/healthz` asked every 0.5 s and moves played on other
+   matches at `--rate` moves/s; the moves' first response p50/p99 against a run without the
+   streams in the same bench, and the bot's RSS per stream;
+3. slow headers: `--slow` sockets that send half a request and nothing more: how long until
+   the bot drops each (its header time limit is 10 s), with /healthz asked throughout.
+
+    python bench/web_abuse.py [--churners 20] [--churn-seconds 30] [--streams 10000]
+                              [--watched 10] [--rate 10] [--seconds 30] [--slow 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+
+UNIT_NOFILE = 16384  # deploy/corral.service's LimitNOFILE
+
+
+# -- the attacker (a process of its own) ----------------------------------------------------------
+async def _open_stream(host: str, port: int, path: str) -> tuple[Any, Any] | None:
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n"
+                 .encode())
+    head = await reader.readuntil(b"\r\n\r\n")
+    if not head.startswith(b"HTTP/1.1 200"):
+        writer.close()
+        return None
+    data = b""
+    while b"\n\n" not in data:  # the match as it is: the first event
+        chunk = await reader.read(65536)
+        if not chunk:
+            return None
+        data += chunk
+    return reader, writer
+
+
+async def churn(host: str, port: int, path: str, loops: int, seconds: float) -> None:
+    """Open a live stream, read its first event, close; `loops` at once for `seconds`."""
+    end = time.monotonic() + seconds
+    done = refused = 0
+
+    async def loop() -> None:
+        nonlocal done, refused
+        while time.monotonic() < end:
+            try:
+                opened = await _open_stream(host, port, path)
+            except OSError:
+                refused += 1
+                continue
+            if opened is None:
+                refused += 1
+                continue
+            opened[1].close()
+            done += 1
+
+    await asyncio.gather(*(loop() for _ in range(loops)))
+    print(json.dumps({"connections": done, "refused": refused}), flush=True)
+
+
+async def hold(host: str, port: int, paths: list[str], count: int) -> None:
+    """`count` live streams over `paths`, held until stdin closes."""
+    held: list[Any] = []
+    refused = 0
+    for i in range(count):
+        try:
+            opened = await _open_stream(host, port, paths[i % len(paths)])
+        except OSError:
+            opened = None
+        if opened is None:
+            refused += 1
+        else:
+            held.append(opened)
+        if i % 100 == 99:
+            await asyncio.sleep(0.01)
+    print(json.dumps({"held": len(held), "refused": refused}), flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+    for _, writer in held:
+        writer.close()
+
+
+async def slow(host: str, port: int, count: int) -> None:
+    """`count` sockets that send half a request; how long each stays open."""
+    began = time.monotonic()
+    opened = [await asyncio.open_connection(host, port) for _ in range(count)]
+    for _, writer in opened:
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: bench\r\n")  # never finished
+
+    async def until_dropped(reader: Any) -> float:
+        try:
+            await asyncio.wait_for(reader.read(), 120)
+        except (TimeoutError, OSError):
+            pass
+        return time.monotonic() - began
+
+    times = await asyncio.gather(*(until_dropped(r) for r, _ in opened))
+    print(json.dumps({"dropped_after": sorted(times)}), flush=True)
+
+
+def attacker(argv: list[str]) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    mode, host, port, *rest = argv
+    if mode == "churn":
+        asyncio.run(churn(host, int(port), rest[0], int(rest[1]), float(rest[2])))
+    elif mode == "hold":
+        asyncio.run(hold(host, int(port), rest[1:], int(rest[0])))
+    else:
+        asyncio.run(slow(host, int(port), int(rest[0])))
+
+
+# -- the run --------------------------------------------------------------------------------------
+class Health:
+    """/healthz asked every 0.5 s: how many answers were not 200 or took over a second."""
+
+    def __init__(self, base: str):
+        self.base, self.asked, self.bad, self.slowest = base, 0, 0, 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _run(self) -> None:
+        import aiohttp
+
+        timeout = aiohttp.ClientTimeout(total=5)
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            while True:
+                began = time.perf_counter()
+                try:
+                    async with session.get(f"{self.base}/healthz") as response:
+                        ok = response.status == 200
+                except (aiohttp.ClientError, TimeoutError):
+                    ok = False
+                took = time.perf_counter() - began
+                self.asked += 1
+                self.slowest = max(self.slowest, took)
+                if not ok or took > 1.0:
+                    self.bad += 1
+                await asyncio.sleep(0.5)
+
+    def __enter__(self) -> Health:
+        self._task = asyncio.create_task(self._run())
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        assert self._task is not None
+        self._task.cancel()
+
+    def text(self) -> str:
+        return (f"/healthz asked {self.asked} times: {self.bad} not 200 within 1 s, slowest "
+                f"{self.slowest * 1000:.0f} ms")
+
+
+async def spawn(*args: str, stdin: bool = False) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--attack", *args, stdout=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.PIPE if stdin else None, preexec_fn=lambda: os.nice(10))
+
+
+async def output(child: asyncio.subprocess.Process, seconds: float) -> dict[str, Any]:
+    assert child.stdout is not None
+    line = await asyncio.wait_for(child.stdout.readline(), seconds)
+    result: dict[str, Any] = json.loads(line)
+    return result
+
+
+async def run(args: argparse.Namespace) -> None:
+    from discord_fake import FakeDiscord
+    from load import Load, quantiles, rss_mb
+    from soak import Bot
+    from web_load import token_of
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    host, base = "127.0.0.1", f"http://127.0.0.1:{port}"
+    fake = FakeDiscord(check_spec=False)
+    fake.global_rate_limit = None
+    fake.route_limits = {}
+    await fake.start()
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with tempfile.TemporaryDirectory() as folder:
+        bot = Bot(fake, Path(folder), {"CORRAL_WEB_BIND": f"{host}:{port}",
+                                        "CORRAL_WEB_URL": base})
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(UNIT_NOFILE, hard), hard))
+        try:
+            await bot.start()  # it inherits the unit's limit
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        try:
+            assert bot.proc is not None
+            pid = bot.proc.pid
+            await asyncio.sleep(2.0)
+            watched = Load(fake, bot)
+            await asyncio.gather(*(watched.open(i) for i in range(args.watched)))
+            played = Load(fake, bot)
+            await asyncio.gather(*(played.open(100 + i) for i in range(10)))
+            paths = [f"/m/{token_of(t.board)}/live?lang=en" for t in watched.tables.values()]
+            limit = Path(f"/proc/{pid}/limits").read_text()
+            nofile = next(line for line in limit.splitlines() if "open files" in line)
+            print(f"bot pid {pid}: {' '.join(nofile.split())}; load average "
+                  f"{os.getloadavg()[0]:.2f}", flush=True)
+
+            # 1. churn on a quiet match
+            before = rss_mb(pid)[0]
+            with Health(base) as health:
+                child = await spawn("churn", host, str(port), paths[0], str(args.churners),
+                                    str(args.churn_seconds))
+                got = await output(child, args.churn_seconds + 60)
+                await child.wait()
+            after = rss_mb(pid)[0]
+            await asyncio.sleep(args.settle)
+            settled = rss_mb(pid)[0]
+            print(f"churn: {got['connections']} live pages opened and closed by "
+                  f"{args.churners} loops in {args.churn_seconds:g} s ({got['refused']} "
+                  f"refused); bot RSS {before:.1f} -> {after:.1f} MB (+{after - before:.1f}), "
+                  f"{settled:.1f} MB {args.settle:g} s later (+{settled - before:.1f}); "
+                  f"{health.text()}", flush=True)
+
+            # 2. idle streams, and moves beside them
+            quiet, _ = await played.run(args.seconds, args.rate, 1)
+            print(f"moves without streams: first response p50/p99 {quantiles(quiet.first)} ms "
+                  f"({quiet.moves} moves, {quiet.failed} failed)", flush=True)
+            before = rss_mb(pid)[0]
+            began = time.monotonic()
+            with Health(base) as health:
+                child = await spawn("hold", host, str(port), str(args.streams), *paths,
+                                    stdin=True)
+                got = await output(child, 600)
+                opened = time.monotonic() - began
+                await asyncio.sleep(2.0)
+                held = rss_mb(pid)[0]
+                busy, _ = await played.run(args.seconds, args.rate, 2)
+                assert child.stdin is not None
+                child.stdin.close()
+                await child.wait()
+            per = (held - before) * 1024 / max(1, got["held"])
+            print(f"idle streams: {got['held']} held ({got['refused']} refused) over "
+                  f"{len(paths)} matches, opened in {opened:.0f} s; bot RSS {before:.1f} -> "
+                  f"{held:.1f} MB, {per:.1f} kB per stream", flush=True)
+            ratio = (sorted(busy.first)[int(len(busy.first) * 0.99)]
+                     / max(1e-9, sorted(quiet.first)[int(len(quiet.first) * 0.99)])
+                     if busy.first and quiet.first else float("nan"))
+            print(f"moves with the streams: first response p50/p99 {quantiles(busy.first)} ms "
+                  f"({busy.moves} moves, {busy.failed} failed; p99 {ratio:.2f}x without); "
+                  f"{health.text()}", flush=True)
+            await asyncio.sleep(3.0)
+            print(f"after the streams closed: bot RSS {rss_mb(pid)[0]:.1f} MB", flush=True)
+
+            # 3. slow headers
+            with Health(base) as health:
+                child = await spawn("slow", host, str(port), str(args.slow))
+                got = await output(child, 200)
+                await child.wait()
+            times = got["dropped_after"]
+            within = sum(1 for t in times if t <= 11.0)
+            print(f"slow headers: {len(times)} sockets, dropped after p50 "
+                  f"{times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s; {within} within "
+                  f"11 s of the first opening; {health.text()}", flush=True)
+        finally:
+            await bot.stop()
+            await fake.stop()
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--attack":
+        attacker(sys.argv[2:])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--churners", type=int, default=20)
+    parser.add_argument("--churn-seconds", type=float, default=30.0)
+    parser.add_argument("--settle", type=float, default=15.0)
+    parser.add_argument("--streams", type=int, default=10_000)
+    parser.add_argument("--watched", type=int, default=10)
+    parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--slow", type=int, default=500)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
