@@ -10,10 +10,14 @@ each phase bounded in count and time:
    matches at `--rate` moves/s; the moves' first response p50/p99 against a run without the
    streams in the same bench, and the bot's RSS per stream;
 3. slow headers: `--slow` sockets that send half a request and nothing more: how long until
-   the bot drops each (its header time limit is 10 s), with /healthz asked throughout.
+   the bot drops each (its header time limit is 10 s), with /healthz asked throughout;
+4. a flood: `--flood` sockets opened at once and left silent for 12 s, with /healthz asked
+   throughout; the most descriptors the bot had open, and how many log lines it wrote.
+   `--nofile 1024 --flood 1100` is a bot started from a shell without the unit's limit.
 
     python bench/web_abuse.py [--churners 20] [--churn-seconds 30] [--streams 10000]
                               [--watched 10] [--rate 10] [--seconds 30] [--slow 500]
+                              [--flood 1100] [--nofile 16384] [--skip churn,streams,...]
 """
 
 from __future__ import annotations
@@ -116,6 +120,22 @@ async def slow(host: str, port: int, count: int) -> None:
     print(json.dumps({"dropped_after": sorted(times)}), flush=True)
 
 
+async def flood(host: str, port: int, count: int, seconds: float) -> None:
+    """`count` sockets opened at once and left silent for `seconds`."""
+    opened, failed = [], 0
+    for _ in range(count):
+        try:
+            opened.append(await asyncio.open_connection(host, port))
+        except OSError:
+            failed += 1
+    await asyncio.sleep(seconds)
+    closed = sum(1 for reader, _ in opened if reader.at_eof())
+    for _, writer in opened:
+        writer.close()
+    print(json.dumps({"opened": len(opened), "failed": failed, "closed_by_bot": closed}),
+          flush=True)
+
+
 def attacker(argv: list[str]) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -124,6 +144,8 @@ def attacker(argv: list[str]) -> None:
         asyncio.run(churn(host, int(port), rest[0], int(rest[1]), float(rest[2])))
     elif mode == "hold":
         asyncio.run(hold(host, int(port), rest[1:], int(rest[0])))
+    elif mode == "flood":
+        asyncio.run(flood(host, int(port), int(rest[0]), float(rest[1])))
     else:
         asyncio.run(slow(host, int(port), int(rest[0])))
 
@@ -181,9 +203,27 @@ async def output(child: asyncio.subprocess.Process, seconds: float) -> dict[str,
     return result
 
 
+async def start_limited(bot: Any, nofile: int) -> None:
+    """Start the bot with its descriptors limited to `nofile` (soft and hard), as systemd's
+    LimitNOFILE does; this process and the attackers keep theirs."""
+    spawn_original = asyncio.create_subprocess_exec
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+
+    async def spawn_limited(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        return await spawn_original(*args, preexec_fn=limited, **kwargs)
+
+    asyncio.create_subprocess_exec = spawn_limited  # type: ignore[assignment]
+    try:
+        await bot.start()
+    finally:
+        asyncio.create_subprocess_exec = spawn_original  # type: ignore[assignment]
+
+
 async def run(args: argparse.Namespace) -> None:
     from discord_fake import FakeDiscord
-    from load import Load, quantiles, rss_mb
+    from load import Load
     from soak import Bot
     from web_load import token_of
 
@@ -195,15 +235,12 @@ async def run(args: argparse.Namespace) -> None:
     fake.global_rate_limit = None
     fake.route_limits = {}
     await fake.start()
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the imitation's sockets
     with tempfile.TemporaryDirectory() as folder:
         bot = Bot(fake, Path(folder), {"CORRAL_WEB_BIND": f"{host}:{port}",
                                         "CORRAL_WEB_URL": base})
-        resource.setrlimit(resource.RLIMIT_NOFILE, (min(UNIT_NOFILE, hard), hard))
-        try:
-            await bot.start()  # it inherits the unit's limit
-        finally:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        await start_limited(bot, min(args.nofile, hard))
         try:
             assert bot.proc is not None
             pid = bot.proc.pid
@@ -217,66 +254,105 @@ async def run(args: argparse.Namespace) -> None:
             nofile = next(line for line in limit.splitlines() if "open files" in line)
             print(f"bot pid {pid}: {' '.join(nofile.split())}; load average "
                   f"{os.getloadavg()[0]:.2f}", flush=True)
-
-            # 1. churn on a quiet match
-            before = rss_mb(pid)[0]
-            with Health(base) as health:
-                child = await spawn("churn", host, str(port), paths[0], str(args.churners),
-                                    str(args.churn_seconds))
-                got = await output(child, args.churn_seconds + 60)
-                await child.wait()
-            after = rss_mb(pid)[0]
-            await asyncio.sleep(args.settle)
-            settled = rss_mb(pid)[0]
-            print(f"churn: {got['connections']} live pages opened and closed by "
-                  f"{args.churners} loops in {args.churn_seconds:g} s ({got['refused']} "
-                  f"refused); bot RSS {before:.1f} -> {after:.1f} MB (+{after - before:.1f}), "
-                  f"{settled:.1f} MB {args.settle:g} s later (+{settled - before:.1f}); "
-                  f"{health.text()}", flush=True)
-
-            # 2. idle streams, and moves beside them
-            quiet, _ = await played.run(args.seconds, args.rate, 1)
-            print(f"moves without streams: first response p50/p99 {quantiles(quiet.first)} ms "
-                  f"({quiet.moves} moves, {quiet.failed} failed)", flush=True)
-            before = rss_mb(pid)[0]
-            began = time.monotonic()
-            with Health(base) as health:
-                child = await spawn("hold", host, str(port), str(args.streams), *paths,
-                                    stdin=True)
-                got = await output(child, 600)
-                opened = time.monotonic() - began
-                await asyncio.sleep(2.0)
-                held = rss_mb(pid)[0]
-                busy, _ = await played.run(args.seconds, args.rate, 2)
-                assert child.stdin is not None
-                child.stdin.close()
-                await child.wait()
-            per = (held - before) * 1024 / max(1, got["held"])
-            print(f"idle streams: {got['held']} held ({got['refused']} refused) over "
-                  f"{len(paths)} matches, opened in {opened:.0f} s; bot RSS {before:.1f} -> "
-                  f"{held:.1f} MB, {per:.1f} kB per stream", flush=True)
-            ratio = (sorted(busy.first)[int(len(busy.first) * 0.99)]
-                     / max(1e-9, sorted(quiet.first)[int(len(quiet.first) * 0.99)])
-                     if busy.first and quiet.first else float("nan"))
-            print(f"moves with the streams: first response p50/p99 {quantiles(busy.first)} ms "
-                  f"({busy.moves} moves, {busy.failed} failed; p99 {ratio:.2f}x without); "
-                  f"{health.text()}", flush=True)
-            await asyncio.sleep(3.0)
-            print(f"after the streams closed: bot RSS {rss_mb(pid)[0]:.1f} MB", flush=True)
-
-            # 3. slow headers
-            with Health(base) as health:
-                child = await spawn("slow", host, str(port), str(args.slow))
-                got = await output(child, 200)
-                await child.wait()
-            times = got["dropped_after"]
-            within = sum(1 for t in times if t <= 11.0)
-            print(f"slow headers: {len(times)} sockets, dropped after p50 "
-                  f"{times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s; {within} within "
-                  f"11 s of the first opening; {health.text()}", flush=True)
+            skip = set(args.skip.split(",")) if args.skip else set()
+            if "churn" not in skip:
+                await churn_phase(args, host, port, base, pid, paths[0])
+            if "streams" not in skip:
+                await streams_phase(args, host, port, base, pid, paths, played)
+            if "slow" not in skip:
+                await slow_phase(args, host, port, base)
+            if "flood" not in skip:
+                await flood_phase(args, host, port, base, pid, Path(folder) / "bot.log")
         finally:
             await bot.stop()
             await fake.stop()
+
+
+async def churn_phase(args: argparse.Namespace, host: str, port: int, base: str, pid: int,
+                      path: str) -> None:
+    """1. open and close a quiet match's live page from `--churners` loops."""
+    from load import rss_mb
+
+    before = rss_mb(pid)[0]
+    with Health(base) as health:
+        child = await spawn("churn", host, str(port), path, str(args.churners),
+                            str(args.churn_seconds))
+        got = await output(child, args.churn_seconds + 60)
+        await child.wait()
+    after = rss_mb(pid)[0]
+    await asyncio.sleep(args.settle)
+    settled = rss_mb(pid)[0]
+    print(f"churn: {got['connections']} live pages opened and closed by {args.churners} loops "
+          f"in {args.churn_seconds:g} s ({got['refused']} refused); bot RSS {before:.1f} -> "
+          f"{after:.1f} MB (+{after - before:.1f}), {settled:.1f} MB {args.settle:g} s later "
+          f"(+{settled - before:.1f}); {health.text()}", flush=True)
+
+
+async def streams_phase(args: argparse.Namespace, host: str, port: int, base: str, pid: int,
+                        paths: list[str], played: Any) -> None:
+    """2. idle streams held open, with moves and /healthz beside them."""
+    from load import quantiles, rss_mb
+
+    quiet, _ = await played.run(args.seconds, args.rate, 1)
+    print(f"moves without streams: first response p50/p99 {quantiles(quiet.first)} ms "
+          f"({quiet.moves} moves, {quiet.failed} failed)", flush=True)
+    before = rss_mb(pid)[0]
+    began = time.monotonic()
+    with Health(base) as health:
+        child = await spawn("hold", host, str(port), str(args.streams), *paths, stdin=True)
+        got = await output(child, 600)
+        opened = time.monotonic() - began
+        await asyncio.sleep(2.0)
+        held = rss_mb(pid)[0]
+        busy, _ = await played.run(args.seconds, args.rate, 2)
+        assert child.stdin is not None
+        child.stdin.close()
+        await child.wait()
+    per = (held - before) * 1024 / max(1, got["held"])
+    print(f"idle streams: {got['held']} held ({got['refused']} refused) over {len(paths)} "
+          f"matches, opened in {opened:.0f} s; bot RSS {before:.1f} -> {held:.1f} MB, "
+          f"{per:.1f} kB per stream", flush=True)
+    ratio = (sorted(busy.first)[int(len(busy.first) * 0.99)]
+             / max(1e-9, sorted(quiet.first)[int(len(quiet.first) * 0.99)])
+             if busy.first and quiet.first else float("nan"))
+    print(f"moves with the streams: first response p50/p99 {quantiles(busy.first)} ms "
+          f"({busy.moves} moves, {busy.failed} failed; p99 {ratio:.2f}x without); "
+          f"{health.text()}", flush=True)
+    await asyncio.sleep(3.0)
+    print(f"after the streams closed: bot RSS {rss_mb(pid)[0]:.1f} MB", flush=True)
+
+
+async def slow_phase(args: argparse.Namespace, host: str, port: int, base: str) -> None:
+    """3. sockets that send half a request."""
+    with Health(base) as health:
+        child = await spawn("slow", host, str(port), str(args.slow))
+        got = await output(child, 200)
+        await child.wait()
+    times = got["dropped_after"]
+    within = sum(1 for t in times if t <= 11.0)
+    print(f"slow headers: {len(times)} sockets, dropped after p50 {times[len(times) // 2]:.1f} "
+          f"s, max {times[-1]:.1f} s; {within} within 11 s of the first opening; "
+          f"{health.text()}", flush=True)
+
+
+async def flood_phase(args: argparse.Namespace, host: str, port: int, base: str, pid: int,
+                      log: Path) -> None:
+    """4. silent sockets opened at once; the bot's descriptors and log meanwhile."""
+    logged = log.stat().st_size
+    most = 0
+    with Health(base) as health:
+        child = await spawn("flood", host, str(port), str(args.flood), "12")
+        while True:
+            try:
+                got = await output(child, 0.2)
+                break
+            except TimeoutError:
+                most = max(most, len(os.listdir(f"/proc/{pid}/fd")))
+        await child.wait()
+    print(f"flood: {got['opened']} silent sockets ({got['failed']} could not connect, "
+          f"{got['closed_by_bot']} closed by the bot within 12 s); the bot had at most {most} "
+          f"descriptors open; its log grew {log.stat().st_size - logged} bytes; "
+          f"{health.text()}", flush=True)
 
 
 def main() -> None:
@@ -292,6 +368,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--slow", type=int, default=500)
+    parser.add_argument("--flood", type=int, default=1100)
+    parser.add_argument("--nofile", type=int, default=UNIT_NOFILE,
+                        help="the bot's descriptor limit (the unit's LimitNOFILE)")
+    parser.add_argument("--skip", default="", help="phases to skip: churn,streams,slow,flood")
     asyncio.run(run(parser.parse_args()))
 
 

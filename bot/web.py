@@ -209,7 +209,7 @@ class _Snapshot(Collector):
 class _GateFigures(Collector):
     """The web door's counts, read at each scrape."""
 
-    REASONS = ("connections", "peer", "headers", "streams", "match", "client")
+    REASONS = ("connections", "peer", "silent", "headers", "streams", "match", "client")
 
     def __init__(self, gate: Gate):
         self.gate = gate
@@ -225,8 +225,9 @@ class _GateFigures(Collector):
                                 "tournament pages)", value=gate.streams)
         refused = CounterMetricFamily(
             "corral_web_refused", "Connections and live streams refused or dropped by a cap: "
-            "connections/peer (503 at the door), headers (no request in time), streams/match "
-            "(503), client (429)", labels=["reason"])
+            "connections/peer (503 at the door), silent (a connection without a request, "
+            "dropped for a newcomer), headers (no request in time), streams/match (503), client "
+            "(429)", labels=["reason"])
         for reason in self.REASONS:
             refused.add_metric([reason], gate.refused[reason])
         yield refused
@@ -288,7 +289,7 @@ class _Door(RequestHandler):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peername = transport.get_extra_info("peername")
         self.peer = str(peername[0]) if isinstance(peername, tuple) and peername else None
-        refused = self.gate.open_connection(self.peer)
+        refused = self.gate.open_connection(self.peer, self, self._drop)
         if refused is not None:
             assert isinstance(transport, asyncio.WriteTransport)
             transport.write(FULL)
@@ -305,6 +306,7 @@ class _Door(RequestHandler):
             if b"\r\n\r\n" in seen or b"\n\n" in seen:
                 self.header_timer.cancel()
                 self.header_timer = None
+                self.gate.spoke(self)
             else:
                 self.tail = seen[-3:]
         super().data_received(data)
@@ -315,14 +317,24 @@ class _Door(RequestHandler):
         if self.transport is not None:
             self.transport.abort()
 
-    def connection_lost(self, exc: BaseException | None) -> None:
-        if not self.counted:
-            return  # refused at the door: aiohttp never saw it
-        self.counted = False
+    def _drop(self) -> None:
+        """A newcomer takes this silent connection's place: it stops counting at once."""
+        self._uncount()
+        if self.transport is not None:
+            self.transport.abort()
+
+    def _uncount(self) -> None:
+        if self.counted:
+            self.counted = False
+            self.gate.close_connection(self.peer, self)
         if self.header_timer is not None:
             self.header_timer.cancel()
             self.header_timer = None
-        self.gate.close_connection(self.peer)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        if self.transport is None and not self.counted:
+            return  # refused at the door: aiohttp never saw it
+        self._uncount()
         super().connection_lost(exc)
 
     def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,

@@ -7,7 +7,10 @@ the database and /healthz always have descriptors left.
 - Connections: at most `connections` open at once, and `per_peer` from one address that is not
   a trusted proxy (behind a proxy every connection comes from the proxy). A connection must
   send its first request's headers within `header_seconds`; an idle keep-alive connection is
-  closed after `idle_seconds` (aiohttp's keep-alive timeout).
+  closed after `idle_seconds` (aiohttp's keep-alive timeout). When all are taken, a newcomer
+  takes the place of the oldest connection that has not sent its headers yet (sockets opened
+  and left silent cannot keep a real request, /healthz included, out); only when every
+  connection is a request or a stream is the newcomer answered 503.
 - Live streams (`/m/…/live`, `/t/…/live`): at most `streams` in all, `per_match` on one match
   or tournament, and `per_client` from one client: the peer's address, or behind a trusted
   proxy the address that proxy appended to X-Forwarded-For (a trusted peer that forwards no
@@ -23,7 +26,7 @@ import logging
 import resource
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 log = logging.getLogger("bot.web")
@@ -129,6 +132,9 @@ class Gate:
         self._per_watch: Counter[object] = Counter()
         self._per_client: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()  # by reason: connections, peer, headers, ...
+        # connections that have not sent their first headers, the oldest first: each with
+        # what drops it (it then counts no more)
+        self._silent: OrderedDict[object, Callable[[], None]] = OrderedDict()
         self.bad_requests = 0
         self._logged: OrderedDict[str, float] = OrderedDict()
 
@@ -154,20 +160,32 @@ class Gate:
         return peer or "?"
 
     # -- connections -----------------------------------------------------------------------
-    def open_connection(self, peer: str | None) -> str | None:
-        """Count a new connection, or the reason it is refused (nothing is counted then)."""
+    def open_connection(self, peer: str | None, door: object,
+                        drop: Callable[[], None]) -> str | None:
+        """Count a new connection, or the reason it is refused (nothing is counted then).
+        It is silent until `spoke(door)`; `drop` ends it if a newcomer needs its place."""
         if self.connections >= self.limits.connections:
-            self.refused["connections"] += 1
-            return "connections"
+            if not self._silent:
+                self.refused["connections"] += 1
+                return "connections"
+            _, oldest = self._silent.popitem(last=False)
+            self.refused["silent"] += 1
+            oldest()  # it closes its connection and calls `close_connection`
         key = peer or "?"
         if not self.trusted(peer) and self._peers[key] >= self.limits.per_peer:
             self.refused["peer"] += 1
             return "peer"
         self.connections += 1
         self._peers[key] += 1
+        self._silent[door] = drop
         return None
 
-    def close_connection(self, peer: str | None) -> None:
+    def spoke(self, door: object) -> None:
+        """The connection sent its first request's headers."""
+        self._silent.pop(door, None)
+
+    def close_connection(self, peer: str | None, door: object) -> None:
+        self._silent.pop(door, None)
         self.connections -= 1
         key = peer or "?"
         self._peers[key] -= 1

@@ -133,7 +133,7 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
 
     result = await posted(fake, lambda m: any(a["filename"] == f"analysis-{match_id}-chart.png"
                                               for a in m["attachments"]),
-                          "the analysis", timeout=60)
+                          "the analysis", timeout=120)
     log = analyst.log.read_text()
     resumed = [int(n) for n in re.findall(
         rf"analysis of match {match_id}: resuming at move (\d+) of {total}", log)]
