@@ -40,7 +40,7 @@ import logging
 import re
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -303,6 +303,8 @@ class Watch:
         self._moves: dict[int, Moved] = {}  # the last move in this process, as it wrote it
         # every open stream, the one written to longest ago first (keep-alives go from there)
         self._idle: OrderedDict[Stream, None] = OrderedDict()
+        self._delivered: dict[int, int] = {}  # the version each match was last sent at
+        self._fresh: dict[int, dict[Stream, None]] = {}  # streams joined since that delivery
         self._sending: dict[int, asyncio.Task[None]] = {}  # a match's delivery under way
         self._again: set[int] = set()  # matches that changed again while being sent
         self._due: set[int] = set()  # matches whose change the next settle sends
@@ -354,6 +356,7 @@ class Watch:
     def add(self, match_id: int, version: int, stream: Stream) -> None:
         """A stream opened on the match as read at `version`: it is sent the match now."""
         self._streams.setdefault(match_id, {})[stream] = None
+        self._fresh.setdefault(match_id, {})[stream] = None
         stream.last = asyncio.get_running_loop().time()
         stream.idle = self._idle
         self._idle[stream] = None
@@ -367,11 +370,16 @@ class Watch:
         if streams is None:
             return
         streams.pop(stream, None)
+        fresh = self._fresh.get(match_id)
+        if fresh is not None:
+            fresh.pop(stream, None)
         if streams:
             return
         del self._streams[match_id]
         self._versions.pop(match_id, None)
         self._moves.pop(match_id, None)
+        self._delivered.pop(match_id, None)
+        self._fresh.pop(match_id, None)
 
     def version(self, match_id: int) -> int:
         return self._versions.get(match_id, -1)
@@ -407,7 +415,16 @@ class Watch:
             while True:
                 self._again.discard(match_id)
                 version = self._versions.get(match_id, -1)
-                behind = [stream for stream in self._streams.get(match_id, ())
+                # a new version goes to every stream of the match; otherwise only the
+                # streams that joined since the last delivery are behind (a join walks
+                # no other viewer)
+                fresh = self._fresh.pop(match_id, None)
+                if self._delivered.get(match_id, -1) < version:
+                    self._delivered[match_id] = version
+                    candidates: Iterable[Stream] = self._streams.get(match_id, ())
+                else:
+                    candidates = fresh or ()
+                behind = [stream for stream in candidates
                           if stream.sent < version and not stream.closed.done()]
                 if behind:
                     try:

@@ -126,20 +126,58 @@ async def test_each_stream_gets_its_keep_alive_on_its_own_idle_time():
         await watch.stop()
 
 
-async def test_join_and_leave_do_not_walk_a_match_s_streams():
-    """A match's streams are a dict: adding and removing the 5,000th costs what the first
-    did (counted in list-membership scans: none)."""
+class Counted(Stream):
+    """A stream that counts how often the watch looks at it."""
+
+    looked = 0
+
+    @property  # type: ignore[override]
+    def sent(self) -> int:
+        Counted.looked += 1
+        return self.__dict__.get("_sent", -1)
+
+    @sent.setter
+    def sent(self, value: int) -> None:
+        self.__dict__["_sent"] = value
+
+
+async def test_a_join_or_a_leave_walks_none_of_the_match_s_other_streams():
+    """Before, each new viewer made the watch scan every stream of its match for the ones
+    behind, and each leave searched a list: O(N) per viewer, O(N^2) for a crowd."""
+    sent: list[int] = []
+
     async def send(match_id, version, streams):
-        return None
+        sent.append(len(streams))
+        for stream in streams:
+            if await stream.write(b"v"):
+                stream.sent = version
 
     watch = Watch(lambda: None, send, poll=3600.0, ping=3600.0)
-    streams = [Stream(Sink(), None, "en") for _ in range(5000)]
-    for stream in streams:
-        watch.add(7, 1, stream)
-    assert isinstance(watch._streams[7], dict)
-    for stream in reversed(streams):
-        watch.remove(7, stream)
-    assert watch.connections == 0 and 7 not in watch._streams
+    watch.start()
+    try:
+        crowd = [Counted(Sink(), None, "en") for _ in range(2000)]
+        for stream in crowd:
+            watch.add(7, 1, stream)
+        await until(lambda: all(stream.sent == 1 for stream in crowd))
+        Counted.looked = 0
+        newcomer = Stream(Sink(), None, "en")
+        watch.add(7, 1, newcomer)
+        await until(lambda: newcomer.sent == 1)
+        leaving = crowd.pop(1000)
+        watch.remove(7, leaving)
+        assert Counted.looked == 0 and sent[-1] == 1
+        watch.moved(moved_row(7, 2))  # a move goes to them all, once each
+        await until(lambda: all(stream.sent == 2 for stream in crowd))
+        assert sent[-1] == 2000
+    finally:
+        await watch.stop()
+
+
+def moved_row(match_id: int, version: int):
+    from bot.store import Moved
+
+    row = type("Row", (), {"id": match_id, "version": version})()
+    return Moved(row, version - 1)  # type: ignore[arg-type]
 
 
 async def test_stream_caps_answer_with_retry_after_and_are_counted(store, service):
