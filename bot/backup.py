@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .config import database_setting
-from .instance import AlreadyRunning, FileLock, is_postgres, newest_schema
+from .instance import AlreadyRunning, FileLock, is_postgres, newest_schema, real_path
 
 T = TypeVar("T")
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -95,9 +95,48 @@ def _counts(conn: sqlite3.Connection) -> dict[str, int]:
             for table in _tables(conn)}
 
 
+def _schema(conn: sqlite3.Connection) -> dict[tuple[str, str], str]:
+    """{(kind, name): its SQL, whitespace folded} for every table, index, view and trigger
+    but SQLite's own (sqlite_stat1 and the like, which `PRAGMA optimize` may add)."""
+    return {(kind, name): " ".join((sql or "").split()) for kind, name, sql in conn.execute(
+        "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")}
+
+
+def expected_schema(version: int) -> dict[tuple[str, str], str]:
+    """The schema a database of `version` has: the migrations up to it, run on an empty
+    database in memory."""
+    from .db import migration_scripts
+    from .sqlite import split_statements
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        for number, _, script in migration_scripts("sqlite"):
+            if number > version:
+                break
+            for statement in split_statements(script):
+                conn.execute(statement)
+        conn.commit()
+        return _schema(conn)
+    finally:
+        conn.close()
+
+
+def schema_differences(found: dict[tuple[str, str], str],
+                       expected: dict[tuple[str, str], str]) -> list[str]:
+    """What a copy's schema lacks, has too many or has otherwise, in a few words each."""
+    lines = [f"no {kind} {name}" for kind, name in sorted(expected.keys() - found.keys())]
+    lines += [f"an unknown {kind} {name}" for kind, name in sorted(found.keys() - expected.keys())]
+    lines += [f"{kind} {name} differs" for kind, name in sorted(expected.keys() & found.keys())
+              if expected[kind, name] != found[kind, name]]
+    return lines
+
+
 def check_copy(path: Path) -> tuple[int, dict[str, int]]:
-    """A file that is a SQLite database, passes its integrity check, is Corral's (it has the
-    matches table) and has a schema this Corral knows. Returns (schema, row counts)."""
+    """A file that is a SQLite database, passes its integrity check, has a schema this
+    Corral knows, and has exactly the tables, columns, indexes and triggers that Corral's
+    migrations make at that schema (a database of some other program with a `matches` table,
+    or a damaged or hand-edited copy, would only fail later, as a traceback at the bot's
+    start). Returns (schema, row counts)."""
     if not path.exists():
         raise BackupError(f"{path}: no such file")
     if not path.is_file():
@@ -115,14 +154,22 @@ def check_copy(path: Path) -> tuple[int, dict[str, int]]:
             tables = _tables(conn)
             if "matches" not in tables or "moves" not in tables:
                 raise BackupError(f"{path}: a SQLite database, but not Corral's (no matches)")
+            if schema > newest_schema():
+                raise BackupError(f"{path}: schema {schema} is newer than this Corral knows "
+                                  f"({newest_schema()}); upgrade Corral first")
+            if schema < 1:
+                raise BackupError(f"{path}: a SQLite database with Corral's table names, but "
+                                  "no schema version: not a copy Corral made")
+            wrong = schema_differences(_schema(conn), expected_schema(schema))
+            if wrong:
+                more = f" and {len(wrong) - 3} more" if len(wrong) > 3 else ""
+                raise BackupError(f"{path}: not Corral's schema {schema} ("
+                                  + "; ".join(wrong[:3]) + more + ")")
             rows = _counts(conn)
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
         raise BackupError(f"{path}: not a usable SQLite database ({exc})") from None
-    if schema > newest_schema():
-        raise BackupError(f"{path}: schema {schema} is newer than this Corral knows "
-                          f"({newest_schema()}); upgrade Corral first")
     return schema, rows
 
 
@@ -135,20 +182,15 @@ def _fsync_folder(folder: Path) -> None:
             os.close(fd)
 
 
-def backup_sqlite(database: str | Path, target: Path) -> Copy:
-    """Copy the live database to `target` (written beside it, then renamed: a backup file is
-    never half-written) and verify the copy. Blocking: run it in a thread or a process."""
-    source_path = Path(database)
-    if not source_path.is_file():
-        raise BackupError(f"{source_path}: no database there (CORRAL_DATABASE)")
-    live = source_path.resolve()
-    if target.resolve() in (live, live.with_name(live.name + "-wal"),
-                            live.with_name(live.name + "-shm")):
-        raise BackupError(f"{target} is the database itself: give another PATH")
-    started = time.perf_counter()
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    partial = target.with_name(f".{target.name}.partial")
-    partial.unlink(missing_ok=True)
+def _discard(partial: Path) -> None:
+    """A copy cut short, with what SQLite may have left beside it (its rollback journal)."""
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        partial.with_name(partial.name + suffix).unlink(missing_ok=True)
+
+
+def _copy_into(source_path: Path, partial: Path) -> tuple[int, dict[str, int]]:
+    """Copy the live database into `partial` in one read transaction; (schema, row counts)
+    of the database at that moment."""
     try:
         # read-write, though it only reads: a read-only connection cannot remove the -wal and
         # -shm files it creates when it is the last one (a stopped bot)
@@ -170,20 +212,40 @@ def backup_sqlite(database: str | Path, target: Path) -> Copy:
         finally:
             source.execute("COMMIT")
     except sqlite3.DatabaseError as exc:
-        partial.unlink(missing_ok=True)
         raise BackupError(f"{source_path}: the copy failed ({exc})") from None
     finally:
         source.close()
-    os.chmod(partial, 0o600)  # the copy holds what the database holds
-    with open(partial, "rb+") as f:
-        os.fsync(f.fileno())
+    return schema, expected
+
+
+def backup_sqlite(database: str | Path, target: Path) -> Copy:
+    """Copy the live database to `target` (written beside it, then renamed: a backup file is
+    never half-written) and verify the copy. Blocking: run it in a thread or a process."""
+    source_path = Path(database)
+    if not source_path.is_file():
+        raise BackupError(f"{source_path}: no database there (CORRAL_DATABASE)")
+    live = source_path.resolve()
+    if target.resolve() in (live, live.with_name(live.name + "-wal"),
+                            live.with_name(live.name + "-shm")):
+        raise BackupError(f"{target} is the database itself: give another PATH")
+    started = time.perf_counter()
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    partial = target.with_name(f".{target.name}.partial")
+    _discard(partial)
     try:
+        schema, expected = _copy_into(source_path, partial)
+        os.chmod(partial, 0o600)  # the copy holds what the database holds
+        with open(partial, "rb+") as f:
+            os.fsync(f.fileno())
         copied_schema, rows = check_copy(partial)
         if copied_schema != schema or rows != expected:
             raise BackupError(f"{target}: the copy does not match the database "
                               f"(schema {copied_schema} vs {schema}, rows differ)")
-    except BackupError:
-        partial.unlink(missing_ok=True)
+    except BaseException as exc:  # a failed backup leaves nothing behind, however it failed
+        _discard(partial)
+        if isinstance(exc, OSError):
+            raise BackupError(f"{target}: the copy could not be written "
+                              f"({exc.strerror or exc})") from None
         raise
     os.replace(partial, target)
     _fsync_folder(target.parent)
@@ -248,8 +310,8 @@ def restore(database: str, source: Path) -> str:
     if wal.exists() and wal.stat().st_size > 0:  # copying the file alone would lose it
         raise BackupError(f"{source} has a write-ahead log beside it ({wal.name}): restore a "
                           "copy made by `python -m bot backup`")
-    target = Path(database)
-    if target.exists() and target.resolve() == source.resolve():
+    target = real_path(database)  # a symlink in CORRAL_DATABASE: the file it points to
+    if target.exists() and target == source.resolve():
         raise BackupError(f"{source} is the database itself")
     lock = FileLock(target)
     try:
@@ -410,7 +472,9 @@ class Scheduler:
 
     async def run(self, log: logging.Logger) -> None:
         for partial in self.folder.glob(f".{PREFIX}*.partial"):  # a copy cut short by a kill
-            partial.unlink(missing_ok=True)
+            _discard(partial)
+        for journal in self.folder.glob(f".{PREFIX}*.partial-journal"):  # its journal alone
+            journal.unlink(missing_ok=True)
         newest = self._newest()
         due = time.time() if newest is None else newest + self.every
         while True:

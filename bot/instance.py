@@ -3,8 +3,10 @@ SQLite file, or on a shard another process of the same PostgreSQL deployment alr
 refuses to start, so an overlapping restart can never post a board twice.
 
 SQLite: an exclusive `flock` on `<database>.lock` beside the file (not on the database file
-itself, which a restore replaces). The kernel drops it when the process ends however it ends,
-SIGKILL included, so a crash never leaves a stale lock to clean up. PostgreSQL: a session
+itself, which a restore replaces), named from the database's real path: a symlink, a relative
+path or `..` in CORRAL_DATABASE reaches the same lock as any other name for the same file.
+The kernel drops it when the process ends however it ends, SIGKILL included, so a crash never
+leaves a stale lock to clean up. PostgreSQL: a session
 advisory lock per shard, held on a connection of its own for the life of the process.
 """
 
@@ -31,8 +33,13 @@ def is_postgres(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
+def real_path(database: str | Path) -> Path:
+    """The database file's real path (symlinks resolved; the file need not exist yet)."""
+    return Path(database).expanduser().resolve()
+
+
 def lock_path(database: str | Path) -> Path:
-    path = Path(database)
+    path = real_path(database)
     return path.with_name(path.name + ".lock")
 
 
