@@ -156,16 +156,20 @@ def web_url(text: str) -> str | None:
     return text.rstrip("/")
 
 
-def web_settings(environ: Mapping[str, str] | None = None,
-                 env_file: str | Path = ".env") -> tuple[str, tuple[str, int], str | None]:
-    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL) for `python -m bot.web`, which
-    needs no Discord token."""
+def web_settings(environ: Mapping[str, str] | None = None, env_file: str | Path = ".env"
+                 ) -> tuple[str, tuple[str, int], str | None, WebLimits]:
+    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL, the pages' caps) for
+    `python -m bot.web`, which needs no Discord token."""
     values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
         if Path(env_file).is_file() else {}
     values.update(os.environ if environ is None else environ)
     bind = web_bind(values.get("CORRAL_WEB_BIND", "")) or DEFAULT_WEB_BIND
+    try:
+        limits = WebLimits.from_env(values)
+    except LimitError as exc:
+        raise ConfigError(str(exc)) from None
     return (values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind,
-            web_url(values.get("CORRAL_WEB_URL", "")))
+            web_url(values.get("CORRAL_WEB_URL", "")), limits)
 
 
 def web_bind(text: str) -> tuple[str, int] | None:

@@ -38,17 +38,19 @@ def real_path(database: str | Path) -> Path:
     return Path(database).expanduser().resolve()
 
 
-def lock_path(database: str | Path) -> Path:
+def lock_path(database: str | Path, suffix: str = ".lock") -> Path:
     path = real_path(database)
-    return path.with_name(path.name + ".lock")
+    return path.with_name(path.name + suffix)
 
 
 class FileLock:
     """The SQLite file's lock; `release` (or the process's end) lets the next one in."""
 
-    def __init__(self, database: str | Path):
+    def __init__(self, database: str | Path, suffix: str = ".lock",
+                 why: str = "only one process may use a SQLite file"):
         self.database = Path(database)
-        self.path = lock_path(database)
+        self.path = lock_path(database, suffix)
+        self.why = why
         self._fd: int | None = None
 
     def acquire(self, what: str = "a bot") -> None:
@@ -65,7 +67,7 @@ class FileLock:
             os.close(fd)
             raise AlreadyRunning(
                 f"another process ({holder}) is already running on {self.database}: "
-                "stop it first (only one process may use a SQLite file)") from None
+                f"stop it first ({self.why})") from None
         with contextlib.suppress(OSError):  # who holds it, for the next one's message
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{what}, pid {os.getpid()}".encode(), 0)
@@ -79,10 +81,10 @@ class FileLock:
             self._fd = None
 
 
-def newest_schema() -> int:
+def newest_schema(dialect: str = "sqlite") -> int:
     from .db import migration_scripts
 
-    return migration_scripts("sqlite")[-1][0]
+    return migration_scripts(dialect)[-1][0]
 
 
 def sqlite_schema(path: str | Path) -> int:

@@ -1309,8 +1309,12 @@ class Store(Queries):
         self.conn = db.reader
 
     @classmethod
-    async def open(cls, url: str | Path) -> Store:
+    async def open(cls, url: str | Path, migrate: bool = True) -> Store:
+        """`migrate`: bring the schema up to date (the bot); the web server beside it never
+        does (`python -m bot.web` checks the schema instead)."""
         db = await open_database(str(url))
+        if not migrate:
+            return cls(db)
         try:
             await db.migrate()
         except BaseException:  # closed, or its threads (aiosqlite's) would keep the process

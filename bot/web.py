@@ -463,42 +463,162 @@ class WebServer:
 
 class _Standalone:
     """The pages' source in `python -m bot.web`: the store, a service to read it through, and
-    picture workers; no Discord connection."""
+    picture workers; no Discord connection. `store` is None while the database cannot be
+    served (a restore put a file there that this Corral cannot read): pages answer 503."""
 
-    def __init__(self, store: Store, service: Service, workers: Any):
+    def __init__(self, store: Store | None, service: Service | None, workers: Any):
         self.store, self.service, self.workers = store, service, workers
 
 
-async def serve(database: str, bind: tuple[str, int], base_url: str | None,
-                stop: asyncio.Event) -> None:
-    from .collector import Refreezer, freeze_start_up_objects
-    from .pool import Workers
-    from .service import Service
+class CannotServe(Exception):
+    """`python -m bot.web` must not serve this database; the message is one line."""
+
+
+RESTORE_POLL = 2.0  # seconds between two looks at which file the database's path names
+
+
+async def open_for_pages(database: str) -> Store:
+    """The store, opened as the pages need it: never created (a mistyped path is not an
+    empty database), never migrated (that is the bot's work, under its lock), and only at
+    the schema this Corral writes."""
+    import sqlite3
+
+    from .instance import is_postgres, newest_schema, real_path, sqlite_schema
     from .store import Store
 
-    store = await Store.open(database)
-    workers = Workers(None)
-    source = _Standalone(store, Service(store, clock=time.time), workers)
-
-    async def check() -> tuple[bool, str]:
-        try:
-            await asyncio.wait_for(store.ping(), STORE_TIMEOUT)
-        except Exception as exc:  # any failure is the answer
-            return False, f"the store does not answer ({type(exc).__name__})"
-        return True, "ok"
-
-    server = WebServer(source, None, *bind, base_url=base_url, check=check)  # type: ignore[arg-type]
-    refreezer = Refreezer()
+    if not is_postgres(database):
+        path = real_path(database)
+        if not path.is_file():
+            raise CannotServe(f"no database at {database}: start the bot first (it creates "
+                              "the database), or fix CORRAL_DATABASE")
+        try:  # read only, before anything opens it for writing (which would change it)
+            _check_version(database, sqlite_schema(path), newest_schema("sqlite"))
+        except sqlite3.DatabaseError as exc:
+            raise CannotServe(f"{database} is not a usable SQLite database ({exc})") from None
+    store = await Store.open(database, migrate=False)
     try:
-        await server.start()
-        freeze_start_up_objects()  # and what each full collection keeps (its open streams)
-        refreezer.install()
-        await stop.wait()
-    finally:
-        refreezer.uninstall()
-        await server.stop()
-        workers.shutdown()
+        version = await store.db.schema_version()
+        _check_version(database, version, newest_schema(store.db.dialect))
+    except CannotServe:
         await store.close()
+        raise
+    except Exception as exc:
+        await store.close()
+        raise CannotServe(f"{database} is not a database Corral can read "
+                          f"({type(exc).__name__})") from None
+    return store
+
+
+def _check_version(database: str, version: int, newest: int) -> None:
+    if version != newest:
+        if version > newest:
+            raise CannotServe(f"{database} has schema {version}, newer than this Corral knows "
+                              f"({newest}): upgrade Corral, or restore a backup made by this "
+                              "version")
+        raise CannotServe(f"{database} has schema {version}, older than this Corral's {newest}: "
+                          "start the bot once to upgrade it (the web server never migrates)")
+
+
+def file_identity(database: str) -> tuple[int, int] | None:
+    """Which file the database's path names now (a restore puts another file there)."""
+    from .instance import real_path
+
+    try:
+        stat = real_path(database).stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
+async def follow_restores(database: str, source: _Standalone, server: WebServer,
+                          problem: list[str], seconds: float | None = None) -> None:
+    """A restore replaces the database file (os.replace): the pages would go on reading the
+    old one through their open connections. Every `seconds`, see which file the path names;
+    when it changed, open the new one (checked as at start) and serve it, or answer 503 with
+    the reason until a file that can be served is there."""
+    from .service import Service
+
+    serving = file_identity(database)
+    while True:
+        await asyncio.sleep(seconds or RESTORE_POLL)
+        now = file_identity(database)
+        if now == serving:
+            continue
+        old = source.store
+        source.store = source.service = None
+        server.pages.reset()  # its streams reconnect and catch up from the new file
+        if old is not None:
+            await old.close()
+        try:
+            store = await open_for_pages(database)
+        except CannotServe as exc:
+            problem[:] = [str(exc)]
+            log.error("web: the database file was replaced; not serving it: %s", exc)
+            serving = now
+            continue
+        source.store, source.service = store, Service(store, clock=time.time)
+        problem.clear()
+        serving = now
+        log.info("web: the database file was replaced (a restore); serving the new one")
+
+
+async def serve(database: str, bind: tuple[str, int], base_url: str | None,
+                stop: asyncio.Event, limits: WebLimits | None = None) -> None:
+    """Raises CannotServe before anything is served if the database cannot be served, or
+    another web server already serves it."""
+    from .collector import Refreezer, freeze_start_up_objects
+    from .instance import AlreadyRunning, FileLock, is_postgres
+    from .pool import Workers
+    from .service import Service
+
+    lock = None
+    if not is_postgres(database):  # one web server per SQLite file (beside its one bot)
+        lock = FileLock(database, ".web.lock", "one web server per SQLite file")
+        try:
+            lock.acquire("a web server")
+        except AlreadyRunning as exc:
+            raise CannotServe(str(exc)) from None
+    try:
+        store = await open_for_pages(database)
+        workers = Workers(None)
+        source = _Standalone(store, Service(store, clock=time.time), workers)
+        problem: list[str] = []
+
+        async def check() -> tuple[bool, str]:
+            if problem:
+                return False, problem[0]
+            current = source.store
+            if current is None:
+                return False, "opening the restored database"
+            try:
+                await asyncio.wait_for(current.ping(), STORE_TIMEOUT)
+            except Exception as exc:  # any failure is the answer
+                return False, f"the store does not answer ({type(exc).__name__})"
+            return True, "ok"
+
+        server = WebServer(source, None, *bind, base_url=base_url, check=check,  # type: ignore[arg-type]
+                           limits=limits)
+        refreezer = Refreezer()
+        follower = (asyncio.create_task(follow_restores(database, source, server, problem))
+                    if lock is not None else None)
+        try:
+            await server.start()
+            freeze_start_up_objects()  # and what each full collection keeps (its open streams)
+            refreezer.install()
+            await stop.wait()
+        finally:
+            if follower is not None:
+                follower.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await follower
+            refreezer.uninstall()
+            await server.stop()
+            workers.shutdown()
+            if source.store is not None:
+                await source.store.close()
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def main() -> None:
@@ -510,7 +630,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        database, bind, base_url = web_settings()
+        database, bind, base_url, limits = web_settings()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         sys.exit(1)
@@ -520,9 +640,13 @@ def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(database, bind, base_url, stop)
+        await serve(database, bind, base_url, stop, limits)
 
-    asyncio.run(run())
+    try:
+        asyncio.run(run())
+    except CannotServe as exc:
+        print(f"not serving: {exc}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -336,6 +336,15 @@ class Watch:
             for stream in streams:
                 stream.close()
 
+    def reset(self) -> None:
+        """End every stream and forget every version seen (the database was replaced)."""
+        for streams in list(self._streams.values()):
+            for stream in list(streams):
+                stream.close()
+        self._versions.clear()
+        self._moves.clear()
+        self._delivered.clear()
+
     def kick(self) -> None:
         """A change was committed in this process: read the watched versions now."""
         if self._streams:
@@ -587,6 +596,16 @@ class Pages:
         self._key: bytes | None = None  # see `_secret`
         self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
 
+    def reset(self) -> None:
+        """The database was replaced (a restore): forget what was read of the old one, and
+        end the live streams (their pages reconnect and catch up from the new one)."""
+        self.watch.reset()
+        self.cache = Cache()
+        self.pictures = Cache(128)
+        self._tournament_reads.clear()
+        self._replays.clear()
+        self._key = None
+
     def add_routes(self, app: web.Application) -> None:
         t = "{token:[A-Za-z0-9_-]{22}}"
         lang = "{lang:en|ja}"
@@ -616,8 +635,9 @@ class Pages:
     # -- reading -----------------------------------------------------------------------
     def _parts(self) -> tuple[Store, Service, Workers]:
         source = self.source
-        if not all(hasattr(source, name) for name in ("store", "service", "workers")):
-            raise web.HTTPServiceUnavailable()
+        if not all(getattr(source, name, None) is not None
+                   for name in ("store", "service", "workers")):
+            raise web.HTTPServiceUnavailable()  # starting, or a restored file being opened
         return source.store, source.service, source.workers
 
     async def _found(self, request: web.Request) -> MatchRow:
