@@ -32,7 +32,9 @@ from .matches import Matches
 FORMATS = engine.FORMATS
 DRAW_BREAKS = ("extra_game", "minimatch")
 MAX_PLAYERS = 64
-MAX_ROUNDS = 20
+MIN_ROUNDS, MAX_ROUNDS = 1, 20
+# a tournament's rating floor; the cog's Range uses these so Discord refuses a wrong one as typed
+MIN_MIN_RATING, MAX_MIN_RATING = 0, 5000
 DEFAULT_ROUND = 7 * 86400
 DEFAULT_SIGNUP = 2 * 86400
 MIN_WINDOW = 60
@@ -180,13 +182,13 @@ class Tournaments:
         elif not info.min_seats <= 2 <= info.max_seats:
             raise BadRequest(strings.TOURNAMENT_TWO_PLAYER_ONLY, game=game.name)
         if format in ("swiss", "pods"):
-            if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+            if rounds is None or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
                 raise BadRequest(strings.TOURNAMENT_BAD_ROUNDS, max=MAX_ROUNDS)
         elif rounds is not None:
             raise BadRequest(strings.TOURNAMENT_NO_ROUNDS)
         if draw_break not in DRAW_BREAKS:
             raise BadRequest(strings.TOURNAMENT_BAD_FORMAT, text=shorten(draw_break))
-        if min_rating is not None and not 0 <= min_rating <= 5000:
+        if min_rating is not None and not MIN_MIN_RATING <= min_rating <= MAX_MIN_RATING:
             raise BadRequest(strings.TOURNAMENT_BAD_MIN_RATING)
         move = parse_time(move_time)
         round_seconds = _window(round_time, DEFAULT_ROUND)
