@@ -516,6 +516,28 @@ class Queries(AnalysisQueries, PuzzleQueries):
             user_id, game, limit)
         return [(r["rated_at"], r["mu_after"], r["sigma_after"]) for r in reversed(rows)]
 
+    async def rating_trend_in(self, user_id: int, guild_id: int | None, limit: int = 500
+                              ) -> tuple[str | None, list[tuple[float, float, float]]]:
+        """A player page's chart: the game the user played most rated matches of in one server
+        (None: outside servers) and (time, mu, sigma) after each of those matches, oldest
+        first. Only that server's matches: a rating is one per game across servers, but a
+        server's page must not show games played elsewhere (above all in a server that
+        turned pages off), so the points are this server's games only."""
+        guild = guild_id or 0
+        top = await self.conn.fetch(
+            "SELECT h.game, COUNT(*) AS n FROM rating_history h JOIN matches m"
+            " ON m.id = h.match_id WHERE h.user_id = $1 AND COALESCE(m.guild_id, 0) = $2"
+            " GROUP BY h.game ORDER BY n DESC, h.game LIMIT 1", user_id, guild)
+        if not top:
+            return None, []
+        game = top[0]["game"]
+        rows = await self.conn.fetch(
+            "SELECT h.rated_at, h.mu_after, h.sigma_after FROM rating_history h JOIN matches m"
+            " ON m.id = h.match_id WHERE h.user_id = $1 AND h.game = $2"
+            " AND COALESCE(m.guild_id, 0) = $3 ORDER BY h.rated_at DESC, h.seq DESC LIMIT $4",
+            user_id, game, guild, limit)
+        return game, [(r["rated_at"], r["mu_after"], r["sigma_after"]) for r in reversed(rows)]
+
     async def rating_log(self) -> list[tuple[int, int, int]]:
         """(match, user, place) of every rating change, in the order they were made."""
         rows = await self.conn.fetch(

@@ -364,6 +364,12 @@ TOURNAMENT_NO_ROUNDS = N_("Round robin and knockout set their own number of roun
 TOURNAMENT_BAD_MIN_RATING = N_("The minimum rating must be between 0 and 5000.")
 TOURNAMENT_BAD_WINDOW = N_("The sign-up window and the round time must each be between a "
                            "minute and 90 days.")
+# /tournament create's round_time and signup: each error names its own option and range
+TOURNAMENT_BAD_ROUND_TIME = N_("`{text}` is not a round's time: write it like `7d`, `3d12h` or "
+                               "`90m`.")
+TOURNAMENT_ROUND_TIME_RANGE = N_("A round's time is between 1 minute and 90 days.")
+TOURNAMENT_BAD_SIGNUP = N_("`{text}` is not a sign-up time: write it like `2d`, `12h` or `90m`.")
+TOURNAMENT_SIGNUP_RANGE = N_("The sign-up time is between 1 minute and 90 days.")
 TOURNAMENT_MOVE_OVER_ROUND = N_("The time per move cannot be longer than a round.")
 TOURNAMENT_ALREADY_IN = N_("You are already signed up for tournament #{tournament_id}.")
 TOURNAMENT_NOT_IN = N_("You are not playing in tournament #{tournament_id}.")

@@ -900,18 +900,27 @@ class Pages:
         return [row for row in await store.finished_matches_of(user_id, 50)
                 if (row.guild_id or 0) == guild and row.web_token][:20]
 
+    async def _trend(self, user_id: int,
+                     guild: int) -> tuple[str | None, list[tuple[float, float]]]:
+        """The page's chart: rating after each rated match played in this server only (the
+        rating is one per game, but games in other servers, which may have turned pages off,
+        must not show through this one's page)."""
+        from .ratings import Skill
+
+        store, _, _ = self._parts()
+        game, rows = await store.rating_trend_in(user_id, guild or None)
+        return game, [(t, float(Skill(mu, sigma).display)) for t, mu, sigma in rows]
+
     async def _player_page(self, request: web.Request) -> web.Response:
         from .service.stats import seat_result
 
         guild, user_id = await self._player(request)
-        _, service, _ = self._parts()
         language = language_of_request(request)
         texts = Texts(language)
         e = html.escape
         rows = await self._public_finished(user_id, guild)
-        profile = await service.profile(user_id)
-        if not rows and profile.trend_game is None:
-            raise web.HTTPNotFound()
+        # a signed link to a member with no finished match here is a page that says so
+        trend_game, trend = await self._trend(user_id, guild)
         name = next((s.name for r in rows for s in r.seats if s.user_id == user_id), "?")
         words = {"win": WON, "loss": LOST, "draw": DRAWN}
         items = []
@@ -923,10 +932,9 @@ class Pages:
                                 result=texts(words[seat_result(row.result, seat or 0)])))
             items.append(f'<li><a href="/m/{row.web_token}?lang={language}">{e(line)}</a></li>')
         chart = ""
-        if profile.trend_game is not None and profile.trend:
-            game_name = texts(get_game(profile.trend_game).name)
-            alt = texts(phrase(RATING_ALT, name=name, game=game_name,
-                               count=len(profile.trend)))
+        if trend_game is not None and trend:
+            game_name = texts(get_game(trend_game).name)
+            alt = texts(phrase(RATING_ALT, name=name, game=game_name, count=len(trend)))
             src = f"{request.path}/chart-{language}.png"
             chart = (f"<h2>{e(texts(phrase(RATING_CHART, game=game_name)))}</h2>"
                      f'<figure><img id="chart" src="{e(src)}" alt="{e(alt)}"></figure>')
@@ -941,15 +949,15 @@ class Pages:
     async def _player_chart(self, request: web.Request) -> web.Response:
         from .pictures import profile_chart
 
-        _, user_id = await self._player(request)
+        guild, user_id = await self._player(request)
         language = request.match_info["lang"]
-        _, service, workers = self._parts()
-        profile = await service.profile(user_id)
-        if profile.trend_game is None or not profile.trend:
+        _, _, workers = self._parts()
+        trend_game, trend = await self._trend(user_id, guild)
+        if trend_game is None or not trend:
             raise web.HTTPNotFound()
         texts = Texts(language)
-        title = texts(phrase(RATING_CHART, game=texts(get_game(profile.trend_game).name)))
-        png: bytes = await workers.run(profile_chart, profile.trend, title, language)
+        title = texts(phrase(RATING_CHART, game=texts(get_game(trend_game).name)))
+        png: bytes = await workers.run(profile_chart, trend, title, language)
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "no-cache"})
 

@@ -115,3 +115,19 @@ async def test_the_hand_rules_name_the_offending_option_too():
     assert f"/{command['name']}: APPLICATION_COMMANDS_DUPLICATE_NAME" in errors[0]
     assert any(e.startswith(f"/{command['name']} > Not Lowercase > name: "
                             "APPLICATION_COMMAND_INVALID_NAME") for e in errors), errors
+
+
+async def test_tournament_create_bounds_are_the_services():
+    """Issue 51 point 10: /tournament create told Discord rounds 1-99 and min_rating 0-99,999
+    while the service takes 1-20 and 0-5,000, so the refusal came after the player typed it.
+    The synced options must carry the service's own bounds."""
+    from bot.service import tournaments as service
+
+    payload = await synced_payload()
+    group = next(c for c in payload if c["name"] == "tournament")
+    create = next(o for o in group["options"] if o["name"] == "create")
+    options = {o["name"]: o for o in create["options"]}
+    assert (options["rounds"]["min_value"], options["rounds"]["max_value"]) == (
+        service.MIN_ROUNDS, service.MAX_ROUNDS)
+    assert (options["min_rating"]["min_value"], options["min_rating"]["max_value"]) == (
+        service.MIN_MIN_RATING, service.MAX_MIN_RATING)

@@ -10,6 +10,7 @@ import logging
 import pytest
 from support import take
 
+from bot import strings
 from bot import tournaments as engine
 from bot.db import Conflict
 from bot.service import BadRequest, Forbidden, NotFound, Player, WrongPhase
@@ -314,3 +315,22 @@ async def test_a_thread_made_before_a_failure_is_where_the_match_starts(
     assert result == {"thread_id": 77_001, "placed": True} and len(made) == 1
     match = await service.get(decode(row.kind, row.payload).match_id)
     assert match.row.channel_id == 77_001 and match.status == "active"
+
+
+@pytest.mark.parametrize(("option", "text", "expected"), [
+    ("round_time", "soon", "TOURNAMENT_BAD_ROUND_TIME"),
+    ("round_time", "91d", "TOURNAMENT_ROUND_TIME_RANGE"),
+    ("round_time", "60d", None),  # a long round is fine, though a time per move stops at 30 days
+    ("signup_time", "soon", "TOURNAMENT_BAD_SIGNUP"),
+    ("signup_time", "91d", "TOURNAMENT_SIGNUP_RANGE"),
+])
+async def test_round_and_signup_errors_name_their_own_option(service, option, text, expected):
+    """Issue 51 point 10: a bad round_time or signup was answered with the time per move's
+    words and range (1 minute to 30 days), so a 60-day round was refused as a time per move."""
+    if expected is None:
+        spec(service, **{option: text})
+        return
+    with pytest.raises(BadRequest) as refused:
+        spec(service, **{option: text})
+    assert refused.value.phrase.template == getattr(strings, expected, expected)
+    assert "time per move" not in str(refused.value)

@@ -370,3 +370,45 @@ async def test_japanese_pages_read_in_japanese(site, service):
             words.feed(body.decode())
             text = " ".join(words.out).replace("English", "").replace("Corral", "")
             assert not english_words(text), (path, english_words(text))
+
+
+async def rated_game(service, guild_id: int, channel_id: int):
+    """A rated Mancala match in `guild_id`, Bob resigning after two moves."""
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=guild_id, channel_id=channel_id,
+                                     first="me", rated=True)
+    match = await service.accept(match.id, BOB.user_id)
+    for _ in range(2):
+        mover = match.to_move()
+        notation = service.legal_moves_for(match, mover.user_id)[0]
+        match = (await service.play(match.id, mover.user_id, notation)).match
+    return await service.resign(match.id, BOB.user_id)
+
+
+async def test_a_players_page_counts_only_its_own_servers_rated_games(site, service):
+    """Issue 51 point 7: server 1's page of Alice counted and charted her rated games in
+    server 2, which turned pages off; a server that said no to pages must not show through."""
+    base, _ = site
+    await service.update_settings(2, is_manager=True, web_links=False)
+    here = await rated_game(service, 1, 500)
+    for _ in range(3):
+        await rated_game(service, 2, 501)
+    _, _, page = await fetch(f"{base}/m/{here.row.web_token}?lang=en")
+    alice = re.search(r'href="(/p/1/\d+/[^"?]+)\?lang=en">Alice<', page.decode()).group(1)
+    _, _, body = await fetch(f"{base}{alice}?lang=en")
+    alt = re.search(r'<img id="chart" src="([^"]+)" alt="([^"]+)"', body.decode())
+    assert alt and "last 1 rated games" in alt.group(2), alt and alt.group(2)
+
+
+async def test_a_signed_link_to_a_player_with_no_finished_match_is_a_page(site, service):
+    """Issue 51 point 10: a valid signed link to a member with no finished match was a 404;
+    it is a page that says there is nothing to show yet, with no chart. A bad signature
+    stays 404."""
+    base, server = site
+    path = await server.pages.player_path(BOB.user_id, 1)
+    status, _, body = await fetch(f"{base}{path}?lang=en")
+    assert status == 200, status
+    assert "No finished matches to show." in body.decode()
+    assert 'id="chart"' not in body.decode()
+    status, _, _ = await fetch(f"{base}{path[:-1]}{'B' if path[-1] != 'B' else 'C'}")
+    assert status == 404

@@ -29,7 +29,15 @@ from ..interactions import (
 from ..pictures import tournament_picture
 from ..pool import Workers
 from ..service import Service, ServiceError, parse_options
-from ..service.tournaments import DRAW_BREAKS, FORMATS, Tournament
+from ..service.tournaments import (
+    DRAW_BREAKS,
+    FORMATS,
+    MAX_MIN_RATING,
+    MAX_ROUNDS,
+    MIN_MIN_RATING,
+    MIN_ROUNDS,
+    Tournament,
+)
 from ..ui import ID, Component, StaticView, button, template
 
 NUMBER = app_commands.Range[int, 1, (1 << 53) - 1]
@@ -63,11 +71,12 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                            title="The tournament's name")
     @app_commands.choices(game=games, format=formats, draw_break=breaks)
     async def create(interaction: Interaction, game: str, format: str,
-                     rounds: app_commands.Range[int, 1, 99] | None = None,
+                     rounds: app_commands.Range[int, MIN_ROUNDS, MAX_ROUNDS] | None = None,
                      options: str | None = None, time: str | None = None,
                      round_time: str | None = None, signup: str | None = None,
-                     rated: bool = True, min_rating: app_commands.Range[int, 0, 99999] | None
-                     = None, double: bool = False, draw_break: str = "extra_game",
+                     rated: bool = True, min_rating: app_commands.Range[int, MIN_MIN_RATING,
+                                                             MAX_MIN_RATING] | None = None,
+                     double: bool = False, draw_break: str = "extra_game",
                      title: str | None = None) -> None:
         async with handling(interaction):
             guild, channel = interaction.guild, interaction.channel

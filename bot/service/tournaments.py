@@ -22,7 +22,7 @@ from games import Game, GameError, Outcome, Phrase, Termination, get_game, phras
 
 from .. import outbox, ratings, strings
 from .. import tournaments as engine
-from ..clocks import Duration
+from ..clocks import Duration, DurationError, parse_duration
 from ..db import Conflict
 from ..store import SeatRow, TournamentRow, Tx
 from .clocks import parse_time
@@ -32,7 +32,9 @@ from .matches import Matches
 FORMATS = engine.FORMATS
 DRAW_BREAKS = ("extra_game", "minimatch")
 MAX_PLAYERS = 64
-MAX_ROUNDS = 20
+MIN_ROUNDS, MAX_ROUNDS = 1, 20
+# a tournament's rating floor; the cog's Range uses these so Discord refuses a wrong one as typed
+MIN_MIN_RATING, MAX_MIN_RATING = 0, 5000
 DEFAULT_ROUND = 7 * 86400
 DEFAULT_SIGNUP = 2 * 86400
 MIN_WINDOW = 60
@@ -84,10 +86,19 @@ def wrap(row: TournamentRow) -> Tournament:
     return Tournament(row, engine.from_json(row.data))
 
 
-def _window(text: str | None, default: int) -> int:
-    value = parse_time(text)
-    if value is None or not isinstance(value, int):
+def _window(text: str | None, default: int, bad: str, out_of_range: str) -> int:
+    """A round's or the sign-up's time in seconds (the default when not given or `none`); its
+    errors name that option and its own range, not the time per move's."""
+    if text is None:
         return default
+    try:
+        value = parse_duration(text)
+    except DurationError:
+        raise BadRequest(bad, text=shorten(text).replace("`", "'")) from None
+    if value is None:
+        return default
+    if not MIN_WINDOW <= value <= MAX_WINDOW:
+        raise BadRequest(out_of_range)
     return value
 
 
@@ -180,17 +191,19 @@ class Tournaments:
         elif not info.min_seats <= 2 <= info.max_seats:
             raise BadRequest(strings.TOURNAMENT_TWO_PLAYER_ONLY, game=game.name)
         if format in ("swiss", "pods"):
-            if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+            if rounds is None or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
                 raise BadRequest(strings.TOURNAMENT_BAD_ROUNDS, max=MAX_ROUNDS)
         elif rounds is not None:
             raise BadRequest(strings.TOURNAMENT_NO_ROUNDS)
         if draw_break not in DRAW_BREAKS:
             raise BadRequest(strings.TOURNAMENT_BAD_FORMAT, text=shorten(draw_break))
-        if min_rating is not None and not 0 <= min_rating <= 5000:
+        if min_rating is not None and not MIN_MIN_RATING <= min_rating <= MAX_MIN_RATING:
             raise BadRequest(strings.TOURNAMENT_BAD_MIN_RATING)
         move = parse_time(move_time)
-        round_seconds = _window(round_time, DEFAULT_ROUND)
-        signup = _window(signup_time, DEFAULT_SIGNUP)
+        round_seconds = _window(round_time, DEFAULT_ROUND, strings.TOURNAMENT_BAD_ROUND_TIME,
+                                strings.TOURNAMENT_ROUND_TIME_RANGE)
+        signup = _window(signup_time, DEFAULT_SIGNUP, strings.TOURNAMENT_BAD_SIGNUP,
+                         strings.TOURNAMENT_SIGNUP_RANGE)
         if not (MIN_WINDOW <= round_seconds <= MAX_WINDOW and MIN_WINDOW <= signup <= MAX_WINDOW):
             raise BadRequest(strings.TOURNAMENT_BAD_WINDOW)
         move_seconds = None if move is None or not isinstance(move, int) else move
