@@ -538,6 +538,15 @@ class Queries(AnalysisQueries, PuzzleQueries):
             user_id, game, guild, limit)
         return game, [(r["rated_at"], r["mu_after"], r["sigma_after"]) for r in reversed(rows)]
 
+    async def seat_name_in(self, user_id: int, guild_id: int | None) -> str | None:
+        """The name the user last sat under in a match of this server (a player page names a
+        player who has no finished match there yet by their seat in one being played)."""
+        row = await self.conn.fetchrow(
+            "SELECT s.name FROM seats s JOIN matches m ON m.id = s.match_id"
+            " WHERE s.user_id = $1 AND COALESCE(m.guild_id, 0) = $2"
+            " ORDER BY s.joined_at DESC, s.match_id DESC LIMIT 1", user_id, guild_id or 0)
+        return None if row is None else str(row["name"])
+
     async def rating_log(self) -> list[tuple[int, int, int]]:
         """(match, user, place) of every rating change, in the order they were made."""
         rows = await self.conn.fetch(

@@ -921,7 +921,10 @@ class Pages:
         rows = await self._public_finished(user_id, guild)
         # a signed link to a member with no finished match here is a page that says so
         trend_game, trend = await self._trend(user_id, guild)
-        name = next((s.name for r in rows for s in r.seats if s.user_id == user_id), "?")
+        name = next((s.name for r in rows for s in r.seats if s.user_id == user_id), None)
+        if name is None:  # no finished match here yet: their seat in one being played
+            store, _, _ = self._parts()
+            name = await store.seat_name_in(user_id, guild) or "?"
         words = {"win": WON, "loss": LOST, "draw": DRAWN}
         items = []
         for row in rows:

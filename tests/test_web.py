@@ -405,10 +405,14 @@ async def test_a_signed_link_to_a_player_with_no_finished_match_is_a_page(site, 
     it is a page that says there is nothing to show yet, with no chart. A bad signature
     stays 404."""
     base, server = site
+    match = await service.open_match(game_id="progressive-mancala", options={}, host=ALICE,
+                                     opponent=BOB, guild_id=1, channel_id=840, first="me")
+    await service.accept(match.id, BOB.user_id)  # being played: the link on its page
     path = await server.pages.player_path(BOB.user_id, 1)
     status, _, body = await fetch(f"{base}{path}?lang=en")
     assert status == 200, status
     assert "No finished matches to show." in body.decode()
     assert 'id="chart"' not in body.decode()
+    assert f"<h1>{BOB.name} on Corral</h1>" in body.decode()  # named by their seat
     status, _, _ = await fetch(f"{base}{path[:-1]}{'B' if path[-1] != 'B' else 'C'}")
     assert status == 404
