@@ -13,11 +13,14 @@ each phase bounded in count and time:
    the bot drops each (its header time limit is 10 s), with /healthz asked throughout;
 4. a flood: `--flood` sockets opened at once and left silent for 12 s, with /healthz asked
    throughout; the most descriptors the bot had open, and how many log lines it wrote.
-   `--nofile 1024 --flood 1100` is a bot started from a shell without the unit's limit.
+   `--nofile 1024 --flood 1100` is a bot started from a shell without the unit's limit;
+5. malformed requests: `--bad` requests with a broken header line, one connection each, as
+   fast as they go: how many bytes the bot's log grew, and what the answers carried.
 
     python bench/web_abuse.py [--churners 20] [--churn-seconds 30] [--streams 10000]
                               [--watched 10] [--rate 10] [--seconds 30] [--slow 500]
-                              [--flood 1100] [--nofile 16384] [--skip churn,streams,...]
+                              [--flood 1100] [--bad 1000] [--nofile 16384]
+                              [--skip churn,streams,slow,flood,bad]
 """
 
 from __future__ import annotations
@@ -136,6 +139,22 @@ async def flood(host: str, port: int, count: int, seconds: float) -> None:
           flush=True)
 
 
+async def malformed(host: str, port: int, count: int) -> None:
+    """`count` requests with a broken header line; what came back."""
+    answers: dict[str, int] = {}
+    echoed = secured = 0
+    for i in range(count):
+        reader, writer = await asyncio.open_connection(host, port)
+        writer.write(b"GET /m/<script>%d HTTP/1.1\r\nHost: bench\r\nBad Header Line\r\n\r\n" % i)
+        answer = await reader.read()
+        writer.close()
+        status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+        answers[status] = answers.get(status, 0) + 1
+        echoed += b"Bad Header Line" in answer or b"<script>" in answer
+        secured += b"Content-Security-Policy" in answer
+    print(json.dumps({"answers": answers, "echoed": echoed, "secured": secured}), flush=True)
+
+
 def attacker(argv: list[str]) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -144,6 +163,8 @@ def attacker(argv: list[str]) -> None:
         asyncio.run(churn(host, int(port), rest[0], int(rest[1]), float(rest[2])))
     elif mode == "hold":
         asyncio.run(hold(host, int(port), rest[1:], int(rest[0])))
+    elif mode == "bad":
+        asyncio.run(malformed(host, int(port), int(rest[0])))
     elif mode == "flood":
         asyncio.run(flood(host, int(port), int(rest[0]), float(rest[1])))
     else:
@@ -263,6 +284,8 @@ async def run(args: argparse.Namespace) -> None:
                 await slow_phase(args, host, port, base)
             if "flood" not in skip:
                 await flood_phase(args, host, port, base, pid, Path(folder) / "bot.log")
+            if "bad" not in skip:
+                await bad_phase(args, host, port, Path(folder) / "bot.log")
         finally:
             await bot.stop()
             await fake.stop()
@@ -355,6 +378,19 @@ async def flood_phase(args: argparse.Namespace, host: str, port: int, base: str,
           f"{health.text()}", flush=True)
 
 
+async def bad_phase(args: argparse.Namespace, host: str, port: int, log: Path) -> None:
+    """5. malformed requests: the log, and the answers."""
+    logged = log.stat().st_size
+    began = time.monotonic()
+    child = await spawn("bad", host, str(port), str(args.bad))
+    got = await output(child, 300)
+    await child.wait()
+    took = time.monotonic() - began
+    print(f"malformed: {args.bad} requests in {took:.1f} s, answered {got['answers']}; "
+          f"{got['secured']} with the security headers, {got['echoed']} echoing the request; "
+          f"the bot's log grew {log.stat().st_size - logged} bytes", flush=True)
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--attack":
         attacker(sys.argv[2:])
@@ -369,6 +405,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--slow", type=int, default=500)
     parser.add_argument("--flood", type=int, default=1100)
+    parser.add_argument("--bad", type=int, default=1000)
     parser.add_argument("--nofile", type=int, default=UNIT_NOFILE,
                         help="the bot's descriptor limit (the unit's LimitNOFILE)")
     parser.add_argument("--skip", default="", help="phases to skip: churn,streams,slow,flood")

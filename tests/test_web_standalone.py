@@ -142,12 +142,14 @@ async def test_after_a_restore_the_new_file_is_served(tmp_path, monkeypatch):
         # a file this Corral cannot serve: 503 with the reason, until a good one is back
         wrong = database_at(tmp_path / "old.sqlite3", migration_scripts("sqlite")[-1][0] - 1)
         os.replace(wrong, database)
-        for _ in range(100):
-            if await status(base + "/healthz") == 503:
+        reason = ""
+        for _ in range(100):  # "opening the restored database", then why it cannot be
+            async with aiohttp.ClientSession() as session, session.get(base + "/healthz") as r:
+                reason = f"{r.status} {await r.text()}"
+            if "start the bot once" in reason:
                 break
             await asyncio.sleep(0.05)
-        async with aiohttp.ClientSession() as session, session.get(base + "/healthz") as r:
-            assert r.status == 503 and "start the bot once" in await r.text()
+        assert reason.startswith("503 ") and "start the bot once" in reason, reason
         assert await status(base + page) == 503
 
 
