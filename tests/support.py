@@ -1,5 +1,6 @@
-"""Shared test doubles: an injectable clock, a deterministic seat order, named players, and a
-look at what the service asked to be delivered (the outbox)."""
+"""Shared test doubles: an injectable clock, a deterministic seat order, named players, a
+look at what the service asked to be delivered (the outbox), and a SQLite file at any schema
+version."""
 
 from __future__ import annotations
 
@@ -76,3 +77,22 @@ def command_tree():
     bot = CorralBot(Settings(token="unused"))
     cogs.register_all(bot.tree, service=None, handling=None, pictures=None)  # type: ignore
     return bot.tree
+
+
+def database_at(path: Any, version: int) -> Any:
+    """A SQLite database as Corral's migrations leave it at `version` (no rows)."""
+    import sqlite3
+
+    from bot.db import migration_scripts
+    from bot.sqlite import split_statements
+
+    conn = sqlite3.connect(path)
+    for number, _, script in migration_scripts("sqlite"):
+        if number > version:
+            break
+        for statement in split_statements(script):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version={number}")
+    conn.commit()
+    conn.close()
+    return path

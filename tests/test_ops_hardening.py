@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support import database_at
 
 from bot.backup import (
     BackupError,
@@ -24,7 +25,6 @@ from bot.backup import (
 )
 from bot.db import migration_scripts
 from bot.instance import AlreadyRunning, FileLock
-from bot.sqlite import split_statements
 from bot.store import Store
 
 
@@ -64,20 +64,6 @@ def test_a_restore_through_a_symlink_replaces_the_file_and_keeps_the_link(tmp_pa
     restore(str(link), copy)
     assert link.is_symlink() and link.resolve() == database.resolve()
     check_copy(database)
-
-
-def database_at(path: Path, version: int) -> Path:
-    """A database as Corral's migrations leave it at `version`."""
-    conn = sqlite3.connect(path)
-    for number, _, script in migration_scripts("sqlite"):
-        if number > version:
-            break
-        for statement in split_statements(script):
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={number}")
-    conn.commit()
-    conn.close()
-    return path
 
 
 def test_a_copy_of_every_schema_version_is_accepted(tmp_path):

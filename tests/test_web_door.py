@@ -84,6 +84,17 @@ async def test_a_live_stream_ends_as_soon_as_its_viewer_leaves(store, service):
             assert server.pages.watch.version(match.id) == -1  # nothing kept of the match
 
 
+def sender(sent: list[int]):
+    """A watch's `send` that writes `v` to each stream behind and notes how many there were."""
+    async def send(match_id, version, streams):
+        sent.append(len(streams))
+        for stream in streams:
+            if await stream.write(b"v"):
+                stream.sent = version
+
+    return send
+
+
 class Sink:
     def __init__(self):
         self.got: list[bytes] = []
@@ -99,12 +110,7 @@ async def test_each_stream_gets_its_keep_alive_on_its_own_idle_time():
             return {}
 
     sent: list[int] = []
-
-    async def send(match_id, version, streams):
-        sent.append(len(streams))
-        for stream in streams:
-            if await stream.write(b"v"):
-                stream.sent = version
+    send = sender(sent)
 
     store = Versions()
     watch = Watch(lambda: store, send, poll=3600.0, ping=0.6)  # type: ignore[arg-type, return-value]
@@ -145,12 +151,7 @@ async def test_a_join_or_a_leave_walks_none_of_the_match_s_other_streams():
     """Before, each new viewer made the watch scan every stream of its match for the ones
     behind, and each leave searched a list: O(N) per viewer, O(N^2) for a crowd."""
     sent: list[int] = []
-
-    async def send(match_id, version, streams):
-        sent.append(len(streams))
-        for stream in streams:
-            if await stream.write(b"v"):
-                stream.sent = version
+    send = sender(sent)
 
     watch = Watch(lambda: None, send, poll=3600.0, ping=3600.0)
     watch.start()

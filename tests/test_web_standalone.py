@@ -15,13 +15,12 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from support import ALICE, BOB
+from support import ALICE, BOB, database_at
 
 import bot.web
 from bot.backup import backup_sqlite, restore
 from bot.db import migration_scripts
 from bot.service import MatchService
-from bot.sqlite import split_statements
 from bot.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,19 +32,6 @@ def run_web(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
                 "PYTHONPATH": str(ROOT)})
     return subprocess.run([sys.executable, "-m", "bot.web"], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
-
-
-def database_at(path: Path, version: int) -> Path:
-    conn = sqlite3.connect(path)
-    for number, _, script in migration_scripts("sqlite"):
-        if number > version:
-            break
-        for statement in split_statements(script):
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version={number}")
-    conn.commit()
-    conn.close()
-    return path
 
 
 def test_a_mistyped_path_is_refused_and_nothing_is_created(tmp_path):
