@@ -164,6 +164,10 @@ class Gate:
                         drop: Callable[[], None]) -> str | None:
         """Count a new connection, or the reason it is refused (nothing is counted then).
         It is silent until `spoke(door)`; `drop` ends it if a newcomer needs its place."""
+        key = peer or "?"
+        if not self.trusted(peer) and self._peers[key] >= self.limits.per_peer:
+            self.refused["peer"] += 1  # before any eviction: an address at its cap takes
+            return "peer"              # no one else's place
         if self.connections >= self.limits.connections:
             if not self._silent:
                 self.refused["connections"] += 1
@@ -171,10 +175,6 @@ class Gate:
             _, oldest = self._silent.popitem(last=False)
             self.refused["silent"] += 1
             oldest()  # it closes its connection and calls `close_connection`
-        key = peer or "?"
-        if not self.trusted(peer) and self._peers[key] >= self.limits.per_peer:
-            self.refused["peer"] += 1
-            return "peer"
         self.connections += 1
         self._peers[key] += 1
         self._silent[door] = drop

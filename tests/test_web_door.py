@@ -373,3 +373,24 @@ def test_a_bad_limit_stops_the_bot_with_one_line():
     with pytest.raises(ConfigError, match="CORRAL_WEB_MAX_STREAMS='-1'"):
         load_settings({"DISCORD_TOKEN": "t", "CORRAL_WEB_MAX_STREAMS": "-1"},
                       env_file="/nonexistent")
+
+
+def test_an_address_at_its_cap_takes_no_one_else_s_place():
+    from bot.webgate import Gate
+
+    gate = Gate(WebLimits(connections=3, per_peer=2))
+    dropped: list[str] = []
+
+    def door(name: str):
+        def drop() -> None:
+            dropped.append(name)
+            gate.close_connection("192.0.2.9" if name.startswith("b") else "192.0.2.1", name)
+        return drop
+
+    assert gate.open_connection("192.0.2.1", "a1", door("a1")) is None  # silent
+    assert gate.open_connection("192.0.2.9", "b1", door("b1")) is None
+    assert gate.open_connection("192.0.2.9", "b2", door("b2")) is None
+    assert gate.open_connection("192.0.2.9", "b3", door("b3")) == "peer"  # its third
+    assert dropped == [] and gate.connections == 3
+    assert gate.open_connection("192.0.2.5", "c1", door("c1")) is None  # a newcomer
+    assert dropped == ["a1"] and gate.connections == 3  # the oldest silent gave its place
