@@ -22,6 +22,9 @@ A kit is a package (`games/<kit>/` for the product's games) whose `__init__` dec
 - `lessons`: the game's lesson file (`/learn`), a JSON file read by `games.lessons`: small
   positions in the game's own notation, each with a task and its texts in every language, or
   None for a game without a lesson.
+- `puzzles`: the game's curated puzzle set (`/puzzle` from the first day), a JSON file read by
+  `games.puzzles.curated`, made by `python -m games puzzles` from AI self-play and re-checked
+  by exhaustive search in the tests; or None.
 
 `games/__init__.py` lists the product's kits, one line each; `CORRAL_EXTRA_KITS` adds others
 (see there).
@@ -56,6 +59,7 @@ class Kit:
     texts: Path | None = None
     setups: tuple[Setup, ...] = ()
     lessons: Path | None = None
+    puzzles: Path | None = None
     baseline: str | None = None
 
     @property

@@ -15,12 +15,68 @@ Pure and standard library only (run in a worker process, plain data in and out).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from . import get_game
+from . import KITS, get_game
 from .analysis import replayed, result_shares
-from .base import Game
+from .base import N_, Game
+
+# What a curated puzzle asks, in words a newcomer understands. Every puzzle states one goal,
+# and exhaustive search checked that exactly one legal move reaches it (whatever is rolled or
+# hidden where chance or hidden information reaches it).
+GOALS: dict[str, str] = {
+    "win": N_("Win this turn."),
+    "safe": N_("Do not hand over the win: one move only keeps the next player from winning "
+               "at once."),
+    "most": N_("Gain the most this turn."),
+}
+
+
+@dataclass(frozen=True)
+class Curated:
+    """One puzzle of a kit's shipped set (`Kit.puzzles`), as `curated(game_id)` loads it."""
+
+    key: str  # stable and unique in the set: "<game>:<source>:<ply>"
+    game: str
+    seats: int
+    options: dict[str, str]
+    entries: list[list[str]]  # [kind, notation] from the start to the puzzle's position
+    seat: int  # 0-based seat to move: the solver's
+    goal: str  # a key of GOALS
+    solution: str  # the one move (notation) that reaches the goal
+    line: list[str]  # the point of the solution: it and the plies after it (2-3 plies)
+    refutations: dict[str, list[str]]  # each other legal move: the line that shows it fails
+    themes: list[str]  # theme ids of the set's "themes"
+    turn: str  # the turn it comes from ("<source>:<turn>"): two of one turn never in a row
+
+
+@dataclass(frozen=True)
+class PuzzleSet:
+    puzzles: list[Curated]
+    themes: dict[str, dict[str, str]]  # theme id -> its name in every language
+
+
+@cache
+def curated(game_id: str) -> PuzzleSet:
+    """A kit's shipped puzzle set (empty for a kit without one). The file is
+    {"format": 1, "game": id, "themes": {id: {"en": .., "ja": ..}}, "puzzles": [Curated as a
+    JSON object, without "game"]}."""
+    kit = KITS[game_id]
+    if kit.puzzles is None or not kit.puzzles.exists():
+        return PuzzleSet([], {})
+    data = json.loads(kit.puzzles.read_text(encoding="utf-8"))
+    if data.get("format") != 1 or data.get("game") != game_id:
+        raise ValueError(f"{kit.puzzles}: not a format 1 puzzle set of {game_id}")
+    themes: Mapping[str, dict[str, str]] = data.get("themes", {})
+    found = [Curated(game=game_id, **p) for p in data["puzzles"]]
+    for p in found:
+        if p.goal not in GOALS or any(t not in themes for t in p.themes):
+            raise ValueError(f"{kit.puzzles}: {p.key} has an unknown goal or theme")
+    return PuzzleSet(found, dict(themes))
 
 FOUND_AT_LEAST = 0.6  # the mover's chance at the finding level, for a candidate
 MARGIN = 0.3  # how much better the solution must be than every other move, when confirmed
