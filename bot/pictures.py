@@ -50,6 +50,25 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                               tr=translations(picture_language(language)), you=you)
 
 
+def queue_picture(game_id: str, state: dict[str, Any], seat: int,
+                  pairs: Sequence[tuple[str, Sequence[str]]], heading: str,
+                  names: Sequence[str], language: str = "en") -> bytes:
+    """A player's conditional moves as one picture: each pair (its caption, and its plies
+    played in order from `state`) above a small board of the position after it, seen from
+    `seat` (no game takes conditional moves with hidden information: the public view)."""
+    from render.queue import queue_picture as draw
+
+    game = get_game(game_id)
+    position = game.from_json(state)
+    shown = []
+    for caption, plies in pairs:
+        for notation in plies:
+            position = game.play(position, notation)
+        shown.append((caption, game.observe(position, seat)))
+    return draw(game_id, heading, shown, names=list(names),
+                tr=translations(picture_language(language)))
+
+
 def _replayed(game_id: str, seat_count: int, options: dict[str, str],
               entries: Sequence[Sequence[str]]) -> tuple[Any, list[Any]]:
     """The game and its states after 0, 1, … n entries of an effective log."""

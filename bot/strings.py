@@ -495,9 +495,20 @@ CONDITIONAL_FULL = N_("Your queue is full (or reaches the end of the match): cle
 CONDITIONAL_ENDS = N_("After `{notation}` the match is over: there is nothing to reply.")
 CONDITIONAL_HEADER = N_("🔀 Your conditional moves in match #{match_id} (only you see them):")
 CONDITIONAL_PAIR = N_("{n}. if they play `{theirs}`, I play `{mine}`")
+CONDITIONAL_PICTURE_HEADING = N_("Your conditional moves in match #{match_id}")  # a picture's
+CONDITIONAL_PICTURE_PAIR = N_("{n}. if they play {theirs}, I play {mine}")  # above a small board
 CONDITIONAL_EMPTY = N_("None queued yet.")
 CONDITIONAL_ENTER_THEIRS = N_("Next: choose their move (after the pairs above).")
 CONDITIONAL_ENTER_MINE = N_("If they play `{theirs}`: now choose your reply.")
+CONDITIONAL_ENTER_THEIRS_MORE = N_("They play `{theirs}` and move again: choose the rest of their "
+                                   "move.")
+CONDITIONAL_ENTER_MINE_MORE = N_("If they play `{theirs}`, you play `{mine}` and move again: "
+                                 "choose the rest of your reply.")
+CONDITIONAL_CHANGED = N_("This view of your conditional moves is out of date: the match or the "
+                         "queue has changed since.")
+CONDITIONAL_NOW = N_("Here is your queue as it is now:")
+CONDITIONAL_CLEARED_BY_MOVE = N_("🔀 Your conditional moves in match #{match_id} are cleared: "
+                                 "{name} played `{notation}`, not `{expected}`.")
 CONDITIONAL_SAVED = N_("Queued. When their move matches the first pair, your reply is played at "
                        "once; any other move clears the queue.")
 CONDITIONAL_CLEARED = N_("Your conditional moves in match #{match_id} are cleared.")
