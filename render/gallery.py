@@ -19,6 +19,8 @@ What is drawn, asked of each kit and never named here (render/ names no game):
 - each lesson step (`Kit.lessons`) as the learner sees it, named as the lesson names seats;
 - a puzzle position (the solver's own view, "You" and "Opponent");
 - analysis charts and swings (`render.analysis`), replay frames (`render.replay`);
+- a conditional-move queue as small boards (`render.queue`), of each game that takes them
+  (two seats, no hidden information, no chance: what its `GameInfo` declares);
 - tournament standings with their crosstables, of every format, and a knockout bracket
   (`render.tournament`); rating charts (`render.chart`): many points, one, none.
 
@@ -68,7 +70,8 @@ class Item:
     Board pictures keep their game's `observation`, what the tests check against."""
 
     file: str
-    kind: str  # board, private, lesson, puzzle, analysis-chart, swing, replay-frame, ...
+    kind: str  # board, private, lesson, puzzle, analysis-chart, swing, replay-frame,
+    # conditional-queue, ...
     game: str  # the game's id, or "" for a picture of no one game
     language: str
     edge: str  # the case it shows: "final, longest names", "option start=f7, one move in"
@@ -342,6 +345,59 @@ class _Gallery:
                 self.add("swing", kit.id, language, f"{setup.label}: swing {rank + 1}, "
                          f"move {swing.index}", swing_png, setup=setup.label, names=names)
 
+    def conditional_queue(self, kit: Kit) -> None:
+        """A queue of three pairs (the first is the opponent's move now, then a reply...),
+        each pair a whole turn, as the bot draws it for the queue's owner (seat 1)."""
+        from bot import strings
+
+        from .queue import queue_picture
+
+        game = kit.game
+        setup = next((s for s in kit.setups if s.seats == 2), None)
+        if setup is None or game.info.hidden_information or game.info.chance:
+            return
+        rng = _rng(self.seed, kit.id, "conditional")
+        state = game.new(2, game.draw_options(dict(setup.options), rng))
+        state = game.apply(state, rng.choice(game.legal_moves(state)))  # the owner's move
+        owner = 0 if game.to_move(state) == 1 else 1
+        pairs: list[tuple[list[str], list[str]]] = []
+        position = state
+        for _ in range(3):
+            turns: list[list[str]] = []
+            for _side in range(2):
+                seat, plies = game.to_move(position), []
+                while game.outcome(position) is None and game.to_move(position) == seat:
+                    move = rng.choice(game.legal_moves(position))
+                    plies.append(game.format_move(position, move))
+                    position = game.apply(position, move)
+                turns.append(plies)
+            if not turns[1]:
+                break
+            pairs.append((turns[0], turns[1]))
+        for language in LANGUAGES:
+            words = _words(language)
+            names = list(LONGEST[:2] if language == "en" else NAMES[language][:2])
+            tr = translations(language)
+            heading = words(strings.CONDITIONAL_PICTURE_HEADING).format(match_id=1234)
+            shown = []
+            after = state
+            for number, (theirs, mine) in enumerate(pairs, 1):
+                for notation in (*theirs, *mine):
+                    after = game.play(after, notation)
+                shown.append((words(strings.CONDITIONAL_PICTURE_PAIR).format(
+                    n=number, theirs=" ".join(theirs), mine=" ".join(mine)),
+                    game.observe(after, owner)))
+
+            def queue_png(layout: list[TextBox] | None, heading: str = heading,
+                          shown: list[tuple[str, Any]] = shown, names: list[str] = names,
+                          tr: Any = tr) -> bytes:
+                return queue_picture(kit.id, heading, shown, names=names, tr=tr,
+                                     layout=layout)
+
+            self.add("conditional-queue", kit.id, language,
+                     f"{setup.label}: {len(pairs)} queued pairs", queue_png,
+                     setup=setup.label, names=names)
+
     def calm_chart(self, kit: Kit) -> None:
         from .analysis import analysis_chart
 
@@ -555,6 +611,7 @@ def items(seed: int = 0) -> list[Item]:
         if len(kit.setups) > 1 and kit.setups[-1].seats > 2:
             gallery.analysis(kit, kit.setups[-1], ("en",))
         gallery.replay(kit)
+        gallery.conditional_queue(kit)
     gallery.calm_chart(next(k for k in KITS.values() if k.picture is not None))
     gallery.tournaments()
     gallery.rating_charts()
