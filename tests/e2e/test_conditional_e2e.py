@@ -53,9 +53,22 @@ async def click(fake, user: int, message: dict[str, Any], custom_id: str) -> dic
     message_id = int(message["id"])
     before = looks(fake.messages[message_id])
     record = await fake.answered(await fake.click(user, message, custom_id))
-    assert record.kind == 7, record.callbacks
+    # the message itself changes: at once (7), or once its pictures are drawn (6, deferred)
+    assert record.kind in (6, 7), record.callbacks
     return await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
                                and fake.messages[message_id], what="the queue updated")
+
+
+async def shown(fake, record):
+    """The answer of a command or button that shows a queue: deferred while its pictures are
+    drawn (5), then edited into the queue; a refusal comes at once (4)."""
+    record = await fake.answered(record)
+    if record.kind == 5:
+        message_id = int(record.original["id"])
+        record.original = await fake.wait_for(
+            lambda: fake.messages[message_id]["content"] and fake.messages[message_id],
+            what="the queue shown")
+    return record
 
 
 def queue_button(message: dict[str, Any], value: str) -> str:
@@ -64,7 +77,7 @@ def queue_button(message: dict[str, Any], value: str) -> str:
 
 
 async def conditional(fake, user: int, channel_id: int | None = None):
-    return await fake.answered(await fake.slash(user, "conditional", channel_id=channel_id))
+    return await shown(fake, await fake.slash(user, "conditional", channel_id=channel_id))
 
 
 async def forged_click(fake, user: int, message: dict[str, Any], custom_id: str):
@@ -98,8 +111,8 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
 
     opener = next(c["custom_id"] for c in components(moved.original, 2)
                   if c["custom_id"].startswith("c1:ko:"))
-    shown = await fake.answered(await fake.click(alice, moved.original, opener))
-    message = fake.messages[int(shown.original["id"])]
+    opened = await shown(fake, await fake.click(alice, moved.original, opener))
+    message = fake.messages[int(opened.original["id"])]
     assert is_ephemeral(message) and "None queued yet" in message["content"]
     for number, ply in enumerate((*x1, *y1, *x2, *y2)):
         if number == 0:  # an illegal X (a pit that is empty or not Bob's): refused, no change
