@@ -54,8 +54,9 @@ def queue_picture(game_id: str, state: dict[str, Any], seat: int,
                   pairs: Sequence[tuple[str, Sequence[str]]], heading: str,
                   names: Sequence[str], language: str = "en") -> bytes:
     """A player's conditional moves as one picture: each pair (its caption, and its plies
-    played in order from `state`) above a small board of the position after it, seen from
-    `seat` (no game takes conditional moves with hidden information: the public view)."""
+    played in order from `state`, after the pairs before it) above a small board of the
+    position after it, seen from `seat` (no game takes conditional moves with hidden
+    information: the public view)."""
     from render.queue import queue_picture as draw
 
     game = get_game(game_id)

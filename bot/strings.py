@@ -497,6 +497,7 @@ CONDITIONAL_HEADER = N_("🔀 Your conditional moves in match #{match_id} (only 
 CONDITIONAL_PAIR = N_("{n}. if they play `{theirs}`, I play `{mine}`")
 CONDITIONAL_PICTURE_HEADING = N_("Your conditional moves in match #{match_id}")  # a picture's
 CONDITIONAL_PICTURE_PAIR = N_("{n}. if they play {theirs}, I play {mine}")  # above a small board
+CONDITIONAL_PICTURE_DRAFT = N_("{n}. being entered: {moves}")  # the pair not yet complete
 CONDITIONAL_EMPTY = N_("None queued yet.")
 CONDITIONAL_ENTER_THEIRS = N_("Next: choose their move (after the pairs above).")
 CONDITIONAL_ENTER_MINE = N_("If they play `{theirs}`: now choose your reply.")

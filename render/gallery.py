@@ -346,8 +346,8 @@ class _Gallery:
                          f"move {swing.index}", swing_png, setup=setup.label, names=names)
 
     def conditional_queue(self, kit: Kit) -> None:
-        """A queue of three pairs (the first is the opponent's move now, then a reply...),
-        each pair a whole turn, as the bot draws it for the queue's owner (seat 1)."""
+        """A queue of two pairs and a third being entered (the opponent's turn of it chosen),
+        each pair a whole turn, as the bot draws it for the queue's owner."""
         from bot import strings
 
         from .queue import queue_picture
@@ -382,11 +382,14 @@ class _Gallery:
             shown = []
             after = state
             for number, (theirs, mine) in enumerate(pairs, 1):
-                for notation in (*theirs, *mine):
+                last = number == len(pairs) and number > 1  # the pair being entered
+                for notation in (*theirs, *(() if last else mine)):
                     after = game.play(after, notation)
-                shown.append((words(strings.CONDITIONAL_PICTURE_PAIR).format(
-                    n=number, theirs=" ".join(theirs), mine=" ".join(mine)),
-                    game.observe(after, owner)))
+                caption = (words(strings.CONDITIONAL_PICTURE_DRAFT).format(
+                    n=number, moves=" ".join(theirs)) if last else
+                    words(strings.CONDITIONAL_PICTURE_PAIR).format(
+                        n=number, theirs=" ".join(theirs), mine=" ".join(mine)))
+                shown.append((caption, game.observe(after, owner)))
 
             def queue_png(layout: list[TextBox] | None, heading: str = heading,
                           shown: list[tuple[str, Any]] = shown, names: list[str] = names,
@@ -395,7 +398,8 @@ class _Gallery:
                                      layout=layout)
 
             self.add("conditional-queue", kit.id, language,
-                     f"{setup.label}: {len(pairs)} queued pairs", queue_png,
+                     f"{setup.label}: {len(pairs) - 1} queued pairs and one being entered",
+                     queue_png,
                      setup=setup.label, names=names)
 
     def calm_chart(self, kit: Kit) -> None:

@@ -1,5 +1,6 @@
 """A player's conditional moves as one picture: a heading, then for each queued pair the line
-that says it ("1. if they play b, I play e") above the board after that pair.
+that says it ("1. if they play b, I play e") above the board after that pair (and the pair
+being entered last, the same way: the position its next move is entered on).
 
 Drawn like an analysis's swings (render/analysis.py, whose module says why): 720 px wide,
 shown about 360 px wide on a phone, every board as wide as the picture, stacked, cut below its

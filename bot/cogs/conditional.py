@@ -8,7 +8,8 @@ that has changed or on a match that has moved on changes nothing.
 Each message shows the position after the moves chosen so far (the picture of the step being
 answered), asks in the right person (the step's `their_prompt` while entering the opponent's
 move), writes out the pair being entered in full (a turn of several moves too), and lists the
-queue as small boards (render/queue.py), both pictures drawn in the worker pool. A click on a
+queue as small boards (render/queue.py), the pair being entered last: one picture (a phone
+shows two side by side, each too small to read), drawn in the worker pool. A click on a
 view that the queue or the match has left behind says so and shows the queue as it is now (or,
 when there is nothing left to queue, why), instead of a bare refusal.
 
@@ -142,26 +143,30 @@ def draft_line(view: ConditionalView) -> Phrase:
 
 async def queue_files(pictures: Workers, view: ConditionalView,
                       texts: Texts) -> list[discord.File]:
-    """The pictures of a queue's message, drawn in the worker pool: the queue as small boards
-    (one per pair, the position after it), and the position where the next move is entered
-    (after the moves chosen so far), seen by the queue's owner."""
+    """The picture of a queue's message, drawn in the worker pool and seen by the queue's
+    owner: one picture, so that a phone shows it whole (Discord sets two side by side, each
+    half as wide). The position after the moves chosen so far, as a board, while no pair is
+    queued; else the queue as small boards, one per pair (the position after it), and after
+    them the pair being entered, if any (the position the next move is entered on)."""
     match, game = view.match, view.match.game
     names = match.names()
-    files = []
-    if view.pairs:
-        heading = texts(phrase(strings.CONDITIONAL_PICTURE_HEADING, match_id=match.id))
-        pairs = [(texts(phrase(strings.CONDITIONAL_PICTURE_PAIR, n=number,
-                               theirs=joined(pair.theirs), mine=joined(pair.mine))),
-                  (*pair.theirs, *pair.mine))
-                 for number, pair in enumerate(view.pairs, 1)]
-        png = await pictures.run(queue_picture, game.id, match.row.state, view.seat, pairs,
-                                 heading, names, texts.language)
-        files.append(discord.File(io.BytesIO(png), filename="queue.png"))
-    if not view.over:
+    if not view.pairs:
+        if view.over:
+            return []
         png = await pictures.run(board_picture, game.id, game.to_json(view.position),
                                  view.seat, names, None, texts.language, view.seat)
-        files.append(discord.File(io.BytesIO(png), filename="position.png"))
-    return files
+        return [discord.File(io.BytesIO(png), filename="position.png")]
+    heading = texts(phrase(strings.CONDITIONAL_PICTURE_HEADING, match_id=match.id))
+    pairs = [(texts(phrase(strings.CONDITIONAL_PICTURE_PAIR, n=number,
+                           theirs=joined(pair.theirs), mine=joined(pair.mine))),
+              (*pair.theirs, *pair.mine))
+             for number, pair in enumerate(view.pairs, 1)]
+    if view.draft:
+        pairs.append((texts(phrase(strings.CONDITIONAL_PICTURE_DRAFT, n=len(pairs) + 1,
+                                   moves=joined(view.draft))), view.draft))
+    png = await pictures.run(queue_picture, game.id, match.row.state, view.seat, pairs,
+                             heading, names, texts.language)
+    return [discord.File(io.BytesIO(png), filename="queue.png")]
 
 
 async def current(service: Service, pictures: Workers, interaction: Interaction,

@@ -239,8 +239,8 @@ def opening() -> tuple[str, tuple[str, ...], tuple[str, ...], str]:
 
 async def enter_pair(fake, alice: int, message: dict[str, Any], state: Any,
                      theirs: tuple[str, ...], mine: tuple[str, ...]) -> dict[str, Any]:
-    """Alice enters the pair in `message`, each step checked: the question in the right
-    person, the pair so far written out whole, the picture of the position after it."""
+    """Alice enters the pair in `message` (her first), each step checked: the question in the
+    right person, the pair so far written out whole, the picture of the position after it."""
     for number, ply in enumerate((*theirs, *mine)):
         message = await click(fake, alice, message, queue_button(message, ply))
         state = GAME.play(state, ply)
@@ -288,14 +288,10 @@ async def test_a_queue_cleared_by_another_move_is_told_to_its_owner_and_its_view
     view = await enter_pair(fake, alice, view, state, theirs, mine)
     assert "Queued" in view["content"]
     caption = f"1. if they play {' '.join(theirs)}, I play {' '.join(mine)}"
-    shown = pictures(fake, view)
-    assert shown["queue.png"] == queue_picture(
+    # one picture: the queue as small boards (the last, the position after the queue)
+    assert pictures(fake, view) == {"queue.png": queue_picture(
         GAME.id, GAME.to_json(state), 0, [(caption, (*theirs, *mine))],
-        f"Your conditional moves in match #{match_id}", NAMES, "en")
-    after = state
-    for ply in (*theirs, *mine):
-        after = GAME.play(after, ply)
-    assert shown["position.png"] == position_picture(after)
+        f"Your conditional moves in match #{match_id}", NAMES, "en")}
 
     # a second view of the same queue clears it: the first view is out of date
     second = await conditional(fake, alice)
