@@ -184,20 +184,29 @@ async def answered(service: Service, pictures: Workers, interaction: Interaction
     the next step (its new picture), or the same step again after a wrong answer."""
     at, verdict = await service.answer_lesson(interaction.user.id, owner, token, step, answer)
     texts = texts_for(interaction)
-    line = verdict_line(verdict, texts)
-    if not verdict.correct:  # the same position: the picture stays
-        await interaction.response.edit_message(content=step_text(at, texts, [line]),
-                                                view=step_components(at, (), texts))
+    if not verdict.correct:
+        await judged_wrong(interaction, at, verdict)
         return
+    line = verdict_line(verdict, texts)
     await interaction.response.defer()
     content, view, file = await lesson_message(pictures, at, texts, [line])
     await interaction.edit_original_response(content=content, view=view,
                                              attachments=[file] if file else [])
 
 
+async def judged_wrong(interaction: Interaction, at: LessonAt, verdict: Verdict) -> None:
+    """A wrong answer (or first parts no right answer starts with): why, and the same step
+    asked again from its first question; the position, so the picture, stays."""
+    texts = texts_for(interaction)
+    await interaction.response.edit_message(
+        content=step_text(at, texts, [verdict_line(verdict, texts)]),
+        view=step_components(at, (), texts))
+
+
 async def advance(service: Service, pictures: Workers, interaction: Interaction, owner: int,
                   token: str, step_index: int, answers: tuple[Answer, ...]) -> None:
-    """A click on a step's button or menu: the next question, or the move once complete."""
+    """A click on a step's button or menu: the next question, or the move once complete;
+    judged at once when no right answer starts with the parts chosen so far."""
     at = await service.lesson_at(interaction.user.id, owner, token, step_index)
     step = at.lesson.steps[step_index]
     if step.is_question:
@@ -208,6 +217,11 @@ async def advance(service: Service, pictures: Workers, interaction: Interaction,
         raise ServiceError(strings.LESSON_BAD_ANSWER) from None
     if isinstance(question, str):
         await answered(service, pictures, interaction, owner, token, step_index, question)
+        return
+    at, verdict = await service.answer_lesson_parts(interaction.user.id, owner, token,
+                                                    step_index, answers)
+    if verdict is not None:
+        await judged_wrong(interaction, at, verdict)
         return
     texts = texts_for(interaction)
     await interaction.response.edit_message(
