@@ -15,7 +15,8 @@ from babel.messages.pofile import read_po
 from e2e_helpers import boards, components, is_ephemeral
 
 from bot.catalogs import TEMPLATE
-from games.lessons import Lesson, LessonStep, answer, lesson_for, start
+from games import PRODUCT
+from games.lessons import Lesson, LessonState, LessonStep, answer, answer_parts, lesson_for, start
 
 EN_GAMES = ("progressive-mancala", "pastoral-square", "ico")
 JA_GAMES = ("ghostone", "consequence")
@@ -103,6 +104,13 @@ async def enter(fake, user: int, message: dict[str, Any], lesson: Lesson, step: 
         return await click(fake, user, message, cid)
     game = lesson.game
     path = list(game.input_path(step.position, game.parse_move(step.position, given)))
+    return await enter_parts(fake, user, message, path)
+
+
+async def enter_parts(fake, user: int, message: dict[str, Any],
+                      path: list[tuple[str, ...]]) -> dict[str, Any]:
+    """Choose `path`'s parts of a move one by one with the step's components."""
+    path = list(path)
     while path:
         wanted = path.pop(0)
         for item in components(message):
@@ -243,3 +251,53 @@ async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake,
     restarted = await click(fake, alice, resumed, restart)
     assert lesson.steps[0].task.get("en") in restarted["content"]
     assert progress(bot.database, alice, lesson.id)[:3] == (0, 0, 0)
+
+
+def dead_parts(lesson: Lesson, index: int) -> list[tuple[str, ...]] | None:
+    """The first parts of a wrong move at step `index` that no accepted answer starts with,
+    before its last part (so the move is not complete yet), or None."""
+    step, game = lesson.steps[index], lesson.game
+    if step.is_question:
+        return None
+    for notation in game.legal_notations(step.position):
+        path = game.input_path(step.position, game.parse_move(step.position, notation))
+        for depth in range(1, len(path)):
+            if answer_parts(lesson, LessonState(index), path[:depth]) is not None:
+                return list(path[:depth])
+    return None
+
+
+async def test_a_wrong_first_part_is_judged_at_that_part_in_every_lesson(fake, bot):
+    """Every lesson of every game, every step whose move comes in parts: a first part no
+    right answer starts with (a pawn that cannot do it) is judged at that click, with why,
+    and the step is asked again from its first question; the right move still passes."""
+    alice = fake.add_user("Alice")
+    judged = set()
+    for game_id in sorted(PRODUCT):
+        lesson = lesson_for(game_id)
+        assert lesson is not None
+        channel = fake.add_channel(fake.guild_id, f"parts-{game_id}")
+        record = await learn(fake, alice, channel, game=game_id)
+        message = await fake.wait_for(
+            lambda r=record: fake.messages[int(r.original["id"])]["attachments"]
+            and fake.messages[int(r.original["id"])], what="the first step")
+        mistakes = 0
+        for index, step in enumerate(lesson.steps):
+            parts = dead_parts(lesson, index)
+            if parts is not None:
+                _, verdict = answer_parts(lesson, LessonState(index), parts)
+                message = await enter_parts(fake, alice, message, parts)
+                mistakes += 1
+                why = verdict.text.get("en")
+                assert why in message["content"], (game_id, step.id, parts, message["content"])
+                assert progress(bot.database, alice, lesson.id)[:3] == (index, 1, mistakes)
+                # the first question again: no later question's prompt, no Back
+                assert message["content"].endswith(f"**{step.task.get('en')}**")
+                assert not any(c.get("custom_id", "").startswith("c1:Lb:")
+                               for c in components(message))
+                judged.add(game_id)
+            message = await enter(fake, alice, message, lesson, step, step.answers[0])
+            assert progress(bot.database, alice, lesson.id)[:3] == (index + 1, 0, mistakes)
+    multi_part = {game_id for game_id in PRODUCT if any(
+        dead_parts(lesson_for(game_id), i) for i in range(len(lesson_for(game_id).steps)))}
+    assert judged == multi_part and len(judged) >= 3, judged
