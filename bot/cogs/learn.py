@@ -36,7 +36,7 @@ from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, player, reply, texts_for
 from ..pictures import board_picture
 from ..pool import Workers
-from ..service import LessonAt, Service, ServiceError
+from ..service import LessonAt, Match, NotFound, Service, ServiceError
 from ..ui import (
     ANSWERS,
     ID,
@@ -51,7 +51,6 @@ from ..ui import (
     step_view,
     template,
 )
-from .matches import open_match
 
 TOKEN = r"[0-9a-f]{8}"
 STEP = r"[0-9]{1,3}"
@@ -382,8 +381,8 @@ class LessonRestart(LessonComponent,
 
 class LessonPlay(LessonComponent,
                  template=template(rf"c1:La:(?P<user>{ID}):(?P<token>{TOKEN})")):
-    """The lesson's last button: a casual match against the easy AI, in the server channel
-    the lesson was asked in."""
+    """The lesson's last button: a casual match against the easy AI, from the server channel
+    the lesson was asked in (`open_lesson_match`)."""
 
     def __init__(self, owner: int, token: str, *, label: str = "") -> None:
         self.owner, self.token = owner, token
@@ -410,22 +409,62 @@ class LessonPlay(LessonComponent,
                         channel = None
             if channel is None or getattr(channel, "guild", None) is None:
                 raise ServiceError(strings.LESSON_NO_CHANNEL)
-        info = at.lesson.game.info
-        if info.min_seats <= 2:
-            await open_match(self.service, interaction, at.lesson.id, None, None, "random",
-                             None, "easy", False, channel=channel)
-            return
-        # more seats than one opponent: a lobby the easy AI fills, started at once
-        match = await self.service.open_match(
-            game_id=at.lesson.id, options={}, host=player(interaction.user), opponent=None,
-            guild_id=channel.guild.id, channel_id=channel.id,
-            parent_channel_id=getattr(channel, "parent_id", None) or channel.id, rated=False)
+        await open_lesson_match(self.service, interaction, at, channel)
+
+
+async def open_lesson_match(service: Service, interaction: Interaction, at: LessonAt,
+                            channel: Any) -> None:
+    """The lesson's set-up (its seats, its options), every other seat the easy AI, started at
+    once: in a thread of its own, so a channel's match does not stand in its way (two
+    lessons in one channel); where no thread can be made, in the channel if it is free, else
+    the player is told why it cannot start. Never a lobby, never a promise that fails."""
+    lesson = at.lesson
+    host = player(interaction.user)
+    link = f"<#{channel.id}>"
+    parent = getattr(channel, "parent_id", None) or channel.id
+    await service.check_channel(channel.guild.id, parent)
+    try:
+        busy: int | None = (await service.in_channel(channel.id)).id
+    except NotFound:
+        busy = None
+    base = channel if isinstance(channel, discord.TextChannel) else None
+    if base is None and busy is not None:  # a thread, or a channel without threads
+        raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link)
+
+    async def opened(channel_id: int, **where: Any) -> Match:
+        match = await service.open_match(
+            game_id=lesson.id, options=dict(lesson.options), host=host, opponent=None,
+            guild_id=channel.guild.id, channel_id=channel_id, parent_channel_id=parent,
+            rated=False, ai_seats=("easy",) * (lesson.seats - 1), **where)
         note_match(match.id)
-        for _ in range(info.min_seats - 1):
-            match = await self.service.add_ai(match.id, interaction.user.id, "easy")
-        if match.status == "open":
-            match = await self.service.start(match.id, interaction.user.id)
-        await reply(interaction, opened_phrase(match, interaction.user.id, f"<#{channel.id}>"))
+        return match
+
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if base is None:
+        match = await opened(channel.id)
+        await reply(interaction, opened_phrase(match, host.user_id, link))
+        return
+    match = await opened(-interaction.id, in_thread=True, announce=False)
+    names = " vs ".join(seat.name for seat in match.seats)
+    try:
+        thread = await base.create_thread(
+            name=texts_for(interaction)(phrase(strings.THREAD_NAME, game=lesson.game.name,
+                                               names=names))[:100],
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+    except discord.Forbidden:
+        if busy is not None:
+            await service.abort(match.id, host.user_id, is_manager=True)
+            raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link) from None
+        match = await service.place_match(match.id, channel.id, in_thread=False)
+        await reply(interaction, phrase(strings.LESSON_MATCH_IN_CHANNEL, match_id=match.id,
+                                        link=link))
+        return
+    except (discord.HTTPException, TimeoutError):
+        await service.abort(match.id, host.user_id, is_manager=True)
+        raise ServiceError(strings.THREAD_FAILED) from None
+    match = await service.place_match(match.id, thread.id, in_thread=True)
+    await reply(interaction, phrase(strings.THREAD_OPENED, match_id=match.id,
+                                    link=f"<#{thread.id}>"))
 
 
 COMPONENTS: tuple[type[Component[Any]], ...] = (LessonButton, LessonMenu, LessonBack,

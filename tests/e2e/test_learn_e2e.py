@@ -155,13 +155,33 @@ async def take_lesson(fake, bot, user: int, lesson: Lesson, message: dict[str, A
     return message
 
 
-async def play_the_ai(fake, user: int, message: dict[str, Any], channel: int) -> None:
+LINK = re.compile(r"<#(\d+)>")
+
+
+async def play_the_ai(fake, user: int, message: dict[str, Any]) -> tuple[int, str]:
+    """Click the closing button: the match starts (its first board posted) in a thread of its
+    own. The thread's id, and what the player was told."""
     cid = next(c["custom_id"] for c in components(message, 2)
                if c["custom_id"].startswith("c1:La:"))
-    before = len(boards(fake, channel))
     record = await fake.answered(await fake.click(user, message, cid))
-    assert record.kind == 4 and "#" in record.original["content"], record.callbacks
-    await fake.wait_for(lambda: len(boards(fake, channel)) > before, what="the match's board")
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if LINK.search(m["content"] or "")), None),
+                               what="where the match is")
+    where = int(LINK.findall(said)[-1])
+    assert fake.channels[where]["type"] == 11, said  # a public thread
+    await fake.wait_for(lambda: boards(fake, where), what="the match's board")
+    return where, said
+
+
+def seats_of(database, match_thread: int) -> tuple[str, list[tuple[int, str]]]:
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        match_id, status = db.execute("SELECT id, status FROM matches WHERE channel_id = ?",
+                                      (match_thread,)).fetchone()
+        return status, db.execute("SELECT user_id, name FROM seats WHERE match_id = ?"
+                                  " ORDER BY seat", (match_id,)).fetchall()
+    finally:
+        db.close()
 
 
 async def test_every_lesson_in_english_and_japanese(fake, bot):
@@ -197,7 +217,7 @@ async def test_every_lesson_in_english_and_japanese(fake, bot):
             assert bool(leaks) == (language == "en"), leaks
             if language == "ja":
                 assert "🎓" in message["content"] and "イージー" not in message["content"]
-            await play_the_ai(fake, user, message, channel)
+            await play_the_ai(fake, user, message)
 
 
 async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake, bot):
@@ -301,3 +321,75 @@ async def test_a_wrong_first_part_is_judged_at_that_part_in_every_lesson(fake, b
     multi_part = {game_id for game_id in PRODUCT if any(
         dead_parts(lesson_for(game_id), i) for i in range(len(lesson_for(game_id).steps)))}
     assert judged == multi_part and len(judged) >= 3, judged
+
+
+async def finished_lesson(fake, bot, user: int, game_id: str, channel: int,
+                          language: str = "en") -> dict[str, Any]:
+    """/learn in `channel`, taken to its end: the closing message."""
+    lesson = lesson_for(game_id)
+    record = await learn(fake, user, channel, game=game_id)
+    message = await fake.wait_for(
+        lambda: fake.messages[int(record.original["id"])]["attachments"]
+        and fake.messages[int(record.original["id"])], what="the first step")
+    return await take_lesson(fake, bot, user, lesson, message, language)
+
+
+async def test_two_lessons_in_a_channel_with_a_match_each_start_their_match(fake, bot):
+    """The channel already has a match (a lobby), and two players end their lessons there:
+    each closing match starts, in a thread of its own; Ghostone's as the lesson taught it,
+    four seats, the AIs told apart by names drawn whole; no lobby left behind."""
+    alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
+    lobby = await fake.answered(await fake.slash(carol, "play", game="progressive-mancala"))
+    assert "#1" in lobby.original["content"], lobby.original
+    threads = []
+    for user, game_id in ((alice, "progressive-mancala"), (bob, "ghostone")):
+        closing = await finished_lesson(fake, bot, user, game_id, fake.channel_id)
+        assert "already has a match" not in closing["content"]
+        thread, said = await play_the_ai(fake, user, closing)
+        assert "already has a match" not in said and thread not in threads, said
+        threads.append(thread)
+        status, seats = seats_of(bot.database, thread)
+        lesson = lesson_for(game_id)
+        assert status == "active" and len(seats) == lesson.seats, seats
+        assert user in [uid for uid, _ in seats]
+    _, seats = seats_of(bot.database, threads[1])
+    names = [name for uid, name in seats if uid < 0]
+    assert sorted(names) == ["AI 1", "AI 2", "AI 3"], seats
+    board = boards(fake, threads[1])[0]
+    assert all(name in board["content"] for name in names), board["content"]
+    for thread in threads:  # the match started at once: no lobby was ever posted
+        assert not [m for m in fake.channel_messages(thread) if "lobby" in m["content"]
+                    or any(c.startswith("c1:l:") for c in fake.custom_ids(m))]
+
+
+async def test_where_no_thread_can_be_made_the_lesson_says_where_or_why(fake, bot):
+    """No thread allowed: the match starts in the channel itself when it is free, and says
+    so; when the channel's match is in the way, the player is told why and nothing opens."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    fake.deny(fake.channel_id, "create_thread")
+    closing = await finished_lesson(fake, bot, alice, "progressive-mancala", fake.channel_id)
+    cid = next(c["custom_id"] for c in components(closing, 2)
+               if c["custom_id"].startswith("c1:La:"))
+    before = len(boards(fake))
+    record = await fake.answered(await fake.click(alice, closing, cid))
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if "#1" in (m["content"] or "")), None),
+                               what="the answer")
+    assert "may not make threads" in said and f"<#{fake.channel_id}>" in said, said
+    await fake.wait_for(lambda: len(boards(fake)) > before, what="the board in the channel")
+
+    closing = await finished_lesson(fake, bot, bob, "progressive-mancala", fake.channel_id)
+    cid = next(c["custom_id"] for c in components(closing, 2)
+               if c["custom_id"].startswith("c1:La:"))
+    record = await fake.answered(await fake.click(bob, closing, cid))
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if "cannot start" in (m["content"] or "")), None),
+                               what="the refusal")
+    assert "#1" in said, said
+    db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
+    try:  # nothing left open: Bob's match was never started
+        live = db.execute("SELECT COUNT(*) FROM matches WHERE status IN ('open', 'invited',"
+                          " 'active')").fetchone()[0]
+    finally:
+        db.close()
+    assert live == 1
