@@ -301,6 +301,17 @@ def test_texts_speak_each_language(kit_id):
         assert "リーチ" not in japanese.replace("キャトリーチ", ""), japanese
 
 
+@pytest.mark.parametrize("kit_id", LESSON_KITS)
+def test_answer_buttons_read_as_buttons(kit_id):
+    """A question's answers are buttons: "Yes", "The moon player", not "yes"; a label that
+    starts with a coordinate ("e4 or e6") keeps the notation as it is written."""
+    lesson = load(kit_id)
+    found = [choice.text.get("en") for step in lesson.steps for choice in step.choices
+             if choice.text.get("en")[0].islower()
+             and not any(ch.isdigit() for ch in choice.text.get("en").split()[0])]
+    assert not found, found
+
+
 def test_the_terminal_walk_through(monkeypatch, capsys):
     import io
 
