@@ -137,7 +137,8 @@ class _Gallery:
     # boards ---------------------------------------------------------------------------------
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
               viewer: int | None = None, names: Sequence[str] | None = None,
-              result: str | None = None, setup: str = "", you: int | None = None) -> None:
+              result: str | None = None, setup: str = "", you: int | None = None,
+              hints: bool = True) -> None:
         from .api import render_observation
 
         observation = game.observe(state, viewer)
@@ -146,7 +147,7 @@ class _Gallery:
 
         def draw(layout: list[TextBox] | None) -> bytes:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
-                                      layout=layout, you=you)
+                                      layout=layout, you=you, hints=hints)
 
         self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
                  names=names or ())
@@ -274,7 +275,7 @@ class _Gallery:
                 over = step.is_question and kit.game.outcome(step.position) is not None
                 self.board("lesson", kit.game, step.position, language,
                            f"lesson step {number} ({step.id})", viewer=step.learner,
-                           names=names, you=step.learner,
+                           names=names, you=step.learner, hints=not step.is_question,
                            result=_words(language)(strings.LESSON_GAME_OVER) if over else None)
 
     def puzzle(self, kit: Kit) -> None:

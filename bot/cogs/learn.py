@@ -98,7 +98,8 @@ def seat_names(at: LessonAt, texts: Texts, seats: int) -> list[str]:
 
 def step_result(at: LessonAt, texts: Texts) -> str | None:
     """What the picture says instead of the outcome, for a question about a finished game:
-    the picture must not answer the question the step asks (who wins)."""
+    the picture must not answer the question the step asks (who wins). A question's picture
+    is drawn without hints either (`board_picture`'s `hints`): no scores, no allowed moves."""
     step = at.lesson.steps[at.row.step]
     over = at.lesson.game.outcome(step.position) is not None
     return texts(strings.LESSON_GAME_OVER) if step.is_question and over else None
@@ -125,7 +126,8 @@ async def lesson_message(pictures: Workers, at: LessonAt, texts: Texts, lead: Se
     seats = game.seats(step.position)
     picture = await pictures.run(board_picture, game.id, game.to_json(step.position),
                                  step.learner, seat_names(at, texts, seats),
-                                 step_result(at, texts), texts.language, step.learner)
+                                 step_result(at, texts), texts.language, step.learner,
+                                 not step.is_question)
     content = step_text(at, texts, lead)
     view = step_components(at, (), texts)
     return content, view, discord.File(io.BytesIO(picture), filename="lesson.png")
