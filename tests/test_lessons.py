@@ -312,6 +312,22 @@ def test_answer_buttons_read_as_buttons(kit_id):
     assert not found, found
 
 
+def test_mancala_shows_no_relay_before_the_step_that_teaches_it():
+    """Before the relay step, no text asks about a relay and no picture's last move is one
+    (its path would pass through the pit it relayed from); the empty-pit question, which needs
+    relays to answer, comes after it."""
+    lesson = load("progressive-mancala")
+    ids = [step.id for step in lesson.steps]
+    teach = next(i for i, step in enumerate(lesson.steps) if "effect:relayed" in step.expect)
+    assert ids.index("empty") > teach
+    for step in lesson.steps[:teach]:
+        words = " ".join(t.get("en") for t in (step.text, step.task, step.right, step.otherwise,
+                                                *step.wrong.values()) if t is not None)
+        assert "relay" not in words.lower() and "empty pit" not in words.lower(), step.id
+        last = lesson.game.to_json(step.position)["last"]
+        assert last is None or len(last["path"]) <= 2, (step.id, last)
+
+
 def test_the_terminal_walk_through(monkeypatch, capsys):
     import io
 
