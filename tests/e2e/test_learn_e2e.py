@@ -12,7 +12,7 @@ import sqlite3
 from typing import Any
 
 from babel.messages.pofile import read_po
-from e2e_helpers import boards, components, is_ephemeral
+from e2e_helpers import boards, components, is_ephemeral, judged_at
 
 from bot.catalogs import TEMPLATE
 from games import PRODUCT
@@ -138,9 +138,10 @@ async def take_lesson(fake, bot, user: int, lesson: Lesson, message: dict[str, A
         assert f"{index + 1}" in message["content"] and step.task.get(language) in \
             message["content"], message["content"]
         if not wrong_done and (bad := wrong_answer(lesson, step)) is not None:
-            _, verdict = answer(lesson, state, bad)
+            parts, verdict = judged_at(lesson, state, bad)  # judged at its wrong part
             assert not verdict.correct and verdict.text is not None
-            message = await enter(fake, user, message, lesson, step, bad)
+            message = (await enter_parts(fake, user, message, parts) if not step.is_question
+                       else await enter(fake, user, message, lesson, step, bad))
             why = verdict.text.get(language)
             assert why in message["content"], (why, message["content"])
             assert step.task.get(language) in message["content"]  # the same step again
