@@ -95,9 +95,12 @@ def _texts(language: str) -> Any:
 
 
 def _ai_names(seats: int, language: str) -> list[str]:
-    from bot.ai import ai_name
+    """Every seat an AI, named as the bot names them (two or more: "AI 1", "AI 2"...)."""
+    from bot.ai import ai_names, ai_user_id
 
-    return [ai_name(AI_LEVELS[i]) for i in range(seats)]
+    ids = [ai_user_id(AI_LEVELS[i], i) for i in range(seats)]
+    names = ai_names(ids)
+    return [names[user_id] for user_id in ids]
 
 
 # -- positions, asked of each kit's rules ------------------------------------------------------
