@@ -417,9 +417,10 @@ class LessonPlay(LessonComponent,
 async def open_lesson_match(service: Service, interaction: Interaction, at: LessonAt,
                             channel: Any) -> None:
     """The lesson's set-up (its seats, its options), every other seat the easy AI, started at
-    once: in a thread of its own, so a channel's match does not stand in its way (two
-    lessons in one channel); where no thread can be made, in the channel if it is free, else
-    the player is told why it cannot start. Never a lobby, never a promise that fails."""
+    once: in a thread of its own (of the channel, or of the thread's channel for a lesson
+    asked in a thread), so a channel's match does not stand in its way (two lessons in one
+    channel); where no thread can be made, in the channel itself if it is free, else the
+    player is told why it cannot start. Never a lobby, never a promise that fails."""
     lesson = at.lesson
     host = player(interaction.user)
     link = f"<#{channel.id}>"
@@ -429,8 +430,11 @@ async def open_lesson_match(service: Service, interaction: Interaction, at: Less
         busy: int | None = (await service.in_channel(channel.id)).id
     except NotFound:
         busy = None
-    base = channel if isinstance(channel, discord.TextChannel) else None
-    if base is None and busy is not None:  # a thread, or a channel without threads
+    base = channel if isinstance(channel, discord.TextChannel) else getattr(channel, "parent",
+                                                                             None)
+    if not isinstance(base, discord.TextChannel):
+        base = None
+    if base is None and busy is not None:  # a channel without threads
         raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link)
 
     async def opened(channel_id: int, **where: Any) -> Match:

@@ -1,8 +1,9 @@
 """/learn through the real bot: every game's lesson completed with the components a match
 uses, one wrong answer on the way (explained, then tried again), in English and in Japanese,
 ephemerally and by DM; progress kept (resume, Start over); clicks that are not the player's
-own current step refused without changing anything; the closing button opens a match against
-the easy AI."""
+own current step refused without changing anything; a wrong first part of a move judged at
+that part; the closing button starts a match against the easy AI with the lesson's seats, in a
+thread of its own (or says where, or why not)."""
 
 from __future__ import annotations
 
@@ -361,6 +362,12 @@ async def test_two_lessons_in_a_channel_with_a_match_each_start_their_match(fake
     for thread in threads:  # the match started at once: no lobby was ever posted
         assert not [m for m in fake.channel_messages(thread) if "lobby" in m["content"]
                     or any(c.startswith("c1:l:") for c in fake.custom_ids(m))]
+
+    # a lesson asked in a match's thread: its match gets a thread of the channel's own
+    closing = await finished_lesson(fake, bot, carol, "ico", threads[0])
+    thread, said = await play_the_ai(fake, carol, closing)
+    assert thread not in threads and int(fake.channels[thread]["parent_id"]) == \
+        fake.channel_id, said
 
 
 async def test_where_no_thread_can_be_made_the_lesson_says_where_or_why(fake, bot):
