@@ -39,15 +39,17 @@ def picture_language(language: str) -> str:
 
 def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                   names: Sequence[str], result: str | None = None,
-                  language: str = "en", you: int | None = None) -> bytes:
+                  language: str = "en", you: int | None = None, hints: bool = True) -> bytes:
     """`you`: the seat whose name is the reader's (a lesson's learner), whose sentences the
-    picture writes in the second person."""
+    picture writes in the second person; `hints` False: a quiz's picture, which must not
+    answer its question (`render_observation`)."""
     from render import render_observation
 
     game = get_game(game_id)
     observation = game.observe(game.from_json(state), viewer)
     return render_observation(game_id, observation, names=list(names), result=result,
-                              tr=translations(picture_language(language)), you=you)
+                              tr=translations(picture_language(language)), you=you,
+                              hints=hints)
 
 
 def queue_picture(game_id: str, state: dict[str, Any], seat: int,

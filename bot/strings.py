@@ -467,13 +467,20 @@ LESSON_RIGHT_PLAIN = N_("✅ Right.")
 LESSON_WRONG = N_("❌ {why} Try again.")
 LESSON_REPLY = N_("Your opponent answered `{moves}`.")
 LESSON_DONE = N_("🎓 **{title}** is done ({mistakes}). Now play a real match against the easy "
-                 "AI: it opens in {link}.")
+                 "AI, set up as in the lesson: it opens from {link}, in a thread of its own "
+                 "where I may make one.")
 LESSON_MISTAKES = NP_("{n} wrong answer on the way", "{n} wrong answers on the way")
 LESSON_SENT_DM = N_("Your lesson is in your direct messages.")
 LESSON_DM_CLOSED = N_("I cannot send you a direct message (your DMs are closed to me): leave "
                       "out `dm:` to see the lesson here.")
 LESSON_NO_CHANNEL = N_("I do not know which server channel to open the match in: use `/play` "
                        "there (with `ai:` easy).")
+# the lesson's closing match cannot start: the channel's match is in the way, and no thread
+LESSON_MATCH_NOWHERE = N_("{link} already has a match (#{match_id}) and I may not make a thread "
+                          "there, so yours cannot start: finish that one first, or take "
+                          "`/learn` again in another channel.")
+LESSON_MATCH_IN_CHANNEL = N_("I may not make threads in {link}, so match #{match_id} is in the "
+                             "channel itself.")
 LESSON_YOU = N_("You")
 LESSON_OPPONENT = N_("Opponent")
 # a lesson picture of a finished game whose winner the step asks about

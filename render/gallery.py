@@ -98,9 +98,12 @@ def _texts(language: str) -> Any:
 
 
 def _ai_names(seats: int, language: str) -> list[str]:
-    from bot.ai import ai_name
+    """Every seat an AI, named as the bot names them (two or more: "AI 1", "AI 2"...)."""
+    from bot.ai import ai_names, ai_user_id
 
-    return [ai_name(AI_LEVELS[i]) for i in range(seats)]
+    ids = [ai_user_id(AI_LEVELS[i], i) for i in range(seats)]
+    names = ai_names(ids)
+    return [names[user_id] for user_id in ids]
 
 
 # -- positions, asked of each kit's rules ------------------------------------------------------
@@ -140,7 +143,8 @@ class _Gallery:
     # boards ---------------------------------------------------------------------------------
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
               viewer: int | None = None, names: Sequence[str] | None = None,
-              result: str | None = None, setup: str = "", you: int | None = None) -> None:
+              result: str | None = None, setup: str = "", you: int | None = None,
+              hints: bool = True) -> None:
         from .api import render_observation
 
         observation = game.observe(state, viewer)
@@ -149,7 +153,7 @@ class _Gallery:
 
         def draw(layout: list[TextBox] | None) -> bytes:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
-                                      layout=layout, you=you)
+                                      layout=layout, you=you, hints=hints)
 
         self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
                  names=names or ())
@@ -277,7 +281,7 @@ class _Gallery:
                 over = step.is_question and kit.game.outcome(step.position) is not None
                 self.board("lesson", kit.game, step.position, language,
                            f"lesson step {number} ({step.id})", viewer=step.learner,
-                           names=names, you=step.learner,
+                           names=names, you=step.learner, hints=not step.is_question,
                            result=_words(language)(strings.LESSON_GAME_OVER) if over else None)
 
     def puzzle(self, kit: Kit) -> None:
