@@ -115,12 +115,24 @@ def profile_chart(points: Sequence[tuple[float, float]], title: str, language: s
                         names=names)
 
 
+def line_label(line: Sequence[Sequence[Any]], names: Sequence[str]) -> str:
+    """A line as a picture's label writes it: its first move, then each reply with its
+    player's name ("d → Bob g → Alice c")."""
+    out = [str(line[0][1])]
+    for seat, move in line[1:]:
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        out.append(f"{name} {move}")
+    return " → ".join(out)
+
+
 def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
                       entries: Sequence[Sequence[str]], result: dict[str, Any],
                       names: Sequence[str], language: str) -> list[bytes]:
     """A stored analysis (`games.analysis.Analysis` as a dict) as pictures, posted together:
     the chart of each seat's chance after every entry, then one per swing (at most three),
-    each with the public view after the move played and after the AI's preferred move."""
+    each with the public view at the end of the refutation (the move played and the replies
+    that punish it) and at the end of the better line, each labelled with its moves (after
+    the move played and the preferred move alone, for an analysis stored without lines)."""
     from render import Swing
     from render import analysis_pictures as draw
 
@@ -131,10 +143,17 @@ def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
     for index in result["mistakes"]:
         note = notes[index - 1]
         before = states[index - 1]
+        refutation = note.get("refutation") or [[note["seat"], note["move"]]]
+        better = note.get("better") or [[note["seat"], note["best"]]]
+        played, preferred = before, before
+        for _, notation in refutation:
+            played = game.play(played, notation)
+        for _, notation in better:
+            preferred = game.play(preferred, notation)
         swings.append(Swing(
-            index=index, seat=int(note["seat"]), move=note["move"], best=note["best"],
-            loss=float(note["loss"]), played=game.observe(states[index], None),
-            preferred=game.observe(game.play(before, note["best"]), None)))
+            index=index, seat=int(note["seat"]), move=line_label(refutation, names),
+            best=line_label(better, names), loss=float(note["loss"]),
+            played=game.observe(played, None), preferred=game.observe(preferred, None)))
     return draw(game_id, names=list(names), series=series, swings=swings,
                 tr=translations(picture_language(language)))
 

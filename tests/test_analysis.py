@@ -116,8 +116,9 @@ def test_a_hidden_information_game_in_progress_is_not_analysed():
 
 
 def test_a_finished_consequence_game_is_analysed_from_each_movers_observation(monkeypatch):
-    """Every position's search gets a sampler built from the observation of the seat to move,
-    never the true state, and never the observation of the other seat."""
+    """Every position's search, and every ply of the lines that explain a swing, gets a
+    sampler built from the observation of the seat to move, never the true state, and never
+    the observation of the other seat."""
     import games.ai as ai_module
 
     game = get_game("consequence")
@@ -140,6 +141,9 @@ def test_a_finished_consequence_game_is_analysed_from_each_movers_observation(mo
 
     monkeypatch.setattr(ai_module, "sampler_for", spy)
     analysis = analyse(game, start, notations, level="easy", time_cap=None)
-    assert len(seen) == len(notations) and all(mover == seat for mover, seat in seen)
+    # each position once, then each reply of the swings' lines: all from the mover's view
+    replies = sum(len(m.refutation) - 1 + len(m.better) - 1 for m in analysis.moves
+                  if m.index in analysis.mistakes)
+    assert len(seen) == len(notations) + replies and all(mover == seat for mover, seat in seen)
     assert analysis.final in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
     assert len(analysis.mistakes) <= 3
