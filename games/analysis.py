@@ -46,16 +46,19 @@ from .record import RecordError, parse_record, replay_record
 # mover's chance fall where nothing was lost, measured by bench/analysis_noise.py); these are
 # the defaults for a kit that has not measured its own.
 NOISE: dict[str, float] = {"easy": 0.10, "normal": 0.06, "hard": 0.06}
+# and never below this, whatever the noise: a smaller swing is not worth a player's attention
+NOTICEABLE = 0.05
 POSITION_CAP = 2.0  # seconds of search per position at most (less if the level's cap is less)
 LINE_PLIES = 3  # plies of a line: the move, then two replies
 LINE_SHARE = 0.25  # of a position's budget (iterations and cap), for each ply of a line
 
 
 def noise(game: Game, level: str) -> float:
-    """The largest loss of chance that is no mistake at `level` (the search's own noise)."""
+    """The largest loss of chance that is no mistake at `level`: the search's own noise, at
+    least `NOTICEABLE`."""
     from .ai import knowledge_for
 
-    return knowledge_for(game).noise.get(level, NOISE[level])
+    return max(NOTICEABLE, knowledge_for(game).noise.get(level, NOISE[level]))
 
 
 def position_cap(level: str) -> float:
