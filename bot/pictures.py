@@ -115,16 +115,6 @@ def profile_chart(points: Sequence[tuple[float, float]], title: str, language: s
                         names=names)
 
 
-def line_label(line: Sequence[Sequence[Any]], names: Sequence[str]) -> str:
-    """A line as a picture's label writes it: its first move, then each reply with its
-    player's name ("d → Bob g → Alice c")."""
-    out = [str(line[0][1])]
-    for seat, move in line[1:]:
-        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-        out.append(f"{name} {move}")
-    return " → ".join(out)
-
-
 def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
                       entries: Sequence[Sequence[str]], result: dict[str, Any],
                       names: Sequence[str], language: str) -> list[bytes]:
@@ -135,6 +125,7 @@ def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
     the move played and the preferred move alone, for an analysis stored without lines)."""
     from render import Swing
     from render import analysis_pictures as draw
+    from render.analysis import line_label
 
     game, states = _replayed(game_id, seat_count, options, entries)
     notes = result["moves"]

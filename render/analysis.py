@@ -1,7 +1,9 @@
 """A finished match's analysis as PNG pictures that read on a phone, posted together in one
 message: the chart of each seat's estimated chance of winning after every move, the three
 biggest swings marked on it (①②③), then one picture per swing with two boards, one above the
-other: the position after the move played, and after the move the AI preferred.
+other: the position at the end of the refutation (the move played, then the replies that punish
+it), and at the end of the better line (the move the AI preferred, then its replies), each
+under a label that writes its line out ("Played d → Bob g → Alice c").
 
 Separate pictures, not one: Discord previews an attachment scaled into about 550 x 350 px,
 and the whole analysis in one picture was 720 x 4,000-6,500 px, a sliver nobody could read
@@ -77,8 +79,9 @@ class AnalysisLabels:
 @dataclass(frozen=True)
 class Swing:
     """One of the biggest swings: move `index` (1-based, among all entries), played by
-    `seat`, lost `loss` of its chance; the observations after the move played and after the
-    AI's preferred move (public views: nothing hidden is drawn)."""
+    `seat`, lost `loss` of its chance; `move` and `best` label the two boards (the move played
+    and the move preferred, or their lines, `line_label`); the observations at the end of the
+    refutation and of the better line (public views: nothing hidden is drawn)."""
 
     index: int
     seat: int
@@ -87,6 +90,16 @@ class Swing:
     loss: float
     played: Any
     preferred: Any
+
+
+def line_label(line: Sequence[Sequence[Any]], names: Sequence[str]) -> str:
+    """A line ([seat, notation] a ply) as a swing's label writes it: its first move, then each
+    reply with its player's name ("d → Bob g → Alice c")."""
+    out = [str(line[0][1])]
+    for seat, move in line[1:]:
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        out.append(f"{name} {move}")
+    return " → ".join(out)
 
 
 def analysis_pictures(game_id: str, *, names: Sequence[str],
