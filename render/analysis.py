@@ -48,6 +48,7 @@ from .common import (
     readable,
     to_png,
     translated,
+    wrap_width,
 )
 
 WIDTH = 720
@@ -58,6 +59,7 @@ PLOT_HEIGHT = 240
 BOARD_WIDTH = WIDTH  # as wide as the picture: a board's labels read as in its own message
 BOARD_PAD = 12  # kept under a board's last ink (board pixels)
 LABEL_ROW = SMALL + 20  # a line of text above a board, with its gap
+LABEL_LINE = SMALL + 10  # a label's second row
 STRIPE = 5  # the bar beside a board (the boards keep 10 px clear at their left edge)
 MARK = (255, 99, 132)  # the swings' marks: a colour no seat uses
 GRID = mix(BACKGROUND, MUTED, 0.28)
@@ -207,7 +209,14 @@ def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str]
 
     labels = translated(AnalysisLabels, tr)
     pair = (_board(game_id, swing.played, names, tr), _board(game_id, swing.preferred, names, tr))
-    height = MARGIN + 3 * LABEL_ROW + pair[0][0].height + pair[1][0].height + 24 + MARGIN
+    # a line's label wraps to a second row rather than lose its last moves
+    measure = Canvas((WIDTH, 1), BACKGROUND)
+    texts = [wrap_width(measure, text, SMALL, True, WIDTH - 2 * MARGIN, 2, names)
+             for text in (labels.played.format(move=swing.move),
+                          labels.preferred.format(move=swing.best))]
+    extra = sum(len(rows) - 1 for rows in texts) * LABEL_LINE
+    height = (MARGIN + 3 * LABEL_ROW + extra + pair[0][0].height + pair[1][0].height + 24
+              + MARGIN)
     canvas = Canvas((WIDTH, height), BACKGROUND)
     name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
     loss = f"−{round(swing.loss * 100)}%"
@@ -219,15 +228,13 @@ def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str]
     y += LABEL_ROW
     spots: list[tuple[Image.Image, int, int]] = []
     bars: list[tuple[tuple[int, int, int, int], Rgb]] = []
-    for column, (text, (board, boxes)) in enumerate((
-            (labels.played.format(move=swing.move), pair[0]),
-            (labels.preferred.format(move=swing.best), pair[1]))):
+    for column, (rows, (board, boxes)) in enumerate(zip(texts, pair, strict=True)):
         top = y + (8 if column else 0)
-        canvas.text((MARGIN, top + SMALL // 2 + 4),
-                    fit_width(canvas, text, SMALL, True, WIDTH - 2 * MARGIN),
-                    size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
-                    bg=BACKGROUND, bold=True)
-        board_y = top + LABEL_ROW
+        for row, text in enumerate(rows):
+            canvas.text((MARGIN, top + row * LABEL_LINE + SMALL // 2 + 4), text,
+                        size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
+                        bg=BACKGROUND, bold=True)
+        board_y = top + LABEL_ROW + (len(rows) - 1) * LABEL_LINE
         x = (WIDTH - board.width) // 2
         spots.append((board, x, board_y))
         # a bar down the left edge, from the label to the board's foot: which board is which,
