@@ -60,8 +60,8 @@ def choosing(game_id: str, entries: list[list[str]], level: str, seed: int) -> f
 
 
 def analysing(game_id: str, entries: list[list[str]], level: str,
-              seed: int) -> tuple[float, float, int]:
-    """(seconds in all, the slowest step's seconds, swings)"""
+              seed: int) -> tuple[float, float, int, float]:
+    """(seconds in all, the slowest step's seconds, swings, seconds explaining them)"""
     began = time.perf_counter()
     steps = []
     judged = []
@@ -72,12 +72,14 @@ def analysing(game_id: str, entries: list[list[str]], level: str,
     t = time.perf_counter()
     result = assemble_job(game_id, 2, {}, entries, judged, level, seed)
     steps.append(time.perf_counter() - t)
+    explaining = time.perf_counter()
     for index in result["mistakes"]:
         t = time.perf_counter()
         explain_job(game_id, 2, {}, entries, index, result["moves"][index - 1]["best"], level,
                     seed)
         steps.append(time.perf_counter() - t)
-    return time.perf_counter() - began, max(steps), len(result["mistakes"])
+    done = time.perf_counter()
+    return done - began, max(steps), len(result["mistakes"]), done - explaining
 
 
 def main() -> None:
@@ -94,11 +96,12 @@ def main() -> None:
     chose, analysed, slowest = [], [], []
     for repeat in range(args.repeats):
         chose.append(choosing(args.game, entries, args.level, args.seed))
-        total, step, swings = analysing(args.game, entries, args.level, args.seed)
+        total, step, swings, lines = analysing(args.game, entries, args.level, args.seed)
         analysed.append(total)
         slowest.append(step)
         print(f"repeat {repeat + 1}: choosing {chose[-1]:.1f} s, analysis {total:.1f} s "
-              f"({swings} swings, slowest step {step:.1f} s), ratio {total / chose[-1]:.2f}, "
+              f"({swings} swings explained in {lines:.1f} s, slowest step {step:.1f} s), "
+              f"ratio {total / chose[-1]:.2f}, "
               f"load {os.getloadavg()[0]:.2f}", flush=True)
     a, b = statistics.median(chose), statistics.median(analysed)
     print(f"choosing a move in each position: p50 {a:.1f} s, max {max(chose):.1f} s")

@@ -147,7 +147,8 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
 
 
 # What the search said of one position: (the move it prefers, each seat's chance), or None
-# where nobody chooses (a die roll is due, or the turn was skipped after a timeout)
+# where nobody chooses (a die roll is due, or the turn was skipped after a timeout); a forced
+# move (a single legal one) is not searched: (it, []), its chances those of the next position
 Judgement = tuple[Any, list[float]] | None
 SKIP = "—"  # how a skipped turn (a platform action, not a move) is written in an analysis
 
@@ -177,6 +178,9 @@ def judge(game: Game, state: Any, *, level: str, seed: int, time_cap: float | No
 
     if skipped or game.is_chance(state):
         return None
+    legal = game.legal_moves(state)
+    if len(legal) == 1:  # a forced move changes no one's chances: those of the next position
+        return legal[0], []
     best, chances = estimate(game, state, level=level, seed=seed,
                              time_cap=position_cap(level) if time_cap == -1.0 else time_cap,
                              iterations=iterations)
@@ -232,9 +236,10 @@ def assemble(game: Game, states: list[Any], moves: list[Any], judged: list[Judge
     after = result_shares(game, final) if game.outcome(final) is not None else (
         list(estimate(game, final, level=level, seed=seed + len(moves),
                       time_cap=cap)[1]) if not game.is_chance(final) else None)
-    chances: list[list[float] | None] = [None if j is None else list(j[1]) for j in judged]
+    chances: list[list[float] | None] = [None if j is None or not j[1] else list(j[1])
+                                         for j in judged]
     chances.append(after)
-    for i in range(len(chances) - 2, -1, -1):  # a roll: the position after it
+    for i in range(len(chances) - 2, -1, -1):  # a roll or a forced move: the position after it
         if chances[i] is None:
             chances[i] = chances[i + 1]
     seats = game.seats(states[0])
@@ -350,6 +355,12 @@ def explain_job(game_id: str, seat_count: int, options: dict[str, str],
     return [refutation, better]
 
 
+def _line_text(line: Line) -> str:
+    """A line for the table: "k, seat 2 j, seat 2 f"."""
+    return ", ".join(notation if n == 0 else f"seat {seat + 1} {notation}"
+                     for n, (seat, notation) in enumerate(line))
+
+
 def format_table(analysis: Analysis) -> str:
     """A readable table: one line a move, the mistakes marked, then the mistakes listed."""
     seats = len(analysis.final)
@@ -368,6 +379,11 @@ def format_table(analysis: Analysis) -> str:
         lines.append("largest mistakes: " + "; ".join(
             f"move {m.index} (seat {(m.seat or 0) + 1}) {m.move}, better {m.best}, "
             f"-{m.loss:.0%}" for i in analysis.mistakes for m in [analysis.moves[i - 1]]))
+        for i in analysis.mistakes:
+            m = analysis.moves[i - 1]
+            if m.refutation or m.better:
+                lines.append(f"  move {i}: played {_line_text(m.refutation)}; better "
+                             f"{_line_text(m.better)}")
     else:
         lines.append("no mistakes found")
     return "\n".join(lines) + "\n"
