@@ -223,3 +223,11 @@ def test_a_loss_within_the_search_noise_is_no_mistake():
     analysis = assemble(game, states, moves, judged, level="normal", lines=False)
     assert analysis.mistakes == [3]
     assert analysis.moves[1].loss == pytest.approx(threshold - 0.001)
+
+
+def test_a_forced_move_is_not_searched_and_takes_the_next_positions_chances():
+    game = get_game("progressive-mancala")
+    states, moves = replayed(game, game.new(2, {}), [("move", n) for n in "kch"])
+    judged = [(moves[0], [0.5, 0.5]), (moves[1], []), (moves[2], [0.3, 0.7])]
+    analysis = assemble(game, states, moves, judged, level="normal", lines=False)
+    assert analysis.moves[1].win == [0.3, 0.7] and analysis.moves[1].loss == 0
