@@ -1,16 +1,17 @@
 """What a post-game analysis costs against the AI it uses: for the same finished match, side
 by side in one process, (a) the AI choosing a move at the level in each of the match's
 positions, as it would playing them, and (b) the whole analysis as the bot's runner does it
-(`judge_job` per position, `assemble_job`, then `explain_job` per swing). The analysis must
+(`judge_job` per position, `assemble_job`, then `explain_job` per swing), (a) and (b) taking
+turns position by position so that the machine's load falls on both alike. The analysis must
 take at most 1.5 times (a).
 
     python bench/analysis_time.py [--game progressive-mancala] [--level hard] [--plies 32]
-                                  [--repeats 3] [--seed 1]
+                                  [--repeats 3] [--seed 1] [--moves "j c k …"]
 
 The match: the easy AI self-plays from seeds `--seed`, `--seed` + 1, … until a finished game
-of about `--plies` plies (the closest of the first 40). Each repeat times (a) then (b),
-alternately, so that the machine's load falls on both alike; it prints each repeat, the
-median and the worst of each and the ratio of the medians, the slowest single position of the
+of about `--plies` plies (the closest of the first 40; the easy AI's cap makes it depend on
+the load), or `--moves`, a finished match's notations. It prints each repeat, the median
+and the worst of each and the ratio of the medians, the slowest single position of the
 analysis (how long its progress can stand still), and the load at the start and end.
 """
 
@@ -48,27 +49,25 @@ def match(game_id: str, plies: int, seed: int) -> list[list[str]]:
     return best
 
 
-def choosing(game_id: str, entries: list[list[str]], level: str, seed: int) -> float:
+def side_by_side(game_id: str, entries: list[list[str]], level: str,
+                 seed: int) -> tuple[float, float, float, int, float]:
+    """Position by position, (a) the AI choosing its move there then (b) the analysis judging
+    it (`judge_job`), then the rest of the analysis (`assemble_job`, `explain_job` per swing):
+    (a's seconds, b's seconds in all, b's slowest step, swings, seconds explaining them)."""
     game = get_game(game_id)
     state = game.new(2, {})
-    began = time.perf_counter()
-    for i, (_, notation) in enumerate(entries):
-        if not game.is_chance(state):
-            choose_move(game, state, level=level, seed=seed + i)
-        state = game.play(state, notation)
-    return time.perf_counter() - began
-
-
-def analysing(game_id: str, entries: list[list[str]], level: str,
-              seed: int) -> tuple[float, float, int, float]:
-    """(seconds in all, the slowest step's seconds, swings, seconds explaining them)"""
-    began = time.perf_counter()
+    chose = 0.0
     steps = []
     judged = []
-    for i in range(len(entries)):
+    for i, (_, notation) in enumerate(entries):
+        t = time.perf_counter()
+        if not game.is_chance(state):
+            choose_move(game, state, level=level, seed=seed + i)
+        chose += time.perf_counter() - t
         t = time.perf_counter()
         judged.append(judge_job(game_id, 2, {}, entries, i, level, seed + i))
         steps.append(time.perf_counter() - t)
+        state = game.play(state, notation)
     t = time.perf_counter()
     result = assemble_job(game_id, 2, {}, entries, judged, level, seed)
     steps.append(time.perf_counter() - t)
@@ -78,8 +77,8 @@ def analysing(game_id: str, entries: list[list[str]], level: str,
         explain_job(game_id, 2, {}, entries, index, result["moves"][index - 1]["best"], level,
                     seed)
         steps.append(time.perf_counter() - t)
-    done = time.perf_counter()
-    return done - began, max(steps), len(result["mistakes"]), done - explaining
+    lines = time.perf_counter() - explaining
+    return chose, sum(steps), max(steps), len(result["mistakes"]), lines
 
 
 def main() -> None:
@@ -89,14 +88,16 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--moves", help="the match's notations, separated by spaces")
     args = parser.parse_args()
     print(f"load at start: {os.getloadavg()[0]:.2f}", flush=True)
-    entries = match(args.game, args.plies, args.seed)
+    entries = ([["move", n] for n in args.moves.split()] if args.moves
+               else match(args.game, args.plies, args.seed))
     print(f"{args.game}, {len(entries)} plies, level {args.level}", flush=True)
     chose, analysed, slowest = [], [], []
     for repeat in range(args.repeats):
-        chose.append(choosing(args.game, entries, args.level, args.seed))
-        total, step, swings, lines = analysing(args.game, entries, args.level, args.seed)
+        a, total, step, swings, lines = side_by_side(args.game, entries, args.level, args.seed)
+        chose.append(a)
         analysed.append(total)
         slowest.append(step)
         print(f"repeat {repeat + 1}: choosing {chose[-1]:.1f} s, analysis {total:.1f} s "
