@@ -27,9 +27,47 @@ KINDS = ("analysis",)
 CONCURRENCY = 4
 
 
+def _name(names: list[str], seat: Any) -> str:
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+
+def replies(line: list[list[Any]], names: list[str]) -> Phrase | None:
+    """The plies of a line after its first, in words ("Bob answers `f`, then Alice plays
+    `c`"; "moves again" for a seat that moves twice running), or None if the line is its first
+    move alone."""
+    said: list[Phrase] = []
+    for (before, _), (seat, move) in zip(line, line[1:], strict=False):
+        said.append(phrase(strings.ANALYSIS_AGAIN_REPLY if seat == before
+                           else strings.ANALYSIS_REPLY if not said else strings.ANALYSIS_PLAYS,
+                           name=_name(names, seat), move=move))
+    if not said:
+        return None
+    words = said[-1]
+    for step in reversed(said[:-1]):
+        words = phrase(strings.ANALYSIS_THEN, first=step, rest=words)
+    return words
+
+
+def line_words(note: dict[str, Any], names: list[str]) -> list[Phrase]:
+    """A swing's refutation and better line in words (none for an analysis stored before
+    they were searched)."""
+    out: list[Phrase] = []
+    refutation, better = note.get("refutation") or [], note.get("better") or []
+    said = replies(refutation, names)
+    if said is not None:
+        out.append(phrase(strings.ANALYSIS_REFUTED, move=refutation[0][1], replies=said))
+    if better:
+        said = replies(better, names)
+        out.append(phrase(strings.ANALYSIS_BETTER, move=better[0][1], replies=said)
+                   if said is not None else phrase(strings.ANALYSIS_BETTER_ALONE,
+                                                   move=better[0][1]))
+    return out
+
+
 def analysis_lines(match_id: int, game: str, level: str, names: list[str],
                    result: dict[str, Any]) -> list[Phrase]:
-    """The analysis in words: what the picture shows, and its three biggest swings."""
+    """The analysis in words: what the picture shows, and its three biggest swings, each with
+    the line that refutes the move played and the better line."""
     lines = [phrase(strings.ANALYSIS_HEADER, match_id=match_id, game=game,
                     level=phrase(LEVEL_NAMES.get(level, strings.AI_LEVEL_HARD)))]
     notes = result["moves"]
@@ -44,6 +82,7 @@ def analysis_lines(match_id: int, game: str, level: str, names: list[str],
             strings.ANALYSIS_SWING, rank=rank, index=index,
             name=names[seat] if seat is not None and 0 <= seat < len(names) else "?",
             move=note["move"], best=note["best"], loss=f"−{round(note['loss'] * 100)}%"))
+        lines += line_words(note, names)
     return lines
 
 

@@ -11,8 +11,11 @@
   the server whose jobs were served longest ago, so one server's many requests never starve
   another's.
 - Progress: the reply of the request that queued the job is edited ("analysing move 31 of
-  60") at most every `PROGRESS_EVERY` seconds, through the interaction's token (requests that
-  do not count against the bot's global rate limit) while Discord keeps it.
+  60", then "explaining swing 1 of 3", then "finishing") as each position is done, at most
+  every `PROGRESS_EVERY` seconds (a new stage always shows), through the interaction's token
+  (requests that do not count against the bot's global rate limit) while Discord keeps it.
+  Each position's search is cut to `games.analysis.position_cap` seconds and each swing's
+  lines to a share of it, so the progress moves at least every couple of seconds.
 - The result is stored with the job and posted through the outbox (`outbox.AnalysisPost`), in
   the transaction that finishes the job.
 """
@@ -28,7 +31,7 @@ from typing import Any
 import aiohttp
 
 from games import phrase
-from games.analysis import assemble_job, judge_job
+from games.analysis import assemble_job, explain_job, judge_job
 from games.puzzles import puzzles_job
 
 from . import strings
@@ -45,7 +48,7 @@ log = logging.getLogger(__name__)
 
 SLICE = 8  # positions judged before the job is given back (and the fairest job taken)
 LEASE = 120.0  # seconds a job in hand is ours (renewed with every position)
-PROGRESS_EVERY = 2.0  # seconds between two edits of a job's progress reply
+PROGRESS_EVERY = 1.0  # seconds between two edits of a job's progress reply
 MAX_ATTEMPTS = 3  # slices that may fail before a job is given up
 YIELD_AT_MOST = 30.0  # seconds a position waits for live work to finish before it goes ahead
 NICE = 10  # how much lower the analysis workers' CPU priority is
@@ -134,12 +137,16 @@ class AnalysisRunner:
                      len(judged) + 1, len(entries))
         stop = min(len(entries), len(judged) + SLICE)
         args = (match.game.id, len(match.seats), dict(match.row.options), entries)
+        if len(judged) < stop:
+            await self._show(job, self._progress(match, len(judged) + 1, len(entries)),
+                             force=True)
         while len(judged) < stop and not self._stopping:
             await self._yield_to_live_work()
-            await self._show(job, self._progress(match, len(judged) + 1, len(entries)))
             found = await self.workers.run(judge_job, *args, len(judged), job.level,
                                            seed_for(match.id, len(judged)))
             judged.append(found)
+            if len(judged) < len(entries):  # the next position's, as soon as this one is done
+                await self._show(job, self._progress(match, len(judged) + 1, len(entries)))
             now = self.clock()
             async with self.store.transaction(background=True) as tx:
                 mine = await tx.save_judged(match.id, judged, self.worker_id, now + LEASE)
@@ -152,6 +159,9 @@ class AnalysisRunner:
             return
         result = await self.workers.run(assemble_job, *args, judged, job.level,
                                         seed_for(match.id, 0))
+        await self._explain(job, match, args, result)
+        await self._show(job, phrase(strings.ANALYSIS_FINISHING, match_id=match.id,
+                                     game=match.game.name), force=True)
         found = await self._puzzles(match, args, judged, job.level)
         now = self.clock()
         async with self.store.transaction(background=True) as tx:
@@ -164,6 +174,20 @@ class AnalysisRunner:
                                              match.row.guild_id, now)
         self.on_commit()
         log.info("analysis of match %s done: %s moves", match.id, len(entries))
+
+    async def _explain(self, job: AnalysisRow, match: Match, args: tuple[Any, ...],
+                       result: dict[str, Any]) -> None:
+        """Each swing's refutation and better line (`games.analysis.explain_job`), one swing
+        at a time, into `result`, with the progress shown before each."""
+        mistakes = list(result["mistakes"])
+        for n, index in enumerate(mistakes, 1):
+            await self._show(job, phrase(strings.ANALYSIS_EXPLAINING, match_id=match.id,
+                                         game=match.game.name, n=n, total=len(mistakes)),
+                             force=n == 1)
+            await self._yield_to_live_work()
+            note = result["moves"][index - 1]
+            note["refutation"], note["better"] = await self.workers.run(
+                explain_job, *args, index, note["best"], job.level, seed_for(match.id, 0))
 
     async def _puzzles(self, match: Match, args: tuple[Any, ...], judged: list[Any],
                        level: str) -> list[dict[str, Any]]:

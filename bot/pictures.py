@@ -142,9 +142,12 @@ def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
                       names: Sequence[str], language: str) -> list[bytes]:
     """A stored analysis (`games.analysis.Analysis` as a dict) as pictures, posted together:
     the chart of each seat's chance after every entry, then one per swing (at most three),
-    each with the public view after the move played and after the AI's preferred move."""
+    each with the public view at the end of the refutation (the move played and the replies
+    that punish it) and at the end of the better line, each labelled with its moves (after
+    the move played and the preferred move alone, for an analysis stored without lines)."""
     from render import Swing
     from render import analysis_pictures as draw
+    from render.analysis import line_label
 
     game, states = _replayed(game_id, seat_count, options, entries)
     notes = result["moves"]
@@ -153,10 +156,17 @@ def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
     for index in result["mistakes"]:
         note = notes[index - 1]
         before = states[index - 1]
+        refutation = note.get("refutation") or [[note["seat"], note["move"]]]
+        better = note.get("better") or [[note["seat"], note["best"]]]
+        played, preferred = before, before
+        for _, notation in refutation:
+            played = game.play(played, notation)
+        for _, notation in better:
+            preferred = game.play(preferred, notation)
         swings.append(Swing(
-            index=index, seat=int(note["seat"]), move=note["move"], best=note["best"],
-            loss=float(note["loss"]), played=game.observe(states[index], None),
-            preferred=game.observe(game.play(before, note["best"]), None)))
+            index=index, seat=int(note["seat"]), move=line_label(refutation, names),
+            best=line_label(better, names), loss=float(note["loss"]),
+            played=game.observe(played, None), preferred=game.observe(preferred, None)))
     return draw(game_id, names=list(names), series=series, swings=swings,
                 tr=translations(picture_language(language)))
 

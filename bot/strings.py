@@ -327,6 +327,10 @@ ANALYSIS_HIDDEN = N_("Match #{match_id} ended before every hidden tile was shown
 ANALYSIS_QUEUED = N_("📈 Analysis of match #{match_id} ({game}): waiting for its turn…")
 ANALYSIS_PROGRESS = N_("📈 Analysis of match #{match_id} ({game}): analysing move {n} of "
                        "{total}…")
+ANALYSIS_EXPLAINING = N_("📈 Analysis of match #{match_id} ({game}): every move analysed; "
+                         "explaining swing {n} of {total}…")
+ANALYSIS_FINISHING = N_("📈 Analysis of match #{match_id} ({game}): every move analysed; "
+                        "finishing…")
 ANALYSIS_READY = N_("📈 The analysis of match #{match_id} is ready: see {link}.")
 ANALYSIS_FAILED = N_("📈 The analysis of match #{match_id} failed. Sorry; ask again later.")
 ANALYSIS_ALREADY = N_("Match #{match_id} is being analysed already ({n} of {total} moves done); "
@@ -337,6 +341,13 @@ ANALYSIS_HEADER = N_("📈 **Analysis of match #{match_id}** ({game}, by the {le
 ANALYSIS_SWINGS = N_("The biggest swings:")
 ANALYSIS_SWING = N_("{rank}. Move {index}, {name}: played `{move}`, the AI preferred `{best}` "
                     "({loss} chance of winning).")
+ANALYSIS_REFUTED = N_("   After `{move}`, {replies}.")
+ANALYSIS_BETTER = N_("   Better was `{move}`: {replies}.")
+ANALYSIS_BETTER_ALONE = N_("   Better was `{move}`.")
+ANALYSIS_REPLY = N_("{name} answers `{move}`")
+ANALYSIS_PLAYS = N_("{name} plays `{move}`")
+ANALYSIS_AGAIN_REPLY = N_("{name} moves again, `{move}`")
+ANALYSIS_THEN = N_("{first}, then {rest}")
 ANALYSIS_NO_SWINGS = N_("No move gave away a noticeable chance of winning.")
 AI_LEVEL_EASY = N_("easy")
 AI_LEVEL_NORMAL = N_("normal")

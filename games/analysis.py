@@ -9,7 +9,15 @@ A move's loss is how much it lowered its mover's chance: the estimate before it 
 estimate of the position it led to (the next position's search, or the result once the game is
 over), never below 0, and 0 when the move is the one the level prefers (the two estimates
 differ only by the search's horizon, which is no fault of the player). The mistakes are the
-three largest losses, largest first.
+three largest losses beyond the search's own noise (`NOISE`), largest first.
+
+Each position's search is cut to `position_cap(level)` seconds (at most the level's cap), so
+that the bot can show its progress position by position.
+
+Each mistake is explained by two lines of a few plies (`LINE_PLIES`), searched at the same
+level with a share of a position's budget (`LINE_SHARE`) at each ply: the refutation (the move
+played, then the best replies to it) and the better line (the preferred move, then the best
+replies to it). A line stops early at the end of the game or where a die roll is due.
 
 Die rolls are moves of the record too (they count in the indexes), played by nobody: their seat
 and preferred move are None, their loss 0, and their estimate is the position after the roll
@@ -18,7 +26,8 @@ and preferred move are None, their loss 0, and their estimate is the position af
 Hidden information: a finished Consequence game shows every tile, so its whole record is public
 at its end; even so each position is searched, as the AI always is, from the observation of the
 seat to move alone (what that player could know when they moved). A record that is not finished
-is refused for such a game: its record still holds what a seat has not shown.
+is refused for such a game: its record still holds what a seat has not shown. Every ply of
+a line is searched the same way, from the observation of the seat to move there.
 """
 
 from __future__ import annotations
@@ -31,6 +40,32 @@ from typing import Any
 from . import get_game
 from .base import Game, GameError
 from .record import RecordError, parse_record, replay_record
+
+# A move's loss counts as a mistake only beyond the search's own noise at that level, each kit's
+# (`Knowledge.noise`: the 95th percentile of how far apart the search's estimates of the
+# mover's chance fall where nothing was lost, measured by bench/analysis_noise.py); these are
+# the defaults for a kit that has not measured its own.
+NOISE: dict[str, float] = {"easy": 0.10, "normal": 0.06, "hard": 0.06}
+# and never below this, whatever the noise: a smaller swing is not worth a player's attention
+NOTICEABLE = 0.05
+POSITION_CAP = 2.0  # seconds of search per position at most (less if the level's cap is less)
+LINE_PLIES = 3  # plies of a line: the move, then two replies
+LINE_SHARE = 0.25  # of a position's budget (iterations and cap), for each ply of a line
+
+
+def noise(game: Game, level: str) -> float:
+    """The largest loss of chance that is no mistake at `level`: the search's own noise, at
+    least `NOTICEABLE`."""
+    from .ai import knowledge_for
+
+    return max(NOTICEABLE, knowledge_for(game).noise.get(level, NOISE[level]))
+
+
+def position_cap(level: str) -> float:
+    """The seconds an analysis searches one position at `level`."""
+    from .ai import LEVELS
+
+    return min(LEVELS[level].time_cap, POSITION_CAP)
 
 
 class AnalysisError(GameError):
@@ -45,6 +80,10 @@ class MoveNote:
     best: str | None  # the move the level prefers; None for a die roll
     win: list[float]  # each seat's estimated chance of winning before the move
     loss: float  # how much the move lowered its mover's chance (0 for the level's choice)
+    # for a mistake: [seat, notation] of each ply of the refutation (the move played first) and
+    # of the better line (the preferred move first); empty for every other move
+    refutation: list[list[Any]] = field(default_factory=list)
+    better: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -61,10 +100,16 @@ class Analysis:
             "game": self.game,
             "moves": [{"index": m.index, "seat": None if m.seat is None else m.seat + 1,
                        "move": m.move, "best": m.best,
-                       "win": [round(w, 3) for w in m.win], "loss": round(m.loss, 3)}
+                       "win": [round(w, 3) for w in m.win], "loss": round(m.loss, 3),
+                       **({"refutation": _seats_1(m.refutation), "better": _seats_1(m.better)}
+                          if m.refutation or m.better else {})}
                       for m in self.moves],
             "mistakes": self.mistakes,
         }
+
+
+def _seats_1(line: list[list[Any]]) -> list[list[Any]]:
+    return [[seat + 1, notation] for seat, notation in line]
 
 
 def result_shares(game: Game, state: Any) -> list[float]:
@@ -102,7 +147,8 @@ def analyse(game: Game, start: Any, notations: list[str], *, level: str = "hard"
 
 
 # What the search said of one position: (the move it prefers, each seat's chance), or None
-# where nobody chooses (a die roll is due, or the turn was skipped after a timeout)
+# where nobody chooses (a die roll is due, or the turn was skipped after a timeout); a forced
+# move (a single legal one) is not searched: (it, []), its chances those of the next position
 Judgement = tuple[Any, list[float]] | None
 SKIP = "—"  # how a skipped turn (a platform action, not a move) is written in an analysis
 
@@ -126,29 +172,74 @@ def replayed(game: Game, start: Any, entries: Sequence[Sequence[str]]
 
 def judge(game: Game, state: Any, *, level: str, seed: int, time_cap: float | None = -1.0,
           iterations: int | None = None, skipped: bool = False) -> Judgement:
-    """One position's judgement (None where a die roll is due, or the turn was `skipped`)."""
+    """One position's judgement (None where a die roll is due, or the turn was `skipped`).
+    `time_cap` -1 is the analysis's cap at the level (`position_cap`)."""
     from .ai import estimate
 
     if skipped or game.is_chance(state):
         return None
-    best, chances = estimate(game, state, level=level, seed=seed, time_cap=time_cap,
+    legal = game.legal_moves(state)
+    if len(legal) == 1:  # a forced move changes no one's chances: those of the next position
+        return legal[0], []
+    best, chances = estimate(game, state, level=level, seed=seed,
+                             time_cap=position_cap(level) if time_cap == -1.0 else time_cap,
                              iterations=iterations)
     return best, list(chances)
 
 
+Line = list[list[Any]]  # [seat, notation] a ply
+
+
+def line_from(game: Game, state: Any, first: Any, *, level: str, seed: int,
+              time_cap: float | None = -1.0, plies: int = LINE_PLIES) -> Line:
+    """The line that starts with the move `first` in `state`, then the moves the level plays
+    (each searched from the observation of the seat to move, with `LINE_SHARE` of a position's
+    budget), `plies` in all or fewer if the game ends or a die roll is due."""
+    from .ai import LEVELS, choose_move, knowledge_for
+
+    cap = position_cap(level) if time_cap == -1.0 else time_cap
+    budget = max(1, round(LEVELS[level].iterations * knowledge_for(game).tuning.budget
+                          * LINE_SHARE))
+    seat = game.to_move(state)
+    assert seat is not None
+    line: Line = [[seat, game.format_move(state, first)]]
+    state = game.apply(state, first)
+    while len(line) < plies and game.outcome(state) is None and not game.is_chance(state):
+        mover = game.to_move(state)
+        if mover is None:
+            break
+        move = choose_move(game, state, level=level, seed=seed + len(line), iterations=budget,
+                           time_cap=None if cap is None else cap * LINE_SHARE)
+        line.append([mover, game.format_move(state, move)])
+        state = game.apply(state, move)
+    return line
+
+
+def explain(game: Game, state: Any, played: Any, best: Any, *, level: str, seed: int,
+            time_cap: float | None = -1.0) -> tuple[Line, Line]:
+    """(the refutation, the better line) of the move `played` in `state`, where the level
+    prefers `best`."""
+    return (line_from(game, state, played, level=level, seed=seed, time_cap=time_cap),
+            line_from(game, state, best, level=level, seed=seed + 100, time_cap=time_cap))
+
+
 def assemble(game: Game, states: list[Any], moves: list[Any], judged: list[Judgement], *,
-             level: str, seed: int = 0, time_cap: float | None = -1.0) -> Analysis:
+             level: str, seed: int = 0, time_cap: float | None = -1.0,
+             lines: bool = True) -> Analysis:
     """The analysis of a game from each position's judgement (`states` has one more item
-    than `moves` and `judged`: the final position)."""
+    than `moves` and `judged`: the final position), its mistakes explained if `lines` (else
+    `explain_job` does it, one mistake at a time)."""
     from .ai import estimate
 
     final = states[-1]
+    cap = position_cap(level) if time_cap == -1.0 else time_cap
     after = result_shares(game, final) if game.outcome(final) is not None else (
         list(estimate(game, final, level=level, seed=seed + len(moves),
-                      time_cap=time_cap)[1]) if not game.is_chance(final) else None)
-    chances: list[list[float] | None] = [None if j is None else list(j[1]) for j in judged]
+                      time_cap=cap)[1]) if not game.is_chance(final) else None)
+    chances: list[list[float] | None] = [None if j is None or not j[1] else list(j[1])
+                                         for j in judged]
     chances.append(after)
-    for i in range(len(chances) - 2, -1, -1):  # a roll: the position after it
+    for i in range(len(chances) - 2, -1, -1):  # a roll or a forced move: the position after it
         if chances[i] is None:
             chances[i] = chances[i + 1]
     seats = game.seats(states[0])
@@ -168,8 +259,18 @@ def assemble(game: Game, states: list[Any], moves: list[Any], judged: list[Judge
         loss = 0.0 if best == move else max(0.0, before[seat] - nxt[seat])
         analysis.moves.append(MoveNote(i + 1, seat, game.format_move(state, move),
                                        game.format_move(state, best), before, loss))
-    ranked = sorted((m for m in analysis.moves if m.loss > 0), key=lambda m: (-m.loss, m.index))
+    threshold = noise(game, level)
+    ranked = sorted((m for m in analysis.moves if m.loss > threshold),
+                    key=lambda m: (-m.loss, m.index))
     analysis.mistakes = [m.index for m in ranked[:3]]
+    if lines:
+        for index in analysis.mistakes:
+            state, note = states[index - 1], judged[index - 1]
+            assert note is not None
+            m = analysis.moves[index - 1]
+            m.refutation, m.better = explain(game, state, moves[index - 1], note[0],
+                                             level=level, seed=seed + 1000 * index,
+                                             time_cap=time_cap)
     return analysis
 
 
@@ -239,7 +340,25 @@ def assemble_job(game_id: str, seat_count: int, options: dict[str, str],
     notes: list[Judgement] = [
         None if j is None else (game.parse_move(state, j[0]), [float(w) for w in j[1]])
         for state, j in zip(states, judged, strict=False)]
-    return asdict(assemble(game, states, moves, notes, level=level, seed=seed))
+    return asdict(assemble(game, states, moves, notes, level=level, seed=seed, lines=False))
+
+
+def explain_job(game_id: str, seat_count: int, options: dict[str, str],
+                entries: Sequence[Sequence[str]], index: int, best: str, level: str = "hard",
+                seed: int = 0) -> list[Line]:
+    """For a process pool: [the refutation, the better line] of the move at entry `index`
+    (1-based, as in `Analysis.mistakes`), where the level prefers the notation `best`."""
+    game = get_game(game_id)
+    states, moves = replayed(game, game.new(seat_count, options), entries[:index])
+    refutation, better = explain(game, states[-2], moves[-1], game.parse_move(states[-2], best),
+                                 level=level, seed=seed + 1000 * index)
+    return [refutation, better]
+
+
+def _line_text(line: Line) -> str:
+    """A line for the table: "k, seat 2 j, seat 2 f"."""
+    return ", ".join(notation if n == 0 else f"seat {seat + 1} {notation}"
+                     for n, (seat, notation) in enumerate(line))
 
 
 def format_table(analysis: Analysis) -> str:
@@ -260,6 +379,11 @@ def format_table(analysis: Analysis) -> str:
         lines.append("largest mistakes: " + "; ".join(
             f"move {m.index} (seat {(m.seat or 0) + 1}) {m.move}, better {m.best}, "
             f"-{m.loss:.0%}" for i in analysis.mistakes for m in [analysis.moves[i - 1]]))
+        for i in analysis.mistakes:
+            m = analysis.moves[i - 1]
+            if m.refutation or m.better:
+                lines.append(f"  move {i}: played {_line_text(m.refutation)}; better "
+                             f"{_line_text(m.better)}")
     else:
         lines.append("no mistakes found")
     return "\n".join(lines) + "\n"

@@ -36,8 +36,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .base import Game, GameError
@@ -156,6 +156,9 @@ class Knowledge:
     # the kit's own search as an estimate: (its move, each seat's chance of winning), for
     # post-game analysis; a kit with its own `search` gives one (else the default's is used)
     estimate: Callable[[Decision], tuple[Any, Rewards]] | None = None
+    # level -> the search's own noise in a post-game analysis: a move's loss of chance up to it
+    # is no mistake (measured by bench/analysis_noise.py; `games.analysis.NOISE` otherwise)
+    noise: Mapping[str, float] = field(default_factory=dict)
 
     def choose(self, decision: Decision) -> Any:
         if self.search is not None:

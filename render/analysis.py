@@ -1,7 +1,9 @@
 """A finished match's analysis as PNG pictures that read on a phone, posted together in one
 message: the chart of each seat's estimated chance of winning after every move, the three
 biggest swings marked on it (①②③), then one picture per swing with two boards, one above the
-other: the position after the move played, and after the move the AI preferred.
+other: the position at the end of the refutation (the move played, then the replies that punish
+it), and at the end of the better line (the move the AI preferred, then its replies), each
+under a label that writes its line out ("Played d → Bob g → Alice c").
 
 Separate pictures, not one: Discord previews an attachment scaled into about 550 x 350 px,
 and the whole analysis in one picture was 720 x 4,000-6,500 px, a sliver nobody could read
@@ -46,6 +48,7 @@ from .common import (
     readable,
     to_png,
     translated,
+    wrap_width,
 )
 
 WIDTH = 720
@@ -56,6 +59,7 @@ PLOT_HEIGHT = 240
 BOARD_WIDTH = WIDTH  # as wide as the picture: a board's labels read as in its own message
 BOARD_PAD = 12  # kept under a board's last ink (board pixels)
 LABEL_ROW = SMALL + 20  # a line of text above a board, with its gap
+LABEL_LINE = SMALL + 10  # a label's second row
 STRIPE = 5  # the bar beside a board (the boards keep 10 px clear at their left edge)
 MARK = (255, 99, 132)  # the swings' marks: a colour no seat uses
 GRID = mix(BACKGROUND, MUTED, 0.28)
@@ -77,8 +81,9 @@ class AnalysisLabels:
 @dataclass(frozen=True)
 class Swing:
     """One of the biggest swings: move `index` (1-based, among all entries), played by
-    `seat`, lost `loss` of its chance; the observations after the move played and after the
-    AI's preferred move (public views: nothing hidden is drawn)."""
+    `seat`, lost `loss` of its chance; `move` and `best` label the two boards (the move played
+    and the move preferred, or their lines, `line_label`); the observations at the end of the
+    refutation and of the better line (public views: nothing hidden is drawn)."""
 
     index: int
     seat: int
@@ -87,6 +92,16 @@ class Swing:
     loss: float
     played: Any
     preferred: Any
+
+
+def line_label(line: Sequence[Sequence[Any]], names: Sequence[str]) -> str:
+    """A line ([seat, notation] a ply) as a swing's label writes it: its first move, then each
+    reply with its player's name ("d → Bob g → Alice c")."""
+    out = [str(line[0][1])]
+    for seat, move in line[1:]:
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        out.append(f"{name} {move}")
+    return " → ".join(out)
 
 
 def analysis_pictures(game_id: str, *, names: Sequence[str],
@@ -194,7 +209,14 @@ def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str]
 
     labels = translated(AnalysisLabels, tr)
     pair = (_board(game_id, swing.played, names, tr), _board(game_id, swing.preferred, names, tr))
-    height = MARGIN + 3 * LABEL_ROW + pair[0][0].height + pair[1][0].height + 24 + MARGIN
+    # a line's label wraps to a second row rather than lose its last moves
+    measure = Canvas((WIDTH, 1), BACKGROUND)
+    texts = [wrap_width(measure, text, SMALL, True, WIDTH - 2 * MARGIN, 2, names)
+             for text in (labels.played.format(move=swing.move),
+                          labels.preferred.format(move=swing.best))]
+    extra = sum(len(rows) - 1 for rows in texts) * LABEL_LINE
+    height = (MARGIN + 3 * LABEL_ROW + extra + pair[0][0].height + pair[1][0].height + 24
+              + MARGIN)
     canvas = Canvas((WIDTH, height), BACKGROUND)
     name = names[swing.seat] if 0 <= swing.seat < len(names) else "?"
     loss = f"−{round(swing.loss * 100)}%"
@@ -206,15 +228,13 @@ def swing_picture(game_id: str, swing: Swing, rank: int, *, names: Sequence[str]
     y += LABEL_ROW
     spots: list[tuple[Image.Image, int, int]] = []
     bars: list[tuple[tuple[int, int, int, int], Rgb]] = []
-    for column, (text, (board, boxes)) in enumerate((
-            (labels.played.format(move=swing.move), pair[0]),
-            (labels.preferred.format(move=swing.best), pair[1]))):
+    for column, (rows, (board, boxes)) in enumerate(zip(texts, pair, strict=True)):
         top = y + (8 if column else 0)
-        canvas.text((MARGIN, top + SMALL // 2 + 4),
-                    fit_width(canvas, text, SMALL, True, WIDTH - 2 * MARGIN),
-                    size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
-                    bg=BACKGROUND, bold=True)
-        board_y = top + LABEL_ROW
+        for row, text in enumerate(rows):
+            canvas.text((MARGIN, top + row * LABEL_LINE + SMALL // 2 + 4), text,
+                        size=SMALL, fg=TEXT if column else readable(MARK, BACKGROUND),
+                        bg=BACKGROUND, bold=True)
+        board_y = top + LABEL_ROW + (len(rows) - 1) * LABEL_LINE
         x = (WIDTH - board.width) // 2
         spots.append((board, x, board_y))
         # a bar down the left edge, from the label to the board's foot: which board is which,

@@ -306,34 +306,43 @@ class _Gallery:
 
     # analysis and replays ------------------------------------------------------------------
     def analysis(self, kit: Kit, setup: Setup, languages: Sequence[str]) -> None:
-        from .analysis import Swing, analysis_chart, swing_picture
+        from .analysis import Swing, analysis_chart, line_label, swing_picture
 
         game = kit.game
         rng = _rng(self.seed, kit.id, setup.label, "analysis")
         states = playout(game, setup.seats, dict(setup.options), rng)
         series = _chances(len(states), setup.seats, rng)
-        swings = []
+        # (index, seat, [(the line, the state at its end)] refuted then better, loss)
+        picked: list[tuple[int, int, list[tuple[list[list[Any]], Any]], float]] = []
         for index in sorted(rng.sample(range(1, len(states)), min(3, len(states) - 1))):
             before = states[index - 1]
             if game.is_chance(before):
                 continue
-            moves = game.legal_moves(before)
-            played = states[index]
-            other = game.apply(before, moves[-1] if len(moves) > 1 else moves[0])
-            seat = game.to_move(before)
-            swings.append(Swing(index=index, seat=seat or 0, move=f"#{index}",
-                                best=f"#{index}*", loss=round(rng.uniform(0.1, 0.6), 2),
-                                played=game.observe(played, None),
-                                preferred=game.observe(other, None)))
+            lines = []
+            for first in (0, -1):  # two lines of three plies, from two different moves
+                state, line = before, list[list[Any]]()
+                while len(line) < 3 and game.outcome(state) is None \
+                        and not game.is_chance(state):
+                    move = game.legal_moves(state)[0 if line else first]
+                    line.append([game.to_move(state), game.format_move(state, move)])
+                    state = game.apply(state, move)
+                lines.append((line, state))
+            picked.append((index, game.to_move(before) or 0, lines,
+                           round(rng.uniform(0.1, 0.6), 2)))
         for language in languages:
             names = list(LONGEST[:setup.seats] if language == "en" else
                          NAMES[language][:setup.seats])
             if setup is kit.setups[-1]:
                 names = _ai_names(setup.seats, language)
             tr = translations(language)
+            swings = [Swing(index=index, seat=seat, move=line_label(lines[0][0], names),
+                            best=line_label(lines[1][0], names), loss=loss,
+                            played=game.observe(lines[0][1], None),
+                            preferred=game.observe(lines[1][1], None))
+                      for index, seat, lines, loss in picked]
 
             def chart(layout: list[TextBox] | None, names: list[str] = names,
-                      tr: Any = tr) -> bytes:
+                      tr: Any = tr, swings: list[Swing] = swings) -> bytes:
                 return analysis_chart(names=names, series=series, swings=swings, tr=tr,
                                       layout=layout)
 

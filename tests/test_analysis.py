@@ -9,11 +9,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from games import get_game
 from games.ai import choose_move
-from games.analysis import AnalysisError, analyse
+from games.analysis import (
+    LINE_PLIES,
+    NOTICEABLE,
+    AnalysisError,
+    analyse,
+    assemble,
+    noise,
+    replayed,
+)
 from games.mancala import ai as mancala_ai
-from games.record import format_record
+from games.record import format_record, parse_record
 from games.search import AlphaBeta
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,8 +126,9 @@ def test_a_hidden_information_game_in_progress_is_not_analysed():
 
 
 def test_a_finished_consequence_game_is_analysed_from_each_movers_observation(monkeypatch):
-    """Every position's search gets a sampler built from the observation of the seat to move,
-    never the true state, and never the observation of the other seat."""
+    """Every position's search, and every ply of the lines that explain a swing, gets a
+    sampler built from the observation of the seat to move, never the true state, and never
+    the observation of the other seat."""
     import games.ai as ai_module
 
     game = get_game("consequence")
@@ -140,6 +151,83 @@ def test_a_finished_consequence_game_is_analysed_from_each_movers_observation(mo
 
     monkeypatch.setattr(ai_module, "sampler_for", spy)
     analysis = analyse(game, start, notations, level="easy", time_cap=None)
-    assert len(seen) == len(notations) and all(mover == seat for mover, seat in seen)
+    # each position once, then each reply of the swings' lines: all from the mover's view
+    replies = sum(len(m.refutation) - 1 + len(m.better) - 1 for m in analysis.moves
+                  if m.index in analysis.mistakes)
+    assert len(seen) == len(notations) + replies and all(mover == seat for mover, seat in seen)
     assert analysis.final in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
     assert len(analysis.mistakes) <= 3
+
+
+def test_a_mistake_is_explained_by_its_refutation_and_a_better_line():
+    """The refutation starts with the move played, the better line with the move preferred;
+    each goes on with a reply or two that the rules accept, each ply named by its mover."""
+    text, bad = blunder_record()
+    game = get_game("progressive-mancala")
+    record = parse_record(text)
+    start = game.new(record.seats, record.options)
+    notations = [notation for _, notation in record.moves]
+    analysis = analyse(game, start, notations, level="normal", time_cap=None)
+    assert bad in analysis.mistakes
+    before = start
+    for notation in notations[:bad - 1]:
+        before = game.play(before, notation)
+    for index in analysis.mistakes:
+        note = analysis.moves[index - 1]
+        state = start
+        for notation in notations[:index - 1]:
+            state = game.play(state, notation)
+        assert note.refutation[0] == [note.seat, note.move]
+        assert note.better[0] == [note.seat, note.best]
+        for line in (note.refutation, note.better):
+            assert 2 <= len(line) <= LINE_PLIES or game.outcome(
+                replay(game, state, line)) is not None
+            position = state
+            for seat, notation in line:
+                assert game.to_move(position) == seat
+                position = game.play(position, notation)  # legal, or it raises
+    others = [m for m in analysis.moves if m.index not in analysis.mistakes]
+    assert all(not m.refutation and not m.better for m in others)
+    shown = analysis.to_json()["moves"][bad - 1]
+    assert shown["refutation"][0] == [analysis.moves[bad - 1].seat + 1, shown["move"]]
+
+
+def replay(game, state, line):
+    for _, notation in line:
+        state = game.play(state, notation)
+    return state
+
+
+def test_a_loss_within_the_search_noise_is_no_mistake():
+    """Losses up to the threshold (the kit's measured noise, at least NOTICEABLE) are left
+    out of the mistakes; the one beyond it is in."""
+    game = get_game("progressive-mancala")
+    states, moves = replayed(game, game.new(2, {}), [("move", n) for n in "kchkd"])
+    threshold = noise(game, "normal")
+    assert threshold >= NOTICEABLE
+    losses = [0.0, threshold - 0.001, threshold + 0.01, threshold * 0.5, 0.0]
+    judged = []
+    chance = 0.5
+    for i, (state, move, loss) in enumerate(zip(states[:-1], moves, losses, strict=True)):
+        mover = game.to_move(state)
+        # the last move is the preferred one: its loss is 0 whatever the final search says
+        other = move if i == len(moves) - 1 else \
+            [m for m in game.legal_moves(state) if m != move][0]
+        win = [0.0, 0.0]
+        win[mover] = chance
+        win[1 - mover] = 1 - chance
+        judged.append((other, win))
+        nxt = game.to_move(game.apply(state, move))
+        after = chance - loss  # the mover's chance after its move
+        chance = after if nxt == mover else 1 - after
+    analysis = assemble(game, states, moves, judged, level="normal", lines=False)
+    assert analysis.mistakes == [3]
+    assert analysis.moves[1].loss == pytest.approx(threshold - 0.001)
+
+
+def test_a_forced_move_is_not_searched_and_takes_the_next_positions_chances():
+    game = get_game("progressive-mancala")
+    states, moves = replayed(game, game.new(2, {}), [("move", n) for n in "kch"])
+    judged = [(moves[0], [0.5, 0.5]), (moves[1], []), (moves[2], [0.3, 0.7])]
+    analysis = assemble(game, states, moves, judged, level="normal", lines=False)
+    assert analysis.moves[1].win == [0.3, 0.7] and analysis.moves[1].loss == 0

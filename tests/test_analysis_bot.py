@@ -8,6 +8,7 @@ from __future__ import annotations
 import gettext
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
@@ -358,9 +359,59 @@ async def test_the_runner_judges_each_position_once_in_slices_and_posts_once(ser
     job = await store.analysis(match.id)
     assert job is not None and job.status == "done" and len(job.judged) == job.total
     assert steps == -(-job.total // SLICE)  # slices, each given back to the queue
-    assert workers.calls == job.total + 2  # each position once, the assembly, the puzzles
+    # each position once, the assembly, each swing's lines, the puzzles
+    assert workers.calls == job.total + 2 + len(job.result["mistakes"])
     posts = await store.conn.fetch("SELECT payload FROM outbox WHERE kind = 'analysis'")
     assert len(posts) == 1
+
+
+async def test_the_progress_moves_after_every_position_then_each_swing(service, store,
+                                                                         monkeypatch):
+    """The reply shows the next position as soon as one is done (the edits spaced at least
+    PROGRESS_EVERY apart: here the clock moves that much between two), then each swing being
+    explained, then the finish; the posted result has each swing's lines."""
+    from bot import analysis_runner
+    from games import analysis
+
+    shown: list[str] = []
+
+    async def edit(session, api_base, application_id, token, message, payload):
+        shown.append(payload["content"])
+
+    monkeypatch.setattr(analysis_runner, "edit_follow_up", edit)
+    monkeypatch.setattr(analysis, "noise", lambda game, level: 0.0)  # every loss a swing
+    service.analyses.level = "easy"
+    moves = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i"]
+    match = await finished_match(service, moves=moves)
+    await service.request_analysis(match.id, ALICE.user_id, guild_id=1, **{
+        **ASK, "token": "tok", "token_expires": 1e12})
+    now = [0.0]
+
+    def clock():
+        now[0] += analysis_runner.PROGRESS_EVERY
+        return now[0]
+
+    work = analysis_runner.AnalysisRunner(
+        store, service, InlineWorkers(), worker_id="t", api_base="http://x",
+        application_id=lambda: 1, busy=lambda: False, on_commit=lambda: None, clock=clock)
+    while await work.step():
+        pass
+    await work.stop()
+    job = await store.analysis(match.id)
+    assert job is not None and job.status == "done"
+    total = job.total
+    moved = [int(n) for text in shown for n in re.findall(r"analysing move (\d+) of", text)]
+    assert moved == list(range(1, total + 1))  # every position, in order, none skipped
+    swings = len(job.result["mistakes"])
+    assert swings
+    explained = [text for text in shown if "explaining swing" in text]
+    assert explained == [f"📈 Analysis of match #{match.id} (Progressive Mancala): every move "
+                         f"analysed; explaining swing {n} of {swings}…"
+                         for n in range(1, swings + 1)]
+    assert "finishing" in shown[-1]
+    for index in job.result["mistakes"]:
+        note = job.result["moves"][index - 1]
+        assert note["refutation"][0][1] == note["move"] and note["better"][0][1] == note["best"]
 
 
 async def test_live_work_goes_first(service, store, monkeypatch):
@@ -393,3 +444,30 @@ async def test_analysis_workers_run_at_a_lower_priority():
         assert await workers.run(os.nice, 0) == min(19, os.nice(0) + 10)
     finally:
         workers.shutdown()
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_swing_is_told_with_its_refutation_and_better_line(language):
+    from bot.analysis_post import analysis_lines
+    from bot.i18n import Texts
+
+    note = {"index": 5, "seat": 0, "move": "d", "best": "h", "win": [0.6, 0.4], "loss": 0.23,
+            "refutation": [[0, "d"], [1, "g"], [0, "c"]],
+            "better": [[0, "h"], [1, "e"], [1, "f"]]}
+    calm = {"index": 1, "seat": 0, "move": "k", "best": "k", "win": [0.5, 0.5], "loss": 0.0}
+    result = {"moves": [calm, calm, calm, calm, note], "mistakes": [5], "final": [0.0, 1.0]}
+    texts = Texts(language)
+    said = [texts(line, ["Alice", "Bob"]) for line in analysis_lines(
+        7, "Progressive Mancala", "hard", ["Alice", "Bob"], result)]
+    if language == "en":
+        assert said[-2:] == ["   After `d`, Bob answers `g`, then Alice plays `c`.",
+                             "   Better was `h`: Bob answers `e`, then Bob moves again, `f`."]
+    else:
+        assert said[-2:] == ["   `d` のあとは：Bob の応手 `g`、続いて Alice の手 `c`。",
+                             "   より良いのは `h` でした：Bob の応手 `e`、続いて Bob の続けての手 "
+                             "`f`。"]
+    # an analysis stored before the lines were searched still reads
+    del note["refutation"], note["better"]
+    said = [texts(line, ["Alice", "Bob"]) for line in analysis_lines(
+        7, "Progressive Mancala", "hard", ["Alice", "Bob"], result)]
+    assert "`h`" in said[-1] and "`g`" not in "".join(said)

@@ -499,4 +499,9 @@ def estimate(decision: Decision) -> tuple[Any, list[float]]:
     return alphabeta_estimate(decision, ENGINE)
 
 
-KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate)
+# The search's own noise in a post-game analysis, per level (a smaller loss of chance is no
+# mistake): `python bench/analysis_noise.py --positions 10 --seeds 3`, 2 shared cores,
+# load 2 to 5 (the larger 95th percentile of two seeds' spread and of the drop after the
+# move the search prefers).
+KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate,
+                      noise={"easy": 0.67, "normal": 0.11, "hard": 0.51})

@@ -56,6 +56,8 @@ class BotProcess:
             "CORRAL_CLOCK_FILE": str(self.clock_file), "CORRAL_TICK_SECONDS": "0.1",
             "CORRAL_RETRY_SECONDS": "0.1", "CORRAL_WORKERS": "1", "CORRAL_AI_PAUSE": "0.05",
             "CORRAL_WEB_BIND": "127.0.0.1:0",  # a free port: see `web_base`
+            # this checkout's code, not whichever one the venv has installed
+            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p),
             **self.extra_env,
         })
         with open(self.log, "ab") as out:

@@ -3,8 +3,9 @@ match's final board queues one analysis (a second click finds it), its reply sho
 progress, a crash in the middle loses nothing done, and the pictures (the chart, then one per
 swing) and the text are posted together through the outbox; a match in progress and a match that does not exist are refused.
 
-The analyses search at the easy level here (CORRAL_ANALYSIS_LEVEL, a host's setting), so that
-the test stays short."""
+The analyses search at the normal level here (CORRAL_ANALYSIS_LEVEL, a host's setting), so that
+the test stays short; its swings are told with the line that refutes the move played and the
+better line, each of moves the rules accept."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ PROGRESS = re.compile(r"analysing move (\d+) of (\d+)")
 @pytest.fixture
 async def analyst(fake, tmp_path, bot_process):
     process = bot_process(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
-    process.extra_env["CORRAL_ANALYSIS_LEVEL"] = "easy"
+    process.extra_env["CORRAL_ANALYSIS_LEVEL"] = "normal"
     await process.start()
     yield process
     await process.stop()
@@ -143,18 +144,29 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
 
     # the pictures and the same in words
     text = result["content"]
-    assert f"Analysis of match #{match_id}" in text and "by the easy AI" in text
+    assert f"Analysis of match #{match_id}" in text and "by the normal AI" in text
     swings = re.findall(r"^\d\. Move (\d+), (Alice|Bob): played `(\w+)`, the AI preferred "
-                        r"`(\w+)` \(−(\d+)% chance of winning\)\.$", text, re.M)
-    assert swings or "No move gave away" in text
+                        r"`(\w+)` \(−(\d+)% chance of winning\)\.\n"
+                        r"   After `(\w+)`, (.+)\.\n"
+                        r"   Better was `(\w+)`: (.+)\.$", text, re.M)
+    assert swings, text  # this game has some beyond the noise at this level
     assert not pictures_problems(fake, result, match_id, len(swings))
-    for index, name, played, best, _loss in swings:
+    for index, name, played, best, _loss, after, refutation, better, replies in swings:
         assert 1 <= int(index) <= total and played == WHOLE_GAME[int(index) - 1]
         before = GAME.new(2)
         for notation in WHOLE_GAME[:int(index) - 1]:
             before = GAME.play(before, notation)
         assert name == ("Alice", "Bob")[before.to_move] and played != best
         assert best in GAME.legal_notations(before)
+        # the lines: the move, then one or two replies named by their player, all legal
+        assert after == played and better == best
+        for opening, words in ((played, refutation), (best, replies)):
+            steps = re.findall(r"(Alice|Bob) (?:answers|plays|moves again,) `(\w+)`", words)
+            assert 1 <= len(steps) <= 2, words
+            state = GAME.play(before, opening)
+            for who, notation in steps:
+                assert who == ("Alice", "Bob")[state.to_move]
+                state = GAME.play(state, notation)
     assert fake.pinged(result) == set()
 
     # the reply showed the progress, at a sane rate, then where the result is
