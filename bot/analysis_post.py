@@ -10,7 +10,8 @@ from typing import Any
 
 import discord
 
-from games import Phrase, phrase
+from games import Game, GameError, Phrase, phrase
+from games.analysis import replayed
 
 from . import strings
 from .delivery import Delivery
@@ -31,15 +32,61 @@ def _name(names: list[str], seat: Any) -> str:
     return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
 
 
-def replies(line: list[list[Any]], names: list[str]) -> Phrase | None:
-    """The plies of a line after its first, in words ("Bob answers `f`, then Alice plays
-    `c`"; "moves again" for a seat that moves twice running), or None if the line is its first
-    move alone."""
+Effects = tuple[Phrase, ...]
+
+
+def _move(notation: str, effects: Effects) -> Phrase:
+    return (phrase(strings.ANALYSIS_MOVE_EFFECTS, move=notation, effects=effects) if effects
+            else phrase(strings.ANALYSIS_MOVE, move=notation))
+
+
+def line_effects(game: Game, start: Any, line: list[list[Any]]) -> list[Effects]:
+    """What each ply of a line did, by the game's own words (`Game.move_gist`: scores,
+    captures, a turn handed over): the reason a line is better or worse. Empty where the
+    line does not replay (an analysis of an older version of the rules)."""
+    said: list[Effects] = []
+    state = start
+    try:
+        for _, notation in line:
+            move = game.parse_move(state, str(notation))
+            after = game.apply(state, move)
+            said.append(game.move_gist(state, move, after))
+            state = after
+    except GameError:
+        return []
+    return said
+
+
+def swing_effects(game: Game, seats: int, options: dict[str, str],
+                  entries: list[list[str]], result: dict[str, Any]
+                  ) -> dict[int, dict[str, list[Effects]]]:
+    """Each swing's lines' effects ({index: {"refutation": [...], "better": [...]}})."""
+    try:
+        states, _ = replayed(game, game.new(seats, options), entries)
+    except GameError:
+        return {}
+    found: dict[int, dict[str, list[Effects]]] = {}
+    for index in result.get("mistakes", []):
+        note = result["moves"][index - 1]
+        if not 0 < index <= len(entries):
+            continue
+        found[index] = {key: line_effects(game, states[index - 1], note.get(key) or [])
+                        for key in ("refutation", "better")}
+    return found
+
+
+def replies(line: list[list[Any]], names: list[str],
+            effects: list[Effects] | None = None) -> Phrase | None:
+    """The plies of a line after its first, in words ("Bob answers `f` (scored 6 seeds),
+    then Alice plays `c`"; "moves again" for a seat that moves twice running), or None if
+    the line is its first move alone."""
     said: list[Phrase] = []
-    for (before, _), (seat, move) in zip(line, line[1:], strict=False):
+    done = effects or []
+    for k, ((before, _), (seat, move)) in enumerate(zip(line, line[1:], strict=False), 1):
         said.append(phrase(strings.ANALYSIS_AGAIN_REPLY if seat == before
                            else strings.ANALYSIS_REPLY if not said else strings.ANALYSIS_PLAYS,
-                           name=_name(names, seat), move=move))
+                           name=_name(names, seat),
+                           move=_move(move, done[k] if k < len(done) else ())))
     if not said:
         return None
     words = said[-1]
@@ -48,26 +95,33 @@ def replies(line: list[list[Any]], names: list[str]) -> Phrase | None:
     return words
 
 
-def line_words(note: dict[str, Any], names: list[str]) -> list[Phrase]:
-    """A swing's refutation and better line in words (none for an analysis stored before
-    they were searched)."""
+def line_words(note: dict[str, Any], names: list[str],
+               effects: dict[str, list[Effects]] | None = None) -> list[Phrase]:
+    """A swing's refutation and better line in words, each ply with what it did (none for an
+    analysis stored before the lines were searched)."""
     out: list[Phrase] = []
+    effects = effects or {}
     refutation, better = note.get("refutation") or [], note.get("better") or []
-    said = replies(refutation, names)
-    if said is not None:
-        out.append(phrase(strings.ANALYSIS_REFUTED, move=refutation[0][1], replies=said))
+    if refutation:
+        done = effects.get("refutation") or []
+        first = _move(refutation[0][1], done[0] if done else ())
+        said = replies(refutation, names, done)
+        if said is not None:
+            out.append(phrase(strings.ANALYSIS_REFUTED, move=first, replies=said))
     if better:
-        said = replies(better, names)
-        out.append(phrase(strings.ANALYSIS_BETTER, move=better[0][1], replies=said)
-                   if said is not None else phrase(strings.ANALYSIS_BETTER_ALONE,
-                                                   move=better[0][1]))
+        done = effects.get("better") or []
+        first = _move(better[0][1], done[0] if done else ())
+        said = replies(better, names, done)
+        out.append(phrase(strings.ANALYSIS_BETTER, move=first, replies=said)
+                   if said is not None else phrase(strings.ANALYSIS_BETTER_ALONE, move=first))
     return out
 
 
 def analysis_lines(match_id: int, game: str, level: str, names: list[str],
-                   result: dict[str, Any]) -> list[Phrase]:
+                   result: dict[str, Any],
+                   effects: dict[int, dict[str, list[Effects]]] | None = None) -> list[Phrase]:
     """The analysis in words: what the picture shows, and its three biggest swings, each with
-    the line that refutes the move played and the better line."""
+    the line that refutes the move played and the better line, and what their plies did."""
     lines = [phrase(strings.ANALYSIS_HEADER, match_id=match_id, game=game,
                     level=phrase(LEVEL_NAMES.get(level, strings.AI_LEVEL_HARD)))]
     notes = result["moves"]
@@ -82,7 +136,7 @@ def analysis_lines(match_id: int, game: str, level: str, names: list[str],
             strings.ANALYSIS_SWING, rank=rank, index=index,
             name=names[seat] if seat is not None and 0 <= seat < len(names) else "?",
             move=note["move"], best=note["best"], loss=f"−{round(note['loss'] * 100)}%"))
-        lines += line_words(note, names)
+        lines += line_words(note, names, (effects or {}).get(index))
     return lines
 
 
@@ -100,8 +154,10 @@ class AnalysisPoster:
         match, entries = await self.service.analysable(post.match_id)
         texts = Texts(await self.service.channel_language(post.guild_id))
         names = match.names()
+        effects = swing_effects(match.game, len(match.seats), dict(match.row.options), entries,
+                                job.result)
         content = fit("\n".join(texts(line, names) for line in analysis_lines(
-            match.id, match.game.name, job.level, names, job.result)))
+            match.id, match.game.name, job.level, names, job.result, effects)))
         message_id = post.message_id
         channel_id = post.channel_id
         if message_id is None:

@@ -502,6 +502,12 @@ class Game(ABC, Generic[S, M]):
         channel may know it: never hidden information."""
         return ()
 
+    def move_gist(self, before: S, move: M, after: S) -> tuple[Phrase, ...]:
+        """What a move did that decides games (scores, captures, a turn handed over), said
+        after each ply of a line that explains a mistake or a puzzle: `move_effects` by
+        default; a kit whose effects also trace the move itself leaves those out here."""
+        return self.move_effects(before, move, after)
+
     def turn_note(self, state: S) -> Phrase | None:
         """A remark on the turn of the seat to move (extra moves owed...), or None."""
         return None

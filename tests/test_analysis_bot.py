@@ -466,6 +466,36 @@ def test_a_swing_is_told_with_its_refutation_and_better_line(language):
         assert said[-2:] == ["   `d` のあとは：Bob の応手 `g`、続いて Alice の手 `c`。",
                              "   より良いのは `h` でした：Bob の応手 `e`、続いて Bob の続けての手 "
                              "`f`。"]
+    # with what each ply did, by the game's own words: the reason one line is better
+    from bot.analysis_post import swing_effects
+    from games import get_game
+
+    game = get_game("progressive-mancala")
+    entries = [["move", m] for m in ["j", "c", "k", "d", "c"]]
+    state = game.new(2, {})
+    for _, m in entries[:4]:
+        state = game.apply(state, game.parse_move(state, m))
+    assert game.to_move(state) == 0 or game.to_move(state) == 1
+    mover = game.to_move(state)
+    legal = [game.format_move(state, m) for m in game.legal_moves(state)]
+    told = {}
+    for first in legal:  # the first ply with something to say (a relay, a score...)
+        after = game.apply(state, game.parse_move(state, first))
+        if game.move_gist(state, game.parse_move(state, first), after):
+            told = {"index": 5, "seat": mover, "move": first, "best": first,
+                    "win": [0.5, 0.5], "loss": 0.2, "refutation": [[mover, first]],
+                    "better": [[mover, first]]}
+            break
+    assert told, "some first move of this position does something worth saying"
+    plain = {"index": 1, "seat": 0, "move": "j", "best": "j", "win": [0.5, 0.5], "loss": 0.0}
+    result2 = {"moves": [plain, plain, plain, plain, told], "mistakes": [5], "final": [0, 1]}
+    effects = swing_effects(game, 2, {}, entries, result2)
+    said = [texts(line, ["Alice", "Bob"]) for line in analysis_lines(
+        7, "Progressive Mancala", "hard", ["Alice", "Bob"], result2, effects)]
+    wanted = texts(game.move_gist(state, game.parse_move(state, told["move"]),
+                                     game.apply(state, game.parse_move(
+                                         state, told["move"])))[0], ["Alice", "Bob"])
+    assert wanted in said[-1] and f"`{told['move']}`" in said[-1]
     # an analysis stored before the lines were searched still reads
     del note["refutation"], note["better"]
     said = [texts(line, ["Alice", "Bob"]) for line in analysis_lines(

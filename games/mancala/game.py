@@ -360,6 +360,12 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
                                   opponent=Seat(1 - last.seat)))
         return tuple(effects)
 
+    def move_gist(self, before: MancalaState, move: MancalaMove,
+                  after: MancalaState) -> tuple[Phrase, ...]:
+        # the relay's pits trace the sowing; what decides is the score and the bonus move
+        return tuple(e for e in self.move_effects(before, move, after)
+                     if e.template != N_("relayed from {pits}"))
+
     def turn_note(self, state: MancalaState) -> Phrase | None:
         extra = state.moves_left - 1
         if extra <= 0 or self.outcome(state) is not None:

@@ -147,8 +147,8 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     assert f"Analysis of match #{match_id}" in text and "by the normal AI" in text
     swings = re.findall(r"^\d\. Move (\d+), (Alice|Bob): played `(\w+)`, the AI preferred "
                         r"`(\w+)` \(−(\d+)% chance of winning\)\.\n"
-                        r"   After `(\w+)`, (.+)\.\n"
-                        r"   Better was `(\w+)`: (.+)\.$", text, re.M)
+                        r"   After `(\w+)`(?: \([^)]*\))?, (.+)\.\n"
+                        r"   Better was `(\w+)`(?: \([^)]*\))?: (.+)\.$", text, re.M)
     assert swings, text  # this game has some beyond the noise at this level
     assert not pictures_problems(fake, result, match_id, len(swings))
     for index, name, played, best, _loss, after, refutation, better, replies in swings:
@@ -161,12 +161,17 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
         # the lines: the move, then one or two replies named by their player, all legal
         assert after == played and better == best
         for opening, words in ((played, refutation), (best, replies)):
-            steps = re.findall(r"(Alice|Bob) (?:answers|plays|moves again,) `(\w+)`", words)
+            steps = re.findall(r"(Alice|Bob) (?:answers|plays|moves again,) `(\w+)`"
+                               r"( \([^)]*\))?", words)
             assert 1 <= len(steps) <= 2, words
             state = GAME.play(before, opening)
-            for who, notation in steps:
+            for who, notation, effects in steps:
                 assert who == ("Alice", "Bob")[state.to_move]
-                state = GAME.play(state, notation)
+                after = GAME.play(state, notation)
+                # what the ply did is said exactly when it did something that decides
+                gist = GAME.move_gist(state, GAME.parse_move(state, notation), after)
+                assert bool(effects) == bool(gist), words
+                state = after
     assert fake.pinged(result) == set()
 
     # the reply showed the progress, at a sane rate, then where the result is
