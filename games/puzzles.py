@@ -28,8 +28,16 @@ own turn). A wrong move fails when some deal defeats every plan. Where the kit c
 the deals (too many, or no `worlds`), or a search passes BUDGET moves, the position is skipped.
 
 A position is a puzzle only when exactly one legal move reaches the goal tried (win first, then
-safe, then most) and every other fails it; each other move's refutation (2-4 plies, played in
-the true position) shows the failure there, else the position is skipped.
+safe, then most) and every other fails it; each other move's refutation (at most MAX_LINE
+plies, played in the true position) shows the failure there, else the position is skipped:
+"win", the turn ending without the win (then the next player's win at once, if it has one);
+"safe", the next player's win; "most", the plies of the move's best gain (each move's gain is
+in the puzzle's `gains`). The solution's `line` is its turn's plies, for "safe" with the next
+ply (a roll or a reply: the game goes on), never another seat's hidden tiles.
+
+Shipped sets (`python -m games puzzles GAME`): AI self-play over the kit's set-ups, every
+position scanned, at most PER_GAME puzzles a game and never two of one turn, the goals then
+balanced (`generate`); `verify` re-checks a shipped puzzle from scratch.
 """
 
 from __future__ import annotations
