@@ -324,7 +324,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         return Step("pit", phrase(N_("Which pit do you sow?")), tuple(
             Option(v, v, nphrase(N_("{n} seed"), N_("{n} seeds"),
                                  state.pits[ord(v) - ord("a")]))
-            for v in values), their_prompt=phrase(N_("Which pit will they sow?")))
+            for v in values))
 
     def describe_outcome(self, state: MancalaState) -> Phrase:
         outcome = self.outcome(state)
@@ -359,12 +359,6 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             effects.append(phrase(N_("ended in an empty pit: {opponent} gets a bonus move"),
                                   opponent=Seat(1 - last.seat)))
         return tuple(effects)
-
-    def move_gist(self, before: MancalaState, move: MancalaMove,
-                  after: MancalaState) -> tuple[Phrase, ...]:
-        # the relay's pits trace the sowing; what decides is the score and the bonus move
-        return tuple(e for e in self.move_effects(before, move, after)
-                     if e.template != N_("relayed from {pits}"))
 
     def turn_note(self, state: MancalaState) -> Phrase | None:
         extra = state.moves_left - 1
