@@ -159,6 +159,10 @@ class Knowledge:
     # level -> the search's own noise in a post-game analysis: a move's loss of chance up to it
     # is no mistake (measured by bench/analysis_noise.py; `games.analysis.NOISE` otherwise)
     noise: Mapping[str, float] = field(default_factory=dict)
+    # (one seat's observation) -> every state consistent with it, each kind of hidden piece
+    # dealt once (tiles alike are one), or None when there are too many: the exhaustive
+    # puzzle checks of a game with hidden information (games/puzzles.py)
+    worlds: Callable[[Any], list[Any] | None] | None = None
 
     def choose(self, decision: Decision) -> Any:
         if self.search is not None:
