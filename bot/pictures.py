@@ -7,6 +7,7 @@ observation is the only thing drawn: `viewer` None is the public view.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from functools import lru_cache
@@ -39,15 +40,22 @@ def picture_language(language: str) -> str:
 
 def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                   names: Sequence[str], result: str | None = None,
-                  language: str = "en", you: int | None = None) -> bytes:
+                  language: str = "en", you: int | None = None,
+                  last_move: bool = True) -> bytes:
     """`you`: the seat whose name is the reader's (a lesson's learner), whose sentences the
-    picture writes in the second person."""
+    picture writes in the second person. `last_move` False: nothing of the last move is drawn,
+    neither on the board nor under it (a puzzle's picture gives nothing away): a view that
+    keeps it in a `last` field is drawn as if no move had been made yet."""
     from render import render_observation
 
     game = get_game(game_id)
     observation = game.observe(game.from_json(state), viewer)
+    if not last_move and dataclasses.is_dataclass(observation) and any(
+            f.name == "last" for f in dataclasses.fields(observation)):
+        observation = dataclasses.replace(observation, last=None)  # type: ignore[type-var]
     return render_observation(game_id, observation, names=list(names), result=result,
-                              tr=translations(picture_language(language)), you=you)
+                              tr=translations(picture_language(language)), you=you,
+                              last_move=last_move)
 
 
 def _replayed(game_id: str, seat_count: int, options: dict[str, str],

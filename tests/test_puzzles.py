@@ -51,13 +51,15 @@ def test_candidates_need_a_choice_and_a_good_chance_for_the_mover():
 async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(store):
     from test_store import new_match
 
+    from bot.glicko import Glicko
+
     match = await new_match(store)
     async with store.transaction() as tx:
         for ply in (3, 3, 5):  # the same ply twice: kept once
             await tx.add_puzzle(game="progressive-mancala", guild_id=1, match_id=match.id,
                                 ply=ply, seats=2, options={}, entries=[["move", "b"]] * ply,
-                                seat=1, solution="j", level="easy", margin=0.4, mu=25.0,
-                                sigma=8.3, now=1.0)
+                                seat=1, solution="j", level="easy", margin=0.4,
+                                rating=Glicko(), now=1.0, turn=f"match{match.id}:{ply}")
     found = await store.puzzles_of_match(match.id)
     assert [(p.id, p.ply) for p in found] == [(1, 3), (2, 5)]
     assert (await store.next_puzzle(101, "progressive-mancala", 1)) is None  # Alice played
@@ -66,10 +68,13 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
     async with store.transaction() as tx:
         assert await tx.answer_puzzle(1, 202, "j", True, 2.0)
         assert not await tx.answer_puzzle(1, 202, "b", False, 3.0)  # once
-        await tx.set_puzzle_ratings(1, 24.0, 8.0, 202, "progressive-mancala", 26.0, 8.0, True)
-        await tx.set_puzzle_ratings(2, 24.0, 8.0, 202, "progressive-mancala", 27.0, 7.5, True)
+        await tx.set_puzzle_ratings(1, Glicko(1400, 300), 202, "progressive-mancala",
+                                    Glicko(1600, 300), True)
+        await tx.set_puzzle_ratings(2, Glicko(1450, 280), 202, "progressive-mancala",
+                                    Glicko(1650, 280), True)
     assert await store.puzzle_attempt(1, 202)
-    assert await store.puzzle_rating(202, "progressive-mancala") == (27.0, 7.5)
+    assert await store.puzzle_rating(202, "progressive-mancala") == Glicko(1650, 280)
+    assert (await store.puzzle(1)).rating == Glicko(1400, 300)
     assert (await store.next_puzzle(202, "progressive-mancala", 1)).id == 2
 
 
@@ -79,6 +84,7 @@ async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(langua
     from bot.cogs import puzzle as cog
     from bot.i18n import Texts, translations
     from bot.pictures import picture_language
+    from bot.glicko import Glicko
     from bot.store_puzzles import PuzzleRow
     from render import render_observation
 
@@ -98,7 +104,7 @@ async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(langua
 
     row = PuzzleRow(id=1, game="progressive-mancala", guild_id=1, match_id=1, ply=2, seats=2,
                     options={}, entries=[["move", "k"], ["move", "c"]], seat=0, solution="a",
-                    level="easy", margin=0.4, mu=25.0, sigma=8.3)
+                    level="easy", margin=0.4, rating=Glicko())
     pictures = Pictures()
     await cog.puzzle_message(Service(), pictures, 202, row, Texts(language))
     game_id, state, viewer, names, result, lang, *you = pictures.calls[0]

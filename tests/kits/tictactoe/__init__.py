@@ -11,4 +11,5 @@ from games.kit import Kit
 
 from .game import GAME
 
-KIT = Kit(GAME, picture=f"{__name__}.picture", texts=Path(__file__).parent / "rules")
+KIT = Kit(GAME, picture=f"{__name__}.picture", texts=Path(__file__).parent / "rules",
+          puzzles=Path(__file__).parent / "puzzles.json")
