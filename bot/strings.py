@@ -540,6 +540,7 @@ PUZZLE_PLY_SEAT = N_("{seat} plays `{move}`")  # an opponent of a game of more s
 PUZZLE_PLY_CHANCE = N_("`{move}` comes up")  # a die roll or a draw in the line
 PUZZLE_THEN = N_(", then ")
 PUZZLE_LINE = N_("{plies}.")  # the plies of a line, joined by PUZZLE_THEN
+PUZZLE_LINE_ENDS = N_("{line} {end}")  # the line, then how the game ends (PUZZLE_END_…)
 PUZZLE_THEME_SEPARATOR = N_(", ")
 PUZZLE_END_YOU = N_("You win.")
 PUZZLE_END_THEY = N_("They win.")

@@ -82,9 +82,9 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
 async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(language):
     """The solver's seat is named "You": the picture said "You to move" (ja: 「あなた の手番」)."""
     from bot.cogs import puzzle as cog
+    from bot.glicko import Glicko
     from bot.i18n import Texts, translations
     from bot.pictures import picture_language
-    from bot.glicko import Glicko
     from bot.store_puzzles import PuzzleRow
     from render import render_observation
 
@@ -115,3 +115,257 @@ async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(langua
                        you=you[0] if you else None)
     drawn = " ".join(box.text for box in layout)
     assert ("Your turn" in drawn) if language == "en" else ("あなたの手番" in drawn), drawn
+
+
+# -- Glicko-2 (bot/glicko.py) ------------------------------------------------------------------
+
+def test_glicko_matches_the_worked_example_of_glickmans_paper():
+    from bot.glicko import Glicko, rate
+
+    player = Glicko(1500, 200, 0.06)
+    after = rate(player, [(Glicko(1400, 30), 1), (Glicko(1550, 100), 0), (Glicko(1700, 300), 0)],
+                 tau=0.5, bounds=(0, 1e9))
+    assert round(after.rating, 2) == 1464.05  # the paper: 1464.06 (its rounded steps)
+    assert round(after.deviation, 2) == 151.52
+    assert abs(after.volatility - 0.05999) < 1e-5
+
+
+def test_a_newcomers_swings_shrink_as_they_answer():
+    """The complaint: ±135-176 points per puzzle forever. A newcomer's first answers move a lot;
+    after twenty, every swing is well under 100 (and shrinking)."""
+    import random
+
+    from bot.glicko import Glicko, answered
+
+    rng = random.Random(7)
+    player, swings = Glicko(), []
+    for _ in range(40):
+        puzzle = Glicko(rng.uniform(1300, 1700), 200)
+        after, _ = answered(player, puzzle, rng.random() < 0.6)
+        swings.append(abs(after.rating - player.rating))
+        player = after
+    assert swings[0] > 150
+    assert max(swings[20:]) < 60 and max(swings[30:]) < max(swings[10:20])
+    assert not player.provisional or player.deviation < 150
+
+
+def test_openskill_ratings_carry_over_as_the_same_number_shown():
+    from bot.glicko import MAX_DEVIATION, from_openskill
+
+    fresh = from_openskill(25.0, 25 / 3)
+    assert fresh.display == 1500 and fresh.deviation == MAX_DEVIATION
+    settled = from_openskill(27.5, 1.5)
+    assert settled.display == 1650 and settled.deviation == 90 and not settled.provisional
+
+
+def test_migration_0014_carries_puzzles_answers_and_openskill_ratings_over(tmp_path):
+    """A store at 0013 with a found puzzle, an answer and OpenSkill ratings: after 0014 they
+    are Glicko ratings showing the same numbers, the puzzle keeps its match and gets a turn."""
+    import sqlite3
+
+    from support import database_at
+
+    from bot.db import migration_scripts
+    from bot.sqlite import split_statements
+
+    path = database_at(tmp_path / "old.sqlite3", 13)
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO matches (id, game, options, seat_count, guild_id, channel_id,"
+               " host_id, status, created_at, updated_at) VALUES"
+               " (7, 'progressive-mancala', '{}', 2, 1, 5, 101, 'finished', 1, 1)")
+    db.execute("INSERT INTO puzzles VALUES (1, 'progressive-mancala', 1, 7, 3, 2, '{}', '[]', 1,"
+               " 'j', 'easy', 0.4, 27.5, 2.0, 1.0)")
+    db.execute("INSERT INTO puzzle_attempts VALUES (1, 202, 'j', 1, 2.0)")
+    db.execute("INSERT INTO puzzle_ratings VALUES (202, 'progressive-mancala', 25.5, 8.0, 1, 0)")
+    for number, _, script in migration_scripts("sqlite"):
+        if number == 14:
+            for statement in split_statements(script):
+                db.execute(statement)
+    db.row_factory = sqlite3.Row
+    puzzle = dict(db.execute("SELECT * FROM puzzles").fetchone())
+    assert puzzle["match_id"] == 7 and puzzle["key"] is None and puzzle["turn"] == "match7:3"
+    assert (puzzle["rating"], puzzle["deviation"], puzzle["volatility"]) == (1650, 120, 0.09)
+    assert [tuple(r) for r in db.execute("SELECT * FROM puzzle_attempts")] == \
+        [(1, 202, "j", 1, 2.0)]
+    rating = dict(db.execute("SELECT * FROM puzzle_ratings").fetchone())
+    assert (rating["rating"], rating["deviation"], rating["solved"]) == (1530, 480, 1)
+    assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+    db.close()
+
+
+# -- curated sets in the store, and the choice of the next puzzle -------------------------------
+
+TTT = "tic-tac-toe"  # tests/kits/tictactoe's hand-checked set (tests/kits/tictactoe/puzzles.json)
+
+
+async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_ones(service,
+                                                                                   store):
+    from dataclasses import replace
+
+    from games.puzzles import PuzzleSet, curated
+
+    shipped = curated(TTT)
+    assert len(shipped.puzzles) == 4
+    assert await service.puzzles.import_curated() >= 4
+    assert await store.curated_keys(TTT) == {p.key for p in shipped.puzzles}
+    assert await service.puzzles.import_curated() == 0  # at the next start: nothing new
+    grown = PuzzleSet([*shipped.puzzles, replace(shipped.puzzles[0], key="tic-tac-toe:new:4")],
+                      shipped.themes)
+    curated.cache_clear()
+    import games.puzzles as module
+
+    original = module.curated
+    try:
+        module.curated = lambda game_id: grown if game_id == TTT else original(game_id)
+        import bot.service.puzzles as service_module
+
+        service_module.curated = module.curated
+        assert await service.puzzles.import_curated() == 1
+    finally:
+        module.curated = original
+        service_module.curated = original
+    puzzle = await store.puzzle(1)
+    assert puzzle.match_id is None and puzzle.guild_id == 0 and puzzle.level == "curated"
+    assert puzzle.goal in ("win", "safe") and puzzle.refutations and puzzle.turn
+
+
+async def test_the_next_puzzle_is_never_answered_never_of_the_last_turn_and_near_the_rating(
+        service, store):
+    from bot.glicko import Glicko
+
+    async with store.transaction() as tx:
+        for n, (turn, rating) in enumerate([("a:1", 1500), ("a:1", 1510), ("b:2", 1900),
+                                             ("c:3", 1100)]):
+            await tx.add_puzzle(key=f"{TTT}:{n}", game=TTT, guild_id=0, match_id=None, ply=0,
+                                seats=2, options={}, entries=[], seat=0, solution="b2",
+                                level="curated", margin=0.0, rating=Glicko(rating), now=1.0,
+                                goal="win", turn=turn)
+    first = await service.offer_puzzle(202, TTT, 1)
+    assert (first.id, first.turn) == (1, "a:1")  # the nearest to 1500
+    second = await service.offer_puzzle(202, TTT, 1)
+    assert second.turn != "a:1"  # not the other of turn a:1, though it is nearer
+    assert second.id == 3  # 1100 and 1900 are as far: the older
+    third = await service.offer_puzzle(202, TTT, 1)
+    assert third.turn != second.turn and third.id in (1, 2)
+    # answered: never again
+    await service.answer_puzzle(202, 202, 1, "b2")
+    offered = {(await service.offer_puzzle(202, TTT, 1)).id for _ in range(4)}
+    assert 1 not in offered
+    # a strong player is offered the hard one first
+    async with store.transaction() as tx:
+        await tx.set_puzzle_ratings(3, Glicko(1900), 303, TTT, Glicko(1850, 100), True)
+    assert (await service.offer_puzzle(303, TTT, 1)).id == 3
+
+
+async def test_a_wrong_answer_brings_its_refutation_and_both_ratings_move(service, store):
+    from bot.service import BadRequest
+
+    await service.puzzles.import_curated()
+    puzzle = await service.offer_puzzle(202, TTT, 1)
+    assert puzzle.key == f"{TTT}:g1:4" and puzzle.solution == "c1"
+    try:
+        await service.answer_puzzle(202, 202, puzzle.id, "zz")
+    except BadRequest:
+        pass
+    else:
+        raise AssertionError("a move that is none is refused")
+    assert not await store.puzzle_attempt(puzzle.id, 202)
+    result = await service.answer_puzzle(202, 202, puzzle.id, "a2")
+    assert not result.solved and result.refutation == ["a2", "c3"]
+    assert result.after.rating < result.before.rating == 1500
+    assert (await store.puzzle(puzzle.id)).rating.rating > 1500
+    solved = await service.answer_puzzle(
+        202, 202, (await service.offer_puzzle(202, TTT, 1)).id, "c1")
+    assert solved.solved and solved.refutation == [] and solved.after.rating > \
+        solved.before.rating
+
+
+# -- what the player reads ------------------------------------------------------------------------
+
+def _row(**changes):
+    from dataclasses import replace
+
+    from bot.glicko import Glicko
+    from bot.store_puzzles import PuzzleRow
+    from games.puzzles import curated
+
+    p = curated(TTT).puzzles[0]
+    row = PuzzleRow(id=1, game=TTT, guild_id=0, match_id=None, ply=len(p.entries), seats=2,
+                    options={}, entries=p.entries, seat=p.seat, solution=p.solution,
+                    level="curated", margin=0.0, rating=Glicko(), key=p.key, goal=p.goal,
+                    line=p.line, refutations=p.refutations, themes=p.themes, turn=p.turn)
+    return replace(row, **changes)
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_puzzle_says_whose_side_and_the_goal(language):
+    from bot.cogs.puzzle import side_and_goal
+    from bot.i18n import Texts
+
+    side, goal = side_and_goal(_row(), Texts(language))
+    if language == "en":
+        assert (side, goal) == ("You play seat 1.", "Goal: Win this turn.")
+    else:
+        assert (side, goal) == ("あなたは1番手です。", "目標：この手番で勝つ。")
+    mancala = _row(game="progressive-mancala", seat=1, goal="safe")
+    side, goal = side_and_goal(mancala, Texts(language))
+    assert side == ("You play the second player (seat 2)." if language == "en"
+                    else "あなたは後手（2番手）です。"), side
+    assert goal.startswith("Goal: Do not hand over the win" if language == "en" else "目標：勝ちを")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_feedback_shows_the_refutation_the_point_the_themes_and_the_swing(language):
+    from bot.cogs.puzzle import feedback
+    from bot.glicko import Glicko
+    from bot.i18n import Texts
+    from bot.service import PuzzleResult
+
+    row = _row()
+    texts = Texts(language)
+    wrong = feedback(PuzzleResult(row, "a2", False, Glicko(), Glicko(1459, 300)), texts)
+    right = feedback(PuzzleResult(row, "c1", True, Glicko(1459, 300), Glicko(1480, 290)),
+                     texts)
+    if language == "en":
+        assert wrong == ["❌ Not quite: you played `a2`; the move was `c1`.",
+                         "Why not `a2`: You play `a2`, then they play `c3`. They win.",
+                         "The point: You play `c1`. You win.",
+                         "Puzzle rating 1500? → 1459? (-41)"]
+        assert right == ["✅ Right: `c1`.", "The point: You play `c1`. You win.",
+                         "Themes: Three in a row", "Puzzle rating 1459? → 1480? (+21)"]
+    else:
+        assert wrong[1] == "`a2` がだめな理由：あなたが `a2`、続いて相手が `c3`。相手の勝ちです。"
+        assert right[2] == "テーマ：三つ並び" and right[3] == "パズルレーティング 1459? → 1480?（+21）"
+
+
+def test_a_puzzle_picture_draws_no_last_move_on_any_kit():
+    """The previous complaint: each picture's "Last:" line gave away the previous puzzle's
+    answer. A puzzle's picture (`last_move` False) is the position drawn as if no move had been
+    made: no "Last" under it, nothing marked on it."""
+    import dataclasses
+    from random import Random
+
+    from bot.i18n import translations
+    from bot.pictures import board_picture
+    from games import KITS
+    from render import render_observation
+
+    for game_id in KITS:
+        game = get_game(game_id)
+        setup = KITS[game_id].setups[0]
+        state = game.new(setup.seats, game.draw_options(dict(setup.options), Random(1)))
+        for _ in range(3):  # a few moves (a die roll is one too): a last move to hide
+            if game.outcome(state) is None:
+                state = game.apply(state, game.legal_moves(state)[0])
+        viewer = game.to_move(state)
+        names = [f"P{n}" for n in range(setup.seats)]
+        drawn = board_picture(game_id, game.to_json(state), viewer, names, last_move=False)
+        observation = game.observe(state, viewer)
+        if dataclasses.is_dataclass(observation) and any(
+                f.name == "last" for f in dataclasses.fields(observation)):
+            observation = dataclasses.replace(observation, last=None)
+        layout: list = []
+        plain = render_observation(game_id, observation, names=names, layout=layout,
+                                   tr=translations("en"), last_move=False)
+        assert drawn == plain, game_id
+        assert not any("Last" in box.text for box in layout), game_id

@@ -108,7 +108,7 @@ def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts) -> str:
     text = texts(phrase(strings.PUZZLE_LINE, plies=texts(strings.PUZZLE_THEN).join(plies)))
     end = end_words(puzzle, states[-1], texts)
     text = text[:1].upper() + text[1:]
-    return f"{text} {end}" if end else text
+    return texts(phrase(strings.PUZZLE_LINE_ENDS, line=text, end=end)) if end else text
 
 
 def end_words(puzzle: PuzzleRow, state: Any, texts: Texts) -> str | None:
