@@ -76,8 +76,9 @@ class PuzzleQueries:
 
     async def next_puzzle(self, user_id: int, game: str, guild_id: int) -> PuzzleRow | None:
         """A puzzle of `game` for the player: never one they answered, never from a match
-        they have a seat in (playing it or played it), never from the turn of the last one
-        served to them; their own server's first, then the nearest to their rating (a
+        they have a seat in (playing it or played it); never from the turn of the last one
+        served to them while another is left (only a puzzle of that turn left: it, rather
+        than none ever again); their own server's first, then the nearest to their rating (a
         newcomer's is 1500), then the oldest."""
         row = await self.conn.fetchrow(
             "SELECT * FROM puzzles p WHERE p.game = $1"
@@ -85,9 +86,9 @@ class PuzzleQueries:
             " AND a.user_id = $2)"
             " AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.match_id = p.match_id"
             " AND s.user_id = $2)"
-            " AND p.turn <> COALESCE((SELECT r.last_turn FROM puzzle_ratings r"
-            " WHERE r.user_id = $2 AND r.game = $1), '')"
-            " ORDER BY CASE WHEN p.guild_id = $3 AND p.match_id IS NOT NULL THEN 0 ELSE 1 END,"
+            " ORDER BY CASE WHEN p.turn = COALESCE((SELECT r.last_turn FROM puzzle_ratings r"
+            " WHERE r.user_id = $2 AND r.game = $1), '') THEN 1 ELSE 0 END,"
+            " CASE WHEN p.guild_id = $3 AND p.match_id IS NOT NULL THEN 0 ELSE 1 END,"
             " ABS(p.rating - COALESCE((SELECT r.rating FROM puzzle_ratings r"
             " WHERE r.user_id = $2 AND r.game = $1), 1500)), p.id LIMIT 1",
             game, user_id, guild_id)

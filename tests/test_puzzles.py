@@ -251,6 +251,11 @@ async def test_the_next_puzzle_is_never_answered_never_of_the_last_turn_and_near
     await service.answer_puzzle(202, 202, 1, "b2")
     offered = {(await service.offer_puzzle(202, TTT, 1)).id for _ in range(4)}
     assert 1 not in offered
+    # only a puzzle of the last turn left: it comes (rather than none ever again)
+    for puzzle_id in (3, 4):
+        await service.answer_puzzle(202, 202, puzzle_id, "b2")
+    assert (await service.offer_puzzle(202, TTT, 1)).id == 2
+    assert (await service.offer_puzzle(202, TTT, 1)).id == 2
     # a strong player is offered the hard one first
     async with store.transaction() as tx:
         await tx.set_puzzle_ratings(3, Glicko(1900), 303, TTT, Glicko(1850, 100), True)
