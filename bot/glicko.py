@@ -1,8 +1,9 @@
 """Glicko-2 (Glickman, "Example of the Glicko-2 system", 2022 revision) for puzzle ratings, as
 Lichess rates puzzles: the player and the puzzle are two players of a game the player wins by
 finding the solution, and every answer is a rating period of its own (both ratings move at
-once). The deviation keeps Lichess's bounds (45 to 500): a newcomer's first answers move them
-a lot, later ones less and less, and a rating that stops answering can still move.
+once). A newcomer starts at 1500 with the paper's deviation for an unrated player (350): the
+first answers move them a lot, later ones less and less (after twenty, a few dozen points);
+the deviation keeps Lichess's bounds (45 to 500), so that a rating never freezes.
 
 Written here rather than taken from a package: PyPI's `glicko2` (the one maintained package)
 computes the volatility's function f with the rating where the paper has the deviation (so its
@@ -19,10 +20,10 @@ from dataclasses import dataclass
 
 SCALE = 173.7178  # Glicko-2's internal scale: (rating - 1500) / SCALE
 START = 1500.0
-START_DEVIATION = 500.0  # Lichess's: a newcomer's first answers count for a lot
+START_DEVIATION = 350.0  # the paper's for an unrated player: the first swings near ±150
 START_VOLATILITY = 0.09  # Lichess's
 MIN_DEVIATION = 45.0  # Lichess's floor: a rating never freezes
-MAX_DEVIATION = 500.0
+MAX_DEVIATION = 500.0  # Lichess's ceiling, reached only by a rating long unused
 PROVISIONAL_DEVIATION = 110.0  # shown with a "?" above it (Lichess's)
 TAU = 0.75  # the system constant: how fast the volatility may change (Lichess's)
 EPSILON = 0.000001
@@ -116,5 +117,7 @@ def answered(player: Glicko, puzzle: Glicko, solved: bool) -> tuple[Glicko, Glic
 
 def from_openskill(mu: float, sigma: float, scale: float = 60.0) -> Glicko:
     """An OpenSkill puzzle rating (bot/ratings.py's, shown as mu × 60) carried over: the same
-    number shown, its uncertainty on the same scale, within the deviation's bounds."""
-    return Glicko(mu * scale, min(max(sigma * scale, MIN_DEVIATION), MAX_DEVIATION))
+    number shown, its uncertainty on the same scale, no more than a newcomer's (OpenSkill's
+    newcomer, 25/3 × 60 = 500, is Glicko's) and no less than the floor. Migration 0014 does the
+    same in SQL."""
+    return Glicko(mu * scale, min(max(sigma * scale, MIN_DEVIATION), START_DEVIATION))

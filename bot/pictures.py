@@ -7,7 +7,6 @@ observation is the only thing drawn: `viewer` None is the public view.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Sequence
 from functools import lru_cache
@@ -46,13 +45,12 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
     picture writes in the second person. `last_move` False: nothing of the last move is drawn,
     neither on the board nor under it (a puzzle's picture gives nothing away): a view that
     keeps it in a `last` field is drawn as if no move had been made yet."""
-    from render import render_observation
+    from render import render_observation, without_last_move
 
     game = get_game(game_id)
     observation = game.observe(game.from_json(state), viewer)
-    if not last_move and dataclasses.is_dataclass(observation) and any(
-            f.name == "last" for f in dataclasses.fields(observation)):
-        observation = dataclasses.replace(observation, last=None)  # type: ignore[type-var]
+    if not last_move:
+        observation = without_last_move(observation)
     return render_observation(game_id, observation, names=list(names), result=result,
                               tr=translations(picture_language(language)), you=you,
                               last_move=last_move)

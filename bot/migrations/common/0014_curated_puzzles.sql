@@ -7,7 +7,8 @@
 -- `turn` it comes from (two of one turn are never served in a row: `last_turn`).
 -- Ratings become Glicko-2 (bot/glicko.py, as Lichess rates puzzles): the OpenSkill ones are
 -- carried over as the same number shown (mu × 60), their uncertainty on the same scale
--- (sigma × 60, within Glicko's deviation bounds 45-500) and the starting volatility.
+-- (sigma × 60, from the floor 45 to a newcomer's 350: OpenSkill's newcomer is Glicko's) and
+-- the starting volatility (bot/glicko.py `from_openskill`).
 -- The tables are rebuilt: SQLite cannot drop `match_id`'s NOT NULL in place.
 CREATE TABLE puzzles_new (
     id BIGINT PRIMARY KEY,
@@ -39,7 +40,7 @@ INSERT INTO puzzles_new (id, key, game, guild_id, match_id, ply, seats, options,
                          created_at)
 SELECT id, NULL, game, guild_id, match_id, ply, seats, options, entries, seat, solution, level,
        margin, 'match' || match_id || ':' || ply, mu * 60,
-       CASE WHEN sigma * 60 > 500 THEN 500 WHEN sigma * 60 < 45 THEN 45 ELSE sigma * 60 END,
+       CASE WHEN sigma * 60 > 350 THEN 350 WHEN sigma * 60 < 45 THEN 45 ELSE sigma * 60 END,
        0.09, created_at
 FROM puzzles;
 CREATE TABLE puzzle_attempts_new (
@@ -65,7 +66,7 @@ CREATE TABLE puzzle_ratings_new (
 );
 INSERT INTO puzzle_ratings_new (user_id, game, rating, deviation, volatility, solved, failed)
 SELECT user_id, game, mu * 60,
-       CASE WHEN sigma * 60 > 500 THEN 500 WHEN sigma * 60 < 45 THEN 45 ELSE sigma * 60 END,
+       CASE WHEN sigma * 60 > 350 THEN 350 WHEN sigma * 60 < 45 THEN 45 ELSE sigma * 60 END,
        0.09, solved, failed
 FROM puzzle_ratings;
 DROP TABLE puzzle_attempts;
