@@ -192,6 +192,38 @@ def test_migration_0014_carries_puzzles_answers_and_openskill_ratings_over(tmp_p
     db.close()
 
 
+async def test_migration_0014_carries_the_same_over_on_postgresql(pg_server):
+    import asyncpg
+
+    from bot.db import migration_scripts
+
+    url = await pg_server.empty_database("puzzles_0014")
+    conn = await asyncpg.connect(url)
+    try:
+        for number, _, script in migration_scripts("postgresql"):
+            if number == 14:
+                await conn.execute("INSERT INTO matches (id, game, options, seat_count, guild_id,"
+                                   " channel_id, host_id, status, created_at, updated_at) VALUES"
+                                   " (7, 'progressive-mancala', '{}', 2, 1, 5, 101, 'finished',"
+                                   " 1, 1)")
+                await conn.execute("INSERT INTO puzzles VALUES (1, 'progressive-mancala', 1, 7,"
+                                   " 3, 2, '{}', '[]', 1, 'j', 'easy', 0.4, 27.5, 2.0, 1.0)")
+                await conn.execute("INSERT INTO puzzle_attempts VALUES (1, 202, 'j', 1, 2.0)")
+                await conn.execute("INSERT INTO puzzle_ratings VALUES"
+                                   " (202, 'progressive-mancala', 25.5, 8.0, 1, 0)")
+            await conn.execute(script)
+        puzzle = await conn.fetchrow("SELECT * FROM puzzles")
+        assert puzzle["match_id"] == 7 and puzzle["turn"] == "match7:3"
+        assert (puzzle["rating"], puzzle["deviation"]) == (1650, 120)
+        rating = await conn.fetchrow("SELECT * FROM puzzle_ratings")
+        assert (rating["rating"], rating["deviation"], rating["last_turn"]) == (1530, 350, "")
+        assert await conn.fetchval("SELECT COUNT(*) FROM puzzle_attempts") == 1
+        with pytest.raises(asyncpg.ForeignKeyViolationError):  # still tied to the puzzles
+            await conn.execute("INSERT INTO puzzle_attempts VALUES (9, 202, 'j', 1, 2.0)")
+    finally:
+        await conn.close()
+
+
 # -- curated sets in the store, and the choice of the next puzzle -------------------------------
 
 TTT = "tic-tac-toe"  # tests/kits/tictactoe's hand-checked set (tests/kits/tictactoe/puzzles.json)

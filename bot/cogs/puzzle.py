@@ -54,7 +54,7 @@ PUZZLE = r"[0-9]{1,12}"
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 
-    @tree.command(name="puzzle", description="A puzzle from a real game: find the best move")
+    @tree.command(name="puzzle", description="A puzzle: find the one move that reaches its goal")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=games)
     @app_commands.guild_only()
