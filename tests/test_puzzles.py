@@ -229,6 +229,41 @@ async def test_migration_0014_carries_the_same_over_on_postgresql(pg_server):
 TTT = "tic-tac-toe"  # tests/kits/tictactoe's hand-checked set (tests/kits/tictactoe/puzzles.json)
 
 
+def test_the_tic_tac_toe_set_is_true():
+    """The test kit's set, checked by looking at every move: exactly the solution reaches the
+    goal ("win": the mover wins at once; "safe": the next player cannot win at once), and every
+    other legal move has a refutation starting with it that the rules take."""
+    from games.puzzles import curated
+
+    game = get_game(TTT)
+    for p in curated(TTT).puzzles:
+        states, _ = replayed(game, game.new(p.seats), p.entries)
+        state = states[-1]
+        assert game.to_move(state) == p.seat
+
+        def won(after, seat):
+            outcome = game.outcome(after)
+            return outcome is not None and not outcome.draw and seat in outcome.winners
+
+        def reaches(move, p=p, state=state):
+            after = game.play(state, move)
+            if p.goal == "win":
+                return won(after, p.seat)
+            return game.outcome(after) is not None or not any(
+                won(game.play(after, reply), game.to_move(after))
+                for reply in game.legal_notations(after))
+
+        legal = game.legal_notations(state)
+        assert [m for m in legal if reaches(m)] == [p.solution], p.key
+        assert set(p.refutations) == set(legal) - {p.solution}, p.key
+        for move, line in p.refutations.items():
+            assert line[0] == move and 2 <= len(line) <= 3
+            after = state
+            for notation in line:
+                after = game.play(after, notation)
+        assert p.line[0] == p.solution
+
+
 async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_ones(service,
                                                                                    store):
     from dataclasses import replace
