@@ -67,7 +67,11 @@ class Puzzles:
         (a set an upgrade grew adds its new ones); returns how many were added."""
         added = 0
         for game_id in KITS:
-            found = curated(game_id)
+            try:
+                found = curated(game_id)
+            except (OSError, ValueError, TypeError):  # a broken set: the others still come in
+                log.exception("curated puzzles of %s not read", game_id)
+                continue
             if not found.puzzles:
                 continue
             have = await self.ctx.store.curated_keys(game_id)
