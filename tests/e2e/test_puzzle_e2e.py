@@ -228,7 +228,7 @@ def position(row: tuple[Any, ...]) -> Any:
     return states[-1]
 
 
-async def test_a_fresh_server_serves_every_games_curated_puzzles(fake, fresh):
+async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fake, fresh):
     with_sets = [g for g in ("pastoral-square", "ghostone", "progressive-mancala", "ico",
                              "consequence", "tic-tac-toe") if curated(g).puzzles]
     assert "tic-tac-toe" in with_sets
@@ -244,6 +244,13 @@ async def test_a_fresh_server_serves_every_games_curated_puzzles(fake, fresh):
             message["content"]
         assert "match #" not in message["content"]  # it comes from no match
         assert fake.attachment_bytes(message)[0][:8] == b"\x89PNG\r\n\x1a\n"
+        # a wrong answer: its refutation, in words and in a picture
+        refutations = json.loads(row[8])
+        wrong = sorted(refutations)[0]
+        failed = await answer(fake, erin, message, position(row), wrong, get_game(game_id))
+        assert f"Why not `{wrong}`: You play `{wrong}`" in failed["content"], \
+            failed["content"]
+        assert [a["filename"] for a in failed["attachments"]] == ["refutation.png"]
 
 
 async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, fresh):
