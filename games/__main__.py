@@ -8,6 +8,7 @@
     python -m games ai FILE [--level easy|normal|hard] [--seed N] [--iterations N]
     python -m games learn GAME [--lang en|ja]
     python -m games analyse FILE [--level easy|normal|hard] [--json] [--seed N]
+    python -m games puzzles GAME [--count N] [--seed S] [--out PATH]
 
 Errors in a record exit with status 2 and `line N: '<text>': <reason>` on stderr. Pictures of a
 record: `python -m render FILE -o board.png` (render/__main__.py).
@@ -264,6 +265,34 @@ def cmd_learn(args, out: TextIO, inp: TextIO | None = None) -> None:
               f"Try a match: python -m games play {game.id} --ai easy\n")
 
 
+def cmd_puzzles(args, out: TextIO) -> None:
+    """A kit's curated puzzle set from AI self-play, checked by exhaustive search
+    (games/puzzles.py), written to the kit's `puzzles` file (or --out): the same arguments
+    write the same file."""
+    from . import get_kit
+    from .puzzles import generate, write_set
+
+    try:
+        kit = get_kit(args.game)
+    except GameError as exc:
+        raise CliError(str(exc)) from None
+    path = Path(args.out) if args.out else kit.puzzles
+    if path is None:
+        raise CliError(f"{kit.id} has no puzzle file: give --out")
+
+    def progress(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    data = generate(kit.id, count=args.count, seed=args.seed, max_games=args.max_games,
+                    progress=None if args.quiet else progress)
+    path.write_text(write_set(data), encoding="utf-8")
+    goals: dict[str, int] = {}
+    for p in data["puzzles"]:
+        goals[p["goal"]] = goals.get(p["goal"], 0) + 1
+    out.write(f"{len(data['puzzles'])} puzzles of {kit.id} written to {path}: "
+              + ", ".join(f"{g} {n}" for g, n in sorted(goals.items())) + "\n")
+
+
 def _not_human(game: Game, start: Any, moves: list[str], ai_seats: set[int]) -> bool:
     """Whether the last of `moves` was played by the AI or the host."""
     state = start
@@ -313,6 +342,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p = sub.add_parser("puzzles", help="a game's curated puzzle set from AI self-play, "
+                       "checked by exhaustive search")
+    p.add_argument("game")
+    p.add_argument("--count", type=int, default=36, help="puzzles in the set (default 36)")
+    p.add_argument("--seed", type=int, default=0, help="the first self-play game's seed")
+    p.add_argument("--max-games", type=int, default=400, help="self-play games at most")
+    p.add_argument("--out", help="where to write the set (default: the kit's puzzles file)")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
 
@@ -320,7 +357,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
     args = build_parser().parse_args(argv)
     handler = {"list": cmd_list, "replay": cmd_replay, "moves": cmd_moves,
                "play": cmd_play, "ai": cmd_ai, "learn": cmd_learn,
-               "analyse": cmd_analyse}[args.command]
+               "analyse": cmd_analyse, "puzzles": cmd_puzzles}[args.command]
     try:
         handler(args, out)
     except CliError as exc:

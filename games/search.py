@@ -156,6 +156,10 @@ class Knowledge:
     # the kit's own search as an estimate: (its move, each seat's chance of winning), for
     # post-game analysis; a kit with its own `search` gives one (else the default's is used)
     estimate: Callable[[Decision], tuple[Any, Rewards]] | None = None
+    # (one seat's observation) -> every state consistent with it, each kind of hidden piece
+    # dealt once (tiles alike are one), or None when there are too many: the exhaustive
+    # puzzle checks of a game with hidden information (games/puzzles.py)
+    worlds: Callable[[Any], list[Any] | None] | None = None
 
     def choose(self, decision: Decision) -> Any:
         if self.search is not None:

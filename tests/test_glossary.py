@@ -70,7 +70,23 @@ def japanese_texts() -> list[Text]:
         folder = path.parent.parent.name  # games/<kit>/rules/ja.md
         texts.append(Text(str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"), None,
                           None, frozenset({folder}), prose=True))
-    return texts + lesson_texts()
+    return texts + lesson_texts() + puzzle_texts()
+
+
+def puzzle_texts() -> list[Text]:
+    """The Japanese names of every product puzzle set's themes (games/<kit>/puzzles.json),
+    with their English, in the scope of the set's kit folder."""
+    texts = []
+    for game_id in sorted(PRODUCT):
+        path = KITS[game_id].puzzles
+        if path is None or not path.exists():
+            continue
+        folder = path.parent.name  # games/<kit>/puzzles.json
+        themes = json.loads(path.read_text(encoding="utf-8")).get("themes", {})
+        for theme, names in sorted(themes.items()):
+            texts.append(Text(f"{path.relative_to(ROOT)}: theme {theme}", names["ja"],
+                              names["en"], None, frozenset({folder}), prose=True))
+    return texts
 
 
 def lesson_texts() -> list[Text]:
@@ -192,6 +208,18 @@ def test_typography_check_finds_what_it_looks_for():
     assert not HALF_WIDTH.search("相手（太陽）です！どう？注意：")
     assert COUNTER_SPACE.search("28 個先取") and COUNTER_SPACE.search("3 ペア")
     assert not COUNTER_SPACE.search("28個先取、2 + 3 = 5点、d4 に置く")
+
+
+def test_puzzle_theme_names_are_read():
+    """Every shipped puzzle set's theme names are among the texts checked above."""
+    texts = puzzle_texts()
+    assert {t.where.split(":")[0] for t in texts} == {
+        str(KITS[g].puzzles.relative_to(ROOT)) for g in PRODUCT
+        if KITS[g].puzzles is not None and KITS[g].puzzles.exists()}
+    assert all(t.japanese and t.english for t in texts)
+    found = [(t.where, t.japanese) for t in texts
+             if HALF_WIDTH.search(t.japanese) or COUNTER_SPACE.search(t.japanese)]
+    assert not found, found
 
 
 def test_lesson_japanese_typography():

@@ -1,6 +1,6 @@
-"""Puzzles from real games (games/puzzles.py): a candidate is confirmed only when the next
-level up finds its best move clearly better than every other; a position where every move
-wins is no puzzle."""
+"""Puzzles from real games (games/puzzles.py): exhaustive goals over a match's positions. A
+position where one sowing alone wins is a "win" puzzle; one where every sowing wins is none;
+an analysed match yields at most MAX_PER_MATCH puzzles, never two of one turn."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from games import get_game
 from games.analysis import replayed
-from games.puzzles import MARGIN, candidates, confirm, move_values
+from games.puzzles import MAX_PER_MATCH, analyse_goals, puzzles_job, turns
 
 GAME = get_game("progressive-mancala")
 # the game of tests/e2e/test_puzzle_e2e.py: its last sowing is the only one that wins
@@ -25,27 +25,41 @@ def last_position(moves: list[str]):
     return states[-2]
 
 
-def test_the_only_winning_sowing_is_confirmed_and_no_other_move():
+def test_the_only_winning_sowing_is_a_win_puzzle_with_a_refutation_for_every_other():
     state = last_position(ONE_WINS)
-    values = move_values(GAME, state, level="normal", seed=3)
-    assert values is not None and values["j"] == 1.0  # exact: the game ends, won
-    assert all(v <= 1.0 - MARGIN for m, v in values.items() if m != "j")
-    assert confirm(GAME, state, "j", level="easy", seed=3) is not None
-    assert confirm(GAME, state, "b", level="easy", seed=3) is None  # not the best
+    found = analyse_goals(GAME, state)
+    assert found is not None and found.goal == "win" and found.solution == "j"
+    assert found.line[0] == "j" and "finish" in found.themes
+    others = set(GAME.legal_notations(state)) - {"j"}
+    assert set(found.refutations) == others
+    assert all(line[0] == move for move, line in found.refutations.items())
 
 
 def test_a_position_where_every_move_wins_is_no_puzzle():
-    state = last_position(ALL_WIN)
-    assert confirm(GAME, state, "b", level="easy", seed=3) is None
+    assert analyse_goals(GAME, last_position(ALL_WIN)) is None
 
 
-def test_candidates_need_a_choice_and_a_good_chance_for_the_mover():
+def test_puzzles_job_finds_the_matchs_puzzles_with_the_new_keys():
+    entries = [["move", n] for n in ONE_WINS]
+    found = puzzles_job(GAME.id, 2, {}, entries, [None] * len(entries), "easy")
+    assert 1 <= len(found) <= MAX_PER_MATCH
+    states, _ = replayed(GAME, GAME.new(2), entries)
+    last_turn = str(turns(GAME, states)[len(ONE_WINS) - 1])
+    assert last_turn in {p["turn"] for p in found}  # the winning turn gives one
+    for p in found:
+        assert {"ply", "seat", "solution", "goal", "line", "refutations", "themes",
+                "turn"} <= set(p)
+        assert p["line"][0] == p["solution"] and p["solution"] not in p["refutations"]
+    assert len({p["turn"] for p in found}) == len(found)  # never two of one turn
+
+
+def test_turns_count_a_bonus_move_in_its_movers_turn():
     states, _ = replayed(GAME, GAME.new(2), [("move", n) for n in ONE_WINS])
-    seat = GAME.to_move(states[-2])
-    judged = [None] * (len(states) - 1)
-    judged[-1] = ["j", [1.0 if s == seat else 0.0 for s in range(2)]]
-    judged[-2] = ["b", [0.5, 0.5]]
-    assert candidates(GAME, states, judged) == [len(states) - 2]
+    found = turns(GAME, states)
+    assert found[0] == 0 and found == sorted(found)
+    seats = [GAME.to_move(s) for s in states[:-1]]
+    for i in range(1, len(seats)):
+        assert (found[i] == found[i - 1]) == (seats[i] == seats[i - 1])
 
 
 async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(store):

@@ -8,4 +8,5 @@ from .game import GAME
 
 KIT = Kit(GAME, picture="render.consequence", ai=f"{__name__}.ai",
           texts=Path(__file__).parent / "rules",
-          lessons=Path(__file__).parent / "lessons.json")
+          lessons=Path(__file__).parent / "lessons.json",
+          puzzles=Path(__file__).parent / "puzzles.json")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..search import (
@@ -346,7 +347,9 @@ def _play_out(game: Any, state: Any, rng: random.Random, depth: int, seats: int,
 
 
 # -- what a seat may know ---------------------------------------------------------------------
-def resampler(view: rules.ConsequenceView) -> Sampler:
+def _dealer(view: rules.ConsequenceView) -> tuple[
+        dict[str, list[int]], dict[str, list[int]],
+        Callable[[dict[str, list[int]]], rules.ConsequenceState]]:
     """Deals Consequence's hidden tiles from `view` (one seat's observation) alone: the tiles
     it cannot identify (symbols on the grid it never saw, the opponent's hand) are shuffled
     among the places of the right colour. Colours are public; the opponent's hand holds what
@@ -389,12 +392,13 @@ def resampler(view: rules.ConsequenceView) -> Sampler:
     if to_move is None:
         raise AiError("the game is over")
 
-    def sample(rng: random.Random) -> rules.ConsequenceState:
+    def deal(order: dict[str, list[int]]) -> rules.ConsequenceState:
+        """The state where each colour's unseen tiles go, last first, to the unknown squares
+        of that colour and the rest to the opponent's hand."""
         cells = list(grid)
         theirs: list[int] = []
         for colour in "BR":
-            tiles = list(pool[colour])
-            rng.shuffle(tiles)
+            tiles = list(order[colour])
             for square in unknown_squares[colour]:
                 cells[square] = tiles.pop()
             theirs.extend(tiles)
@@ -418,7 +422,64 @@ def resampler(view: rules.ConsequenceView) -> Sampler:
             repetition=False, ply=view.ply)
         return state
 
+    return pool, unknown_squares, deal
+
+
+def resampler(view: rules.ConsequenceView) -> Sampler:
+    """Deals Consequence's hidden tiles from `view` (one seat's observation) alone: the tiles
+    it cannot identify (symbols on the grid it never saw, the opponent's hand) are shuffled
+    among the places of the right colour (`_dealer`)."""
+    pool, _, deal = _dealer(view)
+
+    def sample(rng: random.Random) -> rules.ConsequenceState:
+        order = {}
+        for colour in "BR":
+            tiles = list(pool[colour])
+            rng.shuffle(tiles)
+            order[colour] = tiles
+        return deal(order)
+
     return sample
+
+
+MAX_WORLDS = 5000  # an exhaustive puzzle check over more deals than this is skipped
+
+
+def worlds(view: rules.ConsequenceView) -> list[rules.ConsequenceState] | None:
+    """Every deal of the tiles `view`'s seat cannot identify (as `resampler` draws them),
+    tiles of one kind being alike: each different assignment of symbols to the unknown
+    squares (and so to the opponent's hand) once; None beyond MAX_WORLDS."""
+    pool, unknown, deal = _dealer(view)
+    per_colour: dict[str, list[list[int]]] = {}
+    total = 1
+    for colour in "BR":
+        by_kind: dict[str, list[int]] = {}
+        for tile in pool[colour]:
+            by_kind.setdefault(rules.KINDS[tile], []).append(tile)
+        orders = [list(o) for o in _arrangements(by_kind, len(unknown[colour]))]
+        per_colour[colour] = orders
+        total *= len(orders)
+        if total > MAX_WORLDS:
+            return None
+    return [deal({"B": b, "R": r}) for b in per_colour["B"] for r in per_colour["R"]]
+
+
+def _arrangements(by_kind: dict[str, list[int]], slots: int) -> list[tuple[int, ...]]:
+    """Tile orders (the hand's tiles first, then the squares' from last to first, as `deal`
+    pops them) that differ in the kinds put on the `slots` squares."""
+    found: list[tuple[int, ...]] = []
+
+    def place(left: dict[str, list[int]], chosen: tuple[int, ...]) -> None:
+        if len(chosen) == slots:
+            rest = tuple(t for tiles in left.values() for t in tiles)
+            found.append(rest + tuple(reversed(chosen)))
+            return
+        for kind in sorted(left):
+            if left[kind]:
+                place({**left, kind: left[kind][1:]}, chosen + (left[kind][0],))
+
+    place(by_kind, ())
+    return found
 
 
 
@@ -453,4 +514,5 @@ def estimate(decision: Decision) -> tuple[Any, Rewards]:
     return ismcts_estimate(_levelled(decision), HARD if decision.level == "hard" else TUNING)
 
 
-KNOWLEDGE = Knowledge(TUNING, resampler=resampler, search=search, estimate=estimate)
+KNOWLEDGE = Knowledge(TUNING, resampler=resampler, search=search, estimate=estimate,
+                      worlds=worlds)

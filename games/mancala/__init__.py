@@ -10,4 +10,5 @@ KIT = Kit(GAME, picture="render.mancala", ai=f"{__name__}.ai",
           baseline=f"{__name__}.baseline",
           texts=Path(__file__).parent / "rules",
           lessons=Path(__file__).parent / "lessons.json",
+          puzzles=Path(__file__).parent / "puzzles.json",
           setups=(Setup("11 pits", 2, {"pits": "11"}), Setup("17 pits", 2, {"pits": "17"})))

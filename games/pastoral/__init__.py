@@ -9,4 +9,5 @@ from .game import GAME
 KIT = Kit(GAME, picture="render.pastoral", ai=f"{__name__}.ai",
           texts=Path(__file__).parent / "rules", setups=(Setup("8x8", 2),),
           lessons=Path(__file__).parent / "lessons.json",
+          puzzles=Path(__file__).parent / "puzzles.json",
           baseline=f"{__name__}.baseline")

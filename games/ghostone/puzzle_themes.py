@@ -1,0 +1,12 @@
+"""Ghostone's puzzle themes (games/puzzles.py): what the solution's step does, read from its
+move effects, with their names (glossary: 駒, 岩)."""
+
+GOALS = ("win", "safe", "most")
+EFFECTS = {
+    "escaped: {n} rock + {bonus} bonus": "escape",
+    "a rock went off the board": "rock-off",
+}
+THEMES = {
+    "escape": {"en": "Escape", "ja": "脱出"},
+    "rock-off": {"en": "A rock off the board", "ja": "岩を盤外へ"},
+}
