@@ -37,6 +37,7 @@ class PuzzleRow:
     refutations: dict[str, list[str]] = field(default_factory=dict)  # move -> its refutation
     themes: list[str] = field(default_factory=list)
     turn: str = ""  # the turn it comes from: two of one turn are never served in a row
+    gains: dict[str, float] = field(default_factory=dict)  # goal "most": each move's gain
 
 
 def _puzzle_row(row: Row) -> PuzzleRow:
@@ -49,7 +50,7 @@ def _puzzle_row(row: Row) -> PuzzleRow:
         rating=Glicko(float(row["rating"]), float(row["deviation"]), float(row["volatility"])),
         key=row["key"], goal=row["goal"], line=orjson.loads(row["line"]),
         refutations=orjson.loads(row["refutations"]), themes=orjson.loads(row["themes"]),
-        turn=row["turn"])
+        turn=row["turn"], gains=orjson.loads(row["gains"]))
 
 
 def _dumps(value: Any) -> str:
@@ -116,7 +117,8 @@ class PuzzleWrites:
                          now: float, key: str | None = None, goal: str = "",
                          line: list[str] | None = None,
                          refutations: dict[str, list[str]] | None = None,
-                         themes: list[str] | None = None, turn: str = "") -> None:
+                         themes: list[str] | None = None, turn: str = "",
+                         gains: dict[str, float] | None = None) -> None:
         """Store a puzzle (a found one once per match and ply, a curated one once per key). Its
         id is the next number: one transaction at a time takes one (on PostgreSQL, shards
         analyse side by side)."""
@@ -124,13 +126,14 @@ class PuzzleWrites:
         await self.conn.execute(
             "INSERT INTO puzzles (id, key, game, guild_id, match_id, ply, seats, options,"
             " entries, seat, solution, level, margin, goal, line, refutations, themes, turn,"
-            " rating, deviation, volatility, created_at)"
+            " gains, rating, deviation, volatility, created_at)"
             " SELECT COALESCE(MAX(id), 0) + 1, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,"
-            " $12, $13, $14, $15, $16, $17, $18, $19, $20, $21 FROM puzzles WHERE TRUE"
+            " $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22 FROM puzzles WHERE TRUE"
             " ON CONFLICT DO NOTHING",
             key, game, guild_id, match_id, ply, seats, _dumps(options), _dumps(entries), seat,
             solution, level, margin, goal, _dumps(line or []), _dumps(refutations or {}),
-            _dumps(themes or []), turn, rating.rating, rating.deviation, rating.volatility, now)
+            _dumps(themes or []), turn, _dumps(gains or {}), rating.rating, rating.deviation,
+            rating.volatility, now)
 
     async def serve_puzzle(self, user_id: int, game: str, turn: str) -> None:
         """Remember the turn of the puzzle served to the player (the next never comes from

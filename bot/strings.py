@@ -532,6 +532,7 @@ PUZZLE_SOLVED = N_("✅ Right: `{solution}`.")
 PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`; the move was `{solution}`.")
 PUZZLE_WHY_NOT = N_("Why not `{answer}`: {line}")  # the line of its refutation, in words
 PUZZLE_POINT = N_("The point: {line}")  # the solution's line, in words
+PUZZLE_GAINS = N_("`{answer}` gains {gain}; `{solution}` gains {best}.")  # goal "most"
 PUZZLE_THEMES = N_("Themes: {themes}")
 # a line in words, one ply each: "You play `a`, then they play `f`. They win."
 PUZZLE_PLY_YOU = N_("you play `{move}`")

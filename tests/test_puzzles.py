@@ -282,7 +282,7 @@ async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_on
                                                                                    store):
     from dataclasses import replace
 
-    from games.puzzles import PuzzleSet, curated
+    from games.puzzles import GOALS, PuzzleSet, curated
 
     shipped = curated(TTT)
     assert len(shipped.puzzles) == 4
@@ -306,7 +306,7 @@ async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_on
         service_module.curated = original
     puzzle = await store.puzzle(1)
     assert puzzle.match_id is None and puzzle.guild_id == 0 and puzzle.level == "curated"
-    assert puzzle.goal in ("win", "safe") and puzzle.refutations and puzzle.turn
+    assert puzzle.goal in GOALS and puzzle.refutations and puzzle.turn and puzzle.key
 
 
 async def test_the_next_puzzle_is_never_answered_never_of_the_last_turn_and_near_the_rating(

@@ -24,6 +24,7 @@ from discord import app_commands
 
 from games import N_, Answer, GameError, Option, Step, get_game, phrase
 from games.puzzles import GOALS, curated
+from games.puzzles import theme_names as puzzle_themes
 
 from .. import strings
 from ..catalogue import PLAYABLE
@@ -127,7 +128,7 @@ def end_words(puzzle: PuzzleRow, state: Any, texts: Texts) -> str | None:
 
 
 def theme_names(puzzle: PuzzleRow, texts: Texts) -> str:
-    names = curated(puzzle.game).themes
+    names = {**puzzle_themes(get_game(puzzle.game)), **curated(puzzle.game).themes}
     return texts(strings.PUZZLE_THEME_SEPARATOR).join(
         names.get(t, {}).get(texts.language) or names.get(t, {}).get("en") or t
         for t in puzzle.themes)
@@ -159,6 +160,11 @@ def feedback(result: PuzzleResult, texts: Texts) -> list[str]:
         if result.refutation:
             lines.append(texts(phrase(strings.PUZZLE_WHY_NOT, answer=result.answer,
                                       line=line_words(puzzle, result.refutation, texts))))
+        if result.answer in puzzle.gains and puzzle.solution in puzzle.gains:
+            lines.append(texts(phrase(strings.PUZZLE_GAINS, answer=result.answer,
+                                      gain=f"{puzzle.gains[result.answer]:g}",
+                                      solution=puzzle.solution,
+                                      best=f"{puzzle.gains[puzzle.solution]:g}")))
     if puzzle.line:
         lines.append(texts(phrase(strings.PUZZLE_POINT,
                                   line=line_words(puzzle, puzzle.line, texts))))

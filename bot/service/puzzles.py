@@ -87,7 +87,8 @@ class Puzzles:
                         level=CURATED_LEVEL, margin=0.0, rating=Glicko(), now=self.ctx.clock(),
                         goal=p.goal, line=list(p.line),
                         refutations={m: list(r) for m, r in p.refutations.items()},
-                        themes=list(p.themes), turn=p.turn)
+                        themes=list(p.themes), turn=p.turn,
+                        gains={m: float(g) for m, g in p.gains.items()})
             added += len(fresh)
             log.info("curated puzzles of %s: %s added", game_id, len(fresh))
         return added
@@ -97,7 +98,8 @@ class Puzzles:
                           seats: int, options: dict[str, str], entries: list[list[str]],
                           found: list[dict[str, Any]], level: str, now: float) -> None:
         """The confirmed puzzles of an analysed match (`games.puzzles.puzzles_job`: "ply",
-        "seat", "solution", and "margin" or "goal", "line", "refutations", "themes", "turn")."""
+        "seat", "solution", and "margin" or "goal", "line", "refutations", "themes", "turn",
+        "gains")."""
         for p in found:
             ply = int(p["ply"])
             await tx.add_puzzle(game=game, guild_id=guild_id, match_id=match_id, ply=ply,
@@ -109,7 +111,9 @@ class Puzzles:
                                 refutations={str(m): [str(n) for n in r]
                                              for m, r in dict(p.get("refutations", {})).items()},
                                 themes=[str(t) for t in p.get("themes", [])],
-                                turn=f"match{match_id}:{p.get('turn', ply)}")
+                                turn=f"match{match_id}:{p.get('turn', ply)}",
+                                gains={str(m): float(g)
+                                       for m, g in dict(p.get("gains", {})).items()})
 
     async def puzzle_rating(self, user_id: int, game: str) -> Glicko:
         found = await self.ctx.store.puzzle_rating(user_id, game)

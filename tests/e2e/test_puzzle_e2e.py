@@ -32,7 +32,7 @@ from e2e_helpers import (
 
 from games import get_game
 from games.analysis import replayed
-from games.puzzles import curated
+from games.puzzles import curated, turns
 
 GAME = get_game("progressive-mancala")
 # a whole game (random play) whose last position has exactly one winning sowing, and most
@@ -127,16 +127,20 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
     found = rows(analyst, "SELECT id, ply, seat, solution, entries, level FROM puzzles"
                           " WHERE match_id = ?", match_id)
     assert found, analyst.log.read_text()[-2000:]
-    last = found[-1]
-    assert last[1] == len(PUZZLE_GAME) - 1 and last[3] == PUZZLE_GAME[-1]  # the winning sowing
+    # the winning turn gives one (its sowings found by exhaustive search), stored with its turn
+    states, _ = replayed(GAME, GAME.new(2), [["move", n] for n in PUZZLE_GAME])
+    winning_turn = f"match{match_id}:{turns(GAME, states)[len(PUZZLE_GAME) - 1]}"
+    stored = rows(analyst, "SELECT turn, goal, line, refutations FROM puzzles"
+                           " WHERE match_id = ?", match_id)
+    assert winning_turn in {t for t, *_ in stored}, stored
+    assert all(goal and json.loads(line) and json.loads(refutations)
+               for _, goal, line, refutations in stored)
 
     # the players of the match are never offered it (a curated puzzle, if the game has a set)
+    assert curated(GAME.id).puzzles  # the game has a set: they get one of it
     for player in (alice, bob):
-        other = await fake.answered(await fake.slash(player, "puzzle", game=GAME.id))
-        shown = re.search(r"puzzle #(\d+)", other.original.get("content") or "")
-        assert shown is None or int(shown[1]) not in {f[0] for f in found}
-        assert shown is not None or "No Progressive Mancala puzzle for you now" in \
-            other.original["content"]
+        other = served(analyst, await offer(fake, player))
+        assert other[2] is not None and other[0] not in {f[0] for f in found}
 
     message = await offer(fake, carol)
     puzzle_id = int(re.search(r"(?:puzzle|パズル) #(\d+)", message["content"])[1])

@@ -3,8 +3,9 @@
 -- curated puzzle belongs to no match (`match_id` NULL) and no server (`guild_id` 0). Every
 -- puzzle states its `goal` (a key of games.puzzles.GOALS; '' for one found before: "the best
 -- move"), its `line` (the solution and the plies that show its point, JSON), its
--- `refutations` (JSON {move: the line that shows it fails}), its `themes` (JSON ids) and the
--- `turn` it comes from (two of one turn are never served in a row: `last_turn`).
+-- `refutations` (JSON {move: the line that shows it fails}), its `themes` (JSON ids), the
+-- `turn` it comes from (two of one turn are never served in a row: `last_turn`) and, for the
+-- goal "most", each move's `gains` (JSON {move: gain}).
 -- Ratings become Glicko-2 (bot/glicko.py, as Lichess rates puzzles): the OpenSkill ones are
 -- carried over as the same number shown (mu × 60), their uncertainty on the same scale
 -- (sigma × 60, from the floor 45 to a newcomer's 350: OpenSkill's newcomer is Glicko's) and
@@ -29,6 +30,7 @@ CREATE TABLE puzzles_new (
     refutations TEXT NOT NULL DEFAULT '{}',
     themes TEXT NOT NULL DEFAULT '[]',
     turn TEXT NOT NULL DEFAULT '',
+    gains TEXT NOT NULL DEFAULT '{}',
     rating DOUBLE PRECISION NOT NULL,
     deviation DOUBLE PRECISION NOT NULL,
     volatility DOUBLE PRECISION NOT NULL,
