@@ -401,6 +401,8 @@ def test_the_puzzle_says_whose_side_and_the_goal(language):
 
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_feedback_shows_the_refutation_the_point_the_themes_and_the_swing(language):
+    from dataclasses import replace
+
     from bot.cogs.puzzle import feedback
     from bot.glicko import Glicko
     from bot.i18n import Texts
@@ -418,6 +420,13 @@ def test_feedback_shows_the_refutation_the_point_the_themes_and_the_swing(langua
                          "Puzzle rating 1500? → 1459? (-41)"]
         assert right == ["✅ Right: `c1`.", "The point: You play `c1`. You win.",
                          "Themes: Three in a row", "Puzzle rating 1459? → 1480? (+21)"]
+        # a miss of "Win this turn" where the game goes on says so; "most" says the gains
+        blocked = feedback(PuzzleResult(row, "c3", False, Glicko(), Glicko(1459, 300)), texts)
+        assert blocked[1] == ("Why not `c3`: You play `c3`, then they play `c1`. "
+                              "No win this turn.")
+        most = replace(row, goal="most", gains={"c3": 1.0, "c1": 3.5})
+        gains = feedback(PuzzleResult(most, "c3", False, Glicko(), Glicko(1459, 300)), texts)
+        assert gains[2] == "`c3` gains 1; `c1` gains 3.5."
     else:
         assert wrong[1] == "`a2` がだめな理由：あなたが `a2`、続いて相手が `c3`。相手の勝ちです。"
         assert right[2] == "テーマ：三つ並び" and right[3] == "パズルレーティング 1459? → 1480?（+21）"

@@ -86,9 +86,11 @@ def side_and_goal(puzzle: PuzzleRow, texts: Texts) -> list[str]:
     return [texts(side), texts(phrase(strings.PUZZLE_GOAL, goal=goal))]
 
 
-def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts) -> str:
+def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts,
+               refuted: bool = False) -> str:
     """A line of plies in words, with who plays each ("You play `a`, then they play `f`. They
-    win."), from the puzzle's position."""
+    win."), from the puzzle's position. `refuted`: a wrong answer's line, which says so where
+    the game goes on after a miss of "Win this turn"."""
     game = get_game(puzzle.game)
     try:
         states = line_states(puzzle, list(line))
@@ -108,6 +110,8 @@ def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts) -> str:
                                       move=move)))
     text = texts(phrase(strings.PUZZLE_LINE, plies=texts(strings.PUZZLE_THEN).join(plies)))
     end = end_words(puzzle, states[-1], texts)
+    if end is None and refuted and puzzle.goal == "win":
+        end = texts(strings.PUZZLE_END_NO_WIN)
     text = text[:1].upper() + text[1:]
     return texts(phrase(strings.PUZZLE_LINE_ENDS, line=text, end=end)) if end else text
 
@@ -129,9 +133,8 @@ def end_words(puzzle: PuzzleRow, state: Any, texts: Texts) -> str | None:
 
 def theme_names(puzzle: PuzzleRow, texts: Texts) -> str:
     names = {**puzzle_themes(get_game(puzzle.game)), **curated(puzzle.game).themes}
-    return texts(strings.PUZZLE_THEME_SEPARATOR).join(
-        names.get(t, {}).get(texts.language) or names.get(t, {}).get("en") or t
-        for t in puzzle.themes)
+    return texts.join([names.get(t, {}).get(texts.language) or names.get(t, {}).get("en") or t
+                       for t in puzzle.themes])
 
 
 async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: Texts,
@@ -159,7 +162,8 @@ def feedback(result: PuzzleResult, texts: Texts) -> list[str]:
                               solution=puzzle.solution))]
         if result.refutation:
             lines.append(texts(phrase(strings.PUZZLE_WHY_NOT, answer=result.answer,
-                                      line=line_words(puzzle, result.refutation, texts))))
+                                      line=line_words(puzzle, result.refutation, texts,
+                                                      refuted=True))))
         if result.answer in puzzle.gains and puzzle.solution in puzzle.gains:
             lines.append(texts(phrase(strings.PUZZLE_GAINS, answer=result.answer,
                                       gain=f"{puzzle.gains[result.answer]:g}",
