@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import get_game
+from games import KITS, get_game
 from games.analysis import replayed
 from games.puzzles import MAX_PER_MATCH, analyse_goals, puzzles_job, turns
 
@@ -463,3 +463,18 @@ def test_a_puzzle_picture_draws_no_last_move_on_any_kit():
                                    tr=translations("en"), last_move=False)
         assert drawn == plain, game_id
         assert not any("Last" in box.text for box in layout), game_id
+
+
+def test_a_line_of_a_game_of_more_seats_names_each_opponent_by_its_seat():
+    from bot.cogs.puzzle import line_words
+    from bot.i18n import Texts
+
+    game = next(g for g in (get_game(k) for k in KITS) if g.info.min_seats >= 3)
+    state = game.new(3)
+    first = game.legal_notations(state)[0]
+    second = game.legal_notations(game.play(state, first))[0]
+    row = _row(game=game.id, seats=3, entries=[], seat=0, goal="win", line=[first, second])
+    words = line_words(row, [first, second], Texts("en"))
+    assert words == f"You play `{first}`, then seat 2 plays `{second}`.", words
+    assert line_words(row, [first, second], Texts("ja")) == \
+        f"あなたが `{first}`、続いて2番手が `{second}`。"

@@ -98,7 +98,7 @@ def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts,
         return " ".join(f"`{m}`" for m in line)
     plies = []
     for state, move in zip(states, line, strict=False):
-        mover = game.to_move(state)
+        mover = None if game.is_chance(state) else game.to_move(state)
         if mover is None:
             plies.append(texts(phrase(strings.PUZZLE_PLY_CHANCE, move=move)))
         elif mover == puzzle.seat:
@@ -128,7 +128,8 @@ def end_words(puzzle: PuzzleRow, state: Any, texts: Texts) -> str | None:
         return texts(strings.PUZZLE_END_YOU)
     if puzzle.seats == 2:
         return texts(strings.PUZZLE_END_THEY)
-    return texts(phrase(strings.PUZZLE_END_SEAT, seat=game.seat_title(outcome.winners[0])))
+    end = texts(phrase(strings.PUZZLE_END_SEAT, seat=game.seat_title(outcome.winners[0])))
+    return end[:1].upper() + end[1:]  # "Seat 3 wins."
 
 
 def theme_names(puzzle: PuzzleRow, texts: Texts) -> str:
