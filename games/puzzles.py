@@ -136,6 +136,9 @@ class Searcher:
         states it leads to, in the first state's order; lazily (a search stops at its first
         success)."""
         game = self.game
+        first = game.legal_moves(states[0])
+        if self.applied + len(first) * len(states) > 4 * self.budget:
+            raise Skipped("too many moves and deals")  # not even worth listing them
         tables = [{game.format_move(s, m): m for m in game.legal_moves(s)} for s in states]
         for notation in tables[0]:
             if all(notation in t for t in tables[1:]):
@@ -303,8 +306,15 @@ class Found:
     legal: int  # how many legal moves the solver had
 
 
+def budget_of(game: Game) -> int:
+    """The moves one phase of a position's search may apply (BUDGET, or the kit's
+    `puzzle_themes.BUDGET`: a game whose moves cost more, or whose deals multiply them, checks
+    smaller positions only, so that its shipped set is re-checked quickly)."""
+    return int(getattr(kit_module(game, "puzzle_themes"), "BUDGET", BUDGET))
+
+
 def analyse_goals(game: Game, state: Any, goals: Sequence[str] | None = None,
-                  budget: int = BUDGET) -> Found | None:
+                  budget: int | None = None) -> Found | None:
     """The puzzle of `state` for its seat to move, or None (see the module's docstring)."""
     if game.outcome(state) is not None or game.is_chance(state):
         return None
@@ -312,7 +322,7 @@ def analyse_goals(game: Game, state: Any, goals: Sequence[str] | None = None,
     if seat is None or len(game.legal_moves(state)) < 2:
         return None
     goals = offered_goals(game) if goals is None else goals
-    search = Searcher(game, budget)
+    search = Searcher(game, budget_of(game) if budget is None else budget)
     try:
         return _analyse(search, state, seat, goals)
     except (Skipped, RecursionError):
@@ -334,6 +344,7 @@ def _analyse(search: Searcher, state: Any, seat: int, goals: Sequence[str]) -> F
             return None
         return _found(search, state, seat, "win", winning[0], plans[winning[0]] or [], {})
     if "safe" in goals:
+        search.applied = 0
         try:
             safe = {n: search.safe_plan(after, seat) for n, after in branches}
         except Skipped:  # too large to settle: "most" may still be
@@ -370,6 +381,7 @@ def _found(search: Searcher, state: Any, seat: int, goal: str, solution: str,
     for notation in game.legal_notations(state):
         if notation == solution:
             continue
+        search.applied = 0
         found = refutation(search, state, seat, goal, notation, gains)
         if found is None:
             return None
@@ -496,7 +508,7 @@ def verify(game: Game, puzzle: Curated) -> list[str]:
         return [f"seat {puzzle.seat + 1} is not to move after the entries"]
     if puzzle.goal not in GOALS:
         return [f"unknown goal {puzzle.goal!r}"]
-    search = Searcher(game)
+    search = Searcher(game, budget_of(game))
     try:
         return _verify(search, state, puzzle)
     except (Skipped, RecursionError) as exc:
@@ -514,6 +526,7 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
     if puzzle.solution not in legal:
         return problems + [f"the solution {puzzle.solution} is not legal"]
     wins = {n: search.win_plan(after, seat) is not None for n, after in branches.items()}
+    search.applied = 0  # each phase has the budget the analysis gave it
     if goal == "win":
         reached = wins
     else:
@@ -529,6 +542,7 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
         before = min(material(w, seat) for w in worlds)
         gains = {n: round(search.most(after, seat, material)[0] - before, 3)
                  for n, after in branches.items()}
+        search.applied = 0
         if search.safe_plan(branches[puzzle.solution], seat) is None:
             problems.append(f"the solution {puzzle.solution} hands over the win")
         reached = {n: all(g <= gains[n] - most_margin(game) for m, g in gains.items()
@@ -542,10 +556,12 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
         problems.append(f"the solution {puzzle.solution} does not reach the goal {goal}")
     problems += [f"{n} reaches the goal {goal} too" for n, r in reached.items()
                  if r and n != puzzle.solution]
+    search.applied = 0
     problems += _check_line(search, state, puzzle, puzzle.solution, puzzle.line, True, gains)
     for notation in legal:
         if notation == puzzle.solution:
             continue
+        search.applied = 0
         if notation not in puzzle.refutations:
             problems.append(f"{notation} has no refutation")
             continue
@@ -620,7 +636,7 @@ def turns(game: Game, states: Sequence[Any]) -> list[int]:
     return found
 
 
-def scan(game: Game, states: Sequence[Any], *, limit: int, budget: int = BUDGET
+def scan(game: Game, states: Sequence[Any], *, limit: int, budget: int | None = None
          ) -> list[tuple[int, Found]]:
     """Up to `limit` puzzles of one game's positions (index, puzzle), never two of one turn,
     the less common goals and the larger choices first."""
@@ -700,7 +716,7 @@ def generate(game_id: str, count: int = 36, seed: int = 0, max_games: int = 400,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """A kit's puzzle set (the JSON object `curated` reads) from AI self-play over its
     set-ups (those its `puzzle_themes.SETUPS` names, if it does), game after game from
-    `seed` until a quarter more than `count` puzzles are found (PER_GAME a game at most) or
+    `seed` until an eighth more than `count` puzzles are found (PER_GAME a game at most) or
     `max_games` are played; then the goals are balanced: each in turn gives its next puzzle
     (the larger choices first) until `count`."""
     kit = KITS[game_id]
@@ -724,7 +740,7 @@ def generate(game_id: str, count: int = 36, seed: int = 0, max_games: int = 400,
                 "legal": found.legal})
         if progress is not None:
             progress(f"game {g + 1} ({setup.label}, {level}): {len(pool)} found")
-        if len(pool) >= count + count // 4:  # a few more than needed, to balance the goals
+        if len(pool) >= count + count // 8:  # a few more than needed, to balance the goals
             break
     chosen = _balanced(pool, count)
     names = theme_names(game)

@@ -442,7 +442,7 @@ def resampler(view: rules.ConsequenceView) -> Sampler:
     return sample
 
 
-MAX_WORLDS = 5000  # an exhaustive puzzle check over more deals than this is skipped
+MAX_WORLDS = 300  # an exhaustive puzzle check over more deals than this is skipped
 
 
 def worlds(view: rules.ConsequenceView) -> list[rules.ConsequenceState] | None:
