@@ -1,9 +1,14 @@
-"""Puzzles from real games: /puzzle, shown to the asking player only (ephemeral).
+"""Puzzles: /puzzle, shown to the asking player only (ephemeral). Each game's curated set and
+the positions found in the server's analysed matches (bot/service/puzzles.py).
 
-The puzzle's position is drawn by the usual renderer from the observation of the seat to move
-(with hidden information, only what that seat saw), and answered with the step-by-step move
-entry of a real match (bot/ui.py's `step_view`, with the puzzle's own components). The
-answer is checked against the solution the AI confirmed, and rated (bot/service/puzzles.py).
+The message says whose side the solver plays (the game's own seat title and the seat's
+number) and the goal (games.puzzles.GOALS). The position is drawn by the usual renderer from
+the observation of the seat to move (with hidden information, only what that seat saw),
+without the last move (it would give away the previous puzzle's answer), and answered with the
+step-by-step move entry of a real match (bot/ui.py's `step_view`, with the puzzle's own
+components). A wrong answer shows its refutation, the line in words with who plays each ply,
+and a picture of where it leads; a right one the point of the solution and its themes; either
+the rating's swing ("1500 → 1541 (+41)", Glicko-2).
 
 Custom ids (besides bot/ui.py's):
 
