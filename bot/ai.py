@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from games import get_game
@@ -33,6 +34,22 @@ def ai_level(user_id: int) -> str:
 
 def ai_name(level: str) -> str:
     return f"Corral ({level})"
+
+
+def ai_index(user_id: int) -> int:
+    """Which AI seat of its match (0, 1, 2...) an AI seat's id is."""
+    return (-user_id - 1) // 10
+
+
+def ai_names(user_ids: Sequence[int]) -> dict[int, str]:
+    """The names of a match's AI seats, by user id: one alone is "Corral (easy)"; two or
+    more are told apart by a number, "AI 1", "AI 2": three "Corral (easy)" could not be, and
+    a four-seat picture's name column at phone width cut them ("Corral…"); with the level
+    too ("AI 2 (normal)") it still would."""
+    ais = [user_id for user_id in user_ids if is_ai(user_id)]
+    if len(ais) == 1:
+        return {ais[0]: ai_name(ai_level(ais[0]))}
+    return {user_id: f"AI {ai_index(user_id) + 1}" for user_id in ais}
 
 
 def seed_for(match_id: int, ply: int) -> int:

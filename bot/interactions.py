@@ -152,8 +152,9 @@ async def reply(interaction: Interaction, text: str | Phrase, *, ephemeral: bool
         # the answer to a deferred command replaces its "thinking…" message
         interaction.extras["answered"] = True
         file = kwargs.pop("file", None)
-        if file is not None:
-            kwargs["attachments"] = [file]
+        files = kwargs.pop("files", None)
+        if file is not None or files:
+            kwargs["attachments"] = [file] if file is not None else files
         await interaction.edit_original_response(content=content, **kwargs)
     else:
         await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)

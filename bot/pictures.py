@@ -39,12 +39,13 @@ def picture_language(language: str) -> str:
 
 def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                   names: Sequence[str], result: str | None = None,
-                  language: str = "en", you: int | None = None,
+                  language: str = "en", you: int | None = None, hints: bool = True,
                   last_move: bool = True) -> bytes:
     """`you`: the seat whose name is the reader's (a lesson's learner), whose sentences the
-    picture writes in the second person. `last_move` False: nothing of the last move is drawn,
-    neither on the board nor under it (a puzzle's picture gives nothing away): a view that
-    keeps it in a `last` field is drawn as if no move had been made yet."""
+    picture writes in the second person; `hints` False: a quiz's picture, which must not
+    answer its question (`render_observation`). `last_move` False: nothing of the last move is
+    drawn, neither on the board nor under it (a puzzle's picture gives nothing away): a view
+    that keeps it in a `last` field is drawn as if no move had been made yet."""
     from render import render_observation, without_last_move
 
     game = get_game(game_id)
@@ -53,7 +54,27 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
         observation = without_last_move(observation)
     return render_observation(game_id, observation, names=list(names), result=result,
                               tr=translations(picture_language(language)), you=you,
-                              last_move=last_move)
+                              hints=hints, last_move=last_move)
+
+
+def queue_picture(game_id: str, state: dict[str, Any], seat: int,
+                  pairs: Sequence[tuple[str, Sequence[str]]], heading: str,
+                  names: Sequence[str], language: str = "en") -> bytes:
+    """A player's conditional moves as one picture: each pair (its caption, and its plies
+    played in order from `state`, after the pairs before it) above a small board of the
+    position after it, seen from `seat` (no game takes conditional moves with hidden
+    information: the public view)."""
+    from render.queue import queue_picture as draw
+
+    game = get_game(game_id)
+    position = game.from_json(state)
+    shown = []
+    for caption, plies in pairs:
+        for notation in plies:
+            position = game.play(position, notation)
+        shown.append((caption, game.observe(position, seat)))
+    return draw(game_id, heading, shown, names=list(names),
+                tr=translations(picture_language(language)))
 
 
 def _replayed(game_id: str, seat_count: int, options: dict[str, str],

@@ -467,13 +467,20 @@ LESSON_RIGHT_PLAIN = N_("✅ Right.")
 LESSON_WRONG = N_("❌ {why} Try again.")
 LESSON_REPLY = N_("Your opponent answered `{moves}`.")
 LESSON_DONE = N_("🎓 **{title}** is done ({mistakes}). Now play a real match against the easy "
-                 "AI: it opens in {link}.")
+                 "AI, set up as in the lesson: it opens from {link}, in a thread of its own "
+                 "where I may make one.")
 LESSON_MISTAKES = NP_("{n} wrong answer on the way", "{n} wrong answers on the way")
 LESSON_SENT_DM = N_("Your lesson is in your direct messages.")
 LESSON_DM_CLOSED = N_("I cannot send you a direct message (your DMs are closed to me): leave "
                       "out `dm:` to see the lesson here.")
 LESSON_NO_CHANNEL = N_("I do not know which server channel to open the match in: use `/play` "
                        "there (with `ai:` easy).")
+# the lesson's closing match cannot start: the channel's match is in the way, and no thread
+LESSON_MATCH_NOWHERE = N_("{link} already has a match (#{match_id}) and I may not make a thread "
+                          "there, so yours cannot start: finish that one first, or take "
+                          "`/learn` again in another channel.")
+LESSON_MATCH_IN_CHANNEL = N_("I may not make threads in {link}, so match #{match_id} is in the "
+                             "channel itself.")
 LESSON_YOU = N_("You")
 LESSON_OPPONENT = N_("Opponent")
 # a lesson picture of a finished game whose winner the step asks about
@@ -495,9 +502,21 @@ CONDITIONAL_FULL = N_("Your queue is full (or reaches the end of the match): cle
 CONDITIONAL_ENDS = N_("After `{notation}` the match is over: there is nothing to reply.")
 CONDITIONAL_HEADER = N_("🔀 Your conditional moves in match #{match_id} (only you see them):")
 CONDITIONAL_PAIR = N_("{n}. if they play `{theirs}`, I play `{mine}`")
+CONDITIONAL_PICTURE_HEADING = N_("Your conditional moves in match #{match_id}")  # a picture's
+CONDITIONAL_PICTURE_PAIR = N_("{n}. if they play {theirs}, I play {mine}")  # above a small board
+CONDITIONAL_PICTURE_DRAFT = N_("{n}. being entered: {moves}")  # the pair not yet complete
 CONDITIONAL_EMPTY = N_("None queued yet.")
 CONDITIONAL_ENTER_THEIRS = N_("Next: choose their move (after the pairs above).")
 CONDITIONAL_ENTER_MINE = N_("If they play `{theirs}`: now choose your reply.")
+CONDITIONAL_ENTER_THEIRS_MORE = N_("They play `{theirs}` and move again: choose the rest of their "
+                                   "move.")
+CONDITIONAL_ENTER_MINE_MORE = N_("If they play `{theirs}`, you play `{mine}` and move again: "
+                                 "choose the rest of your reply.")
+CONDITIONAL_CHANGED = N_("This view of your conditional moves is out of date: the match or the "
+                         "queue has changed since.")
+CONDITIONAL_NOW = N_("Here is your queue as it is now:")
+CONDITIONAL_CLEARED_BY_MOVE = N_("🔀 Your conditional moves in match #{match_id} are cleared: "
+                                 "{name} played `{notation}`, not `{expected}`.")
 CONDITIONAL_SAVED = N_("Queued. When their move matches the first pair, your reply is played at "
                        "once; any other move clears the queue.")
 CONDITIONAL_CLEARED = N_("Your conditional moves in match #{match_id} are cleared.")

@@ -306,13 +306,24 @@ class Option:
 @dataclass(frozen=True)
 class Step:
     """One question asked while entering a move: its options, whether only the mover may see
-    the answer (a hidden tile, a private choice), and how many different options it takes."""
+    the answer (a hidden tile, a private choice), and how many different options it takes.
+    `their_prompt` is the same question about another player's move, entered for them (a
+    conditional move: "Which pit will they sow?" where the mover reads "Which pit do you
+    sow?"); `prompt_for` picks the one that fits."""
 
     name: str  # what is being chosen: "pit", "cell", "stones", "tile", ...
     prompt: Phrase
     options: tuple[Option, ...]
     private: bool = False
     picks: int = 1
+    their_prompt: Phrase | None = None
+
+    def prompt_for(self, own: bool) -> Phrase:
+        """The question as the player entering the move reads it: about their own move
+        (`own`), or about another player's (the mover's form when a game has no other)."""
+        if own or self.their_prompt is None:
+            return self.prompt
+        return self.their_prompt
 
 
 Answer = tuple[str, ...]  # the values chosen at one step (`picks` of them)
@@ -473,7 +484,8 @@ class Game(ABC, Generic[S, M]):
                    picks: int) -> Step:
         """The question after `answers`, offering `values` (those some legal move takes)."""
         return Step("move", phrase(N_("Your move")),
-                    tuple(Option(v, v) for v in values), picks=picks)
+                    tuple(Option(v, v) for v in values), picks=picks,
+                    their_prompt=phrase(N_("Their move")))
 
     # -- what the bot tells people ---------------------------------------------------------
     def describe_outcome(self, state: S) -> Phrase:

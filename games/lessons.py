@@ -34,8 +34,9 @@ The runner is pure: `start(lesson)` gives a `LessonState`, `answer(lesson, state
 next one and a `Verdict`; `position(lesson, state)` is what to draw, `current(lesson, state)`
 the step (its texts, its choices), `done(lesson, state)` whether it is over. A move step is
 answered through the game's own `move_input` on the step's position, like a match; a question
-step through its `choices`. `lesson_for(game_id)` loads a kit's lesson once. Nothing here does
-I/O but `load`, which reads one file.
+step through its `choices`. `answer_parts(lesson, state, parts)` judges a move's first parts
+as soon as no accepted answer starts that way. `lesson_for(game_id)` loads a kit's lesson
+once. Nothing here does I/O but `load`, which reads one file.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .base import Game, GameError
+from .base import Answer, Game, GameError
 
 FORMAT = 1
 LANGUAGES: tuple[str, ...] = ("en", "ja")  # every text exists in each
@@ -232,6 +233,42 @@ def answer(lesson: Lesson, state: LessonState, text: str) -> tuple[LessonState, 
         return wrong, Verdict(False, f"{step.id}.wrong.{choice}", step.wrong[choice], choice,
                               after)
     return wrong, Verdict(False, f"{step.id}.otherwise", step.otherwise, choice, after)
+
+
+def answer_parts(lesson: Lesson, state: LessonState, parts: Sequence[Answer],
+                 ) -> tuple[LessonState, Verdict] | None:
+    """Judge the first parts of a move entered step by step (`Game.input_path`'s answers), as
+    soon as they can no longer lead to an accepted answer: a learner who picked the wrong
+    piece hears why now, not after choosing where it goes. None while they still can.
+
+    The explanation is a `wrong` entry's when every legal move starting this way has that
+    same one, else `otherwise` (or, lacking it, the first `wrong` entry starting this way)."""
+    step = current(lesson, state)
+    if step is None:
+        raise LessonError("the lesson is over")
+    if step.is_question or not parts:
+        return None
+    game, position = lesson.game, step.position
+    if any(_starts(game, position, notation, parts) for notation in step.answers):
+        return None
+    legal = [n for n in game.legal_notations(position) if _starts(game, position, n, parts)]
+    if not legal:  # not the first parts of any move here
+        return None
+    wrong = LessonState(state.step, state.tries + 1, state.mistakes + 1)
+    given = "/".join(".".join(part) for part in parts)
+    named = [key for key in step.wrong if _starts(game, position, key, parts)]
+    texts = {step.wrong[n].texts.get("en") if n in step.wrong else None for n in legal}
+    if named and (len(texts) == 1 or step.otherwise is None):
+        key = named[0]
+        return wrong, Verdict(False, f"{step.id}.wrong.{key}", step.wrong[key], given)
+    return wrong, Verdict(False, f"{step.id}.otherwise", step.otherwise, given)
+
+
+def _starts(game: Game, position: Any, notation: str, parts: Sequence[Answer]) -> bool:
+    """Whether entering `notation` step by step begins with `parts`."""
+    path = game.input_path(position, game.parse_move(position, notation))
+    return len(path) >= len(parts) and all(
+        sorted(path[index]) == sorted(part) for index, part in enumerate(parts))
 
 
 def _play(game: Game, state: Any, text: str) -> tuple[str, Any]:

@@ -56,7 +56,8 @@ LABELS: Mapping[str, type] = _ByGame("labels")  # game id -> its picture's Label
 def render_observation(game_id: str, observation: Any, *,
                        names: Sequence[str] | None = None, result: str | None = None,
                        tr: Any = None, layout: list[TextBox] | None = None,
-                       last_move: bool = True, you: int | None = None) -> bytes:
+                       last_move: bool = True, you: int | None = None,
+                       hints: bool = True) -> bytes:
     """The picture of one game's observation, by game id.
 
     `result`: a sentence saying how the match ended; drawn instead of the "to move" line (and
@@ -65,7 +66,10 @@ def render_observation(game_id: str, observation: Any, *,
     every label drawn (for tests of legibility and overlap). `last_move` False: the last move
     is marked on the board but not written under it (a picture that names it itself). `you`:
     the seat whose name is the reader's (a lesson's learner): its sentences are drawn in the
-    second person ("You win", "Your turn") by a picture that has those words."""
+    second person ("You win", "Your turn") by a picture that has those words. `hints` False:
+    a quiz's picture (a lesson's question), drawn without what a question may ask about: the
+    moves or cells the rules allow or forbid, a finished game's scores and scoring marks, by a
+    picture that draws such things (the others draw no hints)."""
     drawing = picture(game_id)
     labels: Any = translated(drawing.labels, tr)
     flags: dict[str, Any] = {}
@@ -73,6 +77,8 @@ def render_observation(game_id: str, observation: Any, *,
         flags["last_move"] = False
     if you is not None and _takes(game_id, "you"):
         flags["you"] = you
+    if not hints and _takes(game_id, "hints"):
+        flags["hints"] = False
     return drawing.draw(observation, names=names, labels=labels, result=result, layout=layout,
                         **flags)
 

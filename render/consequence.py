@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from games.consequence.game import (
@@ -90,10 +90,15 @@ def render_consequence(view: ConsequenceView, *, names: Sequence[str] | None = N
                        labels: ConsequenceLabels = ConsequenceLabels(),
                        result: str | None = None,
                        layout: list[TextBox] | None = None, last_move: bool = True,
-                       you: int | None = None) -> bytes:
+                       you: int | None = None, hints: bool = True) -> bytes:
     """The picture as PNG bytes; `last_move` False: the last action is not written under the
     grid (still drawn on it). `you`: the reader's seat, whose sentences are in the second
-    person."""
+    person. `hints` False (a quiz: "Who wins?"): every face, but no points, no scoring pair or
+    line and no winner's frame, so the reader counts."""
+    if not hints:
+        # the outcome too, when a result line stands for it (else the picture says it)
+        view = replace(view, scores=None, pairs=(), lines=(),
+                       outcome=None if result is not None else view.outcome)
     canvas = _static_layer(view.hand is not None).clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     over = result is not None or view.outcome is not None

@@ -20,6 +20,8 @@ What is drawn, asked of each kit and never named here (render/ names no game):
 - a puzzle position (the solver's own view, "You" and "Opponent", no last move drawn) and the
   position after a wrong answer's refutation;
 - analysis charts and swings (`render.analysis`), replay frames (`render.replay`);
+- a conditional-move queue as small boards (`render.queue`), of each game that takes them
+  (two seats, no hidden information, no chance: what its `GameInfo` declares);
 - tournament standings with their crosstables, of every format, and a knockout bracket
   (`render.tournament`); rating charts (`render.chart`): many points, one, none.
 
@@ -69,7 +71,8 @@ class Item:
     Board pictures keep their game's `observation`, what the tests check against."""
 
     file: str
-    kind: str  # board, private, lesson, puzzle, refutation, analysis-chart, swing, ...
+    kind: str  # board, private, lesson, puzzle, refutation, analysis-chart, swing,
+    # replay-frame, conditional-queue, ...
     game: str  # the game's id, or "" for a picture of no one game
     language: str
     edge: str  # the case it shows: "final, longest names", "option start=f7, one move in"
@@ -96,9 +99,12 @@ def _texts(language: str) -> Any:
 
 
 def _ai_names(seats: int, language: str) -> list[str]:
-    from bot.ai import ai_name
+    """Every seat an AI, named as the bot names them (two or more: "AI 1", "AI 2"...)."""
+    from bot.ai import ai_names, ai_user_id
 
-    return [ai_name(AI_LEVELS[i]) for i in range(seats)]
+    ids = [ai_user_id(AI_LEVELS[i], i) for i in range(seats)]
+    names = ai_names(ids)
+    return [names[user_id] for user_id in ids]
 
 
 # -- positions, asked of each kit's rules ------------------------------------------------------
@@ -139,7 +145,7 @@ class _Gallery:
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
               viewer: int | None = None, names: Sequence[str] | None = None,
               result: str | None = None, setup: str = "", you: int | None = None,
-              last_move: bool = True) -> None:
+              hints: bool = True, last_move: bool = True) -> None:
         """`last_move` False: drawn without the last move (a puzzle, as the bot draws it)."""
         from .api import render_observation, without_last_move
 
@@ -151,7 +157,8 @@ class _Gallery:
 
         def draw(layout: list[TextBox] | None) -> bytes:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
-                                      layout=layout, you=you, last_move=last_move)
+                                      layout=layout, you=you, hints=hints,
+                                      last_move=last_move)
 
         self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
                  names=names or ())
@@ -279,7 +286,7 @@ class _Gallery:
                 over = step.is_question and kit.game.outcome(step.position) is not None
                 self.board("lesson", kit.game, step.position, language,
                            f"lesson step {number} ({step.id})", viewer=step.learner,
-                           names=names, you=step.learner,
+                           names=names, you=step.learner, hints=not step.is_question,
                            result=_words(language)(strings.LESSON_GAME_OVER) if over else None)
 
     def puzzle(self, kit: Kit) -> None:
@@ -378,6 +385,63 @@ class _Gallery:
 
                 self.add("swing", kit.id, language, f"{setup.label}: swing {rank + 1}, "
                          f"move {swing.index}", swing_png, setup=setup.label, names=names)
+
+    def conditional_queue(self, kit: Kit) -> None:
+        """A queue of two pairs and a third being entered (the opponent's turn of it chosen),
+        each pair a whole turn, as the bot draws it for the queue's owner."""
+        from bot import strings
+
+        from .queue import queue_picture
+
+        game = kit.game
+        setup = next((s for s in kit.setups if s.seats == 2), None)
+        if setup is None or game.info.hidden_information or game.info.chance:
+            return
+        rng = _rng(self.seed, kit.id, "conditional")
+        state = game.new(2, game.draw_options(dict(setup.options), rng))
+        state = game.apply(state, rng.choice(game.legal_moves(state)))  # the owner's move
+        owner = 0 if game.to_move(state) == 1 else 1
+        pairs: list[tuple[list[str], list[str]]] = []
+        position = state
+        for _ in range(3):
+            turns: list[list[str]] = []
+            for _side in range(2):
+                seat, plies = game.to_move(position), []
+                while game.outcome(position) is None and game.to_move(position) == seat:
+                    move = rng.choice(game.legal_moves(position))
+                    plies.append(game.format_move(position, move))
+                    position = game.apply(position, move)
+                turns.append(plies)
+            if not turns[1]:
+                break
+            pairs.append((turns[0], turns[1]))
+        for language in LANGUAGES:
+            words = _words(language)
+            names = list(LONGEST[:2] if language == "en" else NAMES[language][:2])
+            tr = translations(language)
+            heading = words(strings.CONDITIONAL_PICTURE_HEADING).format(match_id=1234)
+            shown = []
+            after = state
+            for number, (theirs, mine) in enumerate(pairs, 1):
+                last = number == len(pairs) and number > 1  # the pair being entered
+                for notation in (*theirs, *(() if last else mine)):
+                    after = game.play(after, notation)
+                caption = (words(strings.CONDITIONAL_PICTURE_DRAFT).format(
+                    n=number, moves=" ".join(theirs)) if last else
+                    words(strings.CONDITIONAL_PICTURE_PAIR).format(
+                        n=number, theirs=" ".join(theirs), mine=" ".join(mine)))
+                shown.append((caption, game.observe(after, owner)))
+
+            def queue_png(layout: list[TextBox] | None, heading: str = heading,
+                          shown: list[tuple[str, Any]] = shown, names: list[str] = names,
+                          tr: Any = tr) -> bytes:
+                return queue_picture(kit.id, heading, shown, names=names, tr=tr,
+                                     layout=layout)
+
+            self.add("conditional-queue", kit.id, language,
+                     f"{setup.label}: {len(pairs) - 1} queued pairs and one being entered",
+                     queue_png,
+                     setup=setup.label, names=names)
 
     def calm_chart(self, kit: Kit) -> None:
         from .analysis import analysis_chart
@@ -592,6 +656,7 @@ def items(seed: int = 0) -> list[Item]:
         if len(kit.setups) > 1 and kit.setups[-1].seats > 2:
             gallery.analysis(kit, kit.setups[-1], ("en",))
         gallery.replay(kit)
+        gallery.conditional_queue(kit)
     gallery.calm_chart(next(k for k in KITS.values() if k.picture is not None))
     gallery.tournaments()
     gallery.rating_charts()

@@ -162,10 +162,11 @@ def _static_layer() -> Canvas:
 def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
                labels: IcoLabels = IcoLabels(), result: str | None = None,
                layout: list[TextBox] | None = None, last_move: bool = True,
-               you: int | None = None) -> bytes:
+               you: int | None = None, hints: bool = True) -> bytes:
     """The map as PNG bytes; `last_move` False: the last move is not written under the map
     (still marked on it). `you`: the reader's seat, whose sentences are in the second
-    person."""
+    person. `hints` False (a quiz: "Where may you place?"): the black face's edges all named
+    alike, none ringed as one the mover may use."""
     canvas = _static_layer().clone()
     who = [names[i] if names and i < len(names) else labels.seat_names[i]
            for i in range(view.seats)]
@@ -188,7 +189,7 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     canvas.circle(CX, CY, RADIUS, outline=EDGE_INK, width=4)
     for edge in view.winning_edges:
         canvas.line(EDGE_PATHS[edge], fill=ICO_COLOURS[winner], width=9)
-    legal = view.legal_edges if mover is not None else ()
+    legal = view.legal_edges if mover is not None and hints else ()
     for edge in legal:
         canvas.line(EDGE_PATHS[edge], fill=ICO_COLOURS[mover or 0], width=8)
     if view.last is not None and not view.last[2]:  # rolled over without placing: dashed

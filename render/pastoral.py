@@ -12,7 +12,7 @@ removed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar
 
@@ -103,10 +103,13 @@ class PastoralLabels:
 def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
                     labels: PastoralLabels = PastoralLabels(), result: str | None = None,
                     layout: list[TextBox] | None = None, last_move: bool = True,
-                    you: int | None = None) -> bytes:
+                    you: int | None = None, hints: bool = True) -> bytes:
     """The board as PNG bytes; `last_move` False: the last action is not written under the
     board (still framed on it). `you`: the reader's seat, whose sentences are in the second
-    person."""
+    person. `hints` False (a quiz: "May they place on d4?"): no cell marked or named as
+    closed to the mover."""
+    if not hints:
+        view = replace(view, blocked=frozenset())
     canvas = _static_layer().clone()
     who = (list(names or ()) + [labels.first, labels.second][len(names or ()):])[:2]
     colours = _stone_colours(view.first_colour)

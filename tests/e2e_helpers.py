@@ -9,6 +9,23 @@ from discord_fake import EPHEMERAL, UserRef
 from PIL import Image
 
 
+def judged_at(lesson: Any, state: Any, given: str) -> tuple[list[tuple[str, ...]], Any]:
+    """A wrong answer as a learner enters it: its parts up to the one /learn judges it at
+    (the first no accepted answer starts with, or the whole move), and that verdict."""
+    from games.lessons import answer, answer_parts
+
+    step = lesson.steps[state.step]
+    if step.is_question:
+        return [(given,)], answer(lesson, state, given)[1]
+    path = list(lesson.game.input_path(step.position, lesson.game.parse_move(step.position,
+                                                                            given)))
+    for depth in range(1, len(path)):
+        judged = answer_parts(lesson, state, path[:depth])
+        if judged is not None:
+            return path[:depth], judged[1]
+    return path, answer(lesson, state, given)[1]
+
+
 def components(message: dict[str, Any], kind: int | None = None) -> list[dict[str, Any]]:
     """Buttons (2) and menus (3) of a message, in order."""
     return [c for row in message.get("components", []) for c in row.get("components", [])

@@ -5,7 +5,7 @@ properties), a stale view adds nothing, and a line that no longer matches is cle
 from __future__ import annotations
 
 import pytest
-from support import ALICE, BOB
+from support import ALICE, BOB, take, text
 
 from bot import service as svc
 from bot.service.conditional import eligible
@@ -117,4 +117,137 @@ async def test_a_move_looks_for_queued_replies_only_where_its_read_of_the_match_
     moves = await store.moves(match.id)
     assert [m.notation for m in moves[-len(pair.mine):]] == list(pair.mine)
     assert {m.actor_id for m in moves[-len(pair.mine):]} == {ALICE.user_id}  # her reply
+    assert await store.conditional_moves(match.id) == []
+    # a queue played out is not said to be cleared
+    assert not [row for row in await take(store, "dm") if "cleared" in text(row["text"])]
+
+
+# -- the queue as its owner sees it: pictures, the person of the prompts, whole turns -------------
+def _turns(game, state, seat):
+    """Every turn of the seat to move from `state` (each first ply, then the first legal
+    moves while the turn lasts), with the state after it."""
+    found = []
+    for first in game.legal_notations(state):
+        plies, after = [first], game.play(state, first)
+        while game.outcome(after) is None and game.to_move(after) == seat:
+            nxt = game.legal_notations(after)[0]
+            plies.append(nxt)
+            after = game.play(after, nxt)
+        found.append((tuple(plies), after))
+    return found
+
+
+def _two_ply_reply(game, state, owner):
+    """Their turn, then a reply of the owner's of at least two plies (a bonus move), if any."""
+    for theirs, after in _turns(game, state, game.to_move(state)):
+        if game.outcome(after) is not None or game.to_move(after) != owner:
+            continue
+        for mine, _ in _turns(game, after, owner):
+            if len(mine) >= 2:
+                return theirs, mine
+    return None
+
+
+async def test_each_step_asks_in_the_right_person_and_a_two_ply_reply_is_shown_in_full(service):
+    """Entering their move, the question is about them ("Which pit will they sow?"); entering
+    the reply, about the player; the pair being entered is written out whole, the first ply
+    of a two-ply reply with it, in English and Japanese."""
+    from bot.cogs.conditional import queue_message
+    from bot.i18n import Texts
+
+    match = await challenge(service)
+    match = (await service.play(match.id, ALICE.user_id, "h")).match
+    game = match.game
+    found = _two_ply_reply(game, match.state, 0)
+    assert found is not None  # Progressive Mancala's bonus moves: a reply of two plies
+    theirs, mine = found
+    english, japanese = Texts("en"), Texts("ja")
+    view = await service.conditional_view(match, ALICE.user_id)
+    content, _ = queue_message(view, (), english)
+    assert "Which pit will they sow?" in content and "do you sow" not in content
+    assert "相手はどの穴から蒔きますか？" in queue_message(view, (), japanese)[0]
+    for number, ply in enumerate(theirs):
+        view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), number, ply)
+        content, _ = queue_message(view, (), english)
+        if number < len(theirs) - 1:  # their turn goes on: what they played so far is shown
+            assert f"They play `{' '.join(theirs[:number + 1])}` and move again" in content
+            assert "Which pit will they sow?" in content
+    assert f"If they play `{' '.join(theirs)}`: now choose your reply." in content
+    assert "Which pit do you sow?" in content and "will they" not in content
+    view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), view.size,
+                                         mine[0])
+    content, _ = queue_message(view, (), english)
+    assert (f"If they play `{' '.join(theirs)}`, you play `{mine[0]}` and move again"
+            in content), content
+    assert "Which pit do you sow?" in content
+    japanese_content = queue_message(view, (), japanese)[0]
+    assert f"`{' '.join(theirs)}`" in japanese_content and f"`{mine[0]}`" in japanese_content
+    for ply in mine[1:]:
+        view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), view.size,
+                                             ply)
+    content, _ = queue_message(view, (), english)
+    assert f"1. if they play `{' '.join(theirs)}`, I play `{' '.join(mine)}`" in content
+
+
+def test_every_game_asks_about_another_players_move_in_words_of_its_own():
+    """Every step of every game (random positions of each kit's set-ups) declares its question
+    about another player's move: not the mover's words, none addressed to "you", translated."""
+    import random
+    import re
+
+    from bot.i18n import Texts
+    from games import KITS, PRODUCT
+    from render.gallery import playout
+
+    english, japanese = Texts("en"), Texts("ja")
+    steps = 0
+    for game_id in sorted(PRODUCT):
+        kit = KITS[game_id]
+        game = kit.game
+        rng = random.Random(game_id)
+        for setup in kit.setups[:2]:
+            states = playout(game, setup.seats, dict(setup.options), rng)
+            for state in states[:: max(1, len(states) // 8)]:
+                if game.outcome(state) is not None or game.is_chance(state):
+                    continue
+                answers: tuple = ()
+                while True:
+                    step = game.move_input(state, answers)
+                    if isinstance(step, str):
+                        break
+                    steps += 1
+                    assert step.their_prompt is not None, (game_id, step.name)
+                    theirs = english(step.prompt_for(False))
+                    assert theirs != english(step.prompt), (game_id, step.name)
+                    assert not re.search(r"\byours?\b", theirs, re.I), theirs
+                    assert english(step.prompt_for(True)) == english(step.prompt)
+                    assert japanese(step.prompt_for(False)) not in (theirs,
+                                                                   japanese(step.prompt))
+                    pick = rng.sample([o.value for o in step.options], step.picks)
+                    answers = answers + (tuple(pick),)
+    assert steps > 50
+
+
+async def test_a_queue_cleared_by_another_move_is_told_to_its_owner(service, store):
+    """In the opponent's move's transaction: one DM to the queue's owner (a note at their next
+    interaction if it cannot be delivered) that says which move cleared which expected one
+    (a queue played out is not: the test above)."""
+    match = await challenge(service)
+    match = (await service.play(match.id, ALICE.user_id, "h")).match
+    game = match.game
+    expected = game.legal_notations(match.state)[0]
+    view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), 0, expected)
+    while view.draft:
+        legal = view.match.game.legal_notations(view.position)
+        view = await service.add_conditional(match.id, ALICE.user_id, match.ply(), view.size,
+                                             legal[0])
+    await take(store)
+    other = next(n for n in game.legal_notations(match.state) if n != expected)
+    await service.play(match.id, BOB.user_id, other)
+    dms = [row for row in await take(store, "dm") if row["user_id"] == ALICE.user_id
+           and "cleared" in text(row["text"])]
+    assert len(dms) == 1, dms
+    assert text(dms[0]["text"]) == (f"🔀 Your conditional moves in match #{match.id} are "
+                                    f"cleared: Bob played `{other}`, not `{expected}`.")
+    assert dms[0]["fallback"] == "note"
     assert await store.conditional_moves(match.id) == []

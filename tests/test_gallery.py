@@ -20,7 +20,7 @@ from render.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = {"board", "private", "lesson", "puzzle", "refutation", "analysis-chart", "swing",
-         "replay-frame", "standings", "bracket", "rating-chart"}
+         "replay-frame", "standings", "bracket", "rating-chart", "conditional-queue"}
 
 
 @pytest.fixture(scope="module")

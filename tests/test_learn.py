@@ -5,6 +5,7 @@ both languages: its picture read with its texts (seat names, grammar, no answer 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -87,11 +88,48 @@ async def drawn(game_id: str, index: int, language: str) -> tuple[list[str], lis
     game_id, state, viewer, names, result, lang, *more = pictures.calls[0]
     game = lesson.game
     layout: list = []
-    flags = {"you": more[0]} if more else {}
     render_observation(game_id, game.observe(game.from_json(state), viewer), names=list(names),
                        result=result, tr=translations(picture_language(lang)), layout=layout,
-                       **flags)
+                       **dict(zip(("you", "hints"), more, strict=False)))
     return list(names), [box.text for box in layout]
+
+
+# what a picture may draw that a question can ask about: for a finished game its result
+# (scores, scoring marks, the winner), for a running one what the rules allow the mover
+FINISHED_HINTS = {"outcome": lambda v: None, "scores": lambda v: v and tuple(reversed(v)),
+                  "pairs": lambda v: (), "lines": lambda v: ()}
+RUNNING_HINTS = {"legal_edges": lambda v: (), "blocked": lambda v: frozenset()}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("game_id", LESSON_GAMES)
+async def test_every_question_s_picture_hides_its_answer(game_id, language):
+    """A question step's picture is the same whatever its view says of the answer: "Who
+    wins?" over a board printing "3 pts" and the winner's frame, "Where may you place?"
+    over the allowed edges ringed, "May they place on d4?" over "no place: d4", ask
+    nothing."""
+    lesson = lesson_for(game_id)
+    game = lesson.game
+    for index, step in enumerate(lesson.steps):
+        if not step.is_question:
+            continue
+        pictures = _Pictures()
+        at = LessonAt(lesson, LessonRow(1, game_id, index, 0, 0, "0" * 8))
+        await learn.lesson_message(pictures, at, Texts(language), [])
+        _, state, viewer, names, result, lang, *more = pictures.calls[0]
+        view = game.observe(game.from_json(state), viewer)
+        hints = FINISHED_HINTS if game.outcome(step.position) is not None else RUNNING_HINTS
+        fields = {f.name for f in dataclasses.fields(view)}
+        altered = dataclasses.replace(view, **{name: change(getattr(view, name))
+                                               for name, change in hints.items()
+                                               if name in fields})
+
+        def draw(observation, more=more, names=names, result=result, lang=lang):
+            return render_observation(game_id, observation, names=list(names), result=result,
+                                      tr=translations(picture_language(lang)),
+                                      **dict(zip(("you", "hints"), more, strict=False)))
+
+        assert draw(view) == draw(altered), (game_id, step.id)
 
 
 def step_texts(step, language: str) -> str:

@@ -88,6 +88,63 @@ def test_the_runner_walks_the_lesson_with_a_wrong_answer_on_each_step(kit_id):
     assert state.mistakes == sum(_some_wrong(lesson, step) is not None for step in lesson.steps)
 
 
+def _paths(game, position, notations):
+    return {n: game.input_path(position, game.parse_move(position, n)) for n in notations}
+
+
+def _begins(path, parts):
+    return len(path) >= len(parts) and all(
+        sorted(a) == sorted(b) for a, b in zip(path, parts, strict=False))
+
+
+@pytest.mark.parametrize("kit_id", LESSON_KITS)
+def test_first_parts_no_right_answer_starts_with_are_judged_at_once(kit_id):
+    """Every first part of every move (a pawn, then its step...) is judged at that part
+    exactly when no accepted answer starts that way, with the wrong entry of a move that
+    starts so or `otherwise`; a part on the way to a right answer is never judged."""
+    lesson = load(kit_id)
+    game = lesson.game
+    judged_somewhere = 0
+    for index, step in enumerate(lesson.steps):
+        if step.is_question:
+            assert lessons.answer_parts(lesson, LessonState(index), [("x",)]) is None
+            continue
+        right = _paths(game, step.position, step.answers)
+        for path in _paths(game, step.position, game.legal_notations(step.position)).values():
+            for depth in range(1, len(path)):
+                parts = path[:depth]
+                judged = lessons.answer_parts(lesson, LessonState(index, 1, 2), parts)
+                on_the_way = any(_begins(p, parts) for p in right.values())
+                assert (judged is None) == on_the_way, (kit_id, step.id, parts)
+                if judged is None:
+                    continue
+                judged_somewhere += 1
+                state, verdict = judged
+                assert state == LessonState(index, 2, 3) and not verdict.correct
+                assert verdict.text is not None and verdict.after is None
+                key = verdict.key.removeprefix(f"{step.id}.")
+                if key.startswith("wrong."):
+                    wrong = key.removeprefix("wrong.")
+                    assert _begins(_paths(game, step.position, [wrong])[wrong], parts)
+                else:
+                    assert key == "otherwise"
+    multi_part = any(not step.is_question and any(
+        len(p) > 1 for p in _paths(game, step.position, step.answers).values())
+        for step in lesson.steps)
+    assert (judged_somewhere > 0) == multi_part, kit_id
+
+
+def test_a_wrong_first_part_gets_the_explanation_of_the_move_it_starts():
+    """Ghostone: both b1 escapes are explained as such at the first part, "b1-b2"."""
+    lesson = load("ghostone")
+    index = next(i for i, step in enumerate(lesson.steps) if step.id == "best")
+    step = lesson.steps[index]
+    state, verdict = lessons.answer_parts(lesson, LessonState(index), [("b1-b2",)])
+    assert verdict.key == "best.wrong.b1-b2 E" and verdict.text == step.wrong["b1-b2 E"]
+    assert state == LessonState(index, 1, 1)
+    assert lessons.answer_parts(lesson, LessonState(index), [("b3-b2",)]) is None
+
+
 def _some_wrong(lesson, step):
     if step.is_question:
         return next(c.id for c in step.choices if c.id not in step.answers)
@@ -242,6 +299,33 @@ def test_texts_speak_each_language(kit_id):
         assert text in labels or re.search(JAPANESE, japanese), japanese
         assert not any(word in japanese for word in NOT_THE_AUTHORS), japanese
         assert "リーチ" not in japanese.replace("キャトリーチ", ""), japanese
+
+
+@pytest.mark.parametrize("kit_id", LESSON_KITS)
+def test_answer_buttons_read_as_buttons(kit_id):
+    """A question's answers are buttons: "Yes", "The moon player", not "yes"; a label that
+    starts with a coordinate ("e4 or e6") keeps the notation as it is written."""
+    lesson = load(kit_id)
+    found = [choice.text.get("en") for step in lesson.steps for choice in step.choices
+             if choice.text.get("en")[0].islower()
+             and not any(ch.isdigit() for ch in choice.text.get("en").split()[0])]
+    assert not found, found
+
+
+def test_mancala_shows_no_relay_before_the_step_that_teaches_it():
+    """Before the relay step, no text asks about a relay and no picture's last move is one
+    (its path would pass through the pit it relayed from); the empty-pit question, which needs
+    relays to answer, comes after it."""
+    lesson = load("progressive-mancala")
+    ids = [step.id for step in lesson.steps]
+    teach = next(i for i, step in enumerate(lesson.steps) if "effect:relayed" in step.expect)
+    assert ids.index("empty") > teach
+    for step in lesson.steps[:teach]:
+        words = " ".join(t.get("en") for t in (step.text, step.task, step.right, step.otherwise,
+                                                *step.wrong.values()) if t is not None)
+        assert "relay" not in words.lower() and "empty pit" not in words.lower(), step.id
+        last = lesson.game.to_json(step.position)["last"]
+        assert last is None or len(last["path"]) <= 2, (step.id, last)
 
 
 def test_the_terminal_walk_through(monkeypatch, capsys):

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from discord_fake import FakeDiscord, UserRef
 from e2e.conftest import BotProcess
-from e2e_helpers import boards, components, step_answers
+from e2e_helpers import boards, components, judged_at, step_answers
 from transcript_recorder import Recorder
 
 from bot.catalogue import PLAYABLE
@@ -147,9 +147,10 @@ async def click(recorder: Recorder, user: int, message: dict[str, Any], item: di
 
 
 async def enter_lesson_answer(recorder: Recorder, user: int, message_id: int, lesson: Lesson,
-                              step: LessonStep, given: str) -> None:
+                              step: LessonStep, given: str, parts: int | None = None) -> None:
     """A question's button, or the move's questions one by one (a question with a single
-    option is answered by the bot)."""
+    option is answered by the bot); only its first `parts` of them, a wrong move being judged
+    at its first wrong part."""
     fake = recorder.fake
     if step.is_question:
         message = fake.messages[message_id]
@@ -160,6 +161,7 @@ async def enter_lesson_answer(recorder: Recorder, user: int, message_id: int, le
         return
     game = lesson.game
     path = list(game.input_path(step.position, game.parse_move(step.position, given)))
+    path = path[:parts] if parts is not None else path
     while path:
         wanted = path.pop(0)
         message = fake.messages[message_id]
@@ -192,9 +194,9 @@ async def play_lesson(recorder: Recorder, users: list[int], game_id: str,
     for step in lesson.steps:
         bad = wrong_answer(lesson, step)
         if bad is not None:
-            _, verdict = answer(lesson, state, bad)
+            parts, verdict = judged_at(lesson, state, bad)
             assert not verdict.correct
-            await enter_lesson_answer(recorder, user, message_id, lesson, step, bad)
+            await enter_lesson_answer(recorder, user, message_id, lesson, step, bad, len(parts))
             assert verdict.text is not None and verdict.text.get(language) in \
                 fake.messages[message_id]["content"]
         state, verdict = answer(lesson, state, step.answers[0])

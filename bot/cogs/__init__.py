@@ -85,6 +85,6 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     tournaments.register(tree, service, handling, pictures)
     learn.register(tree, service, handling, pictures)
     puzzle.register(tree, service, handling, pictures)
-    conditional.register(tree, service, handling)
+    conditional.register(tree, service, handling, pictures)
     return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
                              for kind in COMPONENTS])

@@ -36,7 +36,7 @@ from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, player, reply, texts_for
 from ..pictures import board_picture
 from ..pool import Workers
-from ..service import LessonAt, Service, ServiceError
+from ..service import LessonAt, Match, NotFound, Service, ServiceError
 from ..ui import (
     ANSWERS,
     ID,
@@ -51,7 +51,6 @@ from ..ui import (
     step_view,
     template,
 )
-from .matches import open_match
 
 TOKEN = r"[0-9a-f]{8}"
 STEP = r"[0-9]{1,3}"
@@ -99,7 +98,8 @@ def seat_names(at: LessonAt, texts: Texts, seats: int) -> list[str]:
 
 def step_result(at: LessonAt, texts: Texts) -> str | None:
     """What the picture says instead of the outcome, for a question about a finished game:
-    the picture must not answer the question the step asks (who wins)."""
+    the picture must not answer the question the step asks (who wins). A question's picture
+    is drawn without hints either (`board_picture`'s `hints`): no scores, no allowed moves."""
     step = at.lesson.steps[at.row.step]
     over = at.lesson.game.outcome(step.position) is not None
     return texts(strings.LESSON_GAME_OVER) if step.is_question and over else None
@@ -126,7 +126,8 @@ async def lesson_message(pictures: Workers, at: LessonAt, texts: Texts, lead: Se
     seats = game.seats(step.position)
     picture = await pictures.run(board_picture, game.id, game.to_json(step.position),
                                  step.learner, seat_names(at, texts, seats),
-                                 step_result(at, texts), texts.language, step.learner)
+                                 step_result(at, texts), texts.language, step.learner,
+                                 not step.is_question)
     content = step_text(at, texts, lead)
     view = step_components(at, (), texts)
     return content, view, discord.File(io.BytesIO(picture), filename="lesson.png")
@@ -184,20 +185,29 @@ async def answered(service: Service, pictures: Workers, interaction: Interaction
     the next step (its new picture), or the same step again after a wrong answer."""
     at, verdict = await service.answer_lesson(interaction.user.id, owner, token, step, answer)
     texts = texts_for(interaction)
-    line = verdict_line(verdict, texts)
-    if not verdict.correct:  # the same position: the picture stays
-        await interaction.response.edit_message(content=step_text(at, texts, [line]),
-                                                view=step_components(at, (), texts))
+    if not verdict.correct:
+        await judged_wrong(interaction, at, verdict)
         return
+    line = verdict_line(verdict, texts)
     await interaction.response.defer()
     content, view, file = await lesson_message(pictures, at, texts, [line])
     await interaction.edit_original_response(content=content, view=view,
                                              attachments=[file] if file else [])
 
 
+async def judged_wrong(interaction: Interaction, at: LessonAt, verdict: Verdict) -> None:
+    """A wrong answer (or first parts no right answer starts with): why, and the same step
+    asked again from its first question; the position, so the picture, stays."""
+    texts = texts_for(interaction)
+    await interaction.response.edit_message(
+        content=step_text(at, texts, [verdict_line(verdict, texts)]),
+        view=step_components(at, (), texts))
+
+
 async def advance(service: Service, pictures: Workers, interaction: Interaction, owner: int,
                   token: str, step_index: int, answers: tuple[Answer, ...]) -> None:
-    """A click on a step's button or menu: the next question, or the move once complete."""
+    """A click on a step's button or menu: the next question, or the move once complete;
+    judged at once when no right answer starts with the parts chosen so far."""
     at = await service.lesson_at(interaction.user.id, owner, token, step_index)
     step = at.lesson.steps[step_index]
     if step.is_question:
@@ -208,6 +218,11 @@ async def advance(service: Service, pictures: Workers, interaction: Interaction,
         raise ServiceError(strings.LESSON_BAD_ANSWER) from None
     if isinstance(question, str):
         await answered(service, pictures, interaction, owner, token, step_index, question)
+        return
+    at, verdict = await service.answer_lesson_parts(interaction.user.id, owner, token,
+                                                    step_index, answers)
+    if verdict is not None:
+        await judged_wrong(interaction, at, verdict)
         return
     texts = texts_for(interaction)
     await interaction.response.edit_message(
@@ -368,8 +383,8 @@ class LessonRestart(LessonComponent,
 
 class LessonPlay(LessonComponent,
                  template=template(rf"c1:La:(?P<user>{ID}):(?P<token>{TOKEN})")):
-    """The lesson's last button: a casual match against the easy AI, in the server channel
-    the lesson was asked in."""
+    """The lesson's last button: a casual match against the easy AI, from the server channel
+    the lesson was asked in (`open_lesson_match`)."""
 
     def __init__(self, owner: int, token: str, *, label: str = "") -> None:
         self.owner, self.token = owner, token
@@ -396,22 +411,66 @@ class LessonPlay(LessonComponent,
                         channel = None
             if channel is None or getattr(channel, "guild", None) is None:
                 raise ServiceError(strings.LESSON_NO_CHANNEL)
-        info = at.lesson.game.info
-        if info.min_seats <= 2:
-            await open_match(self.service, interaction, at.lesson.id, None, None, "random",
-                             None, "easy", False, channel=channel)
-            return
-        # more seats than one opponent: a lobby the easy AI fills, started at once
-        match = await self.service.open_match(
-            game_id=at.lesson.id, options={}, host=player(interaction.user), opponent=None,
-            guild_id=channel.guild.id, channel_id=channel.id,
-            parent_channel_id=getattr(channel, "parent_id", None) or channel.id, rated=False)
+        await open_lesson_match(self.service, interaction, at, channel)
+
+
+async def open_lesson_match(service: Service, interaction: Interaction, at: LessonAt,
+                            channel: Any) -> None:
+    """The lesson's set-up (its seats, its options), every other seat the easy AI, started at
+    once: in a thread of its own (of the channel, or of the thread's channel for a lesson
+    asked in a thread), so a channel's match does not stand in its way (two lessons in one
+    channel); where no thread can be made, in the channel itself if it is free, else the
+    player is told why it cannot start. Never a lobby, never a promise that fails."""
+    lesson = at.lesson
+    host = player(interaction.user)
+    link = f"<#{channel.id}>"
+    parent = getattr(channel, "parent_id", None) or channel.id
+    await service.check_channel(channel.guild.id, parent)
+    try:
+        busy: int | None = (await service.in_channel(channel.id)).id
+    except NotFound:
+        busy = None
+    base = channel if isinstance(channel, discord.TextChannel) else getattr(channel, "parent",
+                                                                             None)
+    if not isinstance(base, discord.TextChannel):
+        base = None
+    if base is None and busy is not None:  # a channel without threads
+        raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link)
+
+    async def opened(channel_id: int, **where: Any) -> Match:
+        match = await service.open_match(
+            game_id=lesson.id, options=dict(lesson.options), host=host, opponent=None,
+            guild_id=channel.guild.id, channel_id=channel_id, parent_channel_id=parent,
+            rated=False, ai_seats=("easy",) * (lesson.seats - 1), **where)
         note_match(match.id)
-        for _ in range(info.min_seats - 1):
-            match = await self.service.add_ai(match.id, interaction.user.id, "easy")
-        if match.status == "open":
-            match = await self.service.start(match.id, interaction.user.id)
-        await reply(interaction, opened_phrase(match, interaction.user.id, f"<#{channel.id}>"))
+        return match
+
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    if base is None:
+        match = await opened(channel.id)
+        await reply(interaction, opened_phrase(match, host.user_id, link))
+        return
+    match = await opened(-interaction.id, in_thread=True, announce=False)
+    names = " vs ".join(seat.name for seat in match.seats)
+    try:
+        thread = await base.create_thread(
+            name=texts_for(interaction)(phrase(strings.THREAD_NAME, game=lesson.game.name,
+                                               names=names))[:100],
+            type=discord.ChannelType.public_thread, auto_archive_duration=10080)
+    except discord.Forbidden:
+        if busy is not None:
+            await service.abort(match.id, host.user_id, is_manager=True)
+            raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link) from None
+        match = await service.place_match(match.id, channel.id, in_thread=False)
+        await reply(interaction, phrase(strings.LESSON_MATCH_IN_CHANNEL, match_id=match.id,
+                                        link=link))
+        return
+    except (discord.HTTPException, TimeoutError):
+        await service.abort(match.id, host.user_id, is_manager=True)
+        raise ServiceError(strings.THREAD_FAILED) from None
+    match = await service.place_match(match.id, thread.id, in_thread=True)
+    await reply(interaction, phrase(strings.THREAD_OPENED, match_id=match.id,
+                                    link=f"<#{thread.id}>"))
 
 
 COMPONENTS: tuple[type[Component[Any]], ...] = (LessonButton, LessonMenu, LessonBack,

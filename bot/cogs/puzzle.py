@@ -204,11 +204,12 @@ async def puzzle_message(service: Service, pictures: Workers, user_id: int, puzz
                          texts: Texts) -> tuple[str, StaticView, discord.File]:
     game = get_game(puzzle.game)
     state = puzzle_state(puzzle)
-    # the solver's seat is named "You": its sentences in the second person ("Your turn"); no
-    # last move drawn: it would give away the previous puzzle's answer, or hint at this one
+    # the solver's seat is named "You": its sentences in the second person ("Your turn"); the
+    # hints drawn (the moves the rules allow are no answer); no last move drawn: it would give
+    # away the previous puzzle's answer, or hint at this one
     picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
                                  seat_names(puzzle, texts), None, texts.language, puzzle.seat,
-                                 False)
+                                 True, False)
     content = await puzzle_text(service, user_id, puzzle, texts)
     view = puzzle_components(user_id, puzzle, (), texts)
     return content, view, discord.File(io.BytesIO(picture), filename="puzzle.png")

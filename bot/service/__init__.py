@@ -152,6 +152,7 @@ class Service:
         self.lesson_at = lessons.lesson_at
         self.restart_lesson = lessons.restart_lesson
         self.answer_lesson = lessons.answer_lesson
+        self.answer_lesson_parts = lessons.answer_lesson_parts
 
     async def tick(self, *, batch: int = 100) -> TickReport:
         """The clocks' tick, then the tournaments' (sign-up windows, round deadlines)."""

@@ -20,7 +20,16 @@ from games import GameError, Phrase, phrase
 
 from .. import strings
 from ..store import ConditionalRow, Tx
-from .core import BadRequest, Context, IllegalMove, Match, StaleAction, WrongPhase, refusal
+from .core import (
+    BadRequest,
+    Context,
+    Effects,
+    IllegalMove,
+    Match,
+    StaleAction,
+    WrongPhase,
+    refusal,
+)
 
 MAX_PLIES = 24  # in a queue (line and draft): a few pairs, even with bonus turns
 
@@ -145,9 +154,12 @@ class Conditionals:
             await tx.clear_conditional_moves(match.id, user_id)
 
     async def respond(self, tx: Tx, match: Match, mover_id: int, ply: int, canonical: str,
-                      now: float, lines: list[Phrase]) -> tuple[Match, int | None]:
+                      now: float, lines: list[Phrase],
+                      effects: Effects | None = None) -> tuple[Match, int | None]:
         """After `mover_id` played `canonical` at `ply` (in `tx`): the queues it matches
-        advance, and their replies due now are played; the others are cleared. Returns the
+        advance, and their replies due now are played; the others are cleared, and their
+        owners are told so through `effects` (a DM, or a note at their next interaction: the
+        view they entered it in would otherwise refuse without saying why). Returns the
         match and who replied (None if nobody did)."""
         if not eligible(match) or match.row.has_conditionals is False:
             return match, None  # none queued when the match was read (as before: a queue
@@ -158,6 +170,13 @@ class Conditionals:
             if (row.user_id == mover_id or row.base_ply != ply or not row.line
                     or row.line[0] != canonical):
                 await tx.clear_conditional_moves(match.id, row.user_id)
+                if (effects is not None and row.user_id != mover_id and row.base_ply == ply
+                        and row.line):  # a live queue the move did not match
+                    name = next((s.name for s in match.row.seats if s.user_id == mover_id),
+                                "?")
+                    await effects.dm(row.user_id, match, phrase(
+                        strings.CONDITIONAL_CLEARED_BY_MOVE, match_id=match.id, name=name,
+                        notation=canonical, expected=row.line[0]), fallback="note")
                 continue
             line = row.line[1:]
             seat = match.row.seat_of(row.user_id)

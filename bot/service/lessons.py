@@ -10,9 +10,10 @@ an older copy, a step already answered) is refused and changes nothing.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from games import Phrase, lessons
+from games import Answer, Phrase, lessons
 from games.lessons import Lesson, LessonState, Verdict, lesson_for
 
 from .. import strings
@@ -103,6 +104,24 @@ class Lessons:
         state, verdict = lessons.answer(at.lesson, at.state, answer)
         if verdict.key in ("not-a-move", "not-a-choice"):
             raise BadRequest(strings.LESSON_BAD_ANSWER)
+        return await self._keep(at, token, step, state, verdict)
+
+    async def answer_lesson_parts(self, user_id: int, owner_id: int, token: str, step: int,
+                                  parts: Sequence[Answer]) -> tuple[LessonAt, Verdict | None]:
+        """The first parts of a move at `step`: judged (and a try counted) as soon as no
+        accepted answer starts that way, so the learner hears why at the wrong part; None
+        (nothing kept) while one still does."""
+        at = await self.lesson_at(user_id, owner_id, token, step)
+        judged = lessons.answer_parts(at.lesson, at.state, parts)
+        if judged is None:
+            return at, None
+        return await self._keep(at, token, step, *judged)
+
+    async def _keep(self, at: LessonAt, token: str, step: int, state: LessonState,
+                    verdict: Verdict) -> tuple[LessonAt, Verdict]:
+        """Store where a judged answer leaves the player (refused if another click judged
+        this step meanwhile)."""
+        user_id = at.row.user_id
         async with self.ctx.store.transaction() as tx:
             saved = await tx.advance_lesson(user_id, token, step, step=state.step,
                                             tries=state.tries, mistakes=state.mistakes,

@@ -7,7 +7,7 @@ from typing import Any
 from games import Game, GameError, Outcome, Termination, get_game, phrase, shorten
 
 from .. import strings
-from ..ai import ai_name, ai_user_id, is_ai
+from ..ai import ai_name, ai_names, ai_user_id, is_ai
 from ..clocks import Duration
 from ..store import UNSET, ChannelBusy, SeatRow, Tx
 from .core import (
@@ -88,13 +88,19 @@ class Matches:
                          opponent: Player | None, guild_id: int | None, channel_id: int,
                          in_thread: bool = False, first: str = "random",
                          move_seconds: Any = UNSET, parent_channel_id: int | None = None,
-                         announce: bool = True, rated: bool | None = None) -> Match:
+                         announce: bool = True, rated: bool | None = None,
+                         ai_seats: tuple[str, ...] = ()) -> Match:
         """A lobby (no opponent) or an invitation, with its seats and its message, in one
         transaction. Without `announce` (a thread still being made: `channel_id` is then a
-        negative placeholder) nothing is posted until `place_match`."""
+        negative placeholder) nothing is posted until `place_match`. `ai_seats` (levels, no
+        opponent): every other seat an AI from the start, so it starts at once, no lobby (a
+        lesson's closing match, with the lesson's number of seats)."""
         game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
                                             opponent=opponent, first=first)
-        rated = self.check_rated(game, opponent, rated)
+        if ai_seats and (opponent is not None or not game.info.min_seats
+                         <= 1 + len(ai_seats) <= game.info.max_seats):
+            raise BadRequest(strings.AI_NOT_HERE)
+        rated = False if ai_seats else self.check_rated(game, opponent, rated)
         resolved = game.draw_options(resolved, self.ctx.dice)  # e.g. ICO's random start face
         await self.check_channel(guild_id, parent_channel_id or channel_id)
         if move_seconds is UNSET:
@@ -103,20 +109,24 @@ class Matches:
         seats = [SeatRow(0, host.user_id, host.name)]
         if opponent is not None:  # the invited player's seat, reserved
             seats.append(SeatRow(1, opponent.user_id, opponent.name))
+        ais = [ai_user_id(level, index) for index, level in enumerate(ai_seats)]
+        names = ai_names(ais)
+        seats += [SeatRow(1 + index, user_id, names[user_id]) for index, user_id in enumerate(ais)]
         try:
             async with self.ctx.store.transaction() as tx:
                 existing = await tx.live_match_in(channel_id)
                 if existing is not None:
                     raise WrongPhase(strings.CHANNEL_BUSY, match_id=existing.id)
                 match_id = await tx.create_match(
-                    game=game.id, options=resolved, seat_count=game.info.min_seats,
+                    game=game.id, options=resolved, seat_count=max(game.info.min_seats,
+                                                                   len(seats)),
                     guild_id=guild_id, channel_id=channel_id, in_thread=in_thread,
                     parent_channel_id=parent_channel_id if in_thread else None,
                     host_id=host.user_id, invited_id=opponent.user_id if opponent else None,
                     first_seat=first, status="invited" if opponent else "open",
                     move_seconds=move_seconds, seats=seats, now=now, rated=rated)
                 match = await self.ctx.locked(tx, match_id)
-                if announce and opponent is not None and is_ai(opponent.user_id):
+                if announce and (ai_seats or opponent is not None and is_ai(opponent.user_id)):
                     match = await self._begin(tx, match, now)  # the AI accepts at once
                 elif announce:
                     await Effects(tx, now).lobby(match, [opponent.user_id] if opponent else [])
@@ -139,7 +149,7 @@ class Matches:
                 await tx.move_match(match_id, channel_id, in_thread)
                 match = await self.ctx.locked(tx, match_id)
                 invited = match.row.invited_id
-                if invited is not None and is_ai(invited):
+                if invited is not None and is_ai(invited) or _ais_seated(match):
                     match = await self._begin(tx, match, now)
                 else:
                     await Effects(tx, now).lobby(match, [invited] if invited else [])
@@ -177,6 +187,9 @@ class Matches:
             if len(match.seats) >= match.game.info.max_seats:
                 raise WrongPhase(strings.LOBBY_FULL, match_id=match_id)
             seats = match.seats + (SeatRow(len(match.seats), player.user_id, player.name),)
+            names = ai_names([seat.user_id for seat in seats])  # two AIs: told apart
+            seats = tuple(SeatRow(s.seat, s.user_id, names.get(s.user_id, s.name))
+                          for s in seats)
             match = await self.ctx.save(tx, match, now=now, seats=seats)
             if len(seats) >= match.game.info.max_seats:
                 match = await self._begin(tx, match, now)
@@ -419,3 +432,10 @@ def parse_options(text: str | None) -> dict[str, str]:
             raise BadRequest(strings.REPEATED_OPTION, name=shorten(key))
         options[key] = value
     return options
+
+
+def _ais_seated(match: Match) -> bool:
+    """A match opened with every other seat an AI (`open_match`'s `ai_seats`): it starts
+    once placed, without a lobby."""
+    return match.status == "open" and len(match.seats) > 1 and all(
+        is_ai(seat.user_id) for seat in match.seats[1:])

@@ -193,7 +193,7 @@ class Moves:
         # a reply queued by the opponent for exactly this move is played now, in this
         # transaction (and the queues it does not match are cleared)
         match, replier = await self.conditionals.respond(tx, match, user_id, game.ply(before),
-                                                         canonical, now, lines)
+                                                         canonical, now, lines, effects)
         await self.after_change(tx, effects, match, lines, previous=replier or user_id,
                                 news=news)
         return MoveResult(match, canonical, public, game.ply(before), moved=Moved(

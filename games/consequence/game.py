@@ -407,27 +407,35 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
                        for v in values if v != "move"]
             if "move" in values:
                 options.append(Option("move", phrase(N_("Move a tile on the grid"))))
-            return Step("tile", phrase(N_("What do you do?")), tuple(options), private=True)
+            return Step("tile", phrase(N_("What do you do?")), tuple(options), private=True,
+                        their_prompt=phrase(N_("What will they do?")))
         first = answers[0][0]
         squares = sorted(values, key=lambda s: (s[-1], s))
         if len(answers) == 1 and first == "move":
             return Step("origin", phrase(N_("Which tile do you move?")),
-                        tuple(Option(s, s) for s in squares), private=True)
+                        tuple(Option(s, s) for s in squares), private=True,
+                        their_prompt=phrase(N_("Which tile will they move?")))
         if len(answers) == 1:
             return Step("square", phrase(N_("Where do you put the {kind}?"),
                                          kind=describe_kind(first)),
-                        tuple(Option(s, s) for s in squares), private=True)
+                        tuple(Option(s, s) for s in squares), private=True,
+                        their_prompt=phrase(N_("Where will they put the {kind}?"),
+                                            kind=describe_kind(first)))
         where = answers[1][0]
         if first == "move":
             return Step("target", phrase(N_("Move the tile on {square} to…"), square=where),
                         tuple(Option(s, phrase(N_("to {square}"), square=s)) for s in squares),
-                        private=True)
+                        private=True,
+                        their_prompt=phrase(N_("Where will they move the tile on {square}?"),
+                                            square=where))
         return Step("how", phrase(N_("{kind} on {square}: place it, or place and push?"),
                                   kind=describe_kind(first), square=where),
                     tuple(Option(v, phrase(N_("Place")) if v == "place" else
                                  phrase(N_("Push {direction}"), direction=compass(v)))
                           for v in values),
-                    private=True)
+                    private=True,
+                    their_prompt=phrase(N_("{kind} on {square}: will they place it, or place "
+                                           "and push?"), kind=describe_kind(first), square=where))
 
     def describe_outcome(self, state: ConsequenceState) -> Phrase:
         outcome = self.outcome(state)

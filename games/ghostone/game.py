@@ -531,14 +531,18 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
 
         if state.phase == GHOST:
             return Step("ghost", phrase(N_("Where do you put the ghost?")), tuple(
-                Option(v, v) for v in by_board(values)))
+                Option(v, v) for v in by_board(values)),
+                their_prompt=phrase(N_("Where will they put the ghost?")))
         if state.phase == SETUP and not answers:
             return Step("plate", phrase(N_("Where does your pawn go?")),
-                        tuple(Option(v, v) for v in by_board(values)))
+                        tuple(Option(v, v) for v in by_board(values)),
+                        their_prompt=phrase(N_("Where will their pawn go?")))
         if state.phase == SETUP:
             return Step("rocks", phrase(N_("Choose the 3 plates around {plate} that get a "
                                            "rock"), plate=answers[0][0]),
-                        tuple(Option(v, v) for v in by_board(values)), private=True, picks=3)
+                        tuple(Option(v, v) for v in by_board(values)), private=True, picks=3,
+                        their_prompt=phrase(N_("Which 3 plates around {plate} will they give "
+                                               "a rock?"), plate=answers[0][0]))
         if not answers:
             options = []
             for value in values:
@@ -548,7 +552,8 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
                 options.append(Option(value, value.replace("-", "→"), phrase(
                     N_("escapes, scoring the {n} rocks left behind"), n=state.rocks[origin])
                     if escape else None))
-            return Step("step", phrase(N_("Which step does your pawn take?")), tuple(options))
+            return Step("step", phrase(N_("Which step does your pawn take?")), tuple(options),
+                        their_prompt=phrase(N_("Which step will their pawn take?")))
         origin_name = answers[0][0].split("-")[0]
         origin = parse_plate(origin_name)
         assert origin is not None
@@ -560,7 +565,9 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             options.append(Option(direction, phrase(N_("rock {direction}"),
                                                     direction=compass(direction)), where))
         return Step("rock", phrase(N_("Which way does a rock from {origin} go?"),
-                                   origin=origin_name), tuple(options))
+                                   origin=origin_name), tuple(options),
+                    their_prompt=phrase(N_("Which way will they send a rock from {origin}?"),
+                                        origin=origin_name))
 
     def describe_outcome(self, state: GhostoneState) -> Phrase:
         outcome = self.outcome(state)

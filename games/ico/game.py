@@ -405,7 +405,8 @@ class Ico(Game[IcoState, IcoMove]):
             label = value if move.place else phrase(N_("roll over {edge}"), edge=value[1:])
             options.append(Option(value, label, phrase(N_("the black face rolls onto face {face}"),
                                                        face=FACE_NUMBERS[across])))
-        return Step("edge", phrase(N_("Which edge?")), tuple(options))
+        return Step("edge", phrase(N_("Which edge?")), tuple(options),
+                    their_prompt=phrase(N_("Which edge will they take?")))
 
     def describe_outcome(self, state: IcoState) -> Phrase:
         outcome = self.outcome(state)

@@ -324,7 +324,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
         return Step("pit", phrase(N_("Which pit do you sow?")), tuple(
             Option(v, v, nphrase(N_("{n} seed"), N_("{n} seeds"),
                                  state.pits[ord(v) - ord("a")]))
-            for v in values))
+            for v in values), their_prompt=phrase(N_("Which pit will they sow?")))
 
     def describe_outcome(self, state: MancalaState) -> Phrase:
         outcome = self.outcome(state)

@@ -408,10 +408,13 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
             cells = sorted((v for v in values if v != "save"), key=lambda c: (c[1], c[0]))
             options += [Option(c, c, phrase(N_("stones: {counts}"),
                                             counts=tuple(counts[c]))) for c in cells]
-            return Step("cell", phrase(N_("Where do you play?")), tuple(options))
+            return Step("cell", phrase(N_("Where do you play?")), tuple(options),
+                        their_prompt=phrase(N_("Where will they play?")))
         cell = answers[0][0]
         return Step("stones", phrase(N_("How many stones on {cell}?"), cell=cell),
-                    tuple(Option(v, v) for v in sorted(values, key=int)))
+                    tuple(Option(v, v) for v in sorted(values, key=int)),
+                    their_prompt=phrase(N_("How many stones will they put on {cell}?"),
+                                        cell=cell))
 
     def seat_title(self, seat: int) -> Phrase:
         # the original's 先攻 and 後攻 (other games' 先手 and 後手)

@@ -53,9 +53,22 @@ async def click(fake, user: int, message: dict[str, Any], custom_id: str) -> dic
     message_id = int(message["id"])
     before = looks(fake.messages[message_id])
     record = await fake.answered(await fake.click(user, message, custom_id))
-    assert record.kind == 7, record.callbacks
+    # the message itself changes: at once (7), or once its pictures are drawn (6, deferred)
+    assert record.kind in (6, 7), record.callbacks
     return await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
                                and fake.messages[message_id], what="the queue updated")
+
+
+async def shown(fake, record):
+    """The answer of a command or button that shows a queue: deferred while its pictures are
+    drawn (5), then edited into the queue; a refusal comes at once (4)."""
+    record = await fake.answered(record)
+    if record.kind == 5:
+        message_id = int(record.original["id"])
+        record.original = await fake.wait_for(
+            lambda: fake.messages[message_id]["content"] and fake.messages[message_id],
+            what="the queue shown")
+    return record
 
 
 def queue_button(message: dict[str, Any], value: str) -> str:
@@ -64,7 +77,7 @@ def queue_button(message: dict[str, Any], value: str) -> str:
 
 
 async def conditional(fake, user: int, channel_id: int | None = None):
-    return await fake.answered(await fake.slash(user, "conditional", channel_id=channel_id))
+    return await shown(fake, await fake.slash(user, "conditional", channel_id=channel_id))
 
 
 async def forged_click(fake, user: int, message: dict[str, Any], custom_id: str):
@@ -98,8 +111,8 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
 
     opener = next(c["custom_id"] for c in components(moved.original, 2)
                   if c["custom_id"].startswith("c1:ko:"))
-    shown = await fake.answered(await fake.click(alice, moved.original, opener))
-    message = fake.messages[int(shown.original["id"])]
+    opened = await shown(fake, await fake.click(alice, moved.original, opener))
+    message = fake.messages[int(opened.original["id"])]
     assert is_ephemeral(message) and "None queued yet" in message["content"]
     for number, ply in enumerate((*x1, *y1, *x2, *y2)):
         if number == 0:  # an illegal X (a pit that is empty or not Bob's): refused, no change
@@ -174,3 +187,150 @@ async def test_no_conditional_moves_with_hidden_information(fake, bot):
     refused = await conditional(fake, bob)
     assert is_ephemeral(refused.original)
     assert "without hidden information or chance" in refused.original["content"]
+
+
+# -- on pictures, in the right person, and what a cleared queue leaves behind ---------------------
+NAMES = ["Alice", "Bob"]
+
+
+def pictures(fake, message: dict[str, Any]) -> dict[str, bytes]:
+    return {a["filename"]: data for a, data in zip(message.get("attachments", []),
+                                                   fake.attachment_bytes(message), strict=True)}
+
+
+def position_picture(state: Any) -> bytes:
+    """The picture of the position after the moves chosen so far, as Alice (seat 1) sees it."""
+    from bot.pictures import board_picture
+
+    return board_picture(GAME.id, GAME.to_json(state), 0, NAMES, None, "en", 0)
+
+
+def whole_turns(state: Any) -> list[tuple[tuple[str, ...], Any]]:
+    """Every turn of the seat to move (each first ply, then the first legal ones)."""
+    seat, found = GAME.to_move(state), []
+    for first in GAME.legal_notations(state):
+        plies, after = [first], GAME.play(state, first)
+        while GAME.outcome(after) is None and GAME.to_move(after) == seat:
+            plies.append(GAME.legal_notations(after)[0])
+            after = GAME.play(after, plies[-1])
+        found.append((tuple(plies), after))
+    return found
+
+
+def opening() -> tuple[str, tuple[str, ...], tuple[str, ...], str]:
+    """Alice's first move; then a turn of Bob's and a reply of Alice's of two plies or more
+    (a bonus move); and another move of Bob's after which Alice is to move."""
+    start = GAME.new(2)
+    for first in GAME.legal_notations(start):
+        state = GAME.play(start, first)
+        if GAME.to_move(state) != 1:
+            continue
+        others = [n for n in GAME.legal_notations(state)
+                  if GAME.to_move(GAME.play(state, n)) == 0]
+        for theirs, after in whole_turns(state):
+            if GAME.outcome(after) is not None or GAME.to_move(after) != 0:
+                continue
+            mine = next((m for m, _ in whole_turns(after) if len(m) >= 2), None)
+            other = next((n for n in others if n != theirs[0]), None)
+            if mine is not None and other is not None:
+                return first, theirs, mine, other
+    raise AssertionError("no such opening")
+
+
+async def enter_pair(fake, alice: int, message: dict[str, Any], state: Any,
+                     theirs: tuple[str, ...], mine: tuple[str, ...]) -> dict[str, Any]:
+    """Alice enters the pair in `message` (her first), each step checked: the question in the
+    right person, the pair so far written out whole, the picture of the position after it."""
+    for number, ply in enumerate((*theirs, *mine)):
+        message = await click(fake, alice, message, queue_button(message, ply))
+        state = GAME.play(state, ply)
+        content = message["content"]
+        done = number + 1
+        if done < len(theirs):  # Bob's turn goes on
+            assert f"They play `{' '.join(theirs[:done])}` and move again" in content, content
+            assert "Which pit will they sow?" in content
+        elif done == len(theirs):
+            assert f"If they play `{' '.join(theirs)}`: now choose your reply." in content
+            assert "Which pit do you sow?" in content and "will they" not in content
+        elif done < len(theirs) + len(mine):  # the first ply of her reply is shown
+            so_far = " ".join(mine[:done - len(theirs)])
+            assert (f"If they play `{' '.join(theirs)}`, you play `{so_far}` and move again"
+                    in content), content
+            assert "Which pit do you sow?" in content
+        if done < len(theirs) + len(mine):
+            assert pictures(fake, message)["position.png"] == position_picture(state)
+    return message
+
+
+async def test_a_queue_cleared_by_another_move_is_told_to_its_owner_and_its_views_go_dead(
+        fake, bot):
+    """Alice enters a pair on pictures (each step: the position after the moves chosen so
+    far, the question about Bob's move or her own, a reply of two plies written out whole),
+    sees her queue as small boards, replaces it from a second view (the first view, clicked,
+    says it is out of date and shows the queue as it is now), then Bob plays something else:
+    Alice alone is told, by one DM, and her view, clicked, says the queue changed and why
+    there is nothing to queue now, with no button left."""
+    from bot.pictures import queue_picture
+
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    await challenge_and_accept(fake, alice, bob, first="me")
+    first, theirs, mine, other = opening()
+    await slash_move(fake, alice, first)
+    state = GAME.play(GAME.new(2), first)
+
+    opened = await conditional(fake, alice)
+    view = fake.messages[int(opened.original["id"])]
+    match_id = int(view["content"].split("match #", 1)[1].split(" ", 1)[0])
+    assert "Which pit will they sow?" in view["content"]
+    assert "do you sow" not in view["content"]
+    assert pictures(fake, view) == {"position.png": position_picture(state)}  # no queue yet
+
+    view = await enter_pair(fake, alice, view, state, theirs, mine)
+    assert "Queued" in view["content"]
+    caption = f"1. if they play {' '.join(theirs)}, I play {' '.join(mine)}"
+    # one picture: the queue as small boards (the last, the position after the queue)
+    assert pictures(fake, view) == {"queue.png": queue_picture(
+        GAME.id, GAME.to_json(state), 0, [(caption, (*theirs, *mine))],
+        f"Your conditional moves in match #{match_id}", NAMES, "en")}
+
+    # a second view of the same queue clears it: the first view is out of date
+    second = await conditional(fake, alice)
+    other_view = fake.messages[int(second.original["id"])]
+    clear = next(c["custom_id"] for c in components(other_view, 2)
+                 if c["custom_id"].startswith("c1:kc:"))
+    other_view = await click(fake, alice, other_view, clear)
+    assert "are cleared" in other_view["content"] and not components(other_view)
+    assert not other_view.get("attachments")
+    step = next(c["custom_id"] for c in components(view, 2)
+                if c["custom_id"].startswith("c1:k:"))
+    view = await click(fake, alice, view, step)
+    content = view["content"]
+    assert content.startswith("This view of your conditional moves is out of date"), content
+    assert "Here is your queue as it is now:" in content and "None queued yet." in content
+    assert pictures(fake, view) == {"position.png": position_picture(state)}
+    # and it is live again: the pair is entered anew in it
+    view = await enter_pair(fake, alice, view, state, theirs, mine)
+    assert f"1. if they play `{' '.join(theirs)}`" in view["content"]
+
+    # Bob plays another move: the queue is cleared, and Alice is told, once, privately
+    await slash_move(fake, bob, other)
+    told = await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
+                                        if "are cleared" in m["content"]], what="the DM")
+    assert [m["content"] for m in told] == [
+        f"🔀 Your conditional moves in match #{match_id} are cleared: Bob played `{other}`, "
+        f"not `{theirs[0]}`."]
+    assert not [m for m in fake.dm_messages(bob) if "are cleared" in m["content"]]
+    assert not [m for m in fake.channel_messages() if "are cleared" in (m["content"] or "")]
+
+    # her view goes dead: a click says what changed, and why there is nothing to queue
+    step = next(c["custom_id"] for c in components(view, 2)
+                if c["custom_id"].startswith("c1:k:"))
+    view = await click(fake, alice, view, step)
+    assert view["content"].startswith("This view of your conditional moves is out of date")
+    assert f"It is your turn in match #{match_id}" in view["content"]
+    assert not components(view) and not view.get("attachments")
+    db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
+    try:
+        assert db.execute("SELECT COUNT(*) FROM conditional_moves").fetchone() == (0,)
+    finally:
+        db.close()

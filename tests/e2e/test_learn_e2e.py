@@ -1,8 +1,9 @@
 """/learn through the real bot: every game's lesson completed with the components a match
 uses, one wrong answer on the way (explained, then tried again), in English and in Japanese,
 ephemerally and by DM; progress kept (resume, Start over); clicks that are not the player's
-own current step refused without changing anything; the closing button opens a match against
-the easy AI."""
+own current step refused without changing anything; a wrong first part of a move judged at
+that part; the closing button starts a match against the easy AI with the lesson's seats, in a
+thread of its own (or says where, or why not)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import sqlite3
 from typing import Any
 
 from babel.messages.pofile import read_po
-from e2e_helpers import boards, components, is_ephemeral
+from e2e_helpers import boards, components, is_ephemeral, judged_at
 
 from bot.catalogs import TEMPLATE
-from games.lessons import Lesson, LessonStep, answer, lesson_for, start
+from games import PRODUCT
+from games.lessons import Lesson, LessonState, LessonStep, answer, answer_parts, lesson_for, start
 
 EN_GAMES = ("progressive-mancala", "pastoral-square", "ico")
 JA_GAMES = ("ghostone", "consequence")
@@ -103,6 +105,13 @@ async def enter(fake, user: int, message: dict[str, Any], lesson: Lesson, step: 
         return await click(fake, user, message, cid)
     game = lesson.game
     path = list(game.input_path(step.position, game.parse_move(step.position, given)))
+    return await enter_parts(fake, user, message, path)
+
+
+async def enter_parts(fake, user: int, message: dict[str, Any],
+                      path: list[tuple[str, ...]]) -> dict[str, Any]:
+    """Choose `path`'s parts of a move one by one with the step's components."""
+    path = list(path)
     while path:
         wanted = path.pop(0)
         for item in components(message):
@@ -130,9 +139,10 @@ async def take_lesson(fake, bot, user: int, lesson: Lesson, message: dict[str, A
         assert f"{index + 1}" in message["content"] and step.task.get(language) in \
             message["content"], message["content"]
         if not wrong_done and (bad := wrong_answer(lesson, step)) is not None:
-            _, verdict = answer(lesson, state, bad)
+            parts, verdict = judged_at(lesson, state, bad)  # judged at its wrong part
             assert not verdict.correct and verdict.text is not None
-            message = await enter(fake, user, message, lesson, step, bad)
+            message = (await enter_parts(fake, user, message, parts) if not step.is_question
+                       else await enter(fake, user, message, lesson, step, bad))
             why = verdict.text.get(language)
             assert why in message["content"], (why, message["content"])
             assert step.task.get(language) in message["content"]  # the same step again
@@ -147,13 +157,33 @@ async def take_lesson(fake, bot, user: int, lesson: Lesson, message: dict[str, A
     return message
 
 
-async def play_the_ai(fake, user: int, message: dict[str, Any], channel: int) -> None:
+LINK = re.compile(r"<#(\d+)>")
+
+
+async def play_the_ai(fake, user: int, message: dict[str, Any]) -> tuple[int, str]:
+    """Click the closing button: the match starts (its first board posted) in a thread of its
+    own. The thread's id, and what the player was told."""
     cid = next(c["custom_id"] for c in components(message, 2)
                if c["custom_id"].startswith("c1:La:"))
-    before = len(boards(fake, channel))
     record = await fake.answered(await fake.click(user, message, cid))
-    assert record.kind == 4 and "#" in record.original["content"], record.callbacks
-    await fake.wait_for(lambda: len(boards(fake, channel)) > before, what="the match's board")
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if LINK.search(m["content"] or "")), None),
+                               what="where the match is")
+    where = int(LINK.findall(said)[-1])
+    assert fake.channels[where]["type"] == 11, said  # a public thread
+    await fake.wait_for(lambda: boards(fake, where), what="the match's board")
+    return where, said
+
+
+def seats_of(database, match_thread: int) -> tuple[str, list[tuple[int, str]]]:
+    db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        match_id, status = db.execute("SELECT id, status FROM matches WHERE channel_id = ?",
+                                      (match_thread,)).fetchone()
+        return status, db.execute("SELECT user_id, name FROM seats WHERE match_id = ?"
+                                  " ORDER BY seat", (match_id,)).fetchall()
+    finally:
+        db.close()
 
 
 async def test_every_lesson_in_english_and_japanese(fake, bot):
@@ -189,7 +219,7 @@ async def test_every_lesson_in_english_and_japanese(fake, bot):
             assert bool(leaks) == (language == "en"), leaks
             if language == "ja":
                 assert "🎓" in message["content"] and "イージー" not in message["content"]
-            await play_the_ai(fake, user, message, channel)
+            await play_the_ai(fake, user, message)
 
 
 async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake, bot):
@@ -243,3 +273,131 @@ async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake,
     restarted = await click(fake, alice, resumed, restart)
     assert lesson.steps[0].task.get("en") in restarted["content"]
     assert progress(bot.database, alice, lesson.id)[:3] == (0, 0, 0)
+
+
+def dead_parts(lesson: Lesson, index: int) -> list[tuple[str, ...]] | None:
+    """The first parts of a wrong move at step `index` that no accepted answer starts with,
+    before its last part (so the move is not complete yet), or None."""
+    step, game = lesson.steps[index], lesson.game
+    if step.is_question:
+        return None
+    for notation in game.legal_notations(step.position):
+        path = game.input_path(step.position, game.parse_move(step.position, notation))
+        for depth in range(1, len(path)):
+            if answer_parts(lesson, LessonState(index), path[:depth]) is not None:
+                return list(path[:depth])
+    return None
+
+
+async def test_a_wrong_first_part_is_judged_at_that_part_in_every_lesson(fake, bot):
+    """Every lesson of every game, every step whose move comes in parts: a first part no
+    right answer starts with (a pawn that cannot do it) is judged at that click, with why,
+    and the step is asked again from its first question; the right move still passes."""
+    alice = fake.add_user("Alice")
+    judged = set()
+    for game_id in sorted(PRODUCT):
+        lesson = lesson_for(game_id)
+        assert lesson is not None
+        channel = fake.add_channel(fake.guild_id, f"parts-{game_id}")
+        record = await learn(fake, alice, channel, game=game_id)
+        message = await fake.wait_for(
+            lambda r=record: fake.messages[int(r.original["id"])]["attachments"]
+            and fake.messages[int(r.original["id"])], what="the first step")
+        mistakes = 0
+        for index, step in enumerate(lesson.steps):
+            parts = dead_parts(lesson, index)
+            if parts is not None:
+                _, verdict = answer_parts(lesson, LessonState(index), parts)
+                message = await enter_parts(fake, alice, message, parts)
+                mistakes += 1
+                why = verdict.text.get("en")
+                assert why in message["content"], (game_id, step.id, parts, message["content"])
+                assert progress(bot.database, alice, lesson.id)[:3] == (index, 1, mistakes)
+                # the first question again: no later question's prompt, no Back
+                assert message["content"].endswith(f"**{step.task.get('en')}**")
+                assert not any(c.get("custom_id", "").startswith("c1:Lb:")
+                               for c in components(message))
+                judged.add(game_id)
+            message = await enter(fake, alice, message, lesson, step, step.answers[0])
+            assert progress(bot.database, alice, lesson.id)[:3] == (index + 1, 0, mistakes)
+    multi_part = {game_id for game_id in PRODUCT if any(
+        dead_parts(lesson_for(game_id), i) for i in range(len(lesson_for(game_id).steps)))}
+    assert judged == multi_part and len(judged) >= 3, judged
+
+
+async def finished_lesson(fake, bot, user: int, game_id: str, channel: int,
+                          language: str = "en") -> dict[str, Any]:
+    """/learn in `channel`, taken to its end: the closing message."""
+    lesson = lesson_for(game_id)
+    record = await learn(fake, user, channel, game=game_id)
+    message = await fake.wait_for(
+        lambda: fake.messages[int(record.original["id"])]["attachments"]
+        and fake.messages[int(record.original["id"])], what="the first step")
+    return await take_lesson(fake, bot, user, lesson, message, language)
+
+
+async def test_two_lessons_in_a_channel_with_a_match_each_start_their_match(fake, bot):
+    """The channel already has a match (a lobby), and two players end their lessons there:
+    each closing match starts, in a thread of its own; Ghostone's as the lesson taught it,
+    four seats, the AIs told apart by names drawn whole; no lobby left behind."""
+    alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
+    lobby = await fake.answered(await fake.slash(carol, "play", game="progressive-mancala"))
+    assert "#1" in lobby.original["content"], lobby.original
+    threads = []
+    for user, game_id in ((alice, "progressive-mancala"), (bob, "ghostone")):
+        closing = await finished_lesson(fake, bot, user, game_id, fake.channel_id)
+        assert "already has a match" not in closing["content"]
+        thread, said = await play_the_ai(fake, user, closing)
+        assert "already has a match" not in said and thread not in threads, said
+        threads.append(thread)
+        status, seats = seats_of(bot.database, thread)
+        lesson = lesson_for(game_id)
+        assert status == "active" and len(seats) == lesson.seats, seats
+        assert user in [uid for uid, _ in seats]
+    _, seats = seats_of(bot.database, threads[1])
+    names = [name for uid, name in seats if uid < 0]
+    assert sorted(names) == ["AI 1", "AI 2", "AI 3"], seats
+    board = boards(fake, threads[1])[0]
+    assert all(name in board["content"] for name in names), board["content"]
+    for thread in threads:  # the match started at once: no lobby was ever posted
+        assert not [m for m in fake.channel_messages(thread) if "lobby" in m["content"]
+                    or any(c.startswith("c1:l:") for c in fake.custom_ids(m))]
+
+    # a lesson asked in a match's thread: its match gets a thread of the channel's own
+    closing = await finished_lesson(fake, bot, carol, "ico", threads[0])
+    thread, said = await play_the_ai(fake, carol, closing)
+    assert thread not in threads and int(fake.channels[thread]["parent_id"]) == \
+        fake.channel_id, said
+
+
+async def test_where_no_thread_can_be_made_the_lesson_says_where_or_why(fake, bot):
+    """No thread allowed: the match starts in the channel itself when it is free, and says
+    so; when the channel's match is in the way, the player is told why and nothing opens."""
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    fake.deny(fake.channel_id, "create_thread")
+    closing = await finished_lesson(fake, bot, alice, "progressive-mancala", fake.channel_id)
+    cid = next(c["custom_id"] for c in components(closing, 2)
+               if c["custom_id"].startswith("c1:La:"))
+    before = len(boards(fake))
+    record = await fake.answered(await fake.click(alice, closing, cid))
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if "#1" in (m["content"] or "")), None),
+                               what="the answer")
+    assert "may not make threads" in said and f"<#{fake.channel_id}>" in said, said
+    await fake.wait_for(lambda: len(boards(fake)) > before, what="the board in the channel")
+
+    closing = await finished_lesson(fake, bot, bob, "progressive-mancala", fake.channel_id)
+    cid = next(c["custom_id"] for c in components(closing, 2)
+               if c["custom_id"].startswith("c1:La:"))
+    record = await fake.answered(await fake.click(bob, closing, cid))
+    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
+                                             if "cannot start" in (m["content"] or "")), None),
+                               what="the refusal")
+    assert "#1" in said, said
+    db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
+    try:  # nothing left open: Bob's match was never started
+        live = db.execute("SELECT COUNT(*) FROM matches WHERE status IN ('open', 'invited',"
+                          " 'active')").fetchone()[0]
+    finally:
+        db.close()
+    assert live == 1
