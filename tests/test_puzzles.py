@@ -122,6 +122,7 @@ async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(langua
     pictures = Pictures()
     await cog.puzzle_message(Service(), pictures, 202, row, Texts(language))
     game_id, state, viewer, names, result, lang, *you = pictures.calls[0]
+    assert you[1:] == [True, False]  # hints drawn, the last move not (board_picture)
     game = get_game(game_id)
     layout: list = []
     render_observation(game_id, game.observe(game.from_json(state), viewer), names=list(names),
