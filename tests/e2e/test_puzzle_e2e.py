@@ -30,7 +30,7 @@ from e2e_helpers import (
     play_button,
 )
 
-from games import get_game
+from games import PRODUCT, get_game
 from games.analysis import replayed
 from games.puzzles import curated, turns
 
@@ -233,8 +233,7 @@ def position(row: tuple[Any, ...]) -> Any:
 
 
 async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fake, fresh):
-    with_sets = [g for g in ("pastoral-square", "ghostone", "progressive-mancala", "ico",
-                             "consequence", "tic-tac-toe") if curated(g).puzzles]
+    with_sets = [g for g in (*PRODUCT, "tic-tac-toe") if curated(g).puzzles]
     assert "tic-tac-toe" in with_sets
     count = rows(fresh, "SELECT game, COUNT(*) FROM puzzles WHERE key IS NOT NULL"
                         " GROUP BY game ORDER BY game")
@@ -297,3 +296,7 @@ async def test_two_puzzles_in_a_row_never_come_from_one_turn(fake, fresh):
         await answer(fake, grace, message, position(row), row[4], game)
     assert all(a != b for a, b in zip(turns, turns[1:], strict=False)), turns
     assert "g3:5" in turns
+    # and in every game's set: four in a row, four turns
+    for game_id in (g for g in PRODUCT if curated(g).puzzles):
+        shown = [served(fresh, await offer(fake, grace, game_id))[3] for _ in range(4)]
+        assert all(a != b for a, b in zip(shown, shown[1:], strict=False)), (game_id, shown)
