@@ -28,8 +28,16 @@ own turn). A wrong move fails when some deal defeats every plan. Where the kit c
 the deals (too many, or no `worlds`), or a search passes BUDGET moves, the position is skipped.
 
 A position is a puzzle only when exactly one legal move reaches the goal tried (win first, then
-safe, then most) and every other fails it; each other move's refutation (2-4 plies, played in
-the true position) shows the failure there, else the position is skipped.
+safe, then most) and every other fails it; each other move's refutation (at most MAX_LINE
+plies, played in the true position) shows the failure there, else the position is skipped:
+"win", the turn ending without the win (then the next player's win at once, if it has one);
+"safe", the next player's win; "most", the plies of the move's best gain (each move's gain is
+in the puzzle's `gains`). The solution's `line` is its turn's plies, for "safe" with the next
+ply (a roll or a reply: the game goes on), never another seat's hidden tiles.
+
+Shipped sets (`python -m games puzzles GAME`): AI self-play over the kit's set-ups, every
+position scanned, at most PER_GAME puzzles a game and never two of one turn, the goals then
+balanced (`generate`); `verify` re-checks a shipped puzzle from scratch.
 """
 
 from __future__ import annotations
@@ -378,11 +386,12 @@ def _found(search: Searcher, state: Any, seat: int, goal: str, solution: str,
     if line is None:
         return None
     refutations: dict[str, list[str]] = {}
+    worlds = worlds_of(game, state, seat) if goal == "most" else None
     for notation in game.legal_notations(state):
         if notation == solution:
             continue
         search.applied = 0
-        found = refutation(search, state, seat, goal, notation, gains)
+        found = refutation(search, state, seat, goal, notation, gains, worlds)
         if found is None:
             return None
         refutations[notation] = found
@@ -405,20 +414,18 @@ def _point(search: Searcher, state: Any, seat: int, goal: str, plies: list[str]
 
 
 def _played(game: Game, state: Any, plies: Sequence[str]) -> Any:
-    """The state after `plies` (notations), or None if one is not legal."""
+    """The state after `plies` (notations), or None if one is not legal (`apply` checks)."""
     try:
         for text in plies:
-            move = game.parse_move(state, text)
-            if move not in game.legal_moves(state):
-                return None
-            state = game.apply(state, move)
+            state = game.apply(state, game.parse_move(state, text))
     except GameError:
         return None
     return state
 
 
 def refutation(search: Searcher, state: Any, seat: int, goal: str, notation: str,
-               gains: Mapping[str, float]) -> list[str] | None:
+               gains: Mapping[str, float], worlds: Sequence[Any] | None = None
+               ) -> list[str] | None:
     """A line from `notation` that shows, in the true position, how it fails its goal:
     "win": the turn ends without the win (and the next player's win if it has one);
     "safe": the next player's win at once; "most": the plies of its best gain."""
@@ -427,7 +434,8 @@ def refutation(search: Searcher, state: Any, seat: int, goal: str, notation: str
     if after is None:
         return None
     if goal == "most":  # the plies of its best sure gain, over every deal
-        deals = [_played(game, w, [notation]) for w in worlds_of(game, state, seat)]
+        deals = [_played(game, w, [notation])
+                 for w in (worlds_of(game, state, seat) if worlds is None else worlds)]
         plan = search.most(deals, seat, material_of(game) or (lambda s, n: 0.0))[1]
         line = [notation] + plan
         return line if len(line) <= MAX_LINE else None
@@ -557,7 +565,8 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
     problems += [f"{n} reaches the goal {goal} too" for n, r in reached.items()
                  if r and n != puzzle.solution]
     search.applied = 0
-    problems += _check_line(search, state, puzzle, puzzle.solution, puzzle.line, True, gains)
+    problems += _check_line(search, state, worlds, puzzle, puzzle.solution, puzzle.line,
+                            True, gains)
     for notation in legal:
         if notation == puzzle.solution:
             continue
@@ -565,8 +574,8 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
         if notation not in puzzle.refutations:
             problems.append(f"{notation} has no refutation")
             continue
-        problems += _check_line(search, state, puzzle, notation, puzzle.refutations[notation],
-                                False, gains)
+        problems += _check_line(search, state, worlds, puzzle, notation,
+                                puzzle.refutations[notation], False, gains)
     problems += [f"{n} is a refutation of no legal move" for n in puzzle.refutations
                  if n not in legal or n == puzzle.solution]
     names = theme_names(game)
@@ -576,8 +585,9 @@ def _verify(search: Searcher, state: Any, puzzle: Curated) -> list[str]:
     return problems
 
 
-def _check_line(search: Searcher, state: Any, puzzle: Curated, move: str, line: list[str],
-                solution: bool, gains: Mapping[str, float]) -> list[str]:
+def _check_line(search: Searcher, state: Any, worlds: Sequence[Any], puzzle: Curated,
+                move: str, line: list[str], solution: bool, gains: Mapping[str, float]
+                ) -> list[str]:
     """The problems of one line: it starts with `move`, is legal, is short, and shows the
     point (the solution) or the failure (another move) in the true position."""
     game, seat, goal = search.game, puzzle.seat, puzzle.goal
@@ -607,7 +617,6 @@ def _check_line(search: Searcher, state: Any, puzzle: Curated, move: str, line: 
     elif goal == "most":  # the least over the deals, as the search counts it
         material = material_of(game)
         assert material is not None
-        worlds = worlds_of(game, state, seat)
         ends = [_played(game, w, line[:end]) for w in worlds]
         if any(e is None for e in ends):
             return [f"{what} is not legal in every deal"]
@@ -715,7 +724,8 @@ def self_play(game: Game, seats: int, options: Mapping[str, str], level: str, se
 def generate(game_id: str, count: int = 36, seed: int = 0, max_games: int = 400,
              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """A kit's puzzle set (the JSON object `curated` reads) from AI self-play over its
-    set-ups (those its `puzzle_themes.SETUPS` names, if it does), game after game from
+    set-ups (those its `puzzle_themes.SETUPS` names, if it does) at LEVELS_PLAYED (or its
+    `puzzle_themes.LEVELS`), game after game from
     `seed` until an eighth more than `count` puzzles are found (PER_GAME a game at most) or
     `max_games` are played; then the goals are balanced: each in turn gives its next puzzle
     (the larger choices first) until `count`."""
@@ -724,9 +734,10 @@ def generate(game_id: str, count: int = 36, seed: int = 0, max_games: int = 400,
     pool: list[dict[str, Any]] = []
     wanted = getattr(kit_module(game, "puzzle_themes"), "SETUPS", None)
     setups = [s for s in kit.setups if wanted is None or s.label in wanted]
+    levels = tuple(getattr(kit_module(game, "puzzle_themes"), "LEVELS", LEVELS_PLAYED))
     for g in range(max_games):
         setup = setups[g % len(setups)]
-        level = LEVELS_PLAYED[g % len(LEVELS_PLAYED)]
+        level = levels[g % len(levels)]
         source = f"s{seed + g}"
         options, entries, states = self_play(game, setup.seats, setup.options, level, seed + g)
         turn_of = turns(game, states)

@@ -10,3 +10,6 @@ THEMES = {
     "escape": {"en": "Escape", "ja": "脱出"},
     "rock-off": {"en": "A rock off the board", "ja": "岩を盤外へ"},
 }
+# self-play at easy only: a normal search of three or four seats without its time cap
+# (self-play is seeded, so it runs uncapped) takes seconds a move over games of 40-80 moves
+LEVELS = ("easy",)

@@ -182,7 +182,7 @@ def sow(pits: tuple[int, ...], goal: int, seat: int, start: int):
 
 
 _SOWABLE: dict[tuple[tuple[int, ...], int, int], tuple[int, ...]] = {}
-_SOWABLE_SIZE = 8192  # positions remembered (a few hundred bytes each; a puzzle search asks many)
+_SOWABLE_SIZE = 512  # positions remembered (a few hundred bytes each)
 
 
 def sowable(pits: tuple[int, ...], goal: int, seat: int) -> tuple[int, ...]:
