@@ -131,6 +131,8 @@ class CorralBot(discord.Client):
         self.service.ctx.on_moved = self._moved
         self.service.analyses.level = self.settings.analysis_level
         self.service.leaderboard_min_games = self.settings.leaderboard_min_games
+        # every kit's curated puzzle set: /puzzle serves puzzles from the first day
+        await self.service.puzzles.import_curated()
         # the one error handler, which also says which interactions were answered (a board
         # follows one up) and whom to tell that a DM could not reach them
         self.handling = Handling(self.service)

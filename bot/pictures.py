@@ -39,17 +39,22 @@ def picture_language(language: str) -> str:
 
 def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                   names: Sequence[str], result: str | None = None,
-                  language: str = "en", you: int | None = None, hints: bool = True) -> bytes:
+                  language: str = "en", you: int | None = None, hints: bool = True,
+                  last_move: bool = True) -> bytes:
     """`you`: the seat whose name is the reader's (a lesson's learner), whose sentences the
     picture writes in the second person; `hints` False: a quiz's picture, which must not
-    answer its question (`render_observation`)."""
-    from render import render_observation
+    answer its question (`render_observation`). `last_move` False: nothing of the last move is
+    drawn, neither on the board nor under it (a puzzle's picture gives nothing away): a view
+    that keeps it in a `last` field is drawn as if no move had been made yet."""
+    from render import render_observation, without_last_move
 
     game = get_game(game_id)
     observation = game.observe(game.from_json(state), viewer)
+    if not last_move:
+        observation = without_last_move(observation)
     return render_observation(game_id, observation, names=list(names), result=result,
                               tr=translations(picture_language(language)), you=you,
-                              hints=hints)
+                              hints=hints, last_move=last_move)
 
 
 def queue_picture(game_id: str, state: dict[str, Any], seat: int,

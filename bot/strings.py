@@ -548,15 +548,37 @@ SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page
 SETTINGS_WEB_OFF = N_("• web links: off (no links, and match pages are not shown)")
 
 # -- puzzles (/puzzle) --------------------------------------------------------------------------
-NO_PUZZLE = N_("No {game} puzzle for you yet: puzzles come from analysed matches you did not "
-               "play in.")
+NO_PUZZLE = N_("No {game} puzzle for you now: you have answered every one there is (more come "
+               "from analysed matches).")
 PUZZLE_NOT_YOURS = N_("That puzzle was offered to someone else: `/puzzle` gives you your own.")
 PUZZLE_STALE = N_("That puzzle is already answered or no longer exists: `/puzzle` gives you "
                   "another.")
 PUZZLE_BAD_ANSWER = N_("That answer is not a move of this puzzle.")
 PUZZLE_HEADER = N_("🧩 **{game} puzzle #{puzzle}** (from match #{match_id}) · your puzzle "
                    "rating {rating}")
-PUZZLE_TASK = N_("You play as {seat}: find the best move.")  # the game's seat title
-PUZZLE_SOLVED = N_("✅ Right: `{solution}` is the best move. Puzzle rating {before} → {after}.")
-PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`, the best move is `{solution}`. "
-                   "Puzzle rating {before} → {after}.")
+PUZZLE_HEADER_CURATED = N_("🧩 **{game} puzzle #{puzzle}** · your puzzle rating {rating}")
+# whose side the solver plays: the game's own seat title ("the first player"), then its number
+PUZZLE_SIDE = N_("You play {seat} (seat {n}).")
+PUZZLE_SIDE_PLAIN = N_("You play seat {n}.")
+PUZZLE_GOAL = N_("Goal: {goal}")  # a sentence of games.puzzles.GOALS
+PUZZLE_GOAL_BEST = N_("Find the best move.")  # a puzzle found before goals were stated
+PUZZLE_SOLVED = N_("✅ Right: `{solution}`.")
+PUZZLE_FAILED = N_("❌ Not quite: you played `{answer}`; the move was `{solution}`.")
+PUZZLE_WHY_NOT = N_("Why not `{answer}`: {line}")  # the line of its refutation, in words
+PUZZLE_POINT = N_("The point: {line}")  # the solution's line, in words
+PUZZLE_GAINS = N_("`{answer}` gains {gain}; `{solution}` gains {best}.")  # goal "most"
+PUZZLE_THEMES = N_("Themes: {themes}")
+# a line in words, one ply each: "You play `a`, then they play `f`. They win."
+PUZZLE_PLY_YOU = N_("you play `{move}`")
+PUZZLE_PLY_THEY = N_("they play `{move}`")  # the one opponent of a two-seat game
+PUZZLE_PLY_SEAT = N_("{seat} plays `{move}`")  # an opponent of a game of more seats
+PUZZLE_PLY_CHANCE = N_("`{move}` comes up")  # a die roll or a draw in the line
+PUZZLE_THEN = N_(", then ")
+PUZZLE_LINE = N_("{plies}.")  # the plies of a line, joined by PUZZLE_THEN
+PUZZLE_LINE_ENDS = N_("{line} {end}")  # the line, then how the game ends (PUZZLE_END_…)
+PUZZLE_END_YOU = N_("You win.")
+PUZZLE_END_THEY = N_("They win.")
+PUZZLE_END_SEAT = N_("{seat} wins.")
+PUZZLE_END_DRAW = N_("A draw.")
+PUZZLE_END_NO_WIN = N_("No win this turn.")  # a wrong answer's line to a "win" puzzle
+PUZZLE_RATING_SWING = N_("Puzzle rating {before} → {after} ({change})")

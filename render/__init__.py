@@ -40,6 +40,7 @@ if TYPE_CHECKING:
         rating_chart,
         render_observation,
         swing_picture,
+        without_last_move,
     )
 
 
@@ -55,4 +56,4 @@ def __getattr__(name: str) -> Any:
 __all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "AnalysisLabels", "ChartLabels", "Swing",
            "analysis_chart", "analysis_pictures", "Picture", "TextBox", "animate",
            "cjk_font_available", "picture", "rating_chart", "render_observation",
-           "swing_picture"]
+           "swing_picture", "without_last_move"]

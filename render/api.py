@@ -3,6 +3,7 @@ pictures' other entry points (see `render/__init__`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,16 @@ def render_observation(game_id: str, observation: Any, *,
                         **flags)
 
 
+def without_last_move(observation: Any) -> Any:
+    """The observation as if no move had been made yet: a view that keeps its last move in a
+    `last` field (every kit's) loses it, so that neither the board nor the words under it show
+    it (a puzzle's picture gives nothing away). Drawn with `last_move=False` as well."""
+    if dataclasses.is_dataclass(observation) and not isinstance(observation, type) and any(
+            f.name == "last" for f in dataclasses.fields(observation)):
+        return dataclasses.replace(observation, last=None)
+    return observation
+
+
 @cache
 def _takes(game_id: str, flag: str) -> bool:
     """Whether a game's draw takes `flag` (a kit's picture without `last_move` is drawn whole,
@@ -91,4 +102,4 @@ def _takes(game_id: str, flag: str) -> bool:
 
 __all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",
            "analysis_chart", "analysis_pictures", "animate", "cjk_font_available", "picture",
-           "rating_chart", "render_observation", "swing_picture"]
+           "rating_chart", "render_observation", "swing_picture", "without_last_move"]

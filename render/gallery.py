@@ -17,7 +17,8 @@ What is drawn, asked of each kit and never named here (render/ names no game):
 - every choice of every option the set-ups leave open (a start face, a colour): its start,
   one move in and a finished game from it, so every face or colour a board tints is drawn;
 - each lesson step (`Kit.lessons`) as the learner sees it, named as the lesson names seats;
-- a puzzle position (the solver's own view, "You" and "Opponent");
+- a puzzle position (the solver's own view, "You" and "Opponent", no last move drawn) and the
+  position after a wrong answer's refutation;
 - analysis charts and swings (`render.analysis`), replay frames (`render.replay`);
 - a conditional-move queue as small boards (`render.queue`), of each game that takes them
   (two seats, no hidden information, no chance: what its `GameInfo` declares);
@@ -70,8 +71,8 @@ class Item:
     Board pictures keep their game's `observation`, what the tests check against."""
 
     file: str
-    kind: str  # board, private, lesson, puzzle, analysis-chart, swing, replay-frame,
-    # conditional-queue, ...
+    kind: str  # board, private, lesson, puzzle, refutation, analysis-chart, swing,
+    # replay-frame, conditional-queue, ...
     game: str  # the game's id, or "" for a picture of no one game
     language: str
     edge: str  # the case it shows: "final, longest names", "option start=f7, one move in"
@@ -144,16 +145,20 @@ class _Gallery:
     def board(self, kind: str, game: Game, state: Any, language: str, edge: str, *,
               viewer: int | None = None, names: Sequence[str] | None = None,
               result: str | None = None, setup: str = "", you: int | None = None,
-              hints: bool = True) -> None:
-        from .api import render_observation
+              hints: bool = True, last_move: bool = True) -> None:
+        """`last_move` False: drawn without the last move (a puzzle, as the bot draws it)."""
+        from .api import render_observation, without_last_move
 
         observation = game.observe(state, viewer)
+        if not last_move:
+            observation = without_last_move(observation)
         tr = translations(language)
         names = None if names is None else list(names)
 
         def draw(layout: list[TextBox] | None) -> bytes:
             return render_observation(game.id, observation, names=names, result=result, tr=tr,
-                                      layout=layout, you=you, hints=hints)
+                                      layout=layout, you=you, hints=hints,
+                                      last_move=last_move)
 
         self.add(kind, game.id, language, edge, draw, observation=observation, setup=setup,
                  names=names or ())
@@ -286,23 +291,55 @@ class _Gallery:
 
     def puzzle(self, kit: Kit) -> None:
         """A puzzle's picture: a position of a finished game where the mover has a choice,
-        as the solver sees it ("You" and "Opponent", as the bot names them)."""
+        as the solver sees it ("You" and "Opponent", as the bot names them), without the last
+        move (bot/cogs/puzzle.py); and the picture of a wrong answer's refutation: the
+        position after it and the reply, its last move drawn, how it ended under it. The
+        kit's curated set gives both where it has one; else a seeded game's position, a
+        move other than the first and the first reply."""
+        from games.puzzles import curated
+
         game, setup = kit.game, kit.setups[0]
-        states = playout(game, setup.seats, dict(setup.options),
-                         _rng(self.seed, kit.id, "puzzle"))
-        choices = [s for s in states[len(states) // 3:-1] if game.to_move(s) is not None
-                   and not game.is_chance(s) and len(game.legal_moves(s)) >= 2]
-        if not choices:
-            return
-        state = choices[0]
-        seat = game.to_move(state)
+        shipped = [p for p in curated(kit.id).puzzles if p.refutations]
+        if shipped:
+            first = shipped[0]
+            seats = first.seats
+            seat: int | None = first.seat
+            state = game.new(seats, first.options)
+            for kind, notation in first.entries:
+                state = game.skip(state) if kind == "skip" else game.play(state, notation)
+            line = next(iter(first.refutations.values()))
+            label = first.key
+        else:
+            seats = setup.seats
+            states = playout(game, seats, dict(setup.options),
+                             _rng(self.seed, kit.id, "puzzle"))
+            choices = [s for s in states[len(states) // 3:-1] if game.to_move(s) is not None
+                       and not game.is_chance(s) and len(game.legal_moves(s)) >= 2]
+            if not choices:
+                return
+            state = choices[0]
+            wrong = game.format_move(state, game.legal_moves(state)[1])
+            after = game.play(state, wrong)
+            line = [wrong] if game.outcome(after) is not None else \
+                [wrong, game.format_move(after, game.legal_moves(after)[0])]
+            seat, label = game.to_move(state), setup.label
         assert seat is not None
+        end = state
+        for notation in line:
+            end = game.play(end, notation)
+        outcome = game.outcome(end)
         for language in LANGUAGES:
             words = _words(language)
-            names = [words("You") if i == seat else words("Opponent")
-                     for i in range(setup.seats)]
-            self.board("puzzle", game, state, language, f"{setup.label}: puzzle for seat "
-                       f"{seat + 1}", viewer=seat, names=names, setup=setup.label, you=seat)
+            names = [words("You") if i == seat else words("Opponent") for i in range(seats)]
+            self.board("puzzle", game, state, language, f"{label}: puzzle for seat {seat + 1}",
+                       viewer=seat, names=names, setup=setup.label, you=seat, last_move=False)
+            result = None if outcome is None else words(
+                "A draw." if outcome.draw else "You win." if seat in outcome.winners
+                else "They win." if seats == 2 else "{seat} wins.").format(
+                    seat=names[outcome.winners[0]] if outcome.winners else "")
+            self.board("refutation", game, end, language,
+                       f"{label}: refutation {' '.join(line)}", viewer=seat, names=names,
+                       setup=setup.label, you=seat, result=result)
 
     # analysis and replays ------------------------------------------------------------------
     def analysis(self, kit: Kit, setup: Setup, languages: Sequence[str]) -> None:

@@ -19,8 +19,8 @@ from render import gallery
 from render.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = {"board", "private", "lesson", "puzzle", "analysis-chart", "swing", "replay-frame",
-         "standings", "bracket", "rating-chart", "conditional-queue"}
+KINDS = {"board", "private", "lesson", "puzzle", "refutation", "analysis-chart", "swing",
+         "replay-frame", "standings", "bracket", "rating-chart", "conditional-queue"}
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_each_game_is_drawn_in_every_set_up_both_languages_and_at_its_edges(writ
         kit = KITS[game_id]
         mine = [e for e in entries if e["game"] == game_id]
         kinds = Counter(e["kind"] for e in mine)
-        assert kinds["puzzle"] == 2 and kinds["replay-frame"] >= 6 and kinds["swing"] >= 2
+        assert kinds["puzzle"] == kinds["refutation"] == 2 and kinds["replay-frame"] >= 6 and kinds["swing"] >= 2
         for setup in kit.setups:
             edges = [e["edge"] for e in mine if e["edge"].startswith(f"{setup.label}:")]
             for edge in ("start", "one move in", "middle", "final position",

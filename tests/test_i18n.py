@@ -275,6 +275,6 @@ def test_start_and_lobby_lists_name_seats_in_the_games_words(game_id, first, sec
         (ROOT / "bot" / "lobby.py").read_text()
     assert source.count("strings.SEATED, seat=match.game.seat_title(") == 2
     # a puzzle tells its solver the seat the same way (bot/cogs/puzzle.py)
-    task = rendered(phrase(strings.PUZZLE_TASK, seat=game.seat_title(0)))
-    assert task.startswith(f"あなたは{first}です。"), task
+    task = rendered(phrase(strings.PUZZLE_SIDE, seat=game.seat_title(0), n=1))
+    assert task.startswith(f"あなたは{first}（1番手）です。"), task
     assert "seat=game.seat_title(puzzle.seat)" in (ROOT / "bot" / "cogs" / "puzzle.py").read_text()

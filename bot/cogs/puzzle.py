@@ -1,9 +1,14 @@
-"""Puzzles from real games: /puzzle, shown to the asking player only (ephemeral).
+"""Puzzles: /puzzle, shown to the asking player only (ephemeral). Each game's curated set and
+the positions found in the server's analysed matches (bot/service/puzzles.py).
 
-The puzzle's position is drawn by the usual renderer from the observation of the seat to move
-(with hidden information, only what that seat saw), and answered with the step-by-step move
-entry of a real match (bot/ui.py's `step_view`, with the puzzle's own components). The
-answer is checked against the solution the AI confirmed, and rated (bot/service/puzzles.py).
+The message says whose side the solver plays (the game's own seat title and the seat's
+number) and the goal (games.puzzles.GOALS). The position is drawn by the usual renderer from
+the observation of the seat to move (with hidden information, only what that seat saw),
+without the last move (it would give away the previous puzzle's answer), and answered with the
+step-by-step move entry of a real match (bot/ui.py's `step_view`, with the puzzle's own
+components). A wrong answer shows its refutation, the line in words with who plays each ply,
+and a picture of where it leads; a right one the point of the solution and its themes; either
+the rating's swing ("1500 → 1541 (+41)", Glicko-2).
 
 Custom ids (besides bot/ui.py's):
 
@@ -22,7 +27,9 @@ from typing import Any, ClassVar, Self
 import discord
 from discord import app_commands
 
-from games import Answer, GameError, Option, Step, get_game, phrase
+from games import N_, Answer, GameError, Option, Step, get_game, phrase
+from games.puzzles import GOALS, curated
+from games.puzzles import theme_names as puzzle_themes
 
 from .. import strings
 from ..catalogue import PLAYABLE
@@ -30,7 +37,7 @@ from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, reply, texts_for
 from ..pictures import board_picture
 from ..pool import Workers
-from ..service import Service, ServiceError, puzzle_state
+from ..service import PuzzleResult, Service, ServiceError, line_states, puzzle_state
 from ..store_puzzles import PuzzleRow
 from ..ui import (
     ANSWERS,
@@ -53,7 +60,7 @@ PUZZLE = r"[0-9]{1,12}"
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     games = [app_commands.Choice(name=g.name, value=g.id) for g in PLAYABLE.values()]
 
-    @tree.command(name="puzzle", description="A puzzle from a real game: find the best move")
+    @tree.command(name="puzzle", description="A puzzle: find the one move that reaches its goal")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=games)
     @app_commands.guild_only()
@@ -72,16 +79,111 @@ def seat_names(puzzle: PuzzleRow, texts: Texts) -> list[str]:
             for seat in range(puzzle.seats)]
 
 
+def side_and_goal(puzzle: PuzzleRow, texts: Texts) -> list[str]:
+    """Whose side the solver plays, in the game's own words, and what the puzzle asks."""
+    game = get_game(puzzle.game)
+    n = puzzle.seat + 1
+    title = game.seat_title(puzzle.seat)
+    side = (phrase(strings.PUZZLE_SIDE_PLAIN, n=n) if title == phrase(N_("seat {n}"), n=n)
+            else phrase(strings.PUZZLE_SIDE, seat=game.seat_title(puzzle.seat), n=n))
+    goal = phrase(GOALS[puzzle.goal]) if puzzle.goal in GOALS else \
+        phrase(strings.PUZZLE_GOAL_BEST)
+    return [texts(side), texts(phrase(strings.PUZZLE_GOAL, goal=goal))]
+
+
+def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts,
+               refuted: bool = False) -> str:
+    """A line of plies in words, with who plays each ("You play `a`, then they play `f`. They
+    win."), from the puzzle's position. `refuted`: a wrong answer's line, which says so where
+    the game goes on after a miss of "Win this turn"."""
+    game = get_game(puzzle.game)
+    try:
+        states = line_states(puzzle, list(line))
+    except GameError:  # a line the rules no longer take: its notations alone
+        return " ".join(f"`{m}`" for m in line)
+    plies = []
+    for state, move in zip(states, line, strict=False):
+        mover = None if game.is_chance(state) else game.to_move(state)
+        if mover is None:
+            plies.append(texts(phrase(strings.PUZZLE_PLY_CHANCE, move=move)))
+        elif mover == puzzle.seat:
+            plies.append(texts(phrase(strings.PUZZLE_PLY_YOU, move=move)))
+        elif puzzle.seats == 2:
+            plies.append(texts(phrase(strings.PUZZLE_PLY_THEY, move=move)))
+        else:
+            plies.append(texts(phrase(strings.PUZZLE_PLY_SEAT, seat=game.seat_title(mover),
+                                      move=move)))
+    text = texts(phrase(strings.PUZZLE_LINE, plies=texts(strings.PUZZLE_THEN).join(plies)))
+    end = end_words(puzzle, states[-1], texts)
+    if end is None and refuted and puzzle.goal == "win":
+        end = texts(strings.PUZZLE_END_NO_WIN)
+    text = text[:1].upper() + text[1:]
+    return texts(phrase(strings.PUZZLE_LINE_ENDS, line=text, end=end)) if end else text
+
+
+def end_words(puzzle: PuzzleRow, state: Any, texts: Texts) -> str | None:
+    """How a line ends, if the game ends: "You win.", "They win.", "A draw."."""
+    game = get_game(puzzle.game)
+    outcome = game.outcome(state)
+    if outcome is None:
+        return None
+    if outcome.draw or not outcome.winners:
+        return texts(strings.PUZZLE_END_DRAW)
+    if puzzle.seat in outcome.winners:
+        return texts(strings.PUZZLE_END_YOU)
+    if puzzle.seats == 2:
+        return texts(strings.PUZZLE_END_THEY)
+    end = texts(phrase(strings.PUZZLE_END_SEAT, seat=game.seat_title(outcome.winners[0])))
+    return end[:1].upper() + end[1:]  # "Seat 3 wins."
+
+
+def theme_names(puzzle: PuzzleRow, texts: Texts) -> str:
+    names = {**puzzle_themes(get_game(puzzle.game)), **curated(puzzle.game).themes}
+    return texts.join([names.get(t, {}).get(texts.language) or names.get(t, {}).get("en") or t
+                       for t in puzzle.themes])
+
+
 async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: Texts,
                       prompt: str | None = None) -> str:
     game = get_game(puzzle.game)
     rating = await service.puzzle_rating(user_id, puzzle.game)
-    lines = [texts(phrase(strings.PUZZLE_HEADER, game=game.name, puzzle=puzzle.id,
-                          match_id=puzzle.match_id, rating=rating.text())),
-             texts(phrase(strings.PUZZLE_TASK, seat=game.seat_title(puzzle.seat)))]
+    header = phrase(strings.PUZZLE_HEADER_CURATED, game=game.name, puzzle=puzzle.id,
+                    rating=rating.text()) if puzzle.match_id is None else \
+        phrase(strings.PUZZLE_HEADER, game=game.name, puzzle=puzzle.id,
+               match_id=puzzle.match_id, rating=rating.text())
+    lines = [texts(header), *side_and_goal(puzzle, texts)]
     if prompt:
         lines.append(prompt)
     return "\n".join(lines)
+
+
+def feedback(result: PuzzleResult, texts: Texts) -> list[str]:
+    """What the answer earns: the right one its point and themes, a wrong one its refutation;
+    the rating's swing either way."""
+    puzzle = result.puzzle
+    if result.solved:
+        lines = [texts(phrase(strings.PUZZLE_SOLVED, solution=puzzle.solution))]
+    else:
+        lines = [texts(phrase(strings.PUZZLE_FAILED, answer=result.answer,
+                              solution=puzzle.solution))]
+        if result.refutation:
+            lines.append(texts(phrase(strings.PUZZLE_WHY_NOT, answer=result.answer,
+                                      line=line_words(puzzle, result.refutation, texts,
+                                                      refuted=True))))
+        if result.answer in puzzle.gains and puzzle.solution in puzzle.gains:
+            lines.append(texts(phrase(strings.PUZZLE_GAINS, answer=result.answer,
+                                      gain=f"{puzzle.gains[result.answer]:g}",
+                                      solution=puzzle.solution,
+                                      best=f"{puzzle.gains[puzzle.solution]:g}")))
+    if puzzle.line:
+        lines.append(texts(phrase(strings.PUZZLE_POINT,
+                                  line=line_words(puzzle, puzzle.line, texts))))
+    if result.solved and puzzle.themes:
+        lines.append(texts(phrase(strings.PUZZLE_THEMES, themes=theme_names(puzzle, texts))))
+    change = result.after.display - result.before.display
+    lines.append(texts(phrase(strings.PUZZLE_RATING_SWING, before=result.before.text(),
+                              after=result.after.text(), change=f"{change:+d}")))
+    return lines
 
 
 def puzzle_components(user_id: int, puzzle: PuzzleRow, answers: tuple[Answer, ...],
@@ -102,16 +204,34 @@ async def puzzle_message(service: Service, pictures: Workers, user_id: int, puzz
                          texts: Texts) -> tuple[str, StaticView, discord.File]:
     game = get_game(puzzle.game)
     state = puzzle_state(puzzle)
-    # the solver's seat is named "You": its sentences in the second person ("Your turn")
+    # the solver's seat is named "You": its sentences in the second person ("Your turn"); the
+    # hints drawn (the moves the rules allow are no answer); no last move drawn: it would give
+    # away the previous puzzle's answer, or hint at this one
     picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
-                                 seat_names(puzzle, texts), None, texts.language, puzzle.seat)
+                                 seat_names(puzzle, texts), None, texts.language, puzzle.seat,
+                                 True, False)
     content = await puzzle_text(service, user_id, puzzle, texts)
     view = puzzle_components(user_id, puzzle, (), texts)
     return content, view, discord.File(io.BytesIO(picture), filename="puzzle.png")
 
 
+async def refutation_picture(pictures: Workers, puzzle: PuzzleRow, line: Sequence[str],
+                             texts: Texts) -> discord.File | None:
+    """The position after a wrong answer's refutation, its last move drawn, how it ended
+    written under it."""
+    game = get_game(puzzle.game)
+    try:
+        state = line_states(puzzle, list(line))[-1]
+    except GameError:
+        return None
+    picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
+                                 seat_names(puzzle, texts), end_words(puzzle, state, texts),
+                                 texts.language, puzzle.seat)
+    return discord.File(io.BytesIO(picture), filename="refutation.png")
+
+
 async def advance(service: Service, interaction: Interaction, owner: int, puzzle_id: int,
-                  answers: tuple[Answer, ...]) -> None:
+                  answers: tuple[Answer, ...], pictures: Workers) -> None:
     """The next question of the move entry, or the answer once the move is complete."""
     puzzle = await service.puzzle_for(interaction.user.id, owner, puzzle_id)
     game = get_game(puzzle.game)
@@ -122,12 +242,15 @@ async def advance(service: Service, interaction: Interaction, owner: int, puzzle
     texts = texts_for(interaction)
     if isinstance(question, str):
         result = await service.answer_puzzle(interaction.user.id, owner, puzzle_id, question)
-        text = phrase(strings.PUZZLE_SOLVED if result.solved else strings.PUZZLE_FAILED,
-                      answer=result.answer, solution=result.puzzle.solution,
-                      before=result.before.text(), after=result.after.text())
-        await interaction.response.edit_message(
-            content=await puzzle_text(service, interaction.user.id, puzzle, texts,
-                                      texts(text)), view=StaticView())
+        content = await puzzle_text(service, interaction.user.id, puzzle, texts,
+                                    "\n".join(feedback(result, texts)))
+        if not result.refutation:
+            await interaction.response.edit_message(content=content, view=StaticView())
+            return
+        await interaction.response.defer()
+        file = await refutation_picture(pictures, puzzle, result.refutation, texts)
+        await interaction.edit_original_response(content=content, view=StaticView(),
+                                                 attachments=[file] if file else [])
         return
     await interaction.response.edit_message(
         content=await puzzle_text(service, interaction.user.id, puzzle, texts,
@@ -187,7 +310,8 @@ class PuzzleButton(PuzzleComponent, template=template(rf"c1:Zs:{_HEAD}:(?P<answe
         return cls(int(found["user"]), int(found["puzzle"]), _answers(found["answers"]))
 
     async def handle(self, interaction: Interaction) -> None:
-        await advance(self.service, interaction, self.owner, self.puzzle_id, self.answers)
+        await advance(self.service, interaction, self.owner, self.puzzle_id, self.answers,
+                      self.pictures)
 
 
 class PuzzleMenu(PuzzleComponent,
@@ -214,7 +338,7 @@ class PuzzleMenu(PuzzleComponent,
         raw = data.get("values")
         values = [str(v)[:16] for v in raw][:25] if isinstance(raw, list) else []
         await advance(self.service, interaction, self.owner, self.puzzle_id,
-                      self.answers + (tuple(values),))
+                      self.answers + (tuple(values),), self.pictures)
 
 
 class PuzzleBack(PuzzleComponent, template=template(rf"c1:Zb:{_HEAD}:(?P<answers>{ANSWERS})")):
@@ -235,7 +359,7 @@ class PuzzleBack(PuzzleComponent, template=template(rf"c1:Zb:{_HEAD}:(?P<answers
         keep = max(0, manual_answers(get_game(puzzle.game), puzzle_state(puzzle),
                                      self.answers) - 1)
         await advance(self.service, interaction, self.owner, self.puzzle_id,
-                      self.answers[:keep])
+                      self.answers[:keep], self.pictures)
 
 
 COMPONENTS: tuple[type[Component[Any]], ...] = (PuzzleButton, PuzzleMenu, PuzzleBack)

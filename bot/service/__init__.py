@@ -39,7 +39,7 @@ from .lessons import LessonAt, Lessons
 from .matches import FIRST_CHOICES, Matches, parse_options
 from .moves import MoveResult, Moves
 from .offers import Offer, Offers
-from .puzzles import PuzzleResult, Puzzles, puzzle_state
+from .puzzles import PuzzleResult, Puzzles, line_states, puzzle_state
 from .settings import CHANNEL_ACTIONS, Settings
 from .stats import Leaderboard, Profile, Stats, seat_result
 from .tournaments import Tournament, Tournaments
@@ -219,7 +219,8 @@ MatchService = Service
 __all__ = ["AlreadyOpen", "Analyses", "AnalysisRequest", "BadRequest", "LEVEL_NAMES",
            "CHANNEL_ACTIONS", "Clocks", "ConfirmRepeat", "Context",
            "FIRST_CHOICES", "History", "Matches", "Moves", "Offers", "Settings", "Stats",
-           "Forbidden", "LessonAt", "Lessons", "PuzzleResult", "Puzzles", "puzzle_state",
+           "Forbidden", "LessonAt", "Lessons", "PuzzleResult", "Puzzles", "line_states",
+           "puzzle_state",
            "HistoryEntry", "IllegalMove", "Leaderboard", "Match", "MatchService", "MoveResult",
            "NOTIFY_MODES", "NotAPlayer", "NotFound", "NotYourTurn", "Offer", "Player", "Profile",
            "REMINDER_MODES", "Service", "ServiceError", "StaleAction", "TickReport",
