@@ -21,7 +21,8 @@ from typing import Any
 TABLES = ("matches", "seats", "moves", "notices", "offers", "users", "vacations",
           "guild_settings", "outbox", "live_messages", "meta", "ratings", "rating_history",
           "rating_members", "analyses", "tournaments", "tournament_rounds",
-          "tournament_matches")
+          "tournament_matches", "puzzles", "puzzle_attempts", "puzzle_ratings",
+          "lesson_progress", "conditional_moves")  # every table (tests/test_postgres.py)
 SERIALS = ("matches", "offers", "vacations", "outbox")  # BIGSERIAL ids to move past
 USAGE = "Copy a SQLite store into an empty PostgreSQL database."  # an admin tool: English
 

@@ -119,6 +119,24 @@ async def test_migrate_db_copies_everything_and_refuses_a_non_empty_target(tmp_p
         await migrate(str(source), url, out=open(os.devnull, "w"))  # noqa: SIM115
 
 
+async def test_migrate_db_copies_every_table_of_the_schema(tmp_path):
+    """A table missing from TABLES would be left behind by the copy without a word."""
+    import sqlite3
+
+    from bot.migrate_db import TABLES
+
+    source = tmp_path / "corral.sqlite3"
+    await finished_sqlite_store(source)
+    conn = sqlite3.connect(source)
+    try:
+        tables = {row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+            " AND name NOT LIKE 'sqlite_%'")}
+    finally:
+        conn.close()
+    assert tables == set(TABLES)
+
+
 def test_migrate_db_command_line_refusals(tmp_path):
     def run(*args):
         return subprocess.run([sys.executable, "-m", "bot", *args], cwd=ROOT,
