@@ -573,6 +573,7 @@ PUZZLE_PLY_YOU = N_("you play `{move}`")
 PUZZLE_PLY_THEY = N_("they play `{move}`")  # the one opponent of a two-seat game
 PUZZLE_PLY_SEAT = N_("{seat} plays `{move}`")  # an opponent of a game of more seats
 PUZZLE_PLY_CHANCE = N_("`{move}` comes up")  # a die roll or a draw in the line
+PUZZLE_PLY_EFFECTS = N_(" ({effects})")  # after a ply: what it did (Game.move_gist)
 PUZZLE_THEN = N_(", then ")
 PUZZLE_LINE = N_("{plies}.")  # the plies of a line, joined by PUZZLE_THEN
 PUZZLE_LINE_ENDS = N_("{line} {end}")  # the line, then how the game ends (PUZZLE_END_…)

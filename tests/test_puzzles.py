@@ -479,3 +479,31 @@ def test_a_line_of_a_game_of_more_seats_names_each_opponent_by_its_seat():
     assert words == f"You play `{first}`, then seat 2 plays `{second}`.", words
     assert line_words(row, [first, second], Texts("ja")) == \
         f"あなたが `{first}`、続いて2番手が `{second}`。"
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_line_says_what_each_ply_did(language):
+    """The why of a line: a ply that scores or hands over a bonus move says so, in the
+    game's own words (`Game.move_gist`)."""
+    from bot.cogs.puzzle import line_words, seat_names
+    from bot.i18n import Texts
+    from games.puzzles import curated
+
+    texts = Texts(language)
+    told = 0
+    for p in curated("progressive-mancala").puzzles:
+        game = get_game(p.game)
+        row = _row(game=p.game, seats=p.seats, options=p.options, entries=p.entries,
+                   seat=p.seat, goal=p.goal, line=p.line, solution=p.solution)
+        words = line_words(row, p.line, texts)
+        state = game.new(p.seats, p.options)
+        for _, notation in p.entries:
+            state = game.play(state, notation)
+        for notation in p.line:
+            after = game.play(state, notation)
+            gist = game.move_gist(state, game.parse_move(state, notation), after)
+            for effect in gist:
+                assert texts(effect, seat_names(row, texts)) in words, (p.key, words)
+            told += bool(gist)
+            state = after
+    assert told  # the shipped set's lines score and hand over bonus moves

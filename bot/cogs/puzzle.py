@@ -102,17 +102,22 @@ def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts,
     except GameError:  # a line the rules no longer take: its notations alone
         return " ".join(f"`{m}`" for m in line)
     plies = []
-    for state, move in zip(states, line, strict=False):
+    names = seat_names(puzzle, texts)
+    for state, after, move in zip(states, states[1:], line, strict=False):
         mover = None if game.is_chance(state) else game.to_move(state)
         if mover is None:
-            plies.append(texts(phrase(strings.PUZZLE_PLY_CHANCE, move=move)))
+            ply = texts(phrase(strings.PUZZLE_PLY_CHANCE, move=move))
         elif mover == puzzle.seat:
-            plies.append(texts(phrase(strings.PUZZLE_PLY_YOU, move=move)))
+            ply = texts(phrase(strings.PUZZLE_PLY_YOU, move=move))
         elif puzzle.seats == 2:
-            plies.append(texts(phrase(strings.PUZZLE_PLY_THEY, move=move)))
+            ply = texts(phrase(strings.PUZZLE_PLY_THEY, move=move))
         else:
-            plies.append(texts(phrase(strings.PUZZLE_PLY_SEAT, seat=game.seat_title(mover),
-                                      move=move)))
+            ply = texts(phrase(strings.PUZZLE_PLY_SEAT, seat=game.seat_title(mover),
+                               move=move))
+        # what the ply did (scores, captures, a bonus move owed): why the line ends as it does
+        gist = game.move_gist(state, game.parse_move(state, move), after)
+        plies.append(ply + texts(phrase(strings.PUZZLE_PLY_EFFECTS, effects=gist), names)
+                     if gist else ply)
     text = texts(phrase(strings.PUZZLE_LINE, plies=texts(strings.PUZZLE_THEN).join(plies)))
     end = end_words(puzzle, states[-1], texts)
     if end is None and refuted and puzzle.goal == "win":
