@@ -463,8 +463,8 @@ def test_a_swing_is_told_with_its_refutation_and_better_line(language):
         assert said[-2:] == ["   After `d`, Bob answers `g`, then Alice plays `c`.",
                              "   Better was `h`: Bob answers `e`, then Bob moves again, `f`."]
     else:
-        assert said[-2:] == ["   `d` のあとは：Bob の応手 `g`、続いて Alice の手 `c`。",
-                             "   より良いのは `h` でした：Bob の応手 `e`、続いて Bob の続けての手 "
+        assert said[-2:] == ["   `d`のあとは：Bob の応手 `g`、続いて Alice の手 `c`。",
+                             "   より良いのは`h`でした：Bob の応手 `e`、続いて Bob の続けての手 "
                              "`f`。"]
     # with what each ply did, by the game's own words: the reason one line is better
     from bot.analysis_post import swing_effects
