@@ -485,7 +485,7 @@ def test_a_line_of_a_game_of_more_seats_names_each_opponent_by_its_seat():
 def test_a_line_says_what_each_ply_did(language):
     """The why of a line: a ply that scores or hands over a bonus move says so, in the
     game's own words (`Game.move_gist`)."""
-    from bot.cogs.puzzle import line_words, seat_names
+    from bot.cogs.puzzle import line_words
     from bot.i18n import Texts
     from games.puzzles import curated
 
@@ -503,7 +503,8 @@ def test_a_line_says_what_each_ply_did(language):
             after = game.play(state, notation)
             gist = game.move_gist(state, game.parse_move(state, notation), after)
             for effect in gist:
-                assert texts(effect, seat_names(row, texts)) in words, (p.key, words)
+                titles = [texts(game.seat_title(s)) for s in range(p.seats)]
+                assert texts(effect, titles) in words, (p.key, words)
             told += bool(gist)
             state = after
     assert told  # the shipped set's lines score and hand over bonus moves

@@ -3,7 +3,8 @@ wording shows in review.
 
 The real bot (`python -m bot`) runs against the Discord imitation, once per language (English,
 Japanese), and players act on it as they would in Discord: `/help`; the lesson of each game
-walked through whole, one wrong answer at every step that has one, up to the closing offer; a
+walked through whole, one wrong answer at every step that has one, up to the closing offer;
+two puzzles of each game's shipped set, the first answered wrongly, the second rightly; a
 short match of each game through its invitation or lobby, every move entered with the board's
 buttons and menus, the turn notices, DMs and the end notice. `transcript_recorder.Recorder`
 writes what the bot sent (text, embeds, pictures' alt text, buttons and menus, each on its own
@@ -95,6 +96,8 @@ async def session(language: str, tmp_path: Path, scenarios: list[str],
                 title = await play_help(recorder, users)
             elif kind == "lesson":
                 title = await play_lesson(recorder, users, game, language)
+            elif kind == "puzzle":
+                title = await play_puzzles(recorder, users, game)
             else:
                 title = await play_match(recorder, users, game)
             out[name] = recorder.transcript(title)
@@ -204,6 +207,69 @@ async def play_lesson(recorder: Recorder, users: list[int], game_id: str,
         await enter_lesson_answer(recorder, user, message_id, lesson, step, step.answers[0])
     assert any(":La:" in c for c in fake.custom_ids(fake.messages[message_id]))  # the offer
     return f"/learn {game_id}"
+
+
+# -- puzzles --------------------------------------------------------------------------------------
+def served_puzzle(recorder: Recorder, message: dict[str, Any]) -> tuple[Any, Any, str, list[str]]:
+    """The game, position, solution and refuted moves of the puzzle a message offers (its
+    components name it; the store holds it)."""
+    import sqlite3
+
+    cid = next(c["custom_id"] for c in components(recorder.fake.messages[int(message["id"])])
+               if c.get("custom_id", "").startswith(("c1:Zs:", "c1:ZS:")))
+    puzzle_id = int(cid.split(":")[3])
+    db = sqlite3.connect(f"file:{recorder.database}?mode=ro", uri=True)
+    try:
+        game_id, seats, options, entries, solution, refutations = db.execute(
+            "SELECT game, seats, options, entries, solution, refutations FROM puzzles"
+            " WHERE id = ?", (puzzle_id,)).fetchone()
+    finally:
+        db.close()
+    game = get_game(game_id)
+    state = game.new(int(seats), json.loads(options))
+    for _, notation in json.loads(entries):
+        state = game.play(state, notation)
+    return game, state, solution, sorted(json.loads(refutations))
+
+
+async def enter_puzzle_answer(recorder: Recorder, user: int, message_id: int, game: Any,
+                              state: Any, given: str) -> None:
+    """The move's questions one by one with the puzzle's buttons and menus."""
+    fake = recorder.fake
+    path = list(game.input_path(state, game.parse_move(state, given)))
+    while path:
+        wanted = path.pop(0)
+        message = fake.messages[message_id]
+        for item in components(message):
+            cid = item.get("custom_id", "")
+            if item["type"] == 2 and cid.startswith("c1:Zs:"):
+                last = cid.rsplit(":", 1)[1].split("/")[-1].split(".")
+                if sorted(last) == sorted(wanted):
+                    await click(recorder, user, message, item)
+                    break
+            elif item["type"] == 3 and cid.startswith("c1:ZS:") and set(wanted) <= {
+                    o["value"] for o in item["options"]}:
+                await click(recorder, user, message, item, list(wanted))
+                break
+
+
+async def play_puzzles(recorder: Recorder, users: list[int], game_id: str) -> str:
+    """/puzzle twice on a fresh server: the first answered with a refuted move, the second
+    with its solution (each answer's words: the refutation, the point, the rating's swing)."""
+    fake = recorder.fake
+    user = users[1]
+    channel = fake.add_channel(fake.guild_id, f"puzzle-{game_id}")
+    for wrong in (True, False):
+        record = await recorder.act(
+            f"{who(recorder, user)}: /puzzle game:{PLAYABLE[game_id].name}",
+            fake.slash(user, "puzzle", channel_id=channel, game=game_id))
+        message_id = int(record.original["id"])
+        game, state, solution, refuted = served_puzzle(recorder, record.original)
+        given = refuted[0] if wrong else solution
+        await enter_puzzle_answer(recorder, user, message_id, game, state, given)
+        said = fake.messages[message_id]["content"]
+        assert ("❌" in said) == wrong and ("✅" in said) == (not wrong), said
+    return f"/puzzle {game_id}"
 
 
 # -- matches --------------------------------------------------------------------------------------
@@ -333,7 +399,8 @@ HOW_TO_UPDATE = ("The words a player receives changed. If the change is meant, w
 
 
 def scenarios() -> list[str]:
-    return ["help"] + [f"lesson-{g}" for g in GAMES] + [f"match-{g}" for g in GAMES]
+    return (["help"] + [f"lesson-{g}" for g in GAMES] + [f"puzzle-{g}" for g in GAMES]
+            + [f"match-{g}" for g in GAMES])
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))

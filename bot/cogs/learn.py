@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Self
 import discord
 from discord import app_commands
 
-from games import Answer, GameError, Option, Step, nphrase, phrase
+from games import Answer, GameError, Option, Phrase, Step, nphrase, phrase
 from games.lessons import Verdict
 
 from .. import strings
@@ -454,8 +454,8 @@ async def open_lesson_match(service: Service, interaction: Interaction, at: Less
     names = " vs ".join(seat.name for seat in match.seats)
     try:
         thread = await base.create_thread(
-            name=texts_for(interaction)(phrase(strings.THREAD_NAME, game=lesson.game.name,
-                                               names=names))[:100],
+            name=texts_for(interaction)(phrase(
+                strings.THREAD_NAME, game=Phrase(lesson.game.name), names=names))[:100],
             type=discord.ChannelType.public_thread, auto_archive_duration=10080)
     except discord.Forbidden:
         if busy is not None:

@@ -9,7 +9,7 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from games import phrase, shorten
+from games import Phrase, phrase, shorten
 
 from .. import strings
 from ..ai import LEVELS, ai_name, ai_user_id
@@ -142,8 +142,8 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
         names = host.name + (f" vs {guest.name}" if guest else "")
         try:
             thread = await channel.create_thread(
-                name=texts_for(interaction)(phrase(strings.THREAD_NAME, game=game.name,
-                                                   names=names))[:100],
+                name=texts_for(interaction)(phrase(
+                    strings.THREAD_NAME, game=Phrase(game.name), names=names))[:100],
                 type=discord.ChannelType.public_thread, auto_archive_duration=10080)
             target_id, in_thread = thread.id, True
         except discord.Forbidden:

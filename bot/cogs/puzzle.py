@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Self
 import discord
 from discord import app_commands
 
-from games import N_, Answer, GameError, Option, Step, get_game, phrase
+from games import N_, Answer, GameError, Option, Phrase, Step, get_game, phrase
 from games.puzzles import GOALS, curated
 from games.puzzles import theme_names as puzzle_themes
 
@@ -102,7 +102,9 @@ def line_words(puzzle: PuzzleRow, line: Sequence[str], texts: Texts,
     except GameError:  # a line the rules no longer take: its notations alone
         return " ".join(f"`{m}`" for m in line)
     plies = []
-    names = seat_names(puzzle, texts)
+    # in what a ply did, a seat is called by its title ("the first player gets a bonus
+    # move"): "You"/"Opponent" would not read in the third person ("You gets")
+    names = [texts(game.seat_title(seat)) for seat in range(puzzle.seats)]
     for state, after, move in zip(states, states[1:], line, strict=False):
         mover = None if game.is_chance(state) else game.to_move(state)
         if mover is None:
@@ -152,9 +154,9 @@ async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: 
                       prompt: str | None = None) -> str:
     game = get_game(puzzle.game)
     rating = await service.puzzle_rating(user_id, puzzle.game)
-    header = phrase(strings.PUZZLE_HEADER_CURATED, game=game.name, puzzle=puzzle.id,
+    header = phrase(strings.PUZZLE_HEADER_CURATED, game=Phrase(game.name), puzzle=puzzle.id,
                     rating=rating.text()) if puzzle.match_id is None else \
-        phrase(strings.PUZZLE_HEADER, game=game.name, puzzle=puzzle.id,
+        phrase(strings.PUZZLE_HEADER, game=Phrase(game.name), puzzle=puzzle.id,
                match_id=puzzle.match_id, rating=rating.text())
     lines = [texts(header), *side_and_goal(puzzle, texts)]
     if prompt:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import Game, GameError, Outcome, Termination, get_game, phrase, shorten
+from games import Game, GameError, Outcome, Phrase, Termination, get_game, phrase, shorten
 
 from .. import strings
 from ..ai import ai_name, ai_names, ai_user_id, is_ai
@@ -52,7 +52,7 @@ class Matches:
         if opponent is not None and opponent.user_id == host.user_id:
             raise BadRequest(strings.OPPONENT_IS_YOU)
         if opponent is not None and game.info.min_seats > 2:
-            raise BadRequest(strings.MULTI_SEAT_NO_OPPONENT, game=game.name,
+            raise BadRequest(strings.MULTI_SEAT_NO_OPPONENT, game=Phrase(game.name),
                              players=game.seats_text())
         return game, resolved
 

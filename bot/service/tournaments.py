@@ -187,9 +187,9 @@ class Tournaments:
         info = game.info
         if format == "pods":
             if info.max_seats <= 2:
-                raise BadRequest(strings.TOURNAMENT_PODS_ONLY_MULTI, game=game.name)
+                raise BadRequest(strings.TOURNAMENT_PODS_ONLY_MULTI, game=Phrase(game.name))
         elif not info.min_seats <= 2 <= info.max_seats:
-            raise BadRequest(strings.TOURNAMENT_TWO_PLAYER_ONLY, game=game.name)
+            raise BadRequest(strings.TOURNAMENT_TWO_PLAYER_ONLY, game=Phrase(game.name))
         if format in ("swiss", "pods"):
             if rounds is None or not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
                 raise BadRequest(strings.TOURNAMENT_BAD_ROUNDS, max=MAX_ROUNDS)
