@@ -164,18 +164,25 @@ async def enter_lesson_answer(recorder: Recorder, user: int, message_id: int, le
         return
     game = lesson.game
     path = list(game.input_path(step.position, game.parse_move(step.position, given)))
-    path = path[:parts] if parts is not None else path
-    while path:
-        wanted = path.pop(0)
+    await enter_steps(recorder, user, message_id, path[:parts] if parts is not None else path,
+                      "c1:Ls:", "c1:LS:")
+
+
+async def enter_steps(recorder: Recorder, user: int, message_id: int, path: list[Any],
+                      button: str, menu: str) -> None:
+    """A move's answers one question at a time, with the step buttons (custom ids starting
+    with `button`) and menus (`menu`) of a lesson's or a puzzle's message."""
+    fake = recorder.fake
+    for wanted in path:
         message = fake.messages[message_id]
         for item in components(message):
             cid = item.get("custom_id", "")
-            if item["type"] == 2 and cid.startswith("c1:Ls:"):
+            if item["type"] == 2 and cid.startswith(button):
                 last = cid.rsplit(":", 1)[1].split("/")[-1].split(".")
                 if sorted(last) == sorted(wanted):
                     await click(recorder, user, message, item)
                     break
-            elif item["type"] == 3 and cid.startswith("c1:LS:") and set(wanted) <= {
+            elif item["type"] == 3 and cid.startswith(menu) and set(wanted) <= {
                     o["value"] for o in item["options"]}:
                 await click(recorder, user, message, item, list(wanted))
                 break
@@ -232,27 +239,6 @@ def served_puzzle(recorder: Recorder, message: dict[str, Any]) -> tuple[Any, Any
     return game, state, solution, sorted(json.loads(refutations))
 
 
-async def enter_puzzle_answer(recorder: Recorder, user: int, message_id: int, game: Any,
-                              state: Any, given: str) -> None:
-    """The move's questions one by one with the puzzle's buttons and menus."""
-    fake = recorder.fake
-    path = list(game.input_path(state, game.parse_move(state, given)))
-    while path:
-        wanted = path.pop(0)
-        message = fake.messages[message_id]
-        for item in components(message):
-            cid = item.get("custom_id", "")
-            if item["type"] == 2 and cid.startswith("c1:Zs:"):
-                last = cid.rsplit(":", 1)[1].split("/")[-1].split(".")
-                if sorted(last) == sorted(wanted):
-                    await click(recorder, user, message, item)
-                    break
-            elif item["type"] == 3 and cid.startswith("c1:ZS:") and set(wanted) <= {
-                    o["value"] for o in item["options"]}:
-                await click(recorder, user, message, item, list(wanted))
-                break
-
-
 async def play_puzzles(recorder: Recorder, users: list[int], game_id: str) -> str:
     """/puzzle twice on a fresh server: the first answered with a refuted move, the second
     with its solution (each answer's words: the refutation, the point, the rating's swing)."""
@@ -266,7 +252,9 @@ async def play_puzzles(recorder: Recorder, users: list[int], game_id: str) -> st
         message_id = int(record.original["id"])
         game, state, solution, refuted = served_puzzle(recorder, record.original)
         given = refuted[0] if wrong else solution
-        await enter_puzzle_answer(recorder, user, message_id, game, state, given)
+        await enter_steps(recorder, user, message_id,
+                          list(game.input_path(state, game.parse_move(state, given))),
+                          "c1:Zs:", "c1:ZS:")
         said = fake.messages[message_id]["content"]
         assert ("❌" in said) == wrong and ("✅" in said) == (not wrong), said
     return f"/puzzle {game_id}"
