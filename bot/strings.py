@@ -482,8 +482,8 @@ LESSON_RIGHT_PLAIN = N_("✅ Right.")
 LESSON_WRONG = N_("❌ {why} Try again.")
 LESSON_REPLY = N_("Your opponent answered `{moves}`.")
 LESSON_DONE = N_("🎓 **{title}** is done ({mistakes}). Now play a real match against the easy "
-                 "AI, set up as in the lesson: it opens from {link}, in a thread of its own "
-                 "where I may make one.")
+                 "AI, set up as in the lesson. It starts at once in a new thread of {link} "
+                 "(or in {link} itself, if no thread can be made there).")
 LESSON_MISTAKES = NP_("{n} wrong answer on the way", "{n} wrong answers on the way")
 LESSON_SENT_DM = N_("Your lesson is in your direct messages.")
 LESSON_DM_CLOSED = N_("I cannot send you a direct message (your DMs are closed to me): leave "

@@ -65,6 +65,18 @@ GOALS: dict[str, str] = {
 }
 
 
+def goal_words(game_id: str, goal: str) -> str | None:
+    """The sentence of a goal for a game: the kit's own where it says what is counted (its
+    `puzzle_themes.GOAL_WORDS`: "Gain the most points on your opponent this turn."), else
+    GOALS'; None for an unknown goal."""
+    kit = KITS.get(game_id)
+    if kit is not None:
+        own = getattr(kit_module(kit.game, "puzzle_themes"), "GOAL_WORDS", {})
+        if goal in own:
+            return str(own[goal])
+    return GOALS.get(goal)
+
+
 @dataclass(frozen=True)
 class Curated:
     """One puzzle of a kit's shipped set (`Kit.puzzles`), as `curated(game_id)` loads it."""

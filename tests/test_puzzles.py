@@ -423,8 +423,9 @@ def test_feedback_shows_the_refutation_the_point_the_themes_and_the_swing(langua
                          "Themes: Three in a row", "Puzzle rating 1459? → 1480? (+21)"]
         # a miss of "Win this turn" where the game goes on says so; "most" says the gains
         blocked = feedback(PuzzleResult(row, "c3", False, Glicko(), Glicko(1459, 300)), texts)
-        assert blocked[1] == ("Why not `c3`: You play `c3`, then they play `c1`. "
-                              "No win this turn.")
+        # (the reply that wins nothing is left out: the line ends with the solver's turn)
+        assert row.refutations["c3"] == ["c3", "c1"]
+        assert blocked[1] == "Why not `c3`: You play `c3`. No win this turn."
         most = replace(row, goal="most", gains={"c3": 1.0, "c1": 3.5})
         gains = feedback(PuzzleResult(most, "c3", False, Glicko(), Glicko(1459, 300)), texts)
         assert gains[2] == "`c3` gains 1; `c1` gains 3.5."
@@ -508,3 +509,20 @@ def test_a_line_says_what_each_ply_did(language):
             told += bool(gist)
             state = after
     assert told  # the shipped set's lines score and hand over bonus moves
+
+
+def test_a_most_goal_says_what_it_counts_where_the_kit_declares_it():
+    """"Gain the most this turn" did not say of what: a kit that offers "most" puzzles says
+    what it counts in its own goal sentence; every kit's sentences exist in Japanese."""
+    from bot.i18n import Texts
+    from games.puzzles import GOALS, curated, goal_words
+
+    for game_id in KITS:
+        goals = {p.goal for p in curated(game_id).puzzles}
+        for goal in goals:
+            words = goal_words(game_id, goal)
+            assert words is not None
+            if goal == "most":
+                assert words != GOALS["most"] and "points" in words, game_id
+            assert Texts("ja")(words) != words, (game_id, goal)
+    assert goal_words("progressive-mancala", "nonsense") is None

@@ -2,7 +2,7 @@
 the positions found in the server's analysed matches (bot/service/puzzles.py).
 
 The message says whose side the solver plays (the game's own seat title and the seat's
-number) and the goal (games.puzzles.GOALS). The position is drawn by the usual renderer from
+number) and the goal (games.puzzles.goal_words). The position is drawn by the usual renderer from
 the observation of the seat to move (with hidden information, only what that seat saw),
 without the last move (it would give away the previous puzzle's answer), and answered with the
 step-by-step move entry of a real match (bot/ui.py's `step_view`, with the puzzle's own
@@ -28,7 +28,7 @@ import discord
 from discord import app_commands
 
 from games import N_, Answer, GameError, Option, Phrase, Step, get_game, phrase
-from games.puzzles import GOALS, curated
+from games.puzzles import curated, goal_words
 from games.puzzles import theme_names as puzzle_themes
 
 from .. import strings
@@ -86,7 +86,8 @@ def side_and_goal(puzzle: PuzzleRow, texts: Texts) -> list[str]:
     title = game.seat_title(puzzle.seat)
     side = (phrase(strings.PUZZLE_SIDE_PLAIN, n=n) if title == phrase(N_("seat {n}"), n=n)
             else phrase(strings.PUZZLE_SIDE, seat=game.seat_title(puzzle.seat), n=n))
-    goal = phrase(GOALS[puzzle.goal]) if puzzle.goal in GOALS else \
+    words = goal_words(puzzle.game, puzzle.goal)
+    goal = phrase(words) if words is not None else \
         phrase(strings.PUZZLE_GOAL_BEST)
     return [texts(side), texts(phrase(strings.PUZZLE_GOAL, goal=goal))]
 
@@ -164,6 +165,26 @@ async def puzzle_text(service: Service, user_id: int, puzzle: PuzzleRow, texts: 
     return "\n".join(lines)
 
 
+def shown_refutation(puzzle: PuzzleRow, line: Sequence[str]) -> list[str]:
+    """The part of a wrong answer's refutation worth showing. A missed "Win this turn" ends
+    with the solver's turn (a reply that wins nothing only fills the line); a one-ply line
+    that did nothing of note next to a "most" puzzle's gains says nothing: none."""
+    line = list(line)
+    game = get_game(puzzle.game)
+    try:
+        states = line_states(puzzle, line)
+    except GameError:
+        return line
+    if puzzle.goal == "win" and len(line) > 1 and game.outcome(states[-1]) is None:
+        last = states[-2]
+        if not game.is_chance(last) and game.to_move(last) != puzzle.seat:
+            line = line[:-1]
+    if puzzle.gains and len(line) == 1 and not game.move_gist(
+            states[0], game.parse_move(states[0], line[0]), states[1]):
+        return []
+    return line
+
+
 def feedback(result: PuzzleResult, texts: Texts) -> list[str]:
     """What the answer earns: the right one its point and themes, a wrong one its refutation;
     the rating's swing either way."""
@@ -173,9 +194,10 @@ def feedback(result: PuzzleResult, texts: Texts) -> list[str]:
     else:
         lines = [texts(phrase(strings.PUZZLE_FAILED, answer=result.answer,
                               solution=puzzle.solution))]
-        if result.refutation:
+        refutation = shown_refutation(puzzle, result.refutation)
+        if refutation:
             lines.append(texts(phrase(strings.PUZZLE_WHY_NOT, answer=result.answer,
-                                      line=line_words(puzzle, result.refutation, texts,
+                                      line=line_words(puzzle, refutation, texts,
                                                       refuted=True))))
         if result.answer in puzzle.gains and puzzle.solution in puzzle.gains:
             lines.append(texts(phrase(strings.PUZZLE_GAINS, answer=result.answer,
@@ -255,7 +277,9 @@ async def advance(service: Service, interaction: Interaction, owner: int, puzzle
             await interaction.response.edit_message(content=content, view=StaticView())
             return
         await interaction.response.defer()
-        file = await refutation_picture(pictures, puzzle, result.refutation, texts)
+        file = await refutation_picture(
+            pictures, puzzle, shown_refutation(puzzle, result.refutation) or result.refutation,
+            texts)
         await interaction.edit_original_response(content=content, view=StaticView(),
                                                  attachments=[file] if file else [])
         return

@@ -6,9 +6,14 @@ to make. One pair is a clear margin there (MOST_MARGIN). Names from the glossary
 
 from typing import Any
 
+from ..base import N_
 from .game import EMPTY, KINDS, SQUARES, SYMBOL_OF_SEAT, neighbours
 
 GOALS = ("win", "safe", "most")
+# what "most" counts, said in the goal (games.puzzles.goal_words)
+GOAL_WORDS = {"most": N_("Gain the most sure points this turn: pairs of your "
+                          "symbol that no hidden tile can undo, against "
+                          "theirs.")}
 MOST_MARGIN = 1.0
 # every move is searched in every deal: a smaller budget keeps to the positions with few deals
 # and moves, which the shipped set's test re-checks in a fraction of a second each

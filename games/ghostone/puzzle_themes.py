@@ -1,7 +1,12 @@
 """Ghostone's puzzle themes (games/puzzles.py): what the solution's step does, read from its
 move effects, with their names (glossary: 駒, 岩)."""
 
+from ..base import N_
+
 GOALS = ("win", "safe", "most")
+# what "most" counts, said in the goal (games.puzzles.goal_words)
+GOAL_WORDS = {"most": N_("Gain the most points on the best of the other "
+                          "players this turn.")}
 EFFECTS = {
     "escaped: {n} rock + {bonus} bonus": "escape",
     "a rock went off the board": "rock-off",

@@ -1,7 +1,11 @@
 """Progressive Mancala's puzzle themes (games/puzzles.py): what the solution's sowings do, read
 from their move effects, with their names (glossary: ラップ, ボーナス手番)."""
 
+from ..base import N_
+
 GOALS = ("win", "safe", "most")
+# what "most" counts, said in the goal (games.puzzles.goal_words)
+GOAL_WORDS = {"most": N_("Gain the most points on your opponent this turn.")}
 EFFECTS = {
     "relayed from {pits}": "lap",
     "scored {n} seed from the goal": "goal",
