@@ -432,8 +432,11 @@ async def open_lesson_match(service: Service, interaction: Interaction, at: Less
         busy = None
     base = channel if isinstance(channel, discord.TextChannel) else getattr(channel, "parent",
                                                                              None)
-    if not isinstance(base, discord.TextChannel):
-        base = None
+    allowed = interaction.app_permissions
+    denied = isinstance(base, discord.TextChannel) and not (
+        allowed.create_public_threads and allowed.send_messages_in_threads)
+    if not isinstance(base, discord.TextChannel) or denied:
+        base = None  # no thread can be made here: known before any match is opened
     if base is None and busy is not None:  # a channel without threads
         raise ServiceError(strings.LESSON_MATCH_NOWHERE, match_id=busy, link=link)
 
@@ -448,7 +451,9 @@ async def open_lesson_match(service: Service, interaction: Interaction, at: Less
     await interaction.response.defer(ephemeral=True, thinking=True)
     if base is None:
         match = await opened(channel.id)
-        await reply(interaction, opened_phrase(match, host.user_id, link))
+        await reply(interaction, phrase(strings.LESSON_MATCH_IN_CHANNEL, match_id=match.id,
+                                        link=link) if denied
+                    else opened_phrase(match, host.user_id, link))
         return
     match = await opened(-interaction.id, in_thread=True, announce=False)
     names = " vs ".join(seat.name for seat in match.seats)
