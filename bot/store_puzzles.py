@@ -57,6 +57,20 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def _content(*fields: Any) -> str:
+    return _dumps(list(fields))
+
+
+def curated_content(*, seats: int, options: dict[str, str], entries: list[list[str]],
+                    seat: int, solution: str, goal: str, line: list[str],
+                    refutations: dict[str, list[str]], themes: list[str], turn: str,
+                    gains: dict[str, float]) -> str:
+    """What a curated puzzle says, as the store keeps it: two equal only if nothing of the
+    puzzle changed (its rating and answers aside)."""
+    return _content(seats, _dumps(options), _dumps(entries), seat, solution, goal,
+                    _dumps(line), _dumps(refutations), _dumps(themes), turn, _dumps(gains))
+
+
 class PuzzleQueries:
     conn: Conn
 
@@ -69,11 +83,16 @@ class PuzzleQueries:
                                      match_id)
         return [_puzzle_row(r) for r in rows]
 
-    async def curated_keys(self, game: str) -> set[str]:
-        """The keys of the game's curated puzzles already in the store."""
+    async def curated_keys(self, game: str) -> dict[str, str]:
+        """The game's curated puzzles already in the store: key -> `curated_content` of what
+        is stored (a puzzle corrected by a new set differs)."""
         rows = await self.conn.fetch(
-            "SELECT key FROM puzzles WHERE game = $1 AND key IS NOT NULL", game)
-        return {str(r["key"]) for r in rows}
+            "SELECT key, seats, options, entries, seat, solution, goal, line, refutations,"
+            " themes, turn, gains FROM puzzles WHERE game = $1 AND key IS NOT NULL", game)
+        return {str(r["key"]): _content(
+            int(r["seats"]), str(r["options"]), str(r["entries"]), int(r["seat"]),
+            str(r["solution"]), str(r["goal"]), str(r["line"]), str(r["refutations"]),
+            str(r["themes"]), str(r["turn"]), str(r["gains"])) for r in rows}
 
     async def next_puzzle(self, user_id: int, game: str, guild_id: int) -> PuzzleRow | None:
         """A puzzle of `game` for the player: never one they answered, never from a match
@@ -110,6 +129,19 @@ class PuzzleQueries:
 
 class PuzzleWrites:
     conn: Conn
+
+    async def correct_curated(self, key: str, *, seats: int, options: dict[str, str],
+                              entries: list[list[str]], seat: int, solution: str, goal: str,
+                              line: list[str], refutations: dict[str, list[str]],
+                              themes: list[str], turn: str, gains: dict[str, float]) -> None:
+        """A curated puzzle a new set corrects (same key): its words and position are the
+        set's; its rating and the answers given stay."""
+        await self.conn.execute(
+            "UPDATE puzzles SET seats = $1, options = $2, entries = $3, seat = $4,"
+            " solution = $5, goal = $6, line = $7, refutations = $8, themes = $9, turn = $10,"
+            " gains = $11, ply = $12 WHERE key = $13",
+            seats, _dumps(options), _dumps(entries), seat, solution, goal, _dumps(line),
+            _dumps(refutations), _dumps(themes), turn, _dumps(gains), len(entries), key)
 
     async def add_puzzle(self, *, game: str, guild_id: int, match_id: int | None, ply: int,
                          seats: int, options: dict[str, str], entries: list[list[str]],

@@ -288,10 +288,12 @@ async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_on
     shipped = curated(TTT)
     assert len(shipped.puzzles) == 4
     assert await service.puzzles.import_curated() >= 4
-    assert await store.curated_keys(TTT) == {p.key for p in shipped.puzzles}
+    assert set(await store.curated_keys(TTT)) == {p.key for p in shipped.puzzles}
     assert await service.puzzles.import_curated() == 0  # at the next start: nothing new
-    grown = PuzzleSet([*shipped.puzzles, replace(shipped.puzzles[0], key="tic-tac-toe:new:4")],
-                      shipped.themes)
+    # a new set: one puzzle more, and one corrected (the same key, another turn and themes)
+    fixed = replace(shipped.puzzles[1], turn="corrected:1", themes=[])
+    grown = PuzzleSet([shipped.puzzles[0], fixed, *shipped.puzzles[2:],
+                       replace(shipped.puzzles[0], key="tic-tac-toe:new:4")], shipped.themes)
     curated.cache_clear()
     import games.puzzles as module
 
@@ -305,6 +307,12 @@ async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_on
     finally:
         module.curated = original
         service_module.curated = original
+    from bot.service.puzzles import _told
+    from bot.store_puzzles import curated_content
+
+    kept = await store.curated_keys(TTT)  # the store follows the corrected puzzle
+    assert kept[fixed.key] == curated_content(**_told(fixed))
+    assert kept[fixed.key] != curated_content(**_told(shipped.puzzles[1]))
     puzzle = await store.puzzle(1)
     assert puzzle.match_id is None and puzzle.guild_id == 0 and puzzle.level == "curated"
     assert puzzle.goal in GOALS and puzzle.refutations and puzzle.turn and puzzle.key

@@ -16,12 +16,12 @@ from typing import Any
 
 from games import KITS, GameError, Phrase, get_game
 from games.analysis import replayed
-from games.puzzles import curated
+from games.puzzles import Curated, curated
 
 from .. import strings
 from ..glicko import Glicko, answered
 from ..store import Tx
-from ..store_puzzles import PuzzleRow
+from ..store_puzzles import PuzzleRow, curated_content
 from .core import BadRequest, Context, Forbidden, NotFound, StaleAction
 
 log = logging.getLogger(__name__)
@@ -58,6 +58,16 @@ def line_states(puzzle: PuzzleRow, line: list[str]) -> list[Any]:
     return found
 
 
+def _told(p: Curated) -> dict[str, Any]:
+    """What the store keeps of a curated puzzle (besides its key, rating and answers)."""
+    return {"seats": p.seats, "options": dict(p.options),
+            "entries": [list(e) for e in p.entries], "seat": p.seat, "solution": p.solution,
+            "goal": p.goal, "line": list(p.line),
+            "refutations": {m: list(r) for m, r in p.refutations.items()},
+            "themes": list(p.themes), "turn": p.turn,
+            "gains": {m: float(g) for m, g in p.gains.items()}}
+
+
 class Puzzles:
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -75,22 +85,23 @@ class Puzzles:
             if not found.puzzles:
                 continue
             have = await self.ctx.store.curated_keys(game_id)
+            told = {p.key: _told(p) for p in found.puzzles}
             fresh = [p for p in found.puzzles if p.key not in have]
-            if not fresh:
+            corrected = [p for p in found.puzzles if p.key in have
+                         and have[p.key] != curated_content(**told[p.key])]
+            if not fresh and not corrected:
                 continue
             async with self.ctx.store.transaction(background=True) as tx:
                 for p in fresh:
                     await tx.add_puzzle(
                         key=p.key, game=game_id, guild_id=0, match_id=None,
-                        ply=len(p.entries), seats=p.seats, options=dict(p.options),
-                        entries=[list(e) for e in p.entries], seat=p.seat, solution=p.solution,
-                        level=CURATED_LEVEL, margin=0.0, rating=Glicko(), now=self.ctx.clock(),
-                        goal=p.goal, line=list(p.line),
-                        refutations={m: list(r) for m, r in p.refutations.items()},
-                        themes=list(p.themes), turn=p.turn,
-                        gains={m: float(g) for m, g in p.gains.items()})
+                        ply=len(p.entries), level=CURATED_LEVEL, margin=0.0, rating=Glicko(),
+                        now=self.ctx.clock(), **told[p.key])
+                for p in corrected:  # a set that corrects a puzzle: the store follows it
+                    await tx.correct_curated(p.key, **told[p.key])
             added += len(fresh)
-            log.info("curated puzzles of %s: %s added", game_id, len(fresh))
+            log.info("curated puzzles of %s: %s added, %s corrected", game_id, len(fresh),
+                     len(corrected))
         return added
 
     @staticmethod
