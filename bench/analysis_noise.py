@@ -3,6 +3,7 @@ estimates of the mover's chance of winning fall where nothing was lost, which is
 below which an analysis does not call a move a mistake (`games.analysis.NOISE`).
 
     python bench/analysis_noise.py [--levels easy,normal,hard] [--positions 10] [--seeds 3]
+        [--games ico,consequence]
 
 For each game (its kit's first set-up), one match self-played by the easy AI (seeded) gives
 up to `--positions` positions, spread along it, where someone chooses among several moves.
@@ -66,12 +67,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", default="", help="game ids, separated by commas (all)")
     args = parser.parse_args()
     print(f"load at start: {os.getloadavg()[0]:.2f}", flush=True)
     print(f"{'game':<24}{'level':<8}{'n':>4}{'seeds p50':>10}{'p95':>6}{'own p50':>9}"
           f"{'p95':>6}{'threshold':>10}", flush=True)
     for level in args.levels.split(","):
-        for kit in KITS.values():
+        wanted = {g for g in args.games.split(",") if g}
+        for kit in (k for k in KITS.values() if not wanted or k.id in wanted):
             setup = kit.setups[0]
             game = get_game(kit.id)
             spread: list[float] = []
@@ -93,6 +96,8 @@ def main() -> None:
                 else:
                     found = judge(game, after, level=level, seed=11)
                     assert found is not None
+                    if not found[1]:  # a forced move: not searched (no chances of its own)
+                        continue
                     later = found[1][mover]
                 own.append(max(0.0, chances[0] - later))
             threshold = max(percentile(spread, 0.95), percentile(own, 0.95))

@@ -502,6 +502,8 @@ def estimate(decision: Decision) -> tuple[Any, list[float]]:
 # The search's own noise in a post-game analysis, per level (a smaller loss of chance is no
 # mistake): `python bench/analysis_noise.py --positions 10 --seeds 3`, 2 shared cores,
 # load 2 to 5 (the larger 95th percentile of two seeds' spread and of the drop after the
-# move the search prefers).
+# move the search prefers). Hard again on a quiet machine (load 0.0 to 1.0), 20 positions:
+# `python bench/analysis_noise.py --levels hard --positions 20 --seeds 3 --games ico,consequence`
+# (under load the 2 s cap stops the deepening at different depths: the figure doubles or more).
 KNOWLEDGE = Knowledge(TUNING, search=search, estimate=estimate,
-                      noise={"easy": 0.67, "normal": 0.11, "hard": 0.51})
+                      noise={"easy": 0.67, "normal": 0.11, "hard": 0.07})
