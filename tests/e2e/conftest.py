@@ -133,6 +133,20 @@ async def bot(fake, tmp_path):
 
 
 @pytest.fixture
+async def kit_bot(fake, tmp_path):
+    """A bot on a fresh server with tests/kits/tictactoe among its games."""
+    process = BotProcess(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
+    # the harness passes the bot no CORRAL_ setting of the tests' own: name the kit here
+    # (PYTHONPATH, which finds it, is set by tests/conftest.py)
+    process.extra_env["CORRAL_EXTRA_KITS"] = "kits.tictactoe"
+    await process.start()
+    yield process
+    await process.stop()
+    log = process.log.read_text()
+    assert "Traceback" not in log, log[-4000:]
+
+
+@pytest.fixture
 def bot_process():
     """The class, for tests that run bot processes of their own (several shards)."""
     return BotProcess

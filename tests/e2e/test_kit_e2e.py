@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 import sqlite3
 
-import pytest
 from e2e_helpers import (
     board_buttons,
     boards,
@@ -19,19 +18,6 @@ from e2e_helpers import (
     posted,
 )
 from kits.tictactoe.game import GAME
-
-
-@pytest.fixture
-async def kit_bot(fake, tmp_path, bot_process):
-    process = bot_process(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
-    # the harness passes the bot no CORRAL_ setting of the tests' own: name the kit here
-    # (PYTHONPATH, which finds it, is set by tests/conftest.py)
-    process.extra_env["CORRAL_EXTRA_KITS"] = "kits.tictactoe"
-    await process.start()
-    yield process
-    await process.stop()
-    log = process.log.read_text()
-    assert "Traceback" not in log, log[-4000:]
 
 
 def logged(database) -> list[str]:

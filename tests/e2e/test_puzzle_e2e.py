@@ -206,18 +206,6 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
                 ) == sorted([(carol, 1, 0), (dave, 0, 1)])
 
 
-@pytest.fixture
-async def fresh(fake, tmp_path, bot_process):
-    """A bot on a fresh server, tests/kits/tictactoe among its games (its set hand-checked)."""
-    process = bot_process(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
-    process.extra_env["CORRAL_EXTRA_KITS"] = "kits.tictactoe"
-    await process.start()
-    yield process
-    await process.stop()
-    log = process.log.read_text()
-    assert "Traceback" not in log, log[-4000:]
-
-
 def served(bot, message: dict[str, Any]) -> tuple[Any, ...]:
     """The stored puzzle a message shows: (id, game, key, turn, solution, entries, seats,
     options, refutations)."""
@@ -232,16 +220,16 @@ def position(row: tuple[Any, ...]) -> Any:
     return states[-1]
 
 
-async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fake, fresh):
+async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fake, kit_bot):
     with_sets = [g for g in (*PRODUCT, "tic-tac-toe") if curated(g).puzzles]
     assert "tic-tac-toe" in with_sets
-    count = rows(fresh, "SELECT game, COUNT(*) FROM puzzles WHERE key IS NOT NULL"
+    count = rows(kit_bot, "SELECT game, COUNT(*) FROM puzzles WHERE key IS NOT NULL"
                         " GROUP BY game ORDER BY game")
     assert count == sorted((g, len(curated(g).puzzles)) for g in with_sets)
     erin = fake.add_user("Erin")
     for game_id in with_sets:
         message = await offer(fake, erin, game_id)
-        row = served(fresh, message)
+        row = served(kit_bot, message)
         assert row[1] == game_id and row[2] is not None  # a curated puzzle
         assert "Goal: " in message["content"] and "You play " in message["content"], \
             message["content"]
@@ -258,11 +246,11 @@ async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fak
         assert [a["filename"] for a in failed["attachments"]] == ["refutation.png"]
 
 
-async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, fresh):
+async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, kit_bot):
     game = get_game("tic-tac-toe")
     frank = fake.add_user("Frank")
     message = await offer(fake, frank, game.id)
-    row = served(fresh, message)
+    row = served(kit_bot, message)
     assert row[2] == "tic-tac-toe:g1:4"  # all rated alike: the first of the set
     assert "You play seat 1.\nGoal: Win this turn." in message["content"], message["content"]
     failed = await answer(fake, frank, message, position(row), "a2", game)
@@ -275,7 +263,7 @@ async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, f
 
     fake.set_locale(frank, "ja")
     message = await offer(fake, frank, game.id)
-    row = served(fresh, message)
+    row = served(kit_bot, message)
     assert row[2] == "tic-tac-toe:g2:3" and "目標：勝ちを渡さない" in message["content"]
     solved = await answer(fake, frank, message, position(row), "c1", game)
     assert "✅ 正解：`c1`。" in solved["content"] and "テーマ：ブロック" in solved["content"]
@@ -283,22 +271,22 @@ async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, f
     assert [a["filename"] for a in solved["attachments"]] == ["puzzle.png"]  # the same picture
 
 
-async def test_two_puzzles_in_a_row_never_come_from_one_turn(fake, fresh):
+async def test_two_puzzles_in_a_row_never_come_from_one_turn(fake, kit_bot):
     """The set has two puzzles of one turn (g3:5, the same position): answering or not, the
     next puzzle is never the other one of the turn just served while another is left."""
     game = get_game("tic-tac-toe")
     grace = fake.add_user("Grace")
     turns = []
     for _ in range(6):  # unanswered: the same few come round, never one turn twice in a row
-        turns.append(served(fresh, await offer(fake, grace, game.id))[3])
+        turns.append(served(kit_bot, await offer(fake, grace, game.id))[3])
     for _ in range(3):  # answered: each once, until only the turn just served has one left
         message = await offer(fake, grace, game.id)
-        row = served(fresh, message)
+        row = served(kit_bot, message)
         turns.append(row[3])
         await answer(fake, grace, message, position(row), row[4], game)
     assert all(a != b for a, b in zip(turns, turns[1:], strict=False)), turns
     assert "g3:5" in turns
     # and in every game's set: four in a row, four turns
     for game_id in (g for g in PRODUCT if curated(g).puzzles):
-        shown = [served(fresh, await offer(fake, grace, game_id))[3] for _ in range(4)]
+        shown = [served(kit_bot, await offer(fake, grace, game_id))[3] for _ in range(4)]
         assert all(a != b for a, b in zip(shown, shown[1:], strict=False)), (game_id, shown)
