@@ -12,9 +12,11 @@ import importlib
 import os
 
 from .base import (  # noqa: F401  (re-exported vocabulary)
+    ALT_TEXT_LIMIT,
     N_,
     NC_,
     Answer,
+    Description,
     Ending,
     Game,
     GameError,

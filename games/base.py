@@ -329,6 +329,26 @@ class Step:
 Answer = tuple[str, ...]  # the values chosen at one step (`picks` of them)
 
 
+# -- a position in words -------------------------------------------------------------------
+ALT_TEXT_LIMIT = 1024  # Discord's limit on a picture's alt text (media item, attachment)
+
+
+@dataclass(frozen=True)
+class Description:
+    """A position in words, for a reader who cannot see the picture (a screen reader, a
+    picture that does not load), written from an observation: never from what that
+    observation hides. Phrases whose Seat fields name players, one line each.
+
+    `alt` is the picture's alt text: the essentials first (whose turn, the score or what each
+    player still needs, extra moves owed), then the board, short enough that the lines joined
+    by spaces stay within ALT_TEXT_LIMIT characters in every language. `full` is the text
+    board (`/board text:True`, the Describe button): everything a player may act on, line by
+    line, in the order a screen reader reads it, with no emoji and no drawing."""
+
+    alt: tuple[Phrase, ...]
+    full: tuple[Phrase, ...]
+
+
 class Game(ABC, Generic[S, M]):
     """One game's rules. States are immutable; `apply` returns a new state."""
 
@@ -519,6 +539,24 @@ class Game(ABC, Generic[S, M]):
     def turn_card(self, state: S, seat: int) -> Phrase | None:
         """Private notes for `seat` when their turn begins, or None for games without."""
         return None
+
+    # -- a position in words (alt text, the text board) -----------------------------------
+    def describe_view(self, view: Any) -> Description:
+        """The position `view` (what `observe` returned) in words. Every product kit writes
+        its own (tests/test_descriptions.py checks that each does); this fallback, for kits
+        that do not yet, says which game and whose turn only."""
+        words = phrase(N_("A board of {game}."), game=self.name)
+        return Description(alt=(words,), full=(words,))
+
+    def point_names(self, view: Any) -> tuple[str, ...]:
+        """The places of the board a reader may ask about (`/board at:`): pits, cells,
+        faces... named as the notation names them, in reading order."""
+        return ()
+
+    def describe_point(self, view: Any, name: str) -> Phrase:
+        """What is on one place of the board (`name`, one of `point_names`, any case), as
+        `view` shows it; an InvalidMoveError that quotes `name` when there is no such place."""
+        raise InvalidMoveError(N_("There is no place {name} on this board."), name=name)
 
 
     # -- codec and views ---------------------------------------------------------------
