@@ -31,6 +31,7 @@ from .i18n import COMMAND_GROUPS, COMMAND_IDS, command_groups
 from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
+from .quick import ChannelHeads
 from .service import Service
 from .store import Moved, Store
 from .translator import CatalogTranslator
@@ -81,6 +82,7 @@ class CorralBot(discord.Client):
                          **self.shard_options(settings))
         self.settings = settings
         self.tree = CorralTree(self)
+        self.channel_heads = ChannelHeads()
         self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -101,7 +103,13 @@ class CorralBot(discord.Client):
         parsers = self._connection.parsers
         message_create = parsers["MESSAGE_CREATE"]
 
+        heads = self.channel_heads
+
         def people_only(data: Any) -> None:
+            try:  # every message counts for a quick match's board (bot/quick.py)
+                heads.saw(int(data["channel_id"]), int(data["id"]))
+            except (KeyError, TypeError, ValueError):
+                pass
             if (data.get("author") or {}).get("bot") or data.get("webhook_id"):
                 return
             message_create(data)
@@ -139,7 +147,7 @@ class CorralBot(discord.Client):
         self.delivery = Delivery(self, self.store, self.service, self.workers,
                                  answers=self.handling.answers, api_base=self.settings.api_base,
                                  on_dm_closed=self.handling.dm_closed,
-                                 web_url=self.settings.web_url)
+                                 web_url=self.settings.web_url, heads=self.channel_heads)
         self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
         self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
         self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)

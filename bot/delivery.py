@@ -29,7 +29,7 @@ import discord
 
 from games import Phrase, phrase
 
-from . import strings
+from . import quick, strings
 from .ai import is_ai
 from .boards import (
     allowed,
@@ -62,6 +62,7 @@ from .outbox import (
 from .outbox_worker import Give, Result, Retry, Skip
 from .pictures import board_picture, tournament_picture
 from .pool import Workers
+from .quick import Bounded, ChannelHeads, Shown
 from .service import Service, wrap
 from .service.tournaments import link_games
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
@@ -128,7 +129,7 @@ class Delivery:
     def __init__(self, client: discord.Client, store: Store, service: Service,
                  pictures: Workers, *, answers: Answers, api_base: str,
                  on_dm_closed: Callable[[int], None], clock: Callable[[], float] = time.time,
-                 web_url: str | None = None):
+                 web_url: str | None = None, heads: ChannelHeads | None = None):
         """`client` makes the requests (its REST session and rate limits); `answers` says
         whether this process answered an interaction (a board follows it up);
         `on_dm_closed(user)`: a DM could not reach this user, who is told at their next
@@ -145,6 +146,8 @@ class Delivery:
         self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
         self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
         self._follow_ups = ChannelBudget()
+        self.heads = heads  # the channels' newest messages: may a board be shown in place?
+        self._shown: Bounded[int, Shown] = Bounded()  # each match's last board, by match
 
     async def deliver(self, row: OutboxRow, payload: Payload) -> Result:
         """Post what `row` asks for (raises `Retry`, `Give` or `Skip`)."""
@@ -317,11 +320,20 @@ class Delivery:
         if message_id is not None:  # posted by an earlier try: what it was to retire, again
             retired = await self._retire_older(match_row.id, board.version, keep=message_id)
             return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
+        # a quick match shows its board again in place (bot/quick.py); the choice is written
+        # down first, so that a retry edits the same message and never posts a second board
+        shown = self._shown.get(board.match_id)
+        if board.edits is None and current and await self._in_place(match_row, board, shown):
+            assert shown is not None
+            board = dataclasses.replace(board, edits=shown.message_id)
+            await self.store.together(lambda tx: tx.save_progress(row.id, encode(board)[1]),
+                                      background=False)
         # the older boards lose their components before this one is posted, not after: else
         # a player sees the new board beside an old one still offering Play… (until the edits
         # go out, seconds when the channel's edits are rate limited). They are out of date
         # already (this row exists because the match moved on), and at most one board is live.
-        retired = await self._retire_older(match_row.id, board.version, keep=NOT_POSTED)
+        retired = await self._retire_older(match_row.id, board.version,
+                                           keep=board.edits or NOT_POSTED)
         content, mentions = board_text(board, texts, current=current)
         picture = await self.pictures.run(
             board_picture, board.game, board.state, None, board.names(),
@@ -336,18 +348,82 @@ class Delivery:
                               finished=match.status == "finished", texts=texts, link=link)
         elif link is not None:
             view.add_item(link_button(link, texts))
-        message_id, channel_id, via = await self._post_board(
-            row, board, picture, content=content, view=view,
-            allowed_mentions=allowed(mentions))
+        placed = None
+        if board.edits is not None:
+            placed = await self._edit_board(board, shown, picture, content=content, view=view,
+                                            allowed_mentions=allowed(mentions))
+        if placed is None:
+            placed = await self._post_board(row, board, picture, content=content, view=view,
+                                            allowed_mentions=allowed(mentions))
+        message_id, channel_id, via = placed
         board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
+        token = via.token if via else None
+        token_expires = via.expires_at if via else None
+        if board.edits is not None and shown is not None and shown.message_id == message_id:
+            token, token_expires = shown.token, shown.token_expires  # the message's own
         live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
-                           None, via.token if via else None,
-                           via.expires_at if via else None) if current else None
+                           None, token, token_expires) if current else None
+        self._shown[board.match_id] = Shown(message_id, channel_id, board.version,
+                                            self.clock(), token, token_expires)
         # not background work: a click on the new board can come at once, and its move
         # takes the board's buttons away without another request only once it is recorded
         await self.store.together(functools.partial(
             self._posted, row.id, board, live, self.clock()), background=False)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
+
+    async def _in_place(self, match_row: MatchRow, board: Board, shown: Shown | None) -> bool:
+        """Whether this board replaces the match's last one in place (bot/quick.py): it is in
+        the same channel, recent, nothing was posted after it, and everyone it is for is
+        there (the player to move; every player for the final board)."""
+        if (shown is None or self.heads is None or board.reposted or board.lead is not None
+                or shown.channel_id != board.channel_id or shown.version >= board.version
+                or self.clock() - shown.at > quick.WINDOW
+                or not self.heads.quiet_since(board.channel_id, shown.message_id)):
+            return False
+        if board.final:
+            wanted = [uid for uid, _ in board.seats]
+        elif board.turn is not None:
+            wanted = [board.turn]
+        else:
+            return False
+        moved_at = await self.store.last_moves_at(match_row.id)
+        now = self.service.clock()
+        return all(quick.there(uid, moved_at, now) for uid in wanted)
+
+    async def _edit_board(self, board: Board, shown: Shown | None, picture: bytes, *,
+                          content: str, view: StaticView,
+                          allowed_mentions: discord.AllowedMentions
+                          ) -> tuple[int, int, Via | None] | None:
+        """Show the board in place of `board.edits`: through the interaction's token where
+        one still reaches the message (the clicked board is the click's @original; a board
+        that was a follow-up has its own token), else as a channel edit. None: the message
+        is gone, and the board is posted instead."""
+        assert board.edits is not None
+        message_id, channel_id = board.edits, board.channel_id
+        body = {"content": content, "components": view.to_components(),
+                "allowed_mentions": allowed_mentions.to_dict()}
+        application_id = self.client.application_id
+        tokens: list[tuple[str, int | str]] = []
+        via = board.via
+        if via is not None and via.message_id == message_id and self.clock() < via.expires_at:
+            tokens.append((via.token, "@original"))
+        if (shown is not None and shown.message_id == message_id and shown.token is not None
+                and shown.token_expires is not None and self.clock() < shown.token_expires):
+            tokens.append((shown.token, message_id))
+        for token, target in tokens if application_id is not None else ():
+            assert application_id is not None
+            try:
+                await edit_follow_up(self._http(), self.api_base, application_id, token,
+                                     target, body, picture=picture, filename="board.png")
+                return message_id, channel_id, None
+            except Unsent as exc:
+                if not exc.refused:
+                    raise Retry(f"board edit: {exc}") from None
+        if await self._edit(channel_id, message_id, content=content, view=view,
+                            attachments=_board_file(picture),
+                            allowed_mentions=allowed_mentions):
+            return message_id, channel_id, None
+        return None
 
     async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, *,
                           content: str, view: StaticView, allowed_mentions: discord.AllowedMentions

@@ -76,13 +76,23 @@ async def send_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
 
 
 async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
-                         token: str, message_id: int | str, body: dict[str, Any]) -> None:
-    """PATCH a message the interaction `token` posted (as Discord's JSON). Raises `Unsent`
-    (an edit repeats safely, so a 5xx is simply retried later)."""
+                         token: str, message_id: int | str, body: dict[str, Any], *,
+                         picture: bytes | None = None, filename: str = "board.png") -> None:
+    """PATCH a message the interaction `token` posted (as Discord's JSON); with `picture`,
+    that PNG replaces the message's attachments. Raises `Unsent` (an edit repeats safely,
+    so a 5xx is simply retried later)."""
     url = f"{api_base}/webhooks/{application_id}/{token}/messages/{message_id}"
+    data: Any = orjson.dumps(body)
+    headers = {"Content-Type": "application/json"}
+    if picture is not None:
+        form = aiohttp.FormData(quote_fields=False)
+        form.add_field("payload_json", orjson.dumps(
+            {**body, "attachments": [{"id": 0, "filename": filename}]}).decode(),
+            content_type="application/json")
+        form.add_field("files[0]", picture, filename=filename, content_type="image/png")
+        data, headers = form, {}
     try:
-        async with session.patch(url, data=orjson.dumps(body),
-                                 headers={"Content-Type": "application/json"},
+        async with session.patch(url, data=data, headers=headers,
                                  timeout=aiohttp.ClientTimeout(total=30)) as response:
             text = await response.text()
             status = response.status

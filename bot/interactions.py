@@ -64,8 +64,10 @@ def via(interaction: Interaction) -> Via | None:
     """The interaction as the change it causes may answer it (see `Via`)."""
     if interaction.channel_id is None:
         return None
+    message = interaction.message
+    clicked = message.id if message is not None and not message.flags.ephemeral else None
     return Via(interaction.id, interaction.token, interaction.channel_id,
-               time.time() + TOKEN_LIFETIME)
+               time.time() + TOKEN_LIFETIME, clicked)
 
 
 class Answers:

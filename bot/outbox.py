@@ -43,17 +43,25 @@ class Via:
     token: str
     channel_id: int
     expires_at: float
+    # the channel message whose component was clicked (the interaction's @original), if any:
+    # a board shown again in place edits it through the token
+    message_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"interaction_id": self.interaction_id, "token": self.token,
-                "channel_id": self.channel_id, "expires_at": self.expires_at}
+        data: dict[str, Any] = {"interaction_id": self.interaction_id, "token": self.token,
+                                "channel_id": self.channel_id, "expires_at": self.expires_at}
+        if self.message_id is not None:
+            data["message_id"] = self.message_id
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> Via | None:
         if not isinstance(data, dict):
             return None
+        message_id = data.get("message_id")
         return cls(int(data["interaction_id"]), str(data["token"]), int(data["channel_id"]),
-                   float(data["expires_at"]))
+                   float(data["expires_at"]),
+                   int(message_id) if message_id is not None else None)
 
 
 # -- the parts of payloads ---------------------------------------------------------------------
@@ -114,6 +122,9 @@ class Board:
     via: Via | None = None
     message_id: int | None = None
     posted_in: int | None = None
+    # the earlier board this one replaces in place (a quick match), written before the edit:
+    # a retried row edits the same message again rather than posting a second board
+    edits: int | None = None
 
     @property
     def lane(self) -> str:
@@ -404,7 +415,8 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Board: {"seats": _SEATS, "lead": _TEXT, "lines": _TEXTS, "mention": _INTS,
             "turn_note": _TEXT, "result": _TEXT, "scores": {"out": list, "into": _tuple},
             "ratings": {"out": _ratings_out, "into": _ratings_in}, "via": _VIA,
-            "message_id": {"omit": True}, "posted_in": {"omit": True}},
+            "message_id": {"omit": True}, "posted_in": {"omit": True},
+            "edits": {"omit": True}},
     Notice: {"seats": _SEATS, "text": _TEXT, "mention": _INTS,
              "buttons": {"out": lambda bs: [_button_out(b) for b in bs],
                          "into": lambda v: tuple(_button_in(b) for b in v or ())},

@@ -406,6 +406,14 @@ class Queries(AnalysisQueries, PuzzleQueries):
         return MoveRow(row["seq"], row["ply"], row["kind"], row["notation"], row["actor_id"],
                        row["played_at"], row["interaction_id"])
 
+    async def last_moves_at(self, match_id: int) -> dict[int, float]:
+        """When each player of the match last moved (match clock), by user id: who is
+        there to see a board edited in place (a quick match)."""
+        rows = await self.conn.fetch(
+            "SELECT actor_id, MAX(played_at) AS at FROM moves WHERE match_id = $1"
+            " AND kind = 'move' AND actor_id IS NOT NULL GROUP BY actor_id", match_id)
+        return {int(row["actor_id"]): float(row["at"]) for row in rows}
+
     async def move_by_interaction(self, interaction_id: int) -> tuple[int, MoveRow] | None:
         row = await self.conn.fetchrow(
             "SELECT match_id, seq, ply, kind, notation, actor_id, played_at, interaction_id"

@@ -55,7 +55,16 @@ def button_with(message: dict[str, Any], prefix: str) -> str:
 
 
 def boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
-    return [m for m in fake.channel_messages(channel_id) if m["attachments"]]
+    """The boards shown in the channel, oldest first, each as its message is now: a message
+    with a picture, counted again for each new picture it was edited to show (a quick match
+    shows its next board in place, bot/quick.py). Pictures are told apart by their attachment
+    ids (snowflakes: upload order), remembered on the fake across calls."""
+    shown = fake.__dict__.setdefault("_boards_shown", {})
+    order = shown.setdefault(channel_id or fake.channel_id, {})
+    for message in fake.channel_messages(channel_id):
+        for attachment in message["attachments"][:1]:
+            order.setdefault(int(attachment["id"]), int(message["id"]))
+    return [fake.messages[mid] for _, mid in sorted(order.items()) if mid in fake.messages]
 
 
 def is_ephemeral(message: dict[str, Any]) -> bool:
@@ -64,7 +73,9 @@ def is_ephemeral(message: dict[str, Any]) -> bool:
 
 def live_boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
     """Boards that still carry components (only the newest should)."""
-    return [m for m in boards(fake, channel_id) if components(fake.messages[int(m["id"])])]
+    found = {int(m["id"]): m for m in boards(fake, channel_id)
+             if components(fake.messages[int(m["id"])])}
+    return list(found.values())
 
 
 async def only_live(fake, board: dict[str, Any], channel_id: int | None = None) -> None:

@@ -96,10 +96,12 @@ async def test_a_repeated_move_whose_answer_was_lost_plays_once(fake, bot):
     for the same ply (as autocomplete fills it in) is recognised, not played twice."""
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     await challenge_and_accept(fake, alice, bob, first="me")
-    await slash_move(fake, alice, "a #0")  # ends in an empty pit: Bob gets a bonus move
+    # ends in an empty pit: Bob gets a bonus move
+    _, before = await slash_move(fake, alice, "a #0")
     record, board = await slash_move(fake, bob, "a #1")
     assert f"<@{bob}>, your turn" in board["content"]  # Bob is still to move
-    assert fake.pinged(board) == set()  # ... and is not pinged again for his extra move
+    # ... and is not pinged again for his extra move: he is there, the board is edited
+    assert board["id"] == before["id"] and fake.pinged(board) == {bob}
     again = await play_slash(fake, bob, "a #1")  # the same /move, its answer lost
     assert again.original["content"] == "Already played: `a` (move 2). The match has moved " \
         "on; see the newest board."
