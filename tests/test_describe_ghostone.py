@@ -81,7 +81,7 @@ def test_start_in_both_languages():
 def test_the_ghost_the_die_and_a_rock_taken():
     view = view_after(GHOST_LINE)
     assert alt_text(GAME, view, EN, NAMES[:3]) == (
-        "Aki to move. Aki: 8 points, pawns on b1. Ben: 0 points, pawns on a3, b3, c2. "
+        "Aki to move. Aki: 8 points, pawn on b1. Ben: 0 points, pawns on a3, b3, c2. "
         "Cho: 5 points, pawns on a4, a2. The ghost is on a2. 6 rocks out of the game. Die: SW. "
         "Rocks: a4: 4, b4: 2, d4: 3, a3: 3, b3: 2, c3: 2, d3: 2, a2: 1, b2: 4, c2: 7, a1: 1, "
         "b1: 4, c1: 2. Flipped plates: c4, d2, d1. Last move: Cho a1-a2 E (a rock went to b1).")

@@ -114,13 +114,13 @@ def _result(view: GhostoneView) -> Phrase:
 def _seat(view: GhostoneView, seat: int) -> Phrase:
     """A seat's score and the plates of its pawns still on the board."""
     pawns = tuple(plate_name(p) for p in READING_ORDER if view.pawns[p] == seat)
-    score = view.scores[seat]
+    points = nphrase(N_("{n} point"), N_("{n} points"), view.scores[seat])
     if not pawns:
-        return nphrase(N_("{name}: {n} point, no pawn on the board"),
-                       N_("{name}: {n} points, no pawn on the board"), score, name=Seat(seat))
-    return nphrase(N_("{name}: {n} point, pawns on {plates}"),
-                   N_("{name}: {n} points, pawns on {plates}"), score, name=Seat(seat),
-                   plates=pawns)
+        return phrase(N_("{name}: {points}, no pawn on the board"), name=Seat(seat),
+                      points=points)
+    return nphrase(N_("{name}: {points}, pawn on {plates}"),
+                   N_("{name}: {points}, pawns on {plates}"), len(pawns), name=Seat(seat),
+                   points=points, plates=pawns)
 
 
 def _ghost(view: GhostoneView) -> list[Phrase]:
