@@ -22,6 +22,7 @@ from typing import Any
 from ..base import (
     N_,
     Answer,
+    Description,
     Ending,
     Game,
     GameInfo,
@@ -620,6 +621,19 @@ class Ghostone(Game[GhostoneState, GhostoneMove]):
             effects.append(nphrase(N_("{n} turn was passed (no move possible)"),
                                    N_("{n} turns were passed (no move possible)"), passed))
         return tuple(effects)
+
+    # -- a position in words (games/ghostone/words.py) ---------------------------------------
+    def describe_view(self, view: GhostoneView) -> Description:
+        from .words import describe  # words.py reads this module's names
+        return describe(view)
+
+    def point_names(self, view: GhostoneView) -> tuple[str, ...]:
+        from .words import point_names
+        return point_names(view)
+
+    def describe_point(self, view: GhostoneView, name: str) -> Phrase:
+        from .words import describe_point
+        return describe_point(view, name)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: GhostoneState) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from ..base import (
     N_,
     NC_,
     Answer,
+    Description,
     Ending,
     Game,
     GameInfo,
@@ -372,6 +373,19 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
             return None
         return nphrase(N_("{n} bonus move to make after this one"),
                        N_("{n} bonus moves to make after this one"), extra)
+
+    # -- a position in words (games/mancala/words.py) ---------------------------------------
+    def describe_view(self, view: MancalaView) -> Description:
+        from .words import describe  # words.py reads this module's names
+        return describe(view)
+
+    def point_names(self, view: MancalaView) -> tuple[str, ...]:
+        from .words import point_names
+        return point_names(view)
+
+    def describe_point(self, view: MancalaView, name: str) -> Phrase:
+        from .words import describe_point
+        return describe_point(view, name)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: MancalaState) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from ..base import (
     N_,
     NC_,
     Answer,
+    Description,
     Ending,
     Game,
     GameInfo,
@@ -467,6 +468,19 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
                              "were just mutilated)."), card=card,
                           cells=tuple(sorted(cell_name(c) for c in view.blocked)))
         return card
+
+    # -- a position in words (games/pastoral/words.py) ---------------------------------------
+    def describe_view(self, view: PastoralView) -> Description:
+        from .words import describe  # words.py reads this module's names
+        return describe(view)
+
+    def point_names(self, view: PastoralView) -> tuple[str, ...]:
+        from .words import point_names
+        return point_names(view)
+
+    def describe_point(self, view: PastoralView, name: str) -> Phrase:
+        from .words import describe_point
+        return describe_point(view, name)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: PastoralState) -> dict[str, Any]:
