@@ -283,10 +283,11 @@ def describe_point(view: IcoView, name: str) -> Phrase:
         number = int(key[1:])
         if key[0] == "f":
             edges = tuple(edge_to_words(view, number, e) for e in FACE_EDGES[number])
-            template = (N_("{face}, the active triangle: {edges}; opposite face: {opposite}.")
+            template = (N_("Face {number} ({name}), the active triangle: {edges}; opposite "
+                           "face: {opposite}.")
                         if number == view.active and view.outcome is None else
-                        N_("{face}: {edges}; opposite face: {opposite}."))
-            return phrase(template, face=face_words(number), edges=edges,
+                        N_("Face {number} ({name}): {edges}; opposite face: {opposite}."))
+            return phrase(template, number=FACE_NUMBERS[number], name=key, edges=edges,
                           opposite=face_words(ANTIPODE[number]))
         first, second = (f for f in range(len(FACES)) if number in FACE_EDGES[f])
         return phrase(N_("{edge}: {markers}; between {first} and {second}."), edge=key,
