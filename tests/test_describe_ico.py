@@ -39,13 +39,12 @@ def test_an_opening_reads_whose_turn_the_active_triangle_and_the_needs():
     view = GAME.observe(state, None)
     assert alt_text(GAME, view, EN, NAMES[:2]) == (
         "Alice (Red) to move: may place on e3, e15. Level 1; active triangle face 4 (f3): "
-        "e3 (no marker) to face 3 (f2), e4 (Blue) to face 5 (f4), e15 (no marker) to face 9 "
-        "(f8). Alice (Red, 29 left) needs 2 more edges, such as e1, e5; has e0. Bob (Blue, 29 "
+        "e3 (no marker) to face 3, e4 (Blue) to face 5, e15 (no marker) to face 9. Alice (Red, 29 left) needs 2 more edges, such as e1, e5; has e0. Bob (Blue, 29 "
         "left) needs 2 more edges, such as e3, e15; has e4. Last: Bob e4")
     assert alt_text(GAME, view, JA, NAMES[:2]) == (
         "Alice（赤）の手番：置ける辺は e3、e15。 レベル1。アクティブな三角形は「4」の三角形（f3）："
-        "e3（マーカーなし）の先は「3」の三角形（f2）、e4（青）の先は「5」の三角形（f4）、"
-        "e15（マーカーなし）の先は「9」の三角形（f8）。 Alice（赤、残り29個）：あと2辺（例：e1、e5）。"
+        "e3（マーカーなし）の先は「3」の三角形、e4（青）の先は「5」の三角形、"
+        "e15（マーカーなし）の先は「9」の三角形。 Alice（赤、残り29個）：あと2辺（例：e1、e5）。"
         "置いた辺：e0。 Bob（青、残り29個）：あと2辺（例：e3、e15）。置いた辺：e4。 直前：Bob e4")
     board = text_board(GAME, view, EN, NAMES[:2])
     assert board[:7] == [

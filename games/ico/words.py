@@ -169,16 +169,21 @@ def status_words(view: IcoView) -> tuple[Phrase, ...]:
     return tuple(lines)
 
 
-def edge_to_words(view: IcoView, face: int, edge: int) -> Phrase:
-    """An edge of a face, what is on it and the face across it."""
+def edge_to_words(view: IcoView, face: int, edge: int, compact: bool = False) -> Phrase:
+    """An edge of a face, what is on it and the face across it; `compact` (the alt text)
+    names that face by its number alone, as the map does."""
+    across = ACROSS[(face, edge)]
     return phrase(N_("{edge} ({markers}) to {face}"), edge=f"e{edge}",
-                  markers=markers_words(view, edge), face=face_words(ACROSS[(face, edge)]))
+                  markers=markers_words(view, edge),
+                  face=phrase(N_("face {number}"), number=FACE_NUMBERS[across]) if compact
+                  else face_words(across))
 
 
 def active_words(view: IcoView, compact: bool) -> Phrase:
     """The active triangle and its edges; `compact` (the alt text) says the level too (the
     picture's header does), the text board has a line of its own for it."""
-    edges = tuple(edge_to_words(view, view.active, e) for e in FACE_EDGES[view.active])
+    edges = tuple(edge_to_words(view, view.active, e, compact)
+                  for e in FACE_EDGES[view.active])
     if compact:
         return phrase(N_("Level {level}; active triangle {face}: {edges}."), level=view.level,
                       face=face_words(view.active), edges=edges)
