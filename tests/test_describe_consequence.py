@@ -40,11 +40,11 @@ def test_a_position_reads_the_same_in_public_with_tile_backs_only():
     assert alt_text(GAME, view, EN, NAMES) == (
         "Bob (the sun player) to move. Tiles in hand: Alice 4, Bob 6. 3 face-down blue tiles: "
         "c4, b2, d1. 1 face-down red tile: c2. 12 empty squares: a4, b4, d4, a3, b3, c3, d3, "
-        "a2, d2, a1, b1, c1. Last: Alice B@a2>E")
+        "a2, d2, a1, b1, c1. Last move: Alice placed a blue tile on a2 and pushed E (B@a2>E).")
     assert alt_text(GAME, view, JA, NAMES) == (
         "Bob（太陽のプレイヤー）の手番です。 手元のタイル：Alice 4枚、Bob 6枚。 伏せた青のタイル3枚："
         "c4、b2、d1。 伏せた赤のタイル1枚：c2。 空きマス12個：a4、b4、d4、a3、b3、c3、d3、a2、"
-        "d2、a1、b1、c1。 直前：Alice B@a2>E")
+        "d2、a1、b1、c1。 直前の手：Alice が a2 に青のタイルを置き、東へ押し出しました（B@a2>E）。")
     assert text_board(GAME, view, EN, NAMES) == [
         "Bob (the sun player) to move.",
         "Alice is the moon player (blue tiles) and scores pairs of moons; Bob is the sun "

@@ -92,10 +92,14 @@ def test_redoubled_markers_and_the_end_of_a_match():
     data["markers"][0] = [2, 0, 1]
     view = GAME.observe(GAME.from_json(data), None)
     board = text_board(GAME, view, EN, NAMES[:3])
-    assert ("Face 1 (f0), the active triangle: e0 (Red ×2, Yellow), e1 (no marker), e5 (no "
+    assert ("Face 1 (f0), the active triangle: e0 (2 Red, Yellow), e1 (no marker), e5 (no "
             "marker).") in board
     assert any(line.startswith("Alice (Red, 28 markers left) needs 9 more edges for a belt")
-               and line.endswith("; markers on e0 ×2.") for line in board)
+               and line.endswith("; markers on e0 (2 markers).") for line in board)
+    japanese = text_board(GAME, view, JA, NAMES[:3])
+    assert "「1」の三角形（f0、アクティブな三角形）：e0（赤2個、黄）、e1（マーカーなし）、" \
+        "e5（マーカーなし）。" in japanese
+    assert any(line.endswith("マーカーのある辺：e0（2個）。") for line in japanese)
 
     rng = random.Random(4)
     state = GAME.new(2, {"level": "1", "start": "f7"})

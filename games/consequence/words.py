@@ -161,16 +161,14 @@ def _moved_tile(notation: str) -> Phrase:
     return phrase(N_("{colour} tile"), colour=colour(kind[:1] if kind[:1] in "BR" else "B"))
 
 
-def last_words(view: ConsequenceView, compact: bool) -> tuple[Phrase, ...]:
+def last_words(view: ConsequenceView) -> tuple[Phrase, ...]:
     """The last action as the view knows it, and a tile it pushed off the grid (its colour
     only: the receiver's hand line names its symbol to the receiver)."""
     last = view.last
     if last is None:
         return ()
     seat, notation = Seat(last["seat"]), last["notation"]
-    if compact:
-        lines = [phrase(N_("Last: {name} {move}"), name=seat, move=notation)]
-    elif last["kind"] == "move":
+    if last["kind"] == "move":
         lines = [phrase(N_("Last move: {player} moved the tile on {origin} to {target} "
                            "({notation})."), player=seat, origin=square_name(last["origin"]),
                         target=square_name(last["target"]), notation=notation)]
@@ -233,8 +231,8 @@ def score_words(view: ConsequenceView) -> tuple[Phrase, ...]:
 def describe(view: ConsequenceView) -> Description:
     status = status_words(view)
     alt = (status, hand_words(view), *grid_groups(view), *score_words(view),
-           *last_words(view, True))
-    full = (status, roles_words(), hand_words(view), *last_words(view, False),
+           *last_words(view))
+    full = (status, roles_words(), hand_words(view), *last_words(view),
             *restriction_words(view), *rank_lines(view), *score_words(view))
     return Description(alt=alt, full=full)
 

@@ -39,9 +39,9 @@ def face_words(face: int) -> Phrase:
 
 
 def markers_words(view: IcoView, edge: int) -> Phrase | tuple[Phrase, ...]:
-    """The markers on one edge: "Red, Blue ×2" (a list, written as the reader's language
+    """The markers on one edge: "Red, 2 Blue" (a list, written as the reader's language
     writes lists), or "no marker"."""
-    found = tuple(colour(seat) if n == 1 else phrase(N_("{colour} ×{n}"), colour=colour(seat), n=n)
+    found = tuple(colour(seat) if n == 1 else phrase(N_("{n} {colour}"), colour=colour(seat), n=n)
                   for seat, n in enumerate(view.markers[edge]) if n)
     return found if found else phrase(N_("no marker"))
 
@@ -108,7 +108,7 @@ def _completing(gaps: list[tuple[int, ...]]) -> tuple[str, ...]:
 
 
 def holdings(view: IcoView, seat: int, compact: bool) -> Phrase:
-    """The edges holding a colour ("e0, e5 ×2"); `compact` (the alt text): the shorter of
+    """The edges holding a colour ("e0, e5 (2 markers)"); `compact` (the alt text): the shorter of
     the edges held and those lacking, without redoubling counts."""
     held = [e for e, counts in enumerate(view.markers) if counts[seat]]
     if not held:
@@ -121,7 +121,8 @@ def holdings(view: IcoView, seat: int, compact: bool) -> Phrase:
             return phrase(N_("has every edge but {edges}"), edges=lacking)
         return phrase(N_("has {edges}"), edges=tuple(f"e{e}" for e in held))
     return phrase(N_("markers on {edges}"), edges=tuple(
-        f"e{e}" if view.markers[e][seat] == 1 else f"e{e} ×{view.markers[e][seat]}"
+        f"e{e}" if view.markers[e][seat] == 1 else
+        phrase(N_("{edge} ({n} markers)"), edge=f"e{e}", n=view.markers[e][seat])
         for e in held))
 
 
