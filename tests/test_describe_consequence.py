@@ -89,8 +89,10 @@ def test_a_slide_and_a_tile_pushed_off_the_grid():
     view = GAME.observe(pushed, None)
     board = text_board(GAME, view, EN, NAMES)
     assert "Last move: Bob placed a red tile on b1 and pushed E (R@b1>E)." in board
-    assert "a blue tile was pushed off into Alice's hand" in board
+    assert "A blue tile was pushed off the grid into Alice's hand." in board
     assert "Tiles in hand: Alice 7, Bob 5." in board
+    assert "青のタイルがグリッドの外に押し出され、Alice に手渡されました。" in \
+        text_board(GAME, view, JA, NAMES)
     assert "Rank 1: a1 empty, b1 empty, c1 face-down red tile, d1 face-down red tile." in board
     assert "あなたの手元：青のドット、青のドット、青のドット、青の月、青の月、青の月、青の太陽。" in \
         " ".join(text_board(GAME, GAME.observe(pushed, 0), JA, NAMES))
@@ -107,6 +109,7 @@ def test_the_final_count_shows_every_face_and_the_pairs():
     alt = alt_text(GAME, view, EN, NAMES)
     assert alt.startswith("Game over: ")
     assert "face-down" not in alt and "Face-up blue " in alt
+    assert "Tiles in hand" not in alt  # both hands are empty at the count
     board = text_board(GAME, view, EN, NAMES)
     moons, suns = view.scores
     pairs = [line for line in board if line.startswith(("Alice scores", "Bob scores"))]

@@ -182,7 +182,8 @@ def last_words(view: ConsequenceView) -> tuple[Phrase, ...]:
                         player=seat, tile=_moved_tile(notation),
                         square=square_name(last["square"]), notation=notation)]
     if last.get("ejected") is not None:
-        lines.append(phrase(N_("a {colour} tile was pushed off into {receiver}'s hand"),
+        lines.append(phrase(N_("A {colour} tile was pushed off the grid into {receiver}'s "
+                               "hand."),
                             colour=colour(last["ejected"][0]),
                             receiver=Seat(last["ejected_to"])))
     return tuple(lines)
@@ -230,9 +231,11 @@ def score_words(view: ConsequenceView) -> tuple[Phrase, ...]:
 
 def describe(view: ConsequenceView) -> Description:
     status = status_words(view)
-    alt = (status, hand_words(view), *grid_groups(view), *score_words(view),
-           *last_words(view))
-    full = (status, roles_words(), hand_words(view), *last_words(view),
+    # once the game is over, two empty hands are not worth a line
+    hands = () if view.outcome is not None and not any(view.hand_sizes) else \
+        (hand_words(view),)
+    alt = (status, *hands, *grid_groups(view), *score_words(view), *last_words(view))
+    full = (status, roles_words(), *hands, *last_words(view),
             *restriction_words(view), *rank_lines(view), *score_words(view))
     return Description(alt=alt, full=full)
 
