@@ -222,9 +222,9 @@ def relabel(state: ConsequenceState, sigma: list[int]) -> ConsequenceState:
             move = replace(move, kind=KINDS[sigma[last.tile]])
         last = LastAction(last.seat, move, sigma[last.tile], last.run, tile(last.ejected))
     return replace(
-        state, grid=tuple(tile(t) for t in state.grid),  # type: ignore[misc]
-        hands=tuple(frozenset(sigma[t] for t in h) for h in state.hands),  # type: ignore[arg-type]
-        known=tuple(frozenset(sigma[t] for t in k) for k in state.known),  # type: ignore[arg-type]
+        state, grid=tuple(tile(t) for t in state.grid),
+        hands=tuple(frozenset(sigma[t] for t in h) for h in state.hands),
+        known=tuple(frozenset(sigma[t] for t in k) for k in state.known),
         just_moved=tile(state.just_moved), just_placed=tile(state.just_placed), last=last,
         history=tuple(key(k) for k in state.history))
 

@@ -201,3 +201,33 @@ def test_every_face_and_edge_answers_and_an_unknown_place_is_refused():
             GAME.describe_point(view, wrong)
         assert refused.value.phrase.field("name") == wrong
         assert JA(refused.value.phrase).startswith("この盤面に")
+
+
+def test_alt_text_fits_even_in_positions_built_to_be_long():
+    """Four 32-character names, each colour on 15 edges (redoubled where the level allows),
+    all four colours on every edge of the active triangle: the longest alt text there is."""
+    rng = random.Random(2)
+    longest = 0
+    for _ in range(300):
+        level = rng.choice(("1+", "2", "2+"))
+        options = {"level": level, "start": "f12"}
+        if level == "2+":
+            options["antipodal"] = rng.choice(("yes", "no"))
+        data = GAME.to_json(GAME.new(4, options))
+        most = 1 if level == "1+" else 2
+        for seat in range(4):
+            for edge in rng.sample(range(30), 15):
+                data["markers"][edge][seat] = rng.randint(1, most)
+        for edge in (16, 17, 25):  # the active face f12's edges
+            data["markers"][edge] = [rng.randint(1, most) for _ in range(4)]
+        data["to_move"] = rng.randrange(4)
+        data["last"], data["previous_active"] = [(data["to_move"] + 3) % 4, 25, True], 17
+        state = GAME.from_json(data)
+        if GAME.outcome(state) is not None:
+            continue
+        view = GAME.observe(state, None)
+        for texts in (EN, JA):
+            alt = raw_alt(view, texts, LONG_NAMES)
+            assert len(alt) <= ALT_TEXT_LIMIT, alt
+            longest = max(longest, len(alt))
+    assert longest > 900
