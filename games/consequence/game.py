@@ -28,6 +28,7 @@ from typing import Any
 from ..base import (
     N_,
     Answer,
+    Description,
     Ending,
     Game,
     GameInfo,
@@ -485,6 +486,20 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         return nphrase(N_("Your hand: {tiles}. {opponent} holds {n} tile."),
                        N_("Your hand: {tiles}. {opponent} holds {n} tiles."), other,
                        tiles=tuple(describe_kind(k) for k in view.hand), opponent=Seat(1 - seat))
+
+    # -- a position in words (games/consequence/words.py) ---------------------------------
+    # (imported when used: words.py reads this module's tables)
+    def describe_view(self, view: ConsequenceView) -> Description:
+        from . import words
+        return words.describe(view)
+
+    def point_names(self, view: ConsequenceView) -> tuple[str, ...]:
+        from . import words
+        return words.point_names(view)
+
+    def describe_point(self, view: ConsequenceView, name: str) -> Phrase:
+        from . import words
+        return words.describe_point(view, name)
 
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: ConsequenceState) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from typing import Any
 from ..base import (
     N_,
     Answer,
+    Description,
     Ending,
     Game,
     GameInfo,
@@ -187,6 +188,7 @@ class IcoView:
     winning_faces: tuple[int, ...]
     left: tuple[int, ...]  # markers each seat has left
     ply: int
+    antipodal: bool = False  # level 2+: the big triangle's antipodal one is needed too
 
 
 class Ico(Game[IcoState, IcoMove]):
@@ -433,6 +435,20 @@ class Ico(Game[IcoState, IcoMove]):
                        origin=FACE_NUMBERS[before.active], face=FACE_NUMBERS[after.active]),)
 
 
+    # -- a position in words (games/ico/words.py) -----------------------------------------
+    # (imported when used: words.py reads this module's tables)
+    def describe_view(self, view: IcoView) -> Description:
+        from . import words
+        return words.describe(view)
+
+    def point_names(self, view: IcoView) -> tuple[str, ...]:
+        from . import words
+        return words.point_names(view)
+
+    def describe_point(self, view: IcoView, name: str) -> Phrase:
+        from . import words
+        return words.describe_point(view, name)
+
     # -- codec -------------------------------------------------------------------------
     def to_json(self, state: IcoState) -> dict[str, Any]:
         return {"seats": state.seats, "level": state.level, "antipodal": state.antipodal,
@@ -482,7 +498,8 @@ class Ico(Game[IcoState, IcoMove]):
             to_move=None if outcome else state.to_move, legal_edges=legal, last=state.last,
             previous_active=state.previous_active, outcome=outcome, winning_edges=edges,
             winning_faces=faces,
-            left=tuple(MARKERS - state.placed(s) for s in range(state.seats)), ply=state.ply)
+            left=tuple(MARKERS - state.placed(s) for s in range(state.seats)), ply=state.ply,
+            antipodal=state.antipodal)
 
     def describe(self, state: IcoState) -> str:
         rows = [f"level {state.level}, active face f{state.active} "
