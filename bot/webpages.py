@@ -801,6 +801,7 @@ class Pages:
                         for alt, line in zip(alts[1:], d["moves"], strict=True))
         frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
         first_src = frames.replace("{ply}", "0")  # a replay starts from the beginning
+        start = texts(phrase(POSITION, ply=0, total=total))
         board = (f'<img id="frame" src="{e(first_src)}" alt="{e(alts[0])}">'
                  if row.state is not None else "")
         body = f"""
@@ -809,15 +810,15 @@ class Pages:
 <h1>{e(d["title"])} — {e(texts(REPLAY))}</h1>
 <p>{e(d["players"])}</p>
 <figure>{board}</figure>
-<p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=0, total=total)))}</p>
+<p id="position" aria-live="polite">{e(start)}</p>
 <div class="controls">
-<button type="button" id="first" aria-label="{e(texts(FIRST))}">«</button>
-<button type="button" id="prev" aria-label="{e(texts(PREVIOUS))}">◀</button>
-<button type="button" id="next" aria-label="{e(texts(NEXT))}">▶</button>
-<button type="button" id="last" aria-label="{e(texts(LAST))}">»</button>
+{"".join(f'<button type="button" id="{key}"><span aria-hidden="true">{glyph}</span>'
+         f'<span class="unseen">{e(texts(name))}</span></button>'
+         for key, glyph, name in (("first", "«", FIRST), ("prev", "◀", PREVIOUS),
+                                  ("next", "▶", NEXT), ("last", "»", LAST)))}
 </div>
 <input type="range" id="slider" min="0" max="{total}" value="0"
- aria-label="{e(texts(REPLAY))}">
+ aria-label="{e(texts(REPLAY))}" aria-valuetext="{e(start)}">
 <p class="note keys">{e(texts(KEYS))}</p>
 <p id="result">{e(d["result"])}</p>
 <nav class="actions"><a href="/m/{token}?lang={language}">{e(texts(BACK))}</a>

@@ -105,7 +105,9 @@
           : steps[ply - 1].getAttribute("data-alt");
       }
       slider.value = String(ply);
-      set("position", template.replace("{ply}", String(ply)).replace("{total}", String(total)));
+      var said = template.replace("{ply}", String(ply)).replace("{total}", String(total));
+      set("position", said);
+      slider.setAttribute("aria-valuetext", said);  // a screen reader says the position
       for (var i = 0; i < steps.length; i++) {
         if (i === ply - 1) { steps[i].setAttribute("aria-current", "step"); }
         else { steps[i].removeAttribute("aria-current"); }
