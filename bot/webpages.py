@@ -794,9 +794,8 @@ class Pages:
         e = html.escape
         token = row.web_token or ""
         total = len(d["moves"])
-        alts = await self._frame_alts(row, language) if row.state is not None else [""]
-        if len(alts) != total + 1:  # the log and the history disagree: never a wrong alt
-            alts = [d["alt"]] * (total + 1)
+        alts = await self._frame_alts(row, language, total) if row.state is not None \
+            else [""]
         items = "".join(f'<li data-alt="{e(alt)}">{e(line)}</li>'
                         for alt, line in zip(alts[1:], d["moves"], strict=True))
         frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
@@ -829,18 +828,23 @@ class Pages:
 </main>"""
         return self._html(request, language, d["title"], body, "", f"/m/{token}/replay")
 
-    async def _frame_alts(self, row: MatchRow, language: str) -> list[str]:
-        """Each replay frame's alt text (the first position's too), made once per version
-        and language in a worker (the whole match replayed: CPU work)."""
+    async def _frame_alts(self, row: MatchRow, language: str, total: int) -> list[str]:
+        """The alt text of the replay's `total` + 1 frames (the first position's too), made
+        once per version and language in a worker (the whole match replayed: CPU work)."""
         _, service, workers = self._parts()
 
         async def make() -> list[str]:
+            # the log is read after the row: moves played since are left out; a takeback
+            # since (a shorter log) leaves the last frames with the last position's words,
+            # until the page is loaded again (its frames then lead back to it anyway)
             match, entries = await service.replay_log(row.id)
             alts: list[str] = await workers.run(frame_alts, row.game, len(row.seats),
-                                                row.options, entries, match.names(), language)
-            return alts
+                                                row.options, entries[:total], match.names(),
+                                                language)
+            return alts + alts[-1:] * (total + 1 - len(alts))
 
-        found: list[str] = await self.cache.get(("alts", row.id, row.version, language), make)
+        found: list[str] = await self.cache.get(
+            ("alts", row.id, row.version, total, language), make)
         return found
 
     def _html(self, request: web.Request, language: str, title: str, body: str, head: str,
