@@ -50,6 +50,7 @@ from aiohttp import web
 
 from games import N_, get_game, phrase
 
+from .descriptions import alt_text, view_of
 from .i18n import LANGUAGES, Texts
 from .pictures import board_picture, replay_frame, replay_gif
 from .webgate import RETRY_AFTER, Gate
@@ -111,12 +112,8 @@ POSITION = N_("Position {ply} of {total}")
 KEYS = N_("Keys: ← and → step, Home and End jump.")
 CROSS_LEGEND = N_("Each cell: + won, - lost, = drawn, … being played, B bye, F/f won/lost "
                   "by forfeit; the number after it is the opponent's rank.")
-ALT_START = N_("Board of match #{match_id}, the starting position.")
-ALT_MOVE = N_("Board of match #{match_id} after move {ply}: {last}.")
-ALT_TURN = N_("{name} to move.")
 LANGUAGE_SWITCH = N_("Language:")
 NOT_FOUND = N_("No such page.")
-SKIPPED = N_("turn skipped")
 PLAYER_TITLE = N_("{name} on Corral")
 RATING_CHART = N_("Rating in {game}")
 RATING_ALT = N_("{name}'s rating in {game} over their last {count} rated games.")
@@ -672,7 +669,6 @@ class Pages:
         token = row.web_token
         names = match.names()
         moves: list[str] = []
-        last = ""
         if match.state is not None:
             # the history as the Moves button tells it: the new moves since the replay this
             # page last made of the match, on the loop (a move or two: what the service does
@@ -706,12 +702,7 @@ class Pages:
             self._replays.move_to_end(row.id)
             while len(self._replays) > REPLAYS_KEPT:
                 self._replays.popitem(last=False)
-            last = ""
-            if replayed.entries:
-                final = replayed.entries[-1]
-                last = final.notation if final.kind != "skip" else "—"
             moves = [line.replace("`", "") for line in lines]  # no Discord code marks
-            last = texts(SKIPPED) if last == "—" else last
         ply = match.ply()
         mover = match.to_move()
         turn = texts(phrase(TO_MOVE, name=mover.name)) if mover is not None else ""
@@ -729,10 +720,10 @@ class Pages:
         elif row.status == "aborted":
             result = texts(ABORTED)
         status = {"open": WAITING, "invited": WAITING}.get(row.status)
-        alt = texts(phrase(ALT_START, match_id=row.id)) if not moves else \
-            texts(phrase(ALT_MOVE, match_id=row.id, ply=len(moves), last=last))
-        if turn:
-            alt += " " + texts(phrase(ALT_TURN, name=mover.name if mover else ""))
+        # the board's alt text is the one Discord's board carries: the kit's words for the
+        # public view (never what the game hides)
+        alt = (alt_text(game, view_of(game, match.state, None), texts, names)
+               if match.state is not None else "")
         data = {
             "version": row.version, "status": row.status, "ply": ply,
             "title": texts(phrase(TITLE, match_id=row.id, game=texts(game.name))),
@@ -790,7 +781,7 @@ class Pages:
 <nav class="actions"><a id="replay" href="/m/{token}/replay?lang={language}">{e(texts(REPLAY))}</a>
 <a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a></nav>
 <h2>{e(texts(MOVES))}</h2>
-<ol id="moves" data-empty="{e(texts(NO_MOVES))}">{moves}</ol>
+<ol id="moves" aria-live="polite" data-empty="{e(texts(NO_MOVES))}">{moves}</ol>
 </main>"""
         return self._html(request, language, d["title"], body, og, f"/m/{token}")
 
@@ -803,13 +794,13 @@ class Pages:
         e = html.escape
         token = row.web_token or ""
         total = len(d["moves"])
-        alts = [texts(phrase(ALT_START, match_id=row.id))] + [
-            texts(phrase(ALT_MOVE, match_id=row.id, ply=i + 1, last=line))
-            for i, line in enumerate(d["moves"])]
+        alts = await self._frame_alts(row, language, total) if row.state is not None \
+            else [""]
         items = "".join(f'<li data-alt="{e(alt)}">{e(line)}</li>'
                         for alt, line in zip(alts[1:], d["moves"], strict=True))
         frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
         first_src = frames.replace("{ply}", "0")  # a replay starts from the beginning
+        start = texts(phrase(POSITION, ply=0, total=total))
         board = (f'<img id="frame" src="{e(first_src)}" alt="{e(alts[0])}">'
                  if row.state is not None else "")
         body = f"""
@@ -818,15 +809,15 @@ class Pages:
 <h1>{e(d["title"])} — {e(texts(REPLAY))}</h1>
 <p>{e(d["players"])}</p>
 <figure>{board}</figure>
-<p id="position" aria-live="polite">{e(texts(phrase(POSITION, ply=0, total=total)))}</p>
+<p id="position" aria-live="polite">{e(start)}</p>
 <div class="controls">
-<button type="button" id="first" aria-label="{e(texts(FIRST))}">«</button>
-<button type="button" id="prev" aria-label="{e(texts(PREVIOUS))}">◀</button>
-<button type="button" id="next" aria-label="{e(texts(NEXT))}">▶</button>
-<button type="button" id="last" aria-label="{e(texts(LAST))}">»</button>
+{"".join(f'<button type="button" id="{key}"><span aria-hidden="true">{glyph}</span>'
+         f'<span class="unseen">{e(texts(name))}</span></button>'
+         for key, glyph, name in (("first", "«", FIRST), ("prev", "◀", PREVIOUS),
+                                  ("next", "▶", NEXT), ("last", "»", LAST)))}
 </div>
 <input type="range" id="slider" min="0" max="{total}" value="0"
- aria-label="{e(texts(REPLAY))}">
+ aria-label="{e(texts(REPLAY))}" aria-valuetext="{e(start)}">
 <p class="note keys">{e(texts(KEYS))}</p>
 <p id="result">{e(d["result"])}</p>
 <nav class="actions"><a href="/m/{token}?lang={language}">{e(texts(BACK))}</a>
@@ -836,6 +827,25 @@ class Pages:
 <ol id="steps">{items}</ol>
 </main>"""
         return self._html(request, language, d["title"], body, "", f"/m/{token}/replay")
+
+    async def _frame_alts(self, row: MatchRow, language: str, total: int) -> list[str]:
+        """The alt text of the replay's `total` + 1 frames (the first position's too), made
+        once per version and language in a worker (the whole match replayed: CPU work)."""
+        _, service, workers = self._parts()
+
+        async def make() -> list[str]:
+            # the log is read after the row: moves played since are left out; a takeback
+            # since (a shorter log) leaves the last frames with the last position's words,
+            # until the page is loaded again (its frames then lead back to it anyway)
+            match, entries = await service.replay_log(row.id)
+            alts: list[str] = await workers.run(frame_alts, row.game, len(row.seats),
+                                                row.options, entries[:total], match.names(),
+                                                language)
+            return alts + alts[-1:] * (total + 1 - len(alts))
+
+        found: list[str] = await self.cache.get(
+            ("alts", row.id, row.version, total, language), make)
+        return found
 
     def _html(self, request: web.Request, language: str, title: str, body: str, head: str,
               path: str) -> web.Response:
@@ -1324,6 +1334,20 @@ class Pages:
             raise web.HTTPNotFound()
         return self._picture(request, gif, "image/gif", f'"{row.id}-{row.version}-gif"',
                              attachment=f"corral-match-{row.id}.gif")
+
+
+def frame_alts(game_id: str, seat_count: int, options: dict[str, str],
+               entries: list[list[Any]], names: list[str], language: str) -> list[str]:
+    """The alt text of a replay's frames, the first position's and each entry's: the kit's
+    words for each position's public view, as the frame draws it (`replay_frame`)."""
+    game = get_game(game_id)
+    texts = Texts(language)
+    state = game.new(seat_count, options)
+    alts = [alt_text(game, game.observe(state, None), texts, names)]
+    for kind, notation in entries:
+        state = game.skip(state) if kind == "skip" else game.play(state, notation)
+        alts.append(alt_text(game, game.observe(state, None), texts, names))
+    return alts
 
 
 def open_graph(title: str, description: str, url: str, image: str, alt: str) -> str:

@@ -48,11 +48,17 @@
         if (img.getAttribute("src") !== d.board) { img.setAttribute("src", d.board); }
         img.alt = d.alt; img.hidden = false;
       }
+      // the move list is a live region: the lines it has stay, so that a screen reader
+      // says only the new moves (lines that changed, after a takeback, go and come again)
       var list = byId("moves");
-      while (list.firstChild) { list.removeChild(list.firstChild); }
-      d.moves.forEach(function (line) {
-        var item = document.createElement("li"); item.textContent = line; list.appendChild(item);
-      });
+      var keep = 0;
+      while (keep < list.children.length && keep < d.moves.length
+             && list.children[keep].textContent === d.moves[keep]) { keep++; }
+      while (list.children.length > keep) { list.removeChild(list.lastChild); }
+      for (var i = keep; i < d.moves.length; i++) {
+        var item = document.createElement("li"); item.textContent = d.moves[i];
+        list.appendChild(item);
+      }
       match.setAttribute("data-version", String(d.version));
       match.setAttribute("data-moves", String(d.moves.length));
     };
@@ -99,7 +105,9 @@
           : steps[ply - 1].getAttribute("data-alt");
       }
       slider.value = String(ply);
-      set("position", template.replace("{ply}", String(ply)).replace("{total}", String(total)));
+      var said = template.replace("{ply}", String(ply)).replace("{total}", String(total));
+      set("position", said);
+      slider.setAttribute("aria-valuetext", said);  // a screen reader says the position
       for (var i = 0; i < steps.length; i++) {
         if (i === ply - 1) { steps[i].setAttribute("aria-current", "step"); }
         else { steps[i].removeAttribute("aria-current"); }
