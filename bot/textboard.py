@@ -15,7 +15,7 @@ from typing import Any, Self
 
 import discord
 
-from games import GameError, nphrase, phrase
+from games import GameError, Phrase, nphrase, phrase
 
 from . import strings
 from .clocks import Duration, absolute_time, relative_time
@@ -44,7 +44,7 @@ async def describe_text(service: Service, match: Match, user_id: int, texts: Tex
         raise ServiceError(strings.NOT_STARTED, match_id=match.id)
     names = match.names()
     game, state = match.game, match.state
-    lines = [texts(phrase(strings.BOARD_HEADER, match_id=match.id, game=game.name,
+    lines = [texts(phrase(strings.BOARD_HEADER, match_id=match.id, game=Phrase(game.name),
                           ply=match.ply()))]
     result = result_phrase(match)
     mover = match.to_move()
@@ -116,7 +116,8 @@ def point_text(match: Match, user_id: int, name: str, texts: Texts) -> str:
 async def last_text(service: Service, match: Match, texts: Texts) -> str:
     """The last move of each player, newest first: who, what (as the channel saw it), what it
     did, and how long ago (a Discord timestamp, read in the reader's own words)."""
-    header = texts(phrase(strings.LAST_HEADER, match_id=match.id, game=match.game.name))
+    game = Phrase(match.game.name)
+    header = texts(phrase(strings.LAST_HEADER, match_id=match.id, game=game))
     if match.state is None:
         return "\n".join([header, texts(phrase(strings.NOT_STARTED, match_id=match.id))])
     _, entries = await service.history(match.id)
@@ -148,7 +149,8 @@ async def clocks_text(service: Service, match: Match, texts: Texts) -> str:
     plainly when the match has no clock."""
     if match.row.move_seconds is None:
         return texts(phrase(strings.CLOCKS_NONE, match_id=match.id))
-    lines = [texts(phrase(strings.CLOCKS_HEADER, match_id=match.id, game=match.game.name)),
+    game = Phrase(match.game.name)
+    lines = [texts(phrase(strings.CLOCKS_HEADER, match_id=match.id, game=game)),
              texts(phrase(strings.CLOCKS_PER_MOVE, time=Duration(match.row.move_seconds)))]
     if match.state is None or match.status in ("open", "invited"):
         lines.append(texts(strings.CLOCKS_NOT_STARTED))
