@@ -21,13 +21,32 @@ from . import strings
 from .clocks import Duration, absolute_time, relative_time
 from .descriptions import text_board
 from .i18n import Texts
-from .interactions import Interaction, note_match, reply, texts_for
+from .interactions import MAX_CONTENT, Interaction, note_match, reply, texts_for
 from .service import Match, Service, ServiceError, result_phrase
 from .service.moves import effective_log
 from .ui import ID, Component, button
 from .ui import template as id_template
 
 EXAMPLES = 5  # legal moves named in the "how to move" line (autocomplete lists them all)
+
+
+def pages(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """`text` in messages of at most `limit` characters, split between lines (a long text
+    board is sent whole, in order, rather than cut)."""
+    found: list[str] = []
+    for line in text.split("\n"):
+        line = line[:limit]
+        if found and len(found[-1]) + 1 + len(line) <= limit:
+            found[-1] += "\n" + line
+        else:
+            found.append(line)
+    return found
+
+
+async def reply_pages(interaction: Interaction, text: str) -> None:
+    """A private answer of any length: its first message answers, the rest follow it."""
+    for page in pages(text):
+        await reply(interaction, page)
 
 
 def seat_view(match: Match, user_id: int) -> tuple[int | None, Any]:
@@ -209,8 +228,8 @@ class DescribeButton(Component[discord.ui.Button[Any]],
     async def handle(self, interaction: Interaction) -> None:
         note_match(self.match_id)
         match = await self.service.get(self.match_id)
-        await reply(interaction, await describe_text(self.service, match, interaction.user.id,
-                                                     texts_for(interaction)))
+        await reply_pages(interaction, await describe_text(
+            self.service, match, interaction.user.id, texts_for(interaction)))
 
 
 def describe_button(match_id: int, texts: Texts, row: int | None = None) -> DescribeButton:

@@ -18,6 +18,7 @@ from bot.textboard import (
     clocks_text,
     describe_text,
     last_text,
+    pages,
     point_choices,
     point_text,
 )
@@ -219,3 +220,11 @@ def test_every_board_carries_describe_within_discords_rows(game_id, options, fin
     describe = [c for row in rows for c in row if c.get("custom_id") == "c1:d:42"]
     assert [c["label"] for c in describe] == ["Describe"]
     assert DescribeButton(42).item.custom_id == "c1:d:42"
+
+
+def test_a_long_text_board_is_sent_whole_in_pages_split_between_lines():
+    lines = [f"line {n}: " + "x" * (n % 90) for n in range(200)]
+    sent = pages("\n".join(lines))
+    assert len(sent) > 1 and all(len(page) <= 2000 for page in sent)
+    assert "\n".join(sent).split("\n") == lines
+    assert pages("short") == ["short"]

@@ -20,7 +20,7 @@ from ..lobby import lobby_message
 from ..pictures import board_picture
 from ..pool import Workers
 from ..service import ConfirmRepeat, Service, ServiceError, result_phrase
-from ..textboard import describe_text, point_choices, point_text
+from ..textboard import describe_text, point_choices, point_text, reply_pages
 from ..ui import ID, NOTATION, Component, StaticView, match_here, played, template
 from .conditional import after_move_view
 
@@ -86,9 +86,9 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                 match = await service.in_channel(interaction.channel_id or 0)
                 note_match(match.id)
                 texts = texts_for(interaction)
-                await reply(interaction, point_text(match, interaction.user.id, at, texts)
-                            if at is not None else
-                            await describe_text(service, match, interaction.user.id, texts))
+                await reply_pages(interaction, point_text(
+                    match, interaction.user.id, at, texts) if at is not None else
+                    await describe_text(service, match, interaction.user.id, texts))
                 return
             await show_board(service, pictures, interaction, public)
 

@@ -116,9 +116,9 @@ def test_the_pit_reader_reads_the_forms_it_promises():
 
 async def text_board(fake, user: int) -> str:
     record = await fake.answered(await fake.slash(user, "board", text=True))
-    message = record.original
-    assert message is not None and is_ephemeral(message) and not message["attachments"]
-    return message["content"]
+    messages = record.messages()  # a long text board comes in pages: the first answers
+    assert messages and all(is_ephemeral(m) and not m["attachments"] for m in messages)
+    return "\n".join(m["content"] for m in messages)
 
 
 async def typed(fake, user: int, prefix: str = "") -> list[str]:
@@ -173,7 +173,7 @@ async def test_two_blind_players_play_a_whole_progressive_mancala_match(fake, bo
     await challenge_and_accept(fake, alice, bob, first="me")
     rng = random.Random(53)
     state = MANCALA.new(2)  # the rules as the players know them, fed only what the text says
-    pits_checked = 0
+    pits_checked = points_checked = 0
     reader = alice
     while True:
         reading = read(await text_board(fake, reader))
@@ -191,6 +191,14 @@ async def test_two_blind_players_play_a_whole_progressive_mancala_match(fake, bo
         if pits is not None:
             assert pits == list(state.pits) and goal in (None, state.goal), reading.text
             pits_checked += 1
+        if state.ply % 5 == 0:  # one place at a time (`/board at:`), once the kit names them
+            places = await fake.answered(await fake.autocomplete(reader, "board", "at", at=""))
+            for place in [c["value"] for c in places.choices if len(c["value"]) == 1][:3]:
+                said = await fake.answered(await fake.slash(reader, "board", at=place))
+                what = said.original["content"].split(": ", 1)[1]
+                count = re.search(r"\d+", what)
+                assert count and int(count[0]) == state.pits[ord(place) - ord("a")], what
+                points_checked += 1
         # the legal moves: the autocomplete's, of which the text names some
         offered = await typed(fake, reader)
         moves = [value.split(" #")[0] for value in offered]
@@ -228,7 +236,8 @@ async def test_two_blind_players_play_a_whole_progressive_mancala_match(fake, bo
         winner = ("Alice", "Bob")[outcome.winners[0]]
         assert final.result.startswith(f"{winner} reached {state.scores[outcome.winners[0]]}")
     assert final.last is not None and final.last["notation"] == notation
-    print(f"pits checked from the kit's text board at {pits_checked} plies")
+    print(f"pits checked from the kit's text board at {pits_checked} plies, "
+          f"{points_checked} places asked with /board at:")
 
 
 async def test_two_blind_players_play_a_whole_consequence_match(fake, bot):
