@@ -106,8 +106,16 @@ async def describe_text(service: Service, match: Match, user_id: int, texts: Tex
         legal = service.legal_moves_for(match, user_id)
         if legal:
             lines.append(texts(nphrase(*strings.TEXT_HOW_TO_MOVE, len(legal), examples=tuple(
-                f"`{notation}`" for notation in legal[:EXAMPLES]))))
+                f"`{notation}`" for notation in examples(legal)))))
     return "\n".join(lines)
+
+
+def examples(legal: list[str]) -> list[str]:
+    """A few legal moves spread over the whole list (the kinds of move a game lists in turn,
+    Consequence's placements, moves and pushes, each get a chance to be named)."""
+    if len(legal) <= EXAMPLES:
+        return legal
+    return [legal[round(i * (len(legal) - 1) / (EXAMPLES - 1))] for i in range(EXAMPLES)]
 
 
 def point_choices(match: Match, user_id: int) -> tuple[str, ...]:
