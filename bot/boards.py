@@ -28,6 +28,7 @@ from .outbox import Board, Text
 from .pictures import board_picture
 from .pool import Workers
 from .service import Match, Service, ServiceError
+from .textboard import describe_button
 from .ui import ID, Component, PlayButton, StaticView, StepButton, add_step, button, first_step
 from .ui import template as id_template
 
@@ -127,6 +128,10 @@ def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool
     view.add_item(MovesButton(match_id, label=texts(strings.BUTTON_MOVES), row=last))
     if link is not None:
         view.add_item(link_button(link, texts, row=last))
+    # Describe (bot/textboard.py): the board in words, on the same row, or on the next one
+    # when that row is full (a finished board: My view, Rematch, Analysis, Moves, web link)
+    full = sum(1 for item in view.children if item.row == last) >= 5
+    view.add_item(describe_button(match_id, texts, row=last + 1 if full else last))
     return view
 
 

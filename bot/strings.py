@@ -583,3 +583,38 @@ PUZZLE_END_SEAT = N_("{seat} wins.")
 PUZZLE_END_DRAW = N_("A draw.")
 PUZZLE_END_NO_WIN = N_("No win this turn.")  # a wrong answer's line to a "win" puzzle
 PUZZLE_RATING_SWING = N_("Puzzle rating {before} → {after} ({change})")
+
+# -- play without sight: the text board (/board text:True, Describe), /board at:, /last and
+# /clocks (bot/textboard.py); plain sentences, essentials first, no emoji, for screen readers
+BUTTON_DESCRIBE = N_("Describe")
+TEXT_RESULT = N_("The game is over: {result}.")
+TEXT_YOUR_TURN = N_("Your turn.")
+TEXT_YOUR_TURN_NOTE = N_("Your turn ({note}).")
+TEXT_TO_MOVE = N_("{name} to move.")
+TEXT_TO_MOVE_NOTE = N_("{name} to move ({note}).")
+TEXT_ROLL_DUE = N_("A die roll is due.")
+TEXT_LAST_MOVE = N_("Last move: {line}")
+TEXT_NO_MOVE_YET = N_("No move yet.")
+TEXT_YOUR_VIEW = N_("The board as you see it (only you get this answer):")
+TEXT_PUBLIC_VIEW = N_("The board as everyone sees it:")
+TEXT_HOW_TO_MOVE = NP_("Your move: `/move` with one legal move, e.g. {examples}.",
+                       "Your move: `/move` with one of {n} legal moves, e.g. {examples}; the "
+                       "list shows them all as you type.")
+POINT_LINE = N_("Match #{match_id}, move {ply}: {point}")
+LAST_HEADER = N_("Last moves in match #{match_id} ({game}), newest first:")
+LAST_LINE = N_("{line}, {ago}")
+LAST_NONE_YET = N_("{name}: no move yet.")
+CLOCKS_HEADER = N_("Clocks of match #{match_id} ({game}):")
+CLOCKS_NONE = N_("Match #{match_id} has no clock: moves have no time limit.")
+CLOCKS_PER_MOVE = N_("Each move must be made within {time} of the turn's start.")
+CLOCKS_NOT_STARTED = N_("The match has not started: no clock runs yet.")
+CLOCKS_OVER = N_("The match is over: no clock runs.")
+CLOCKS_MOVER = N_("{name} is to move: {left} left, until {relative} ({absolute}).")
+CLOCKS_MOVER_VACATION = N_("{name} is to move but on vacation until {until}: the clock is "
+                           "paused with {left} left.")
+CLOCKS_MOVER_OUT = N_("{name} is to move and out of time since {relative}: the opponent may "
+                      "claim the win.")
+CLOCKS_AI = N_("{name} is to move: the AI is not timed.")
+CLOCKS_ROLL = N_("A die roll is due: no clock runs.")
+CLOCKS_WAITING = N_("{name} waits: their clock starts with their turn.")
+CLOCKS_WAITING_VACATION = N_("{name} waits, on vacation until {until}.")

@@ -41,7 +41,7 @@ NAMES = (
     N_("name:withdraw"), N_("name:remove"), N_("name:standings"), N_("name:export"),
     N_("name:format"), N_("name:rounds"), N_("name:round_time"), N_("name:signup"),
     N_("name:min_rating"), N_("name:double"), N_("name:draw_break"), N_("name:title"),
-    N_("name:member"),
+    N_("name:member"), N_("name:text"), N_("name:at"), N_("name:last"), N_("name:clocks"),
 )
 # choice names built from lists in the code
 CHOICES = (N_("random"), N_("me"), N_("my opponent"), N_("easy"), N_("normal"), N_("hard"),

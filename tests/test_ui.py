@@ -28,6 +28,7 @@ from bot.cogs.tournaments import SignupButton
 from bot.i18n import ENGLISH
 from bot.lobby import LobbyButton
 from bot.notices import Claim, OfferAnswer
+from bot.textboard import DescribeButton
 from bot.ui import (
     MAX_ID,
     BackButton,
@@ -105,24 +106,24 @@ def test_a_private_first_step_puts_only_play_on_the_board():
     game = REGISTRY["consequence"]
     state = game.new()
     view = board_view(game, state, 9, 0, running=True, finished=False, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Play…", "My view", "Moves"]
+    assert [b.label for b in items(view)] == ["Play…", "My view", "Moves", "Describe"]
     mancala = REGISTRY["progressive-mancala"]
     view = board_view(mancala, mancala.new(), 9, 0, running=True, finished=False, texts=ENGLISH)
     assert [b.label for b in items(view)][:11] == list("abcdefghijk")
-    assert [b.label for b in items(view)][11:] == ["Moves"]
+    assert [b.label for b in items(view)][11:] == ["Moves", "Describe"]
     view = board_view(mancala, mancala.new(), 9, 0, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "Moves"]
+    assert [b.label for b in items(view)] == ["Rematch", "Moves", "Describe"]
     # a finished match with moves offers its analysis; a running one never does
     played = mancala.play(mancala.new(), "k")
     view = board_view(mancala, played, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "📈 Analysis", "Moves"]
+    assert [b.label for b in items(view)] == ["Rematch", "📈 Analysis", "Moves", "Describe"]
     view = board_view(mancala, played, 9, 1, running=True, finished=False, texts=ENGLISH)
     assert "📈 Analysis" not in [b.label for b in items(view)]
     # nor for a Consequence match whose end kept tiles hidden (a resignation)
     consequence = REGISTRY["consequence"]
     opened = consequence.play(consequence.new(), consequence.legal_notations(consequence.new())[0])
     view = board_view(consequence, opened, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["My view", "Rematch", "Moves"]
+    assert [b.label for b in items(view)] == ["My view", "Rematch", "Moves", "Describe"]
 
 
 def test_custom_ids_round_trip_and_forged_ones_are_refused():
@@ -152,6 +153,7 @@ SENT = [
     (PlayButton(9, 0), "c1:p:9:0"),
     (MyViewButton(9), "c1:v:9"),
     (MovesButton(9), "c1:h:9"),
+    (DescribeButton(9), "c1:d:9"),
     *[(LobbyButton(action, 5), f"c1:l:{action}:5")
       for action in ("join", "start", "cancel", "accept", "decline", "ai")],
     (ResignButton(5), "c1:r:5"),
@@ -248,6 +250,8 @@ def _before(custom_id: str) -> bool:
     patterns += [rf"c1:Zs:{puzzle}:(?P<answers>{answers})",
                  rf"c1:ZS:{puzzle}:(?P<answers>{answers}):[0-9]",
                  rf"c1:Zb:{puzzle}:(?P<answers>{answers})"]
+    # and Describe, under every board (bot/textboard.py)
+    patterns += [rf"c1:d:(?P<match>{idn})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:

@@ -18,8 +18,10 @@ from ..lobby import LobbyButton
 from ..notices import NOTICE_COMPONENTS
 from ..pool import Workers
 from ..service import Service
+from ..textboard import TEXTBOARD_COMPONENTS
 from ..ui import STEP_COMPONENTS, Component, parse
 from . import (
+    access,
     analysis,
     clocks,
     conditional,
@@ -38,7 +40,7 @@ from . import (
 COMPONENTS: tuple[type[Component[Any]], ...] = (
     *STEP_COMPONENTS, *BOARD_COMPONENTS, LobbyButton, *NOTICE_COMPONENTS, *moves.COMPONENTS,
     *matches.COMPONENTS, *stats.COMPONENTS, AnalysisButton, *tournaments.COMPONENTS,
-    *learn.COMPONENTS, *conditional.COMPONENTS, *puzzle.COMPONENTS)
+    *learn.COMPONENTS, *conditional.COMPONENTS, *puzzle.COMPONENTS, *TEXTBOARD_COMPONENTS)
 
 
 def parse_custom_id(custom_id: str) -> Component[Any] | None:
@@ -78,6 +80,7 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     moves.register(tree, service, handling, pictures)
     private.register(tree, service, handling, pictures)
     clocks.register(tree, service, handling)
+    access.register(tree, service, handling)
     settings.register(tree, service, handling)
     info.register(tree, service, handling)
     stats.register(tree, service, handling, pictures)

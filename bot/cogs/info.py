@@ -79,8 +79,8 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
 # /help's sections: the commands each lists, by name. A command registered later and named
 # in none of them is listed under "More" (`help_sections`), so /help never leaves one out.
 HELP_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (strings.HELP_PLAYING, ("play", "move", "board", "hand", "conditional", "draw", "takeback",
-                            "resign", "abort")),
+    (strings.HELP_PLAYING, ("play", "move", "board", "last", "clocks", "hand", "conditional",
+                            "draw", "takeback", "resign", "abort")),
     (strings.HELP_TURNS, ("matches", "notify", "reminders", "vacation")),
     (strings.HELP_LEARNING, ("rules", "learn", "puzzle", "help")),
     (strings.HELP_AFTER, ("record", "replay", "analysis", "profile", "leaderboard")),

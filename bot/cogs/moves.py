@@ -1,5 +1,6 @@
-"""Moves: /move (with autocomplete) and its "Play it again" question, /board, and the move
-buttons of boards posted before the step flow. The step flow's own components are bot/ui.py's."""
+"""Moves: /move (with autocomplete) and its "Play it again" question, /board (the picture,
+or in words: `text:` and `at:`, bot/textboard.py), and the move buttons of boards posted
+before the step flow. The step flow's own components are bot/ui.py's."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ..lobby import lobby_message
 from ..pictures import board_picture
 from ..pool import Workers
 from ..service import ConfirmRepeat, Service, ServiceError, result_phrase
+from ..textboard import describe_text, point_choices, point_text, reply_pages
 from ..ui import ID, NOTATION, Component, StaticView, match_here, played, template
 from .conditional import after_move_view
 
@@ -72,11 +74,35 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                 if n.lower().startswith(typed)][:25]
 
     @tree.command(name="board", description="Show this channel's match")
-    @app_commands.describe(public="Post it for everyone (default: only you see it)")
+    @app_commands.describe(public="Post it for everyone (default: only you see it)",
+                           text="The whole position in words, for a screen reader (only you "
+                                "see it)",
+                           at="What is on one place of the board: a pit, a cell, a face")
     @app_commands.guild_only()
-    async def board(interaction: Interaction, public: bool = False) -> None:
+    async def board(interaction: Interaction, public: bool = False, text: bool = False,
+                    at: str | None = None) -> None:
         async with handling(interaction):
+            if at is not None or text:
+                match = await service.in_channel(interaction.channel_id or 0)
+                note_match(match.id)
+                texts = texts_for(interaction)
+                await reply_pages(interaction, point_text(
+                    match, interaction.user.id, at, texts) if at is not None else
+                    await describe_text(service, match, interaction.user.id, texts))
+                return
             await show_board(service, pictures, interaction, public)
+
+    @board.autocomplete("at")
+    async def board_at(interaction: Interaction,
+                       current: str) -> list[app_commands.Choice[str]]:
+        try:
+            match = await service.in_channel(interaction.channel_id or 0)
+        except ServiceError:
+            return []
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=name[:100], value=name[:100])
+                for name in point_choices(match, interaction.user.id)
+                if name.lower().startswith(typed)][:25]
 
 
 async def ask_to_repeat(interaction: Interaction, ask: ConfirmRepeat) -> None:

@@ -36,7 +36,7 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
                                     what="the private view at the start")
         assert fake.attachment_bytes(views[0])
     # the board offers only a private entry: Play…, My view, Moves
-    assert [c.get("label") for c in components(board, 2)] == ["Play…", "My view", "Moves"]
+    assert [c.get("label") for c in components(board, 2)] == ["Play…", "My view", "Moves", "Describe"]
 
     # someone else's "My view" is refused; a player's is private
     carol = fake.add_user("Carol")
