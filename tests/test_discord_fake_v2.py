@@ -390,6 +390,10 @@ async def test_nested_buttons_and_menus_are_clicked_like_top_level_ones(fake, ht
     with pytest.raises(AssertionError, match="not a button"):
         await fake.click(alice, sent, "pit")
     assert "describe" in fake.custom_ids(sent) and "resign" in fake.custom_ids(sent)
+    assert [c.get("label") for c in fake.controls(sent, 2)] == ["Describe", "Resign"]
+    assert [c["custom_id"] for c in fake.controls(sent)] == ["describe", "resign", "pit"]
+    assert fake.text_of(sent) == "**Alice** to move\nLast move: b3\nClocks: 5:00 each"
+    assert fake.text_of({"content": "classic", "flags": 0}) == "classic"
 
 
 # -- edits ------------------------------------------------------------------------------------

@@ -34,9 +34,17 @@ Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
     interaction is answered, 401 50027 Invalid Webhook Token after `token_lifetime` (15 min)
     (discord-api-docs issue #6851, and PR #2461 documenting 50027);
   - the rules the description cannot say (limits.py: message, component, embed,
-    autocomplete, modal and command rules) -> 400 50035 Invalid Form Body with an `errors`
-    tree; an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
+    autocomplete, modal and command rules, Components V2's among them) -> 400 50035 Invalid
+    Form Body with an `errors` tree, on every route a message body arrives by (channel
+    create and edit, interaction answers 4 and 7, follow-ups, webhook edits and @original); an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
     request over 25 MiB -> 413 40005 (discord-api-docs issue #8572);
+  - Components V2 messages (flag 1 << 15) are stored as Discord returns them: components
+    numbered (`id`) in tree order, `attachment://` media resolved to the attachment (url,
+    content type, size, attachment_id), the flag kept by every later edit; an edit may set it
+    (a deferred answer's flags do not: its follow-up edit does). Uploaded files no component
+    shows stay in `attachments` but are not shown. An interaction's webhook takes components
+    with or without `with_components` (that query is for webhooks a channel owns; discord.py
+    sends it with every view);
   - message nonces: with `enforce_nonce`, the same author, channel and nonce within
     `nonce_window` seconds returns the message already created (resources/message);
   - a channel message is sent to a closed DM -> 403 50007; an action the test denied in a
@@ -112,7 +120,11 @@ Reading what the bot did:
   ready, commands_synced; refused() (requests answered 50035: the e2e fixtures fail a test
   that caused one unless it called expect_refusals()); answered(record), settle(seconds),
   wait_for(condition), channel_messages(channel_id), dm_messages(user),
-  attachment_bytes(message), pinged(message), custom_ids(message); InteractionRecord.kind
+  attachment_bytes(message), pinged(message), custom_ids(message) and controls(message,
+  kind=None) (nested ones too), text_of(message) (content, or a V2 message's text displays);
+  pictures (every picture the bot showed: Picture(message_id, channel_id, filename, alt,
+  route), an image attachment of a classic message or a V2 gallery item or thumbnail),
+  pictures_without_alt(), pictures_of(message); InteractionRecord.kind
   (the answer's type) / original / followups / messages() / choices / modal / payload (the
   INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
   gateway session got).
@@ -1012,6 +1024,22 @@ class FakeDiscord:
         if allowed is None or "users" in (allowed.get("parse") or []):
             return mentioned
         return mentioned & {int(u) for u in allowed.get("users") or []}
+
+    @staticmethod
+    def text_of(message: Json) -> str:
+        """What a message says in words: its content, or a V2 message's text displays (in
+        order, one after another on their own lines)."""
+        if not limits.is_v2(message):
+            return str(message.get("content") or "")
+        return "\n".join(str(c.get("content") or "") for _, c in limits.walk_components(
+            message.get("components") or []) if c.get("type") == limits.TEXT_DISPLAY)
+
+    @staticmethod
+    def controls(message: Json, kind: int | None = None) -> list[Json]:
+        """Its buttons and menus (of one type if given), nested ones too, in order."""
+        return [c for _, c in limits.walk_components(message.get("components") or [])
+                if (c.get("type") == kind if kind is not None
+                    else c.get("type") in (limits.BUTTON, *limits.SELECTS))]
 
     @staticmethod
     def custom_ids(message: Json) -> list[str]:
