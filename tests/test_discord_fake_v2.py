@@ -561,3 +561,11 @@ async def test_the_recorder_writes_a_v2_message_as_a_reader_meets_it(fake, http,
         await http.edit_message(fake.channel_id, int(sent["id"]), params=params)
     assert "  (picture board.png: Mancala: the last seed is sown)" in recorder._message(
         int(sent["id"]), "edited")
+
+
+async def test_history_refuses_a_limit_out_of_range(fake, api):
+    """(Form.number_range was missing: such a request answered 500.)"""
+    status, answer = await api.call("GET", f"/channels/{fake.channel_id}/messages?limit=101")
+    assert status == 400 and inner(answer, "limit") == ["NUMBER_TYPE_MAX"]
+    status, answer = await api.call("GET", f"/channels/{fake.channel_id}/messages?limit=0")
+    assert status == 400 and inner(answer, "limit") == ["NUMBER_TYPE_MIN"]
