@@ -9,6 +9,7 @@ from .model import (
                     AddedGuild,
                     ChannelRef,
                     InteractionRecord,
+                    Picture,
                     RoleRef,
                     Session,
                     UserRef,
@@ -16,5 +17,5 @@ from .model import (
 from .server import FakeDiscord
 
 __all__ = ["APP_ID", "BOT_USER_ID", "EPHEMERAL", "LOCALES", "AddedGuild", "ApiError",
-           "ChannelRef", "FakeDiscord", "InteractionRecord", "RoleRef", "Session",
+           "ChannelRef", "FakeDiscord", "InteractionRecord", "Picture", "RoleRef", "Session",
            "UserRef"]

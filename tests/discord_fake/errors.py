@@ -79,6 +79,15 @@ class Form:
         shown = ", ".join(repr(a) if isinstance(a, str) else str(a) for a in allowed)
         self.add(path, "BASE_TYPE_CHOICES", f"Value must be one of ({shown}).")
 
+    def number_range(self, path: Path, value: int, low: int, high: int) -> None:
+        """An integer within [low, high] (NUMBER_TYPE_MIN / NUMBER_TYPE_MAX)."""
+        if value < low:
+            self.add(path, "NUMBER_TYPE_MIN", f"int value should be greater than or equal to "
+                     f"{low}.")
+        elif value > high:
+            self.add(path, "NUMBER_TYPE_MAX", f"int value should be less than or equal to "
+                     f"{high}.")
+
     def at_most(self, path: Path, value: Any, high: int) -> None:
         """An optional string (or list) of at most `high` characters (items)."""
         if value is not None and len(value) > high:

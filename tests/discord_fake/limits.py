@@ -30,6 +30,28 @@ public Discord imitation. Approximations (no report found): NUMBER_TYPE_MAX for 
 above max_values, BASE_TYPE_MIN_LENGTH for fewer options than max_values, BASE_TYPE_CHOICES for
 an unknown locale or a response type the interaction does not take.
 Tests should rely on the 50035 and the path; the inner code is informative.
+
+Components V2 (the IS_COMPONENTS_V2 flag, 1 << 15), from components/reference ("Once a message
+has been sent with this flag, it can't be removed"; content and embeds no longer work, poll and
+stickers are disabled; attachments are not shown unless a component shows them; up to 40
+components in all), discord-api-docs PR #7534 (40 components counting nested ones, no
+top-level limit), PR #8562 (the text displays of a message total at most 4000 characters),
+PR #7560 and #7852 (the flag cannot be unset; an edit that sets it must reset `content`,
+`embeds`, `sticker_ids` and `poll` to empty, else 400) and issue #7910 (a deferred answer's
+flags ignore it: the follow-up or the edit of @original sets it). With the flag, a legacy field
+answers MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2 "The 'content' field cannot be used
+when using MessageFlags.IS_COMPONENTS_V2" (quoted in public bots' code and notes); without it, a
+newer component at the top answers UNION_TYPE_CHOICES 'Value of field "type" must be one of
+(1,).' (discord-net/Discord.Net issue #3132: an edit with flags 0 of a V2 message). An edit's
+components are read by the flags it sends, or else the message's; the stored flag stays. An
+action row keeps its classic rules wherever it is (5 buttons or one select). A File component
+takes only `attachment://` (components/reference#file); every `attachment://name` names an
+attachment the message will have (uploaded now or kept), and a component `id` is unique in
+the message (components/reference#anatomy-of-a-component). Approximations (no report found):
+BASE_TYPE_MAX_LENGTH for over 40 components or 4000 characters, and
+UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND / COMPONENT_ID_DUPLICATED /
+FILE_COMPONENT_ATTACHMENT_REQUIRED for the last three. The description already bounds
+accent_color (0-0xFFFFFF), 1-10 gallery items, 1-3 texts a section, alt text of 1024.
 """
 
 from __future__ import annotations
@@ -46,7 +68,13 @@ LOCALES = ("id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "i
            "nl", "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk",
            "hi", "th", "zh-CN", "ja", "zh-TW", "ko")
 
-BUTTON, STRING_SELECT, TEXT_INPUT, LABEL = 2, 3, 4, 18
+ACTION_ROW, BUTTON, STRING_SELECT, TEXT_INPUT, LABEL = 1, 2, 3, 4, 18
+SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = (
+    9, 10, 11, 12, 13, 14, 17)
+V2_COMPONENTS = 40  # every component of a V2 message, nested ones included
+V2_TEXT = 4000  # the text displays of a V2 message together
+LEGACY_FIELDS = ("content", "embeds", "sticker_ids", "poll")
+ATTACHMENT = "attachment://"
 SELECTS = {3, 5, 6, 7, 8}
 LINK_STYLE, PREMIUM_STYLE = 5, 6
 
@@ -55,17 +83,44 @@ LINK_STYLE, PREMIUM_STYLE = 5, 6
 BOT_CONTENT = 2000  # a bot's message; the description allows a channel message 4000 (Nitro's)
 
 
-def check_message(form: Form, body: dict[str, Any], at: Path = ()) -> None:
-    """What the description cannot say of a message body (a create or an edit)."""
+def is_v2(message: dict[str, Any] | None) -> bool:
+    return bool(message and int(message.get("flags") or 0) & IS_COMPONENTS_V2)
+
+
+def check_message(form: Form, body: dict[str, Any], at: Path = (), *,
+                  before: dict[str, Any] | None = None,
+                  attachments: set[str] | None = None) -> None:
+    """What the description cannot say of a message body: a create, or an edit of `before`.
+    `attachments`: the file names the message will have (for `attachment://` references)."""
+    layout_v2 = is_v2(body) if body.get("flags") is not None else is_v2(before)
+    if layout_v2 or is_v2(before):  # the message is (or becomes) a V2 message
+        _check_legacy_fields(form, body, at, before)
     if body.get("content") is not None:
         form.at_most(at + ("content",), body["content"], BOT_CONTENT)
     if body.get("embeds"):
         check_embeds(form, body["embeds"], at + ("embeds",))
     if body.get("components"):
-        v2 = bool(int(body.get("flags") or 0) & IS_COMPONENTS_V2)
-        check_components(form, body["components"], at + ("components",), v2=v2)
+        check_components(form, body["components"], at + ("components",), v2=layout_v2,
+                         attachments=attachments)
     if body.get("allowed_mentions"):
         check_allowed_mentions(form, body["allowed_mentions"], at + ("allowed_mentions",))
+
+
+def _check_legacy_fields(form: Form, body: dict[str, Any], at: Path,
+                         before: dict[str, Any] | None) -> None:
+    """No content, embeds, stickers or poll with IS_COMPONENTS_V2; an edit that sets the flag
+    on a classic message resets those it had."""
+    for key in LEGACY_FIELDS:
+        if key in body:
+            used = body[key]
+        elif before is not None and not is_v2(before):
+            used = before.get("sticker_items" if key == "sticker_ids" else key)
+        else:
+            continue
+        if used:  # null, "" and [] are empty
+            form.add(at + (key,), "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                     f"The '{key}' field cannot be used when using "
+                     "MessageFlags.IS_COMPONENTS_V2")
 
 
 def check_allowed_mentions(form: Form, allowed: dict[str, Any], at: Path) -> None:
@@ -113,29 +168,89 @@ def check_embeds(form: Form, embeds: list[dict[str, Any]], at: Path) -> None:
 
 # -- components -------------------------------------------------------------------------------
 def check_components(form: Form, rows: list[dict[str, Any]], at: Path, *,
-                     v2: bool = False) -> None:
+                     v2: bool = False, attachments: set[str] | None = None) -> None:
     """Custom ids unique in a message; without IS_COMPONENTS_V2, at most 5 action rows and
-    nothing else at the top, a select alone in its row; a button's custom id unless it links;
-    a select's value counts against its options. (The lengths, the 5 items of a row, the types
-    a row takes, a select's 1-25 options: the description.)"""
+    nothing else at the top; in every action row a select alone; a button's custom id unless
+    it links; a select's value counts against its options. (The lengths, the 5 items of a row,
+    the types a row takes, a select's 1-25 options: the description.) With the flag, the V2
+    rules (check_v2)."""
     seen: set[str] = set()
-    if v2:  # the newer layout components: only the custom ids
-        for path, item in walk_components(rows, at):
-            _check_custom_id(form, item, path, seen)
+    if v2:
+        check_v2(form, rows, at, seen, attachments)
         return
     form.at_most(at, rows, 5)
     for index, row in enumerate(rows):
         here = at + (index,)
-        if row.get("type") != 1:
-            form.choices(here + ("type",), (1,))
+        if row.get("type") != ACTION_ROW:
+            form.add(here + ("type",), "UNION_TYPE_CHOICES",
+                     'Value of field "type" must be one of (1,).')
             continue
-        items = row.get("components") or []
-        if len(items) > 1 and any(item.get("type") in SELECTS for item in items):
-            for number in range(1, len(items)):  # a select fills its row
-                form.add(here + ("components", number), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                         "The specified component exceeds the maximum width")
-        for number, item in enumerate(items):
-            check_item(form, item, here + ("components", number), seen)
+        check_row(form, row, here, seen)
+
+
+def check_v2(form: Form, components: list[dict[str, Any]], at: Path, seen: set[str],
+             attachments: set[str] | None) -> None:
+    """A V2 message: at most 40 components in all and 4000 characters of text displays; ids
+    unique; action rows (at the top or in a container) and section buttons as in classic
+    messages; media references name the message's attachments."""
+    ids: set[int] = set()
+    count = text = 0
+    for path, item in walk_components(components, at):
+        count += 1
+        kind = item.get("type")
+        if item.get("id"):  # 0 or null: Discord numbers it
+            if item["id"] in ids:
+                form.add(path + ("id",), "COMPONENT_ID_DUPLICATED",
+                         "Component id was already specified")
+            ids.add(item["id"])
+        if kind == ACTION_ROW:
+            check_row(form, item, path, seen)
+        elif kind == TEXT_DISPLAY:
+            text += len(str(item.get("content") or ""))
+        elif kind == BUTTON and path[-1] == "accessory":
+            check_item(form, item, path, seen)
+        elif kind in (THUMBNAIL, MEDIA_GALLERY, FILE):
+            for where, media in media_of(item, path):
+                _check_media(form, media, where, attachments, file=kind == FILE)
+    if count > V2_COMPONENTS:
+        form.max_length(at, V2_COMPONENTS)
+    if text > V2_TEXT:
+        form.max_length(at, V2_TEXT)
+
+
+def media_of(item: dict[str, Any], at: Path = ()) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """The unfurled media items of a thumbnail, a media gallery (each item) or a file."""
+    if item.get("type") == MEDIA_GALLERY:
+        for index, entry in enumerate(item.get("items") or []):
+            if isinstance(entry.get("media"), dict):
+                yield at + ("items", index, "media"), entry["media"]
+    for key in ("media", "file"):
+        if isinstance(item.get(key), dict):
+            yield at + (key,), item[key]
+
+
+def _check_media(form: Form, media: dict[str, Any], at: Path, attachments: set[str] | None,
+                 *, file: bool) -> None:
+    url = str(media.get("url") or "")
+    if not url.startswith(ATTACHMENT):
+        if file:
+            form.add(at + ("url",), "FILE_COMPONENT_ATTACHMENT_REQUIRED",
+                     "A file component only takes an attachment:// reference")
+        return
+    if attachments is not None and url[len(ATTACHMENT):] not in attachments:
+        form.add(at + ("url",), "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                 f"No attachment named {url[len(ATTACHMENT):]!r}")
+
+
+def check_row(form: Form, row: dict[str, Any], here: Path, seen: set[str]) -> None:
+    """An action row: a select fills it; each item's own rules."""
+    items = row.get("components") or []
+    if len(items) > 1 and any(item.get("type") in SELECTS for item in items):
+        for number in range(1, len(items)):  # a select fills its row
+            form.add(here + ("components", number), "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                     "The specified component exceeds the maximum width")
+    for number, item in enumerate(items):
+        check_item(form, item, here + ("components", number), seen)
 
 
 def walk_components(components: list[dict[str, Any]],

@@ -20,6 +20,7 @@ BOT_USER_ID = APP_ID
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 SUPPRESS_EMBEDS = 1 << 2
+IS_COMPONENTS_V2 = 1 << 15
 
 # permissions (topics/permissions)
 ADMINISTRATOR = 1 << 3
@@ -72,6 +73,20 @@ class Request:
     files: dict[str, bytes]
     status: int = 200
     error: Json | None = None  # the answer's body when it is an error Discord would send
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture the bot showed: an image attachment of a classic message, or a media
+    gallery item or thumbnail of a V2 message; `alt` its text alternative (None: none).
+    `route` is how it came: "channel message", "channel edit", "interaction response",
+    "interaction update", "follow-up", "webhook edit" (a DM's routes say "DM")."""
+
+    message_id: int
+    channel_id: int
+    filename: str
+    alt: str | None
+    route: str
 
 
 @dataclass

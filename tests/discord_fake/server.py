@@ -34,9 +34,17 @@ Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
     interaction is answered, 401 50027 Invalid Webhook Token after `token_lifetime` (15 min)
     (discord-api-docs issue #6851, and PR #2461 documenting 50027);
   - the rules the description cannot say (limits.py: message, component, embed,
-    autocomplete, modal and command rules) -> 400 50035 Invalid Form Body with an `errors`
-    tree; an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
+    autocomplete, modal and command rules, Components V2's among them) -> 400 50035 Invalid
+    Form Body with an `errors` tree, on every route a message body arrives by (channel
+    create and edit, interaction answers 4 and 7, follow-ups, webhook edits and @original); an empty message -> 400 50006; a file over `attachment_size_limit` (10 MiB) or a
     request over 25 MiB -> 413 40005 (discord-api-docs issue #8572);
+  - Components V2 messages (flag 1 << 15) are stored as Discord returns them: components
+    numbered (`id`) in tree order, `attachment://` media resolved to the attachment (url,
+    content type, size, attachment_id), the flag kept by every later edit; an edit may set it
+    (a deferred answer's flags do not: its follow-up edit does). Uploaded files no component
+    shows stay in `attachments` but are not shown. An interaction's webhook takes components
+    with or without `with_components` (that query is for webhooks a channel owns; discord.py
+    sends it with every view);
   - message nonces: with `enforce_nonce`, the same author, channel and nonce within
     `nonce_window` seconds returns the message already created (resources/message);
   - a channel message is sent to a closed DM -> 403 50007; an action the test denied in a
@@ -112,7 +120,11 @@ Reading what the bot did:
   ready, commands_synced; refused() (requests answered 50035: the e2e fixtures fail a test
   that caused one unless it called expect_refusals()); answered(record), settle(seconds),
   wait_for(condition), channel_messages(channel_id), dm_messages(user),
-  attachment_bytes(message), pinged(message), custom_ids(message); InteractionRecord.kind
+  attachment_bytes(message), pinged(message), custom_ids(message) and controls(message,
+  kind=None) (nested ones too), text_of(message) (content, or a V2 message's text displays);
+  pictures (every picture the bot showed: Picture(message_id, channel_id, filename, alt,
+  route), an image attachment of a classic message or a V2 gallery item or thumbnail),
+  pictures_without_alt(), pictures_of(message); InteractionRecord.kind
   (the answer's type) / original / followups / messages() / choices / modal / payload (the
   INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
   gateway session got).
@@ -121,13 +133,15 @@ Reading what the bot did:
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import copy
 import datetime as dt
 import json
 import mimetypes
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 from aiohttp import WSMsgType, web
@@ -184,6 +198,7 @@ from .model import (
     Guild,
     InteractionRecord,
     Json,
+    Picture,
     Request,
     Role,
     RoleRef,
@@ -282,8 +297,23 @@ class Messages(dict[int, Json]):
 
 Handler = Callable[..., Awaitable[Any]]
 
+# the route a request came by, for the pictures it shows (each request is its own task)
+_ROUTE: contextvars.ContextVar[str] = contextvars.ContextVar("route", default="")
+ROUTE_NAMES = {"_create_message": "channel message", "_edit_channel_message": "channel edit",
+               "_followup": "follow-up", "_edit_webhook_message": "webhook edit"}
+
+
+def _png_size(data: bytes) -> tuple[int | None, int | None]:
+    """Width and height from a PNG's header, as Discord reports an image's."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    return None, None
+
 
 class FakeDiscord:
+    # the pictures of every imitation made, in order (the e2e suite checks those of a test)
+    picture_logs: ClassVar[list[list[Picture]]] = []
+
     def __init__(self, *, check_spec: bool = True) -> None:
         """`check_spec=False`: request bodies are not checked against Discord's OpenAPI
         description (for load figures that should not count the imitation's validation)."""
@@ -308,6 +338,8 @@ class FakeDiscord:
         self.locales: dict[int, str] = {}  # user id -> locale
         # what the bot did
         self.requests: list[Request] = []
+        self.pictures: list[Picture] = []  # every picture the bot showed, in order
+        FakeDiscord.picture_logs.append(self.pictures)
         self.commands: dict[str, list[Json]] = {}  # "global" or "guild:<id>" -> commands
         self.commands_synced = asyncio.Event()
         self.interactions: dict[str, InteractionRecord] = {}
@@ -994,6 +1026,22 @@ class FakeDiscord:
         return mentioned & {int(u) for u in allowed.get("users") or []}
 
     @staticmethod
+    def text_of(message: Json) -> str:
+        """What a message says in words: its content, or a V2 message's text displays (in
+        order, one after another on their own lines)."""
+        if not limits.is_v2(message):
+            return str(message.get("content") or "")
+        return "\n".join(str(c.get("content") or "") for _, c in limits.walk_components(
+            message.get("components") or []) if c.get("type") == limits.TEXT_DISPLAY)
+
+    @staticmethod
+    def controls(message: Json, kind: int | None = None) -> list[Json]:
+        """Its buttons and menus (of one type if given), nested ones too, in order."""
+        return [c for _, c in limits.walk_components(message.get("components") or [])
+                if (c.get("type") == kind if kind is not None
+                    else c.get("type") in (limits.BUTTON, *limits.SELECTS))]
+
+    @staticmethod
     def custom_ids(message: Json) -> list[str]:
         return [c["custom_id"] for _, c in limits.walk_components(message.get("components", []))
                 if "custom_id" in c]
@@ -1042,6 +1090,7 @@ class FakeDiscord:
             if fault.status and not fault.processed:
                 return self._server_error(fault.status)
         handler, params = self._route(request.method, path)
+        _ROUTE.set(ROUTE_NAMES.get(handler.__name__, ""))
         try:
             if self.spec is not None:  # the body as the description says, before any rule here
                 self.spec.check(request.method, path, record.json)
@@ -1173,24 +1222,111 @@ class FakeDiscord:
                       or "application/octet-stream", "url": url, "proxy_url": url}
         if description:
             attachment["description"] = description
+        if str(attachment["content_type"]).startswith("image/"):
+            attachment["width"], attachment["height"] = _png_size(data)
         return attachment
 
+    @staticmethod
+    def _upload_name(body: Json, name: str) -> tuple[str, str | None]:
+        """An uploaded file's name and description (`files[n]`, described by `attachments`)."""
+        index = name.removeprefix("files[").removesuffix("]")
+        meta: Json = next((m for m in body.get("attachments") or []
+                           if str(m.get("id")) == index), {})
+        return meta.get("filename") or f"file{index}", meta.get("description")
+
     def _uploads(self, body: Json, files: dict[str, bytes]) -> list[Json]:
-        """Attachments for the uploaded files (`files[n]`, described by `attachments`)."""
-        metas = {str(m.get("id")): m for m in body.get("attachments") or []}
+        """Attachments for the uploaded files."""
         out = []
         for name, data in files.items():
-            index = name.removeprefix("files[").removesuffix("]")
-            meta = metas.get(index, {})
-            out.append(self._attachment(meta.get("filename", f"file{index}"), data,
-                                        meta.get("description")))
+            filename, description = self._upload_name(body, name)
+            out.append(self._attachment(filename, data, description))
         return out
+
+    def _file_names(self, body: Json, files: dict[str, bytes], before: Json | None) -> set[str]:
+        """The names of the attachments a message will have: kept ones (an edit's
+        `attachments` lists them by id; without it, all stay) and those uploaded now."""
+        kept = before["attachments"] if before is not None else []
+        if before is not None and body.get("attachments") is not None:
+            ids = {str(a.get("id")) for a in body["attachments"]}
+            kept = [a for a in kept if a["id"] in ids]
+        return ({a["filename"] for a in kept}
+                | {self._upload_name(body, name)[0] for name in files})
+
+    @staticmethod
+    def _laid_out(components: list[Json], attachments: list[Json]) -> list[Json]:
+        """A V2 message's components as Discord returns them: each numbered (an `id` the body
+        left out, in tree order, skipping those taken), `attachment://` media resolved to the
+        attachment (its url, type, size and id), a file component's name and size."""
+        out = copy.deepcopy(components)
+        found = [item for _, item in limits.walk_components(out)]
+        taken = {item["id"] for item in found if item.get("id")}
+        number = 0
+        by_name = {a["filename"]: a for a in attachments}
+        for item in found:
+            if not item.get("id"):
+                number += 1
+                while number in taken:
+                    number += 1
+                item["id"] = number
+            for _, media in limits.media_of(item):
+                url = str(media.get("url") or "")
+                attachment = by_name.get(url.removeprefix(limits.ATTACHMENT)) if url.startswith(
+                    limits.ATTACHMENT) else None
+                if attachment is None:
+                    media.update(proxy_url=url, flags=0)
+                    continue
+                media.update(url=attachment["url"], proxy_url=attachment["proxy_url"],
+                             content_type=attachment["content_type"],
+                             attachment_id=attachment["id"], width=attachment.get("width"),
+                             height=attachment.get("height"), flags=0)
+                if item.get("type") == limits.FILE:
+                    item.update(name=attachment["filename"], size=attachment["size"])
+        return out
+
+    def pictures_of(self, message: Json) -> list[tuple[str, str, str | None]]:
+        """The pictures a message shows: (what, file name, alt text). A classic message shows
+        its image attachments (alt text: the attachment's description); a V2 message only what
+        its media galleries and thumbnails show (alt text: the item's description), its other
+        attachments are not shown."""
+        if not limits.is_v2(message):
+            return [(a["id"], a["filename"], a.get("description"))
+                    for a in message.get("attachments") or []
+                    if str(a.get("content_type", "")).startswith("image/")]
+        out = []
+        for _, item in limits.walk_components(message.get("components") or []):
+            if item.get("type") == limits.MEDIA_GALLERY:
+                shown = [(e.get("media") or {}, e.get("description"))
+                         for e in item.get("items") or []]
+            elif item.get("type") == limits.THUMBNAIL:
+                shown = [(item.get("media") or {}, item.get("description"))]
+            else:
+                continue
+            for media, alt in shown:
+                url = str(media.get("url") or "")
+                name = url.split("?", 1)[0].rsplit("/", 1)[-1]
+                out.append((str(media.get("attachment_id") or url), name, alt))
+        return out
+
+    def _shown(self, before: list[tuple[str, str, str | None]], message: Json) -> None:
+        """Record the pictures a message shows now that it did not (with that alt text)."""
+        route = _ROUTE.get() or "?"
+        if self.channels.get(int(message["channel_id"]), {}).get("type") == DM:
+            route += " (DM)"
+        for picture in self.pictures_of(message):
+            if picture not in before:
+                self.pictures.append(Picture(int(message["id"]), int(message["channel_id"]),
+                                             picture[1], picture[2], route))
+
+    def pictures_without_alt(self) -> list[Picture]:
+        """Every picture the bot showed without a text alternative."""
+        return [p for p in self.pictures if not (p.alt or "").strip()]
 
     def _new_message(self, channel_id: int, body: Json, files: dict[str, bytes], *,
                      author_id: int = BOT_USER_ID,
                      interaction: InteractionRecord | None = None) -> Json:
         message_id = self.new_id()
         content = body.get("content") or ""
+        attachments = self._uploads(body, files)
         mentioned = [BOT_USER if int(u) == BOT_USER_ID else self.users[int(u)]
                      for u in dict.fromkeys(re.findall(r"<@!?(\d+)>", content))
                      if int(u) == BOT_USER_ID or int(u) in self.users]
@@ -1199,11 +1335,12 @@ class FakeDiscord:
             "type": 20 if interaction and interaction.interaction_type == COMMAND else 0,
             "content": content,
             "author": BOT_USER if author_id == BOT_USER_ID else self.users[author_id],
-            "attachments": self._uploads(body, files), "embeds": body.get("embeds") or [],
+            "attachments": attachments, "embeds": body.get("embeds") or [],
             "mentions": mentioned, "mention_roles": [], "mention_everyone": False,
             "pinned": False, "tts": False, "timestamp": self.timestamp(),
             "edited_timestamp": None, "flags": int(body.get("flags") or 0),
-            "components": body.get("components") or [],
+            "components": (self._laid_out(body.get("components") or [], attachments)
+                           if limits.is_v2(body) else body.get("components") or []),
             "allowed_mentions": body.get("allowed_mentions"),
         }
         if body.get("nonce") is not None:
@@ -1243,11 +1380,12 @@ class FakeDiscord:
                     allow_empty: bool = False) -> Json:
         """A new message from the bot, checked as Discord checks it."""
         form = Form()
-        limits.check_message(form, body, at)
+        limits.check_message(form, body, at, attachments=self._file_names(body, files, None))
         form.raise_if_any()
         if not allow_empty and limits.is_empty(body, files=bool(files)):
             raise ApiError(*EMPTY_MESSAGE)
         message = self._new_message(channel_id, body, files, interaction=interaction)
+        self._shown([], message)
         await self._dispatch_message("MESSAGE_CREATE", message)
         return message
 
@@ -1256,27 +1394,36 @@ class FakeDiscord:
         """Edit a message in place, checked as Discord checks it (the result must not be
         empty)."""
         form = Form()
-        limits.check_message(form, body, at)
+        limits.check_message(form, body, at, before=message,
+                             attachments=self._file_names(body, files, message))
         form.raise_if_any()
+        shown = self.pictures_of(message)
         edited = dict(message)
         for key in ("content", "embeds", "components", "allowed_mentions"):
             if key in body:
                 edited[key] = body[key] if body[key] is not None else (
                     "" if key == "content" else None if key == "allowed_mentions" else [])
-        if body.get("flags") is not None:  # only SUPPRESS_EMBEDS can change
-            edited["flags"] = (message["flags"] & ~SUPPRESS_EMBEDS) | (int(body["flags"])
-                                                                      & SUPPRESS_EMBEDS)
+        if body.get("flags") is not None:  # SUPPRESS_EMBEDS changes; IS_COMPONENTS_V2 is set
+            flags = int(body["flags"])
+            edited["flags"] = ((message["flags"] & ~SUPPRESS_EMBEDS)
+                               | (flags & (SUPPRESS_EMBEDS | limits.IS_COMPONENTS_V2)))
         edited["flags"] &= ~LOADING
         if body.get("attachments") is not None:
             kept = {str(a.get("id")) for a in body["attachments"]}
             edited["attachments"] = [a for a in message["attachments"] if a["id"] in kept]
         if files:
             edited["attachments"] = list(edited["attachments"]) + self._uploads(body, files)
+        if limits.is_v2(edited):  # the legacy fields were refused unless empty
+            edited.update(content="", embeds=[])
+            if "components" in body:
+                edited["components"] = self._laid_out(edited["components"],
+                                                      edited["attachments"])
         if limits.is_empty(edited):
             raise ApiError(*EMPTY_MESSAGE)
         edited["edited_timestamp"] = self.timestamp()
         message.clear()
         message.update(edited)
+        self._shown(shown, message)
         await self._dispatch_message("MESSAGE_UPDATE", message)
         return message
 
@@ -1398,6 +1545,7 @@ class FakeDiscord:
         message = None
         if kind in (4, 5, 7) and record.channel_id in self.channels:
             await self._reopen_for_message(record.channel_id)
+        _ROUTE.set("interaction update" if kind == 7 else "interaction response")
         if kind == 4:
             message = await self._post(record.channel_id, data, call.files, interaction=record,
                                        at=("data",))

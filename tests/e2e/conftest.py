@@ -12,8 +12,32 @@ from pathlib import Path
 
 import pytest
 from discord_fake import FakeDiscord
+from discord_fake.model import Picture
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# Every picture the bot posts carries alt text (issue 53): checked after each e2e test, on every
+# Discord imitation the test made. False until the bot writes alt text (the v2-boards branch).
+REQUIRE_ALT_TEXT = False
+
+
+def check_alt_text(pictures: list[Picture], required: bool) -> None:
+    """Fail the test if one of these pictures was posted without alt text (when `required`)."""
+    missing = [p for p in pictures if not (p.alt or "").strip()]
+    if required and missing:
+        lines = [f"{p.filename} in message {p.message_id} (channel {p.channel_id}, {p.route})"
+                 for p in missing]
+        pytest.fail(f"{len(missing)} picture(s) posted without alt text:\n"
+                    + "\n".join(lines)[:6000], pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _alt_text():
+    """After the test: every picture posted to an imitation made during it has alt text."""
+    start = len(FakeDiscord.picture_logs)
+    yield
+    check_alt_text([p for log in FakeDiscord.picture_logs[start:] for p in log],
+                   REQUIRE_ALT_TEXT)
 
 
 class BotProcess:
