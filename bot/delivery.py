@@ -514,7 +514,7 @@ class Delivery:
         (in that transaction), so a row cut short edits them again: an edit repeats safely."""
         if keep is not None:  # one read for both: what is older, and every other board
             live = [m for m in await self.store.live_messages(match_id)
-                    if m.version < version or (m.kind == "board" and m.message_id != keep)]
+                    if m.message_id != keep and (m.version < version or m.kind == "board")]
         else:
             live = await self.store.live_messages(match_id, below_version=version)
         if offer_ids is not None:

@@ -63,10 +63,7 @@ async def send_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
             data: dict[str, Any] = orjson.loads(text)
             return data
         if status == 429:
-            try:
-                retry_after = float(orjson.loads(text).get("retry_after", 1.0))
-            except (orjson.JSONDecodeError, AttributeError, TypeError, ValueError):
-                retry_after = 1.0
+            retry_after = _retry_after(text)
             if waited + retry_after > MAX_WAIT:  # nothing was done: another way, now
                 raise Unsent(f"429 for {retry_after:.1f}s", refused=True)
             waited += retry_after
@@ -83,23 +80,39 @@ async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
     so a 5xx is simply retried later)."""
     url = f"{api_base}/webhooks/{application_id}/{token}/messages/{message_id}"
     data: Any = orjson.dumps(body)
-    headers = {"Content-Type": "application/json"}
-    if picture is not None:
-        form = aiohttp.FormData(quote_fields=False)
-        form.add_field("payload_json", orjson.dumps(
-            {**body, "attachments": [{"id": 0, "filename": filename}]}).decode(),
-            content_type="application/json")
-        form.add_field("files[0]", picture, filename=filename, content_type="image/png")
-        data, headers = form, {}
+    headers = {"Content-Type": "application/json"} if picture is None else {}
+    waited = 0.0
+    while True:
+        if picture is not None:  # a FormData is sent once
+            data = aiohttp.FormData(quote_fields=False)
+            data.add_field("payload_json", orjson.dumps(
+                {**body, "attachments": [{"id": 0, "filename": filename}]}).decode(),
+                content_type="application/json")
+            data.add_field("files[0]", picture, filename=filename, content_type="image/png")
+        try:
+            async with session.patch(url, data=data, headers=headers,
+                                     timeout=aiohttp.ClientTimeout(total=30)) as response:
+                text = await response.text()
+                status = response.status
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            raise Unsent(f"network: {exc!r}", refused=False) from None
+        if status == 429:  # nothing was done: a short wait, else another way
+            retry_after = _retry_after(text)
+            if waited + retry_after > MAX_WAIT:
+                raise Unsent(f"429 for {retry_after:.1f}s", refused=True)
+            waited += retry_after
+            await asyncio.sleep(retry_after)
+            continue
+        if not 200 <= status < 300:
+            raise Unsent(f"{status}: {text[:300]}", refused=status < 500)
+        return
+
+
+def _retry_after(text: str) -> float:
     try:
-        async with session.patch(url, data=data, headers=headers,
-                                 timeout=aiohttp.ClientTimeout(total=30)) as response:
-            text = await response.text()
-            status = response.status
-    except (TimeoutError, aiohttp.ClientError, OSError) as exc:
-        raise Unsent(f"network: {exc!r}", refused=False) from None
-    if not 200 <= status < 300:
-        raise Unsent(f"{status}: {text[:300]}", refused=status < 500)
+        return float(orjson.loads(text).get("retry_after", 1.0))
+    except (orjson.JSONDecodeError, AttributeError, TypeError, ValueError):
+        return 1.0
 
 
 class ChannelBudget:

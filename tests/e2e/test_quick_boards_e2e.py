@@ -4,6 +4,7 @@ with its mention below."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from typing import Any
 
@@ -40,10 +41,11 @@ async def test_players_who_are_there_keep_one_board_and_one_away_gets_a_new_one(
     board = await turn(board)  # Alice's turn: Bob is there too
     assert board["id"] == posted
     await only_live(fake, board)
-    # someone talks in the channel: the next board comes below the conversation, pinging
+    # someone talks in the channel: the next board comes below the conversation (and is then
+    # edited in place again: Alice, whose turn it is, is there)
     await fake.user_message(bob, content="nice one")
     board = await turn(board)
-    assert board["id"] != posted and fake.pinged(board) == {alice}
+    assert board["id"] != posted and f"<@{alice}>, your turn" in board["content"]
     posted = board["id"]
     await only_live(fake, board)
     # Bob is away for longer than the window: Alice's move brings a new board that pings him
@@ -69,21 +71,22 @@ def replayed(database) -> Any:
 
 
 async def test_a_match_against_the_ai_posts_at_most_one_board_per_human_turn(fake, bot):
-    """30 plies against the AI (the issue's measure): how many board messages the channel
-    gets, and how many positions they showed."""
+    """A whole match against the AI (the issue's measure): how many board messages the
+    channel gets, and how many positions they showed."""
     alice = fake.add_user("Alice")
     await fake.answered(await fake.slash(alice, "play", game=GAME.id, ai="easy", first="me"))
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    human_turns = 0
+    human_turns, rng = 0, random.Random(2)
     state = replayed(bot.database)
-    while GAME.ply(state) < 30 and GAME.outcome(state) is None:
+    while GAME.outcome(state) is None:
         if state.to_move == 0:
             human_turns += 1
             while state.to_move == 0 and GAME.outcome(state) is None:
                 board = await fake.wait_for(
                     lambda: (b := boards(fake)[-1]) and f"<@{alice}>, your turn" in b["content"]
                     and b, timeout=30, what="Alice's turn")
-                board = await play_button(fake, alice, board, GAME.legal_notations(state)[-1])
+                board = await play_button(fake, alice, board,
+                                          rng.choice(GAME.legal_notations(state)))
                 state = replayed(bot.database)
         else:
             await fake.wait_for(lambda: replayed(bot.database).to_move == 0
