@@ -259,11 +259,13 @@ def overlaps(a: Box, b: Box, gap: float = 0) -> bool:
 # greyscale print makes Consequence's blue and red tiles one grey. So a seat's piece has an
 # outline of its own too, the same in every game: seat 1 a disc, seat 2 a square, seat 3 a
 # diamond, seat 4 a triangle (what tests/test_colour_vision.py checks through simulated colour
-# vision). Each covers about the area of a disc of radius r, so no seat's pieces look bigger.
+# vision). Each looks about as large as a disc of radius r, so no seat's pieces stand out.
 SEAT_SHAPES = ("disc", "square", "diamond", "triangle")
-SQUARE_HALF = 0.9  # the square's half side, the diamond's half diagonal and the triangle's
-DIAMOND_HALF = 1.2  # circumradius, in units of r
-TRIANGLE_R = 1.4
+# sizes in units of r: the square's half side, the diamond's half diagonal, the triangle's
+# circumradius (a triangle as large as a disc, so that a number fits in it whole)
+SQUARE_HALF = 0.9
+DIAMOND_HALF = 1.12
+TRIANGLE_R = 1.55
 
 
 @dataclass(frozen=True)
@@ -318,10 +320,37 @@ def seat_extent(seat: int, x: float, y: float, r: float) -> Box:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+def seat_boxes(seat: int, x: float, y: float, r: float, bands: int = 4) -> list[Box]:
+    """Boxes that together cover seat `seat`'s piece closely (a diamond or a triangle as a
+    stack of horizontal bands): what labels keep clear of, no more (the box around a
+    triangle would keep them off its empty top corners)."""
+    points = seat_polygon(seat, x, y, r)
+    if points is None:
+        return [seat_extent(seat, x, y, r)]
+    top, bottom = min(p[1] for p in points), max(p[1] for p in points)
+    boxes = []
+    for i in range(bands):
+        y0, y1 = top + (bottom - top) * i / bands, top + (bottom - top) * (i + 1) / bands
+        xs = [cx for edge_y in (y0, y1) for cx in _crossings(points, edge_y)]
+        xs += [px for px, py in points if y0 <= py <= y1]
+        boxes.append((min(xs), y0, max(xs), y1))
+    return boxes
+
+
+def _crossings(points: Sequence[tuple[float, float]], y: float) -> list[float]:
+    """Where the horizontal line at y crosses a polygon's edges."""
+    found = []
+    for (ax, ay), (bx, by) in zip(points, [*points[1:], points[0]], strict=True):
+        if min(ay, by) <= y <= max(ay, by) and ay != by:
+            found.append(ax + (bx - ax) * (y - ay) / (by - ay))
+    return found
+
+
 def seat_text_centre(seat: int, x: float, y: float, r: float) -> tuple[float, float]:
-    """Where a number on the piece goes: its centre, or a triangle's centroid (the room)."""
+    """Where a number on the piece goes: its centre, or just under a triangle's centroid
+    (where it has room)."""
     if SEAT_SHAPES[seat % len(SEAT_SHAPES)] == "triangle":
-        return x, y + r * TRIANGLE_R * 0.25
+        return x, y + r * (TRIANGLE_R * 0.25 + 0.08)
     return x, y
 
 

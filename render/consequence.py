@@ -164,7 +164,7 @@ def _tile(canvas: Canvas, x: float, y: float, half: float, tile: TileView) -> No
     canvas.rounded_rectangle((x - half, y - half, x + half, y + half), radius=half * 0.25,
                              fill=colour, outline=mix(colour, (0, 0, 0), 0.45), width=3)
     inner = half * 0.76
-    line = max(2, round(half * 0.1))
+    line = max(3, round(half * 0.11))
     ink = mix(colour, (255, 255, 255), 0.5)
     seat = TILE_SEATS[tile.colour]
     if seat == 0:

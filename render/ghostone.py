@@ -397,11 +397,11 @@ def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
             back = mix(BACKGROUND, colour, 0.2)
             canvas.rounded_rectangle((12, y - ROW / 2 + 2, WIDTH - 12, y + ROW / 2 - 2),
                                      radius=12, fill=back)
-        seat_mark(canvas, seat, 44, y, 18, colour)
-        canvas.text(seat_text_centre(seat, 44, y, 18), str(seat + 1), size=SMALL_BOLD,
+        seat_mark(canvas, seat, 44, y, 22, colour)  # (its number fits whole in every shape)
+        canvas.text(seat_text_centre(seat, 44, y, 22), str(seat + 1), size=SMALL_BOLD,
                     fg=DARK_INK, bg=colour, bold=True, align="centre")
-        name = fit_width(canvas, who[seat], SMALL_BOLD, True, column - 90)
-        canvas.text((74, y), name, size=SMALL_BOLD, fg=TEXT, bg=back, bold=True)
+        name = fit_width(canvas, who[seat], SMALL_BOLD, True, column - 94)
+        canvas.text((78, y), name, size=SMALL_BOLD, fg=TEXT, bg=back, bold=True)
         escapes = ", ".join(f"{p}+{b}" if b else str(p) for p, b in view.escaped[seat]) or "–"
         escapes = fit_width(canvas, escapes, SMALL, False, WIDTH - 24 - 80 - column)
         canvas.text((column, y), escapes, size=SMALL, fg=TEXT, bg=back)

@@ -40,6 +40,7 @@ from .common import (
     mix,
     overlaps,
     readable,
+    seat_boxes,
     seat_mark,
     seat_text_centre,
     status_lines,
@@ -244,8 +245,7 @@ def _markers(canvas: Canvas, edge: int, counts,
     path = EDGE_PATHS[edge]
     length = EDGE_LENGTHS[edge]
     r = NUMBERED_R if max(counts) > 1 else MARKER_R
-    # a diamond or a triangle is wider than a disc: a little more room between them
-    spacing = min(2.3 * r + 3, (length - 2 * r - 8) / max(1, len(seats) - 1))
+    spacing = min(2 * r + 3, (length - 2 * r - 8) / max(1, len(seats) - 1))
     numbers = []
     for i, seat in enumerate(seats):
         t = 0.5 + (i - (len(seats) - 1) / 2) * spacing / length
@@ -254,9 +254,9 @@ def _markers(canvas: Canvas, edge: int, counts,
         if ringed == (seat, edge):  # the marker just placed: on a white halo of its shape
             seat_mark(canvas, seat, x, y, r + 7, (255, 255, 255), outline=(20, 20, 20),
                       width=2, record=False)
-        box = seat_mark(canvas, seat, x, y, r, ICO_COLOURS[seat], outline=(20, 20, 20),
-                        width=2)
-        canvas.marker(box)
+        seat_mark(canvas, seat, x, y, r, ICO_COLOURS[seat], outline=(20, 20, 20), width=2)
+        for box in seat_boxes(seat, x, y, r):
+            canvas.marker(box)
         if counts[seat] > 1:
             numbers.append((x, y, seat, str(counts[seat]), ICO_COLOURS[seat]))
     return numbers

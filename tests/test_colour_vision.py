@@ -54,6 +54,7 @@ VISIONS = {"deuteranopia": DEUTERANOPIA, "protanopia": PROTANOPIA, "greyscale": 
 SHAPE_APART = 0.12  # 1 - IoU of two pieces' simulated-colour masks
 LIGHT_APART = 4.5  # WCAG contrast of two seats' simulated colours: apart by lightness alone
 SAME_COLOUR = 18.0  # a pixel this near (RGB distance) the piece's simulated colour is the piece's
+SHIFT = 2  # px: the masks are compared at their best alignment within this
 CROP = 1.3  # a crop reaches this many r from the piece's centre (a diamond reaches 1.2 r)
 
 
@@ -94,11 +95,16 @@ def _mask(image: Image.Image, mark: SeatMark, half: int, matrix: Matrix) -> set[
 
 
 def shape_apart(image: Image.Image, a: SeatMark, b: SeatMark, matrix: Matrix) -> float:
-    """1 - IoU of the two pieces' masks in equal crops about their centres."""
+    """1 - IoU of the two pieces' masks in equal crops about their centres, the best over
+    shifts of up to SHIFT px (a piece drawn half a pixel off is the same shape)."""
     half = math.ceil(CROP * max(a.r, b.r))
     mask_a, mask_b = _mask(image, a, half, matrix), _mask(image, b, half, matrix)
-    union = mask_a | mask_b
-    return 1 - len(mask_a & mask_b) / len(union) if union else 0.0
+    best = 1.0
+    for sx, sy in itertools.product(range(-SHIFT, SHIFT + 1), repeat=2):
+        moved = {(x + sx, y + sy) for x, y in mask_b}
+        union = mask_a | moved
+        best = min(best, 1 - len(mask_a & moved) / len(union) if union else 0.0)
+    return best
 
 
 def told_apart(image: Image.Image, a: SeatMark, b: SeatMark) -> dict[str, tuple[float, float]]:
@@ -256,17 +262,20 @@ def test_the_four_seat_shapes_differ_in_every_vision(r):
             assert shape_apart(image, a, b, matrix) >= SHAPE_APART, (a.seat, b.seat)
 
 
-@pytest.mark.parametrize(("old", "seats", "r", "caught"), [
-    # the old drawing, colour only: the check catches the pairs a deuteranope, a protanope or
-    # a greyscale print could not tell apart
-    (_old_marker, (0, 3), 13, True),  # ICO red and green: one olive
-    (_old_pawn, (0, 3), 24.5, True),  # Ghostone amber 1 and green 4
-    (_old_pawn, (2, 3), 24.5, True),  # Ghostone vermilion 3 and green 4
-    (_old_tile, (0, 1), 34, True),  # Consequence blue and red tile backs: one grey
-])
-def test_colour_only_pieces_are_caught(old, seats, r, caught):
+@pytest.mark.parametrize(("old", "seats", "r"), [
+    # the drawing before, colour only: the check catches the pairs a deuteranope, a protanope
+    # or a greyscale print could not tell apart (shape differences measured when this was
+    # written: the old pieces' at most 0.116, from Ghostone's digits; the new at least 0.124,
+    # Consequence's tiles in greyscale, whose fill is the grey of an empty square)
+    (_old_marker, (0, 3), 13),  # ICO red and green: one olive
+    (_old_marker, (1, 3), 13),  # ICO blue and green: one grey in greyscale
+    (_old_pawn, (0, 3), 24.5),  # Ghostone amber 1 and green 4
+    (_old_pawn, (1, 3), 24.5),  # Ghostone sky blue 2 and green 4
+    (_old_tile, (0, 1), 34),  # Consequence blue and red tile backs: one grey
+], ids=["ico-red-green", "ico-blue-green", "ghostone-1-4", "ghostone-2-4", "consequence-tiles"])
+def test_colour_only_pieces_are_caught(old, seats, r):
     image, marks = _drawn(old, seats, r)
-    assert bool(failures(image, marks)) is caught
+    assert failures(image, marks)
 
 
 def test_consequence_tiles_differ_by_their_inner_line():
