@@ -46,6 +46,7 @@ from .common import (
     min_size,
     mix,
     readable,
+    seat_mark,
     to_png,
     translated,
     wrap_width,
@@ -179,8 +180,8 @@ def analysis_chart(*, names: Sequence[str], series: Sequence[Sequence[float]],
                   for i, chances in enumerate(series)]
         if len(points) > 1:
             canvas.line(points, fill=colour, width=4, joint="curve")
-        else:
-            canvas.circle(*points[0], 5, fill=colour)
+        # the seat's shape at the line's end, as in its legend (render.common.SEAT_SHAPES)
+        seat_mark(canvas, seat, *points[-1], 7, colour, outline=BACKGROUND, width=2)
     number_y = plot_top - SMALL // 2 - 14
     for rank, x in sorted(marks, key=lambda mark: mark[1]):  # above the plot, side by side
         x = min(max(x, left), right)
@@ -301,6 +302,7 @@ def _legend(canvas: Canvas, names: Sequence[str], y: int) -> None:
         line_y = y + row * (SMALL + 18)
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         room = column if col or seat + 1 < len(names) else WIDTH - 2 * MARGIN
-        canvas.rounded_rectangle((x, line_y - 8, x + 28, line_y + 8), 4, fill=colour)
+        canvas.line((x, line_y, x + 28, line_y), fill=colour, width=4)
+        seat_mark(canvas, seat, x + 14, line_y, 7, colour, outline=BACKGROUND, width=2)
         canvas.text((x + 40, line_y), fit_width(canvas, name, SMALL, False, room - 56, names),
                     size=SMALL, fg=TEXT, bg=BACKGROUND)

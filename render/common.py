@@ -12,11 +12,13 @@ width and that no label overlaps another label or a marker.
 from __future__ import annotations
 
 import dataclasses
+import math
 import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -249,6 +251,135 @@ class TextBox:
 
 def overlaps(a: Box, b: Box, gap: float = 0) -> bool:
     return a[0] - gap < b[2] and b[0] - gap < a[2] and a[1] - gap < b[3] and b[1] - gap < a[3]
+
+
+# -- seats told apart by shape ----------------------------------------------------------------
+# Colour alone does not tell seats apart: through a deuteranope's or protanope's eyes ICO's red
+# and green markers, or Ghostone's amber, vermilion and green pawns, are all olive, and a
+# greyscale print makes Consequence's blue and red tiles one grey. So a seat's piece has an
+# outline of its own too, the same in every game: seat 1 a disc, seat 2 a square, seat 3 a
+# diamond, seat 4 a triangle (what tests/test_colour_vision.py checks through simulated colour
+# vision). Each looks about as large as a disc of radius r, so no seat's pieces stand out.
+SEAT_SHAPES = ("disc", "square", "diamond", "triangle")
+# sizes in units of r: the square's half side, the diamond's half diagonal, the triangle's
+# circumradius (a triangle as large as a disc, so that a number fits in it whole)
+SQUARE_HALF = 0.9
+DIAMOND_HALF = 1.12
+TRIANGLE_R = 1.55
+
+
+@dataclass(frozen=True)
+class SeatMark:
+    """A seat's piece as drawn: its seat, its centre, its size r and its fill colour."""
+
+    seat: int
+    x: float
+    y: float
+    r: float
+    fill: Rgb
+
+
+_seat_marks = threading.local()  # a list while `recording_seat_marks` runs in this thread
+
+
+@contextmanager
+def recording_seat_marks() -> Iterator[list[SeatMark]]:
+    """Collects every `SeatMark` drawn in this thread meanwhile (what a test crops)."""
+    outer = getattr(_seat_marks, "marks", None)
+    marks: list[SeatMark] = []
+    _seat_marks.marks = marks
+    try:
+        yield marks
+    finally:
+        _seat_marks.marks = outer
+
+
+def seat_polygon(seat: int, x: float, y: float, r: float) -> list[tuple[float, float]] | None:
+    """The outline of seat `seat`'s piece centred on (x, y), or None for the disc."""
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    if shape == "diamond":
+        d = r * DIAMOND_HALF
+        return [(x, y - d), (x + d, y), (x, y + d), (x - d, y)]
+    if shape == "triangle":  # its box centred on (x, y): the centroid a quarter R below
+        big = r * TRIANGLE_R
+        top, base = y - big * 0.75, y + big * 0.75
+        half = big * math.sqrt(3) / 2
+        return [(x, top), (x + half, base), (x - half, base)]
+    return None
+
+
+def seat_extent(seat: int, x: float, y: float, r: float) -> Box:
+    """The box seat `seat`'s piece of size r covers (labels keep clear of it)."""
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    if shape == "square":
+        r = r * SQUARE_HALF
+    points = seat_polygon(seat, x, y, r)
+    if points is None:
+        return x - r, y - r, x + r, y + r
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def seat_boxes(seat: int, x: float, y: float, r: float, bands: int = 4) -> list[Box]:
+    """Boxes that together cover seat `seat`'s piece closely (a diamond or a triangle as a
+    stack of horizontal bands): what labels keep clear of, no more (the box around a
+    triangle would keep them off its empty top corners)."""
+    points = seat_polygon(seat, x, y, r)
+    if points is None:
+        return [seat_extent(seat, x, y, r)]
+    top, bottom = min(p[1] for p in points), max(p[1] for p in points)
+    boxes = []
+    for i in range(bands):
+        y0, y1 = top + (bottom - top) * i / bands, top + (bottom - top) * (i + 1) / bands
+        xs = [cx for edge_y in (y0, y1) for cx in _crossings(points, edge_y)]
+        xs += [px for px, py in points if y0 <= py <= y1]
+        boxes.append((min(xs), y0, max(xs), y1))
+    return boxes
+
+
+def _crossings(points: Sequence[tuple[float, float]], y: float) -> list[float]:
+    """Where the horizontal line at y crosses a polygon's edges."""
+    found = []
+    for (ax, ay), (bx, by) in zip(points, [*points[1:], points[0]], strict=True):
+        if min(ay, by) <= y <= max(ay, by) and ay != by:
+            found.append(ax + (bx - ax) * (y - ay) / (by - ay))
+    return found
+
+
+def seat_text_centre(seat: int, x: float, y: float, r: float) -> tuple[float, float]:
+    """Where a number on the piece goes: its centre, or just under a triangle's centroid
+    (where it has room)."""
+    if SEAT_SHAPES[seat % len(SEAT_SHAPES)] == "triangle":
+        return x, y + r * (TRIANGLE_R * 0.25 + 0.08)
+    return x, y
+
+
+def seat_mark(canvas: Canvas, seat: int, x: float, y: float, r: float, fill: Rgb,
+              outline: Rgb | None = None, width: int = 1, record: bool = True) -> Box:
+    """Draw seat `seat`'s piece (its own shape, see SEAT_SHAPES) centred on (x, y); returns
+    the box it covers. `record` False: a halo, not a piece (not given to
+    `recording_seat_marks`)."""
+    shape = SEAT_SHAPES[seat % len(SEAT_SHAPES)]
+    box = seat_extent(seat, x, y, r)
+    if shape == "disc":
+        canvas.circle(x, y, r, fill=fill, outline=outline, width=width)
+    elif shape == "square":
+        canvas.rounded_rectangle(box, radius=max(2.0, r * 0.22), fill=fill, outline=outline,
+                                 width=width)
+    else:
+        points = seat_polygon(seat, x, y, r)
+        canvas.polygon(points, fill=fill, outline=outline, width=width)
+    if record:
+        note_seat_mark(SeatMark(seat, x, y, r, fill))
+    return box
+
+
+def note_seat_mark(mark: SeatMark) -> None:
+    """Tell `recording_seat_marks` of a seat's piece drawn otherwise than by `seat_mark` (a
+    Consequence tile)."""
+    marks = getattr(_seat_marks, "marks", None)
+    if marks is not None:
+        marks.append(mark)
 
 
 # -- the canvas -------------------------------------------------------------------------------

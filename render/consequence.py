@@ -32,11 +32,13 @@ from .common import (
     Canvas,
     Picture,
     Rgb,
+    SeatMark,
     TextBox,
     fit_size,
     fit_width,
     min_size,
     mix,
+    note_seat_mark,
     readable,
     wrap_width,
 )
@@ -51,6 +53,7 @@ GRID_SIZE = SIZE * CELL
 HAND_TOP = GRID_TOP + GRID_SIZE + 70
 HAND_TILE = 76
 TILE_COLOURS = {"B": (52, 104, 200), "R": (204, 66, 58)}
+TILE_SEATS = {"B": 0, "R": 1}  # whose colour it is
 SYMBOL_INK = (252, 244, 214)
 SEAT_LINE = ((120, 190, 255), (255, 196, 70))  # moon player, sun player
 BOARD = (70, 62, 54)
@@ -153,12 +156,23 @@ def _static_layer(hand: bool) -> Canvas:
 
 
 def _tile(canvas: Canvas, x: float, y: float, half: float, tile: TileView) -> None:
+    """A tile: its colour is its seat's (blue the moon player's, red the sun player's), and so
+    is the light line inside it, a ring on a blue tile and a square on a red one (the seats'
+    disc and square, render.common.SEAT_SHAPES): a greyscale print makes the two colours one
+    grey, and tile backs bear no symbol."""
     colour = TILE_COLOURS[tile.colour]
     canvas.rounded_rectangle((x - half, y - half, x + half, y + half), radius=half * 0.25,
                              fill=colour, outline=mix(colour, (0, 0, 0), 0.45), width=3)
-    inner = half * 0.78
-    canvas.rounded_rectangle((x - inner, y - inner, x + inner, y + inner), radius=half * 0.18,
-                             outline=mix(colour, (255, 255, 255), 0.25), width=2)
+    inner = half * 0.76
+    line = max(3, round(half * 0.11))
+    ink = mix(colour, (255, 255, 255), 0.5)
+    seat = TILE_SEATS[tile.colour]
+    if seat == 0:
+        canvas.circle(x, y, inner, outline=ink, width=line)
+    else:
+        canvas.rounded_rectangle((x - inner, y - inner, x + inner, y + inner),
+                                 radius=half * 0.18, outline=ink, width=line)
+    note_seat_mark(SeatMark(seat, x, y, half, colour))
     if tile.symbol is not None:
         _symbol(canvas, x, y, half * 0.55, tile.symbol, colour)
 

@@ -40,6 +40,8 @@ from .common import (
     min_size,
     mix,
     readable,
+    seat_mark,
+    seat_text_centre,
     status_lines,
     wrap_width,
 )
@@ -210,10 +212,12 @@ def _rock(x: float, y: float, i: int) -> tuple[tuple[tuple[float, float], ...],
 
 
 def _pawn(canvas: Canvas, x: float, y: float, seat: int) -> None:
+    """A pawn in its seat's colour and shape (render.common.SEAT_SHAPES), its number on it."""
     colour = SEAT_COLOURS[seat]
-    canvas.circle(x, y, CELL * 0.18, fill=colour, outline=OUTLINE, width=3)
-    canvas.text((x, y), str(seat + 1), size=SMALL_BOLD, fg=DARK_INK, bg=colour, bold=True,
-                align="centre")
+    r = CELL * 0.18
+    seat_mark(canvas, seat, x, y, r, colour, outline=OUTLINE, width=3)
+    canvas.text(seat_text_centre(seat, x, y, r), str(seat + 1), size=SMALL_BOLD, fg=DARK_INK,
+                bg=colour, bold=True, align="centre")
 
 
 def _ghost(canvas: Canvas, x: float, y: float) -> None:
@@ -393,11 +397,11 @@ def _table(canvas: Canvas, view: GhostoneView, who, labels: GhostoneLabels,
             back = mix(BACKGROUND, colour, 0.2)
             canvas.rounded_rectangle((12, y - ROW / 2 + 2, WIDTH - 12, y + ROW / 2 - 2),
                                      radius=12, fill=back)
-        canvas.circle(44, y, 18, fill=colour)
-        canvas.text((44, y), str(seat + 1), size=SMALL_BOLD, fg=DARK_INK, bg=colour, bold=True,
-                    align="centre")
-        name = fit_width(canvas, who[seat], SMALL_BOLD, True, column - 90)
-        canvas.text((74, y), name, size=SMALL_BOLD, fg=TEXT, bg=back, bold=True)
+        seat_mark(canvas, seat, 44, y, 22, colour)  # (its number fits whole in every shape)
+        canvas.text(seat_text_centre(seat, 44, y, 22), str(seat + 1), size=SMALL_BOLD,
+                    fg=DARK_INK, bg=colour, bold=True, align="centre")
+        name = fit_width(canvas, who[seat], SMALL_BOLD, True, column - 94)
+        canvas.text((78, y), name, size=SMALL_BOLD, fg=TEXT, bg=back, bold=True)
         escapes = ", ".join(f"{p}+{b}" if b else str(p) for p, b in view.escaped[seat]) or "–"
         escapes = fit_width(canvas, escapes, SMALL, False, WIDTH - 24 - 80 - column)
         canvas.text((column, y), escapes, size=SMALL, fg=TEXT, bg=back)

@@ -40,6 +40,9 @@ from .common import (
     mix,
     overlaps,
     readable,
+    seat_boxes,
+    seat_mark,
+    seat_text_centre,
     status_lines,
 )
 
@@ -200,10 +203,11 @@ def render_ico(view: IcoView, *, names: Sequence[str] | None = None,
     numbered = []
     for edge, counts in enumerate(view.markers):
         numbered += _markers(canvas, edge, counts, ringed)
-    for x, y, _, colour in numbered:  # after every marker: no neighbour's rim crosses it
-        canvas.circle(x, y, NUMBERED_R, fill=colour, outline=(20, 20, 20), width=2)
-    for x, y, text, colour in numbered:  # a count on top of everything (two redoubled
+    for x, y, seat, _, colour in numbered:  # after every marker: no neighbour's rim crosses it
+        seat_mark(canvas, seat, x, y, NUMBERED_R, colour, outline=(20, 20, 20), width=2)
+    for x, y, seat, text, colour in numbered:  # a count on top of everything (two redoubled
         # markers near one corner of a small face may overlap: each count stays whole)
+        x, y = seat_text_centre(seat, x, y, NUMBERED_R)
         box = canvas.text_box((x, y), text, size=SMALL_BOLD, bold=True, align="centre")
         canvas.rectangle((box[0] - 3, box[1] - 3, box[2] + 3, box[3] + 3), fill=colour)
         canvas.text((x, y), text, size=SMALL_BOLD, fg=ink_on(colour), bg=colour, bold=True,
@@ -231,7 +235,10 @@ def _path_length(path) -> float:
 EDGE_LENGTHS = tuple(_path_length(path) for path in EDGE_PATHS)
 
 
-def _markers(canvas: Canvas, edge: int, counts, ringed) -> list[tuple[float, float, str, Rgb]]:
+def _markers(canvas: Canvas, edge: int, counts,
+             ringed) -> list[tuple[float, float, int, str, Rgb]]:
+    """An edge's markers side by side along it, each in its seat's colour and shape
+    (render.common.SEAT_SHAPES); the redoubled ones, to be drawn larger with their count."""
     seats = [s for s, n in enumerate(counts) if n]
     if not seats:
         return []
@@ -244,12 +251,14 @@ def _markers(canvas: Canvas, edge: int, counts, ringed) -> list[tuple[float, flo
         t = 0.5 + (i - (len(seats) - 1) / 2) * spacing / length
         x, y = _point_on(path, t)
         r = NUMBERED_R if counts[seat] > 1 else MARKER_R
-        if ringed == (seat, edge):
-            canvas.circle(x, y, r + 7, fill=(255, 255, 255), outline=(20, 20, 20), width=2)
-        canvas.circle(x, y, r, fill=ICO_COLOURS[seat], outline=(20, 20, 20), width=2)
-        canvas.marker((x - r, y - r, x + r, y + r))
+        if ringed == (seat, edge):  # the marker just placed: on a white halo of its shape
+            seat_mark(canvas, seat, x, y, r + 7, (255, 255, 255), outline=(20, 20, 20),
+                      width=2, record=False)
+        seat_mark(canvas, seat, x, y, r, ICO_COLOURS[seat], outline=(20, 20, 20), width=2)
+        for box in seat_boxes(seat, x, y, r):
+            canvas.marker(box)
         if counts[seat] > 1:
-            numbers.append((x, y, str(counts[seat]), ICO_COLOURS[seat]))
+            numbers.append((x, y, seat, str(counts[seat]), ICO_COLOURS[seat]))
     return numbers
 
 
@@ -518,8 +527,8 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
     width = (WIDTH - 48) / view.seats
     for seat in range(view.seats):
         x = 24 + seat * width
-        canvas.circle(x + 13, 89 + below, 13, fill=ICO_COLOURS[seat], outline=(20, 20, 20),
-                      width=2)
+        seat_mark(canvas, seat, x + 13, 89 + below, 13, ICO_COLOURS[seat],
+                  outline=(20, 20, 20), width=2)
         name = fit_width(canvas, who[seat], SMALL_BOLD, True, width - 44)
         canvas.text((x + 34, 89 + below), name, size=SMALL_BOLD, fg=TEXT, bg=BACKGROUND,
                     bold=True)

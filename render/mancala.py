@@ -32,6 +32,7 @@ from .common import (
     min_size,
     mix,
     readable,
+    seat_mark,
     wrap_width,
 )
 
@@ -181,7 +182,7 @@ def _header(canvas: Canvas, view: MancalaView, who: list[str], labels: MancalaLa
             canvas.rounded_rectangle(box, radius=18, outline=colour, width=4, fill=back)
         x_edge = box[0] + 16 if left else box[2] - 16
         disc_x = x_edge + 16 if left else x_edge - 16
-        canvas.circle(disc_x, 50, 16, fill=colour)
+        seat_mark(canvas, seat, disc_x, 50, 16, colour)  # a disc, a square: not colour alone
         name_x = disc_x + 28 if left else disc_x - 28
         align = "left" if left else "right"
         score = str(view.scores[seat])

@@ -35,12 +35,14 @@ from .common import (
     Canvas,
     Picture,
     Rgb,
+    SeatMark,
     TextBox,
     fit_size,
     fit_width,
     ink_on,
     min_size,
     mix,
+    note_seat_mark,
     status_lines,
     wrap_width,
 )
@@ -129,11 +131,11 @@ def render_pastoral(view: PastoralView, *, names: Sequence[str] | None = None,
             x0, y0, x1, y1 = _box(cell)
             canvas.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=ACCENT, width=6)
     for seat, (held_corner, stock_corner) in enumerate((((0, 0), (6, 0)), ((6, 6), (0, 6)))):
-        _held(canvas, held_corner, view.held[seat], colours[seat])
+        _held(canvas, held_corner, view.held[seat], colours[seat], seat)
         _stock(canvas, stock_corner, view.stock[seat], colours[seat], labels)
     for cell in range(64):
         if view.owner[cell] != EMPTY:
-            _pile(canvas, cell, view.count[cell], colours[view.owner[cell]])
+            _pile(canvas, cell, view.count[cell], colours[view.owner[cell]], view.owner[cell])
     if mover is not None:
         for cell in view.blocked:
             _blocked(canvas, cell)
@@ -186,32 +188,38 @@ def _static_layer() -> Canvas:
     return canvas
 
 
-def _disc(canvas: Canvas, x: float, y: float, r: float, colour: Rgb) -> None:
+def _disc(canvas: Canvas, x: float, y: float, r: float, colour: Rgb,
+          seat: int | None = None) -> None:
+    """A stone; a seat's (not a ghost's) is told to `recording_seat_marks`. The seats' stones
+    are black and white, which every simulated colour vision and a greyscale print keep
+    apart by lightness alone (tests/test_colour_vision.py): they keep the game's own look."""
     edge = mix(colour, (0, 0, 0), 0.5) if colour == WHITE_STONE else (150, 150, 160)
     canvas.circle(x, y, r, fill=colour, outline=edge, width=2)
+    if seat is not None:
+        note_seat_mark(SeatMark(seat, x, y, r, colour))
 
 
-def _pile(canvas: Canvas, cell: int, count: int, colour: Rgb) -> None:
+def _pile(canvas: Canvas, cell: int, count: int, colour: Rgb, seat: int) -> None:
     """A stack seen slightly from the side: one disc per stone, the count on top. In the
     corral it stands lower right, clear of the cell's value."""
     x0, y0, x1, y1 = _box(cell)
     cx = x0 + CELL - STONE_R - 6 if cell in CORRAL else x0 + CELL / 2
     base = y1 - STONE_R - 8
     for i in range(count):
-        _disc(canvas, cx, base - i * 6, STONE_R, colour)
+        _disc(canvas, cx, base - i * 6, STONE_R, colour, seat if i == count - 1 else None)
     top = base - (count - 1) * 6
     canvas.text((cx, top), str(count), size=SMALL_BOLD + 2, fg=ink_on(colour), bg=colour,
                 bold=True, align="centre")
 
 
-def _held(canvas: Canvas, corner: tuple[int, int], n: int, colour: Rgb) -> None:
+def _held(canvas: Canvas, corner: tuple[int, int], n: int, colour: Rgb, seat: int) -> None:
     """Held stones inside a 2x2 holding area, in a small cluster."""
     file, rank = corner
     x0 = BOARD_LEFT + file * CELL
     y0 = BOARD_TOP + (6 - rank) * CELL
     spots = ((0.55, 0.6), (1.45, 0.6), (1.0, 1.0), (0.55, 1.4), (1.45, 1.4))
     for fx, fy in spots[:n]:
-        _disc(canvas, x0 + fx * CELL, y0 + fy * CELL, 26, colour)
+        _disc(canvas, x0 + fx * CELL, y0 + fy * CELL, 26, colour, seat)
 
 
 def _stock(canvas: Canvas, corner: tuple[int, int], n: int, colour: Rgb,
@@ -286,7 +294,7 @@ def _header(canvas: Canvas, view: PastoralView, who, colours, labels: PastoralLa
             back = mix(BACKGROUND, ACCENT, 0.12)
             canvas.rounded_rectangle(box, radius=16, outline=ACCENT, width=4, fill=back)
         disc_x = box[0] + 34
-        _disc(canvas, disc_x, 46, 20, colours[seat])
+        _disc(canvas, disc_x, 46, 20, colours[seat], seat)
         room = box[2] - disc_x - 30 - 12
         name, name_size = fit_size(canvas, who[seat], (SMALL_BOLD + 4, SMALL_BOLD + 2,
                                                        SMALL_BOLD), True, room)
