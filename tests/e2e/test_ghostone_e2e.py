@@ -8,6 +8,7 @@ import sqlite3
 
 from e2e_helpers import boards, enter_move, mover, posted
 
+from bot.quick import WINDOW
 from games.ghostone import GAME
 from render import render_observation
 
@@ -33,15 +34,21 @@ async def test_a_three_player_ghostone_match(fake, bot):
     rng = random.Random(7)
     users = [alice, bob, carol]
     turns = 0
-    previous = None
+    previous, shown = None, None
     while True:
         state = logged_state(bot)  # the bot's own rolls are in its log
         if GAME.outcome(state) is not None:
             break
         user = users[GAME.to_move(state)]
         assert mover(board, users) == user
-        assert fake.pinged(board) == ({user} if user != previous else set())
+        if user != previous:
+            assert fake.pinged(board) == {user}
+        else:  # the same player again: their board is shown in place, or pings nobody
+            assert board["id"] == shown or fake.pinged(board) == set()
         notation = rng.choice(GAME.legal_notations(state))
+        # each player thinks for longer than bot/quick.py's window: each turn, a new board
+        bot.advance(WINDOW + 1)
+        shown = board["id"]
         board = await enter_move(fake, user, board, GAME, state, notation)
         previous = user
         turns += 1

@@ -58,25 +58,27 @@ async def test_players_who_are_there_keep_one_board_and_one_away_gets_a_new_one(
 
 
 def replayed(database) -> Any:
+    """The match on the 17-pit board as the bot logged it."""
     db = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
     try:
         moves = [n for (n,) in db.execute("SELECT notation FROM moves WHERE kind = 'move'"
                                            " ORDER BY seq")]
     finally:
         db.close()
-    state = GAME.new(2)
+    state = GAME.new(2, {"pits": "17"})
     for notation in moves:
         state = GAME.play(state, notation)
     return state
 
 
 async def test_a_match_against_the_ai_posts_at_most_one_board_per_human_turn(fake, bot):
-    """A whole match against the AI (the issue's measure): how many board messages the
-    channel gets, and how many positions they showed."""
+    """A whole match against the AI on the 17-pit board (the issue's measure, 30 plies or
+    more): how many board messages the channel gets, and how many positions they showed."""
     alice = fake.add_user("Alice")
-    await fake.answered(await fake.slash(alice, "play", game=GAME.id, ai="easy", first="me"))
+    await fake.answered(await fake.slash(alice, "play", game=GAME.id, ai="easy", first="me",
+                                         options="pits=17"))
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    human_turns, rng = 0, random.Random(2)
+    human_turns, rng = 0, random.Random(3)
     state = replayed(bot.database)
     while GAME.outcome(state) is None:
         if state.to_move == 0:
