@@ -26,6 +26,7 @@ from typing import Any
 
 import aiohttp
 import discord
+import orjson
 
 from games import Phrase, phrase
 
@@ -33,8 +34,10 @@ from . import strings
 from .ai import is_ai
 from .boards import (
     allowed,
+    board_buttons,
+    board_controls,
+    board_layout,
     board_text,
-    board_view,
     link_button,
     result_text,
     text_of,
@@ -60,13 +63,13 @@ from .outbox import (
     encode,
 )
 from .outbox_worker import Give, Result, Retry, Skip
-from .pictures import board_picture, tournament_picture
+from .pictures import board_card, board_picture, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
 from .service.tournaments import link_games
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
-from .ui import StaticView
+from .ui import BOARD_FILE, IS_COMPONENTS_V2, StaticLayout, StaticView
 from .webpages import match_url, tournament_url
 
 log = logging.getLogger(__name__)
@@ -237,13 +240,23 @@ class Delivery:
                      payload.match_id)
         raise Skip(f"channel {payload.channel_id} was deleted")
 
-    async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
-        """Edit a message; False if it no longer exists, or sits in a locked thread. A thread
-        that went quiet (archived) is opened again first, as a moderator's client does."""
+    async def _edit(self, channel_id: int, message_id: int, *, raw: dict[str, Any] | None = None,
+                    **kwargs: Any) -> bool:
+        """Edit a message (with discord.py's `kwargs`, or a `raw` body as Discord's JSON);
+        False if it no longer exists, or sits in a locked thread. A thread that went quiet
+        (archived) is opened again first, as a moderator's client does."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+        def edit() -> Awaitable[Any]:
+            if raw is None:
+                return message.edit(**kwargs)
+            return self.client.http.request(discord.http.Route(
+                "PATCH", "/channels/{channel_id}/messages/{message_id}",
+                channel_id=channel_id, message_id=message_id), json=raw)
+
         for attempt in range(2):
             try:
-                await self._call(lambda: message.edit(**kwargs))
+                await self._call(edit)
                 return True
             except discord.NotFound:
                 return False
@@ -322,35 +335,41 @@ class Delivery:
         # go out, seconds when the channel's edits are rate limited). They are out of date
         # already (this row exists because the match moved on), and at most one board is live.
         retired = await self._retire_older(match_row.id, board.version, keep=NOT_POSTED)
-        content, mentions = board_text(board, texts, current=current)
-        picture = await self.pictures.run(
-            board_picture, board.game, board.state, None, board.names(),
-            result_text(board, texts), texts.language)
-        view = StaticView()
+        text, mentions = board_text(board, texts, current=current)
+        picture, alt, accent = await self.pictures.run(
+            board_card, board.game, board.state, board.names(), result_text(board, texts),
+            texts.language, board.final)
+        # what the board keeps once a newer one retires it: its text and picture (and the
+        # web link, which sends no click); a board out of date already is posted so
+        kept = board_layout(text, alt, accent=accent,
+                            buttons=[link_button(link, texts)] if link is not None else [])
+        layout = kept
         if current:
             match = wrap(match_row)
             mover = match.to_move()
             humans_turn = mover is None or not is_ai(mover.user_id)
-            view = board_view(match.game, match.state, match.id, match.ply(),
-                              running=match.status == "active", playable=humans_turn,
-                              finished=match.status == "finished", texts=texts, link=link)
-        elif link is not None:
-            view.add_item(link_button(link, texts))
+            running, finished = match.status == "active", match.status == "finished"
+            layout = board_layout(text, alt, accent=accent, controls=board_controls(
+                match.game, match.state, match.id, match.ply(), running=running,
+                playable=humans_turn, texts=texts), buttons=board_buttons(
+                match.game, match.state, match.id, match.ply(), running=running,
+                finished=finished, texts=texts, link=link))
         message_id, channel_id, via = await self._post_board(
-            row, board, picture, content=content, view=view,
-            allowed_mentions=allowed(mentions))
+            row, board, picture, alt, layout=layout, allowed_mentions=allowed(mentions))
         board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
         live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
                            None, via.token if via else None,
-                           via.expires_at if via else None) if current else None
+                           via.expires_at if via else None,
+                           retired=orjson.dumps(kept.to_components()).decode()) \
+            if current else None
         # not background work: a click on the new board can come at once, and its move
         # takes the board's buttons away without another request only once it is recorded
         await self.store.together(functools.partial(
             self._posted, row.id, board, live, self.clock()), background=False)
         return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
 
-    async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, *,
-                          content: str, view: StaticView, allowed_mentions: discord.AllowedMentions
+    async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, alt: str, *,
+                          layout: StaticLayout, allowed_mentions: discord.AllowedMentions
                           ) -> tuple[int, int, Via | None]:
         """A board answers its move's interaction with a follow-up where it can (Discord does
         not count follow-ups against the bot's 50 requests a second; channel posts count),
@@ -358,17 +377,17 @@ class Delivery:
         whose follow-up it is)."""
         via = board.via
         if via is not None and via.channel_id == board.channel_id:
-            posted = await self._follow_up(row, via, picture, {
-                "content": content, "components": view.to_components(),
+            posted = await self._follow_up(row, via, picture, alt, {
+                "flags": IS_COMPONENTS_V2, "components": layout.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()})
             if posted is not None:
                 return posted[0], posted[1], via
         message = await self._send_with_fallback(
-            row, board, files=_board_file(picture), content=content, view=view,
+            row, board, files=_board_file(picture, alt), view=layout,
             allowed_mentions=allowed_mentions)
         return message.id, message.channel.id, None
 
-    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes,
+    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes, alt: str,
                          message: dict[str, Any]) -> tuple[int, int] | None:
         """The board as a follow-up of `via`; None when that cannot be (the token is old, the
         interaction was never answered, the channel had its share of follow-ups this minute,
@@ -389,7 +408,7 @@ class Delivery:
             return None
         try:
             data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
-                                        message, picture, "board.png")
+                                        message, picture, BOARD_FILE, description=alt)
         except Unsent as exc:
             if not exc.refused:
                 raise Retry(f"follow-up: {exc}") from None
@@ -447,24 +466,20 @@ class Delivery:
         retired = []
         content = fit(texts(text)) if text is not None and texts is not None else None
         for message in live:
-            if not await self._edit_through_token(message, content):
-                kwargs: dict[str, Any] = {"view": None}
-                if content is not None:
-                    kwargs["content"] = content
-                await self._edit(message.channel_id, message.message_id, **kwargs)
+            body = _retired_body(message, content)
+            if not await self._edit_through_token(message, body):
+                await self._edit(message.channel_id, message.message_id, raw=body)
             retired.append(message.message_id)
         return retired
 
-    async def _edit_through_token(self, message: LiveMessage, content: str | None) -> bool:
-        """Take a follow-up's components away through its interaction's token while Discord
-        keeps it (not counted against the global limit); False: edit it through the channel."""
+    async def _edit_through_token(self, message: LiveMessage, body: dict[str, Any]) -> bool:
+        """Retire a follow-up (`body`, as Discord's JSON) through its interaction's token while
+        Discord keeps it (not counted against the global limit); False: edit it through the
+        channel."""
         application_id = self.client.application_id
         if (message.token is None or message.token_expires is None or application_id is None
                 or self.clock() >= message.token_expires):
             return False
-        body: dict[str, Any] = {"components": []}
-        if content is not None:
-            body["content"] = content
         try:
             await edit_follow_up(self._http(), self.api_base, application_id,
                                  message.token, message.message_id, body)
@@ -720,9 +735,22 @@ class Delivery:
         return {"thread_id": thread_id, "placed": placed}
 
 
-def _board_file(picture: bytes) -> list[discord.File]:
+def _board_file(picture: bytes, alt: str) -> list[discord.File]:
     """A new file per request: discord.py leaves a sent file's stream at its end."""
-    return [discord.File(io.BytesIO(picture), filename="board.png")]
+    return [discord.File(io.BytesIO(picture), filename=BOARD_FILE, description=alt or None)]
+
+
+def _retired_body(message: LiveMessage, content: str | None) -> dict[str, Any]:
+    """The edit that retires a live message: a V2 board keeps its text and picture (the
+    components stored when it was posted) and loses its controls; a classic message (a notice,
+    a board posted before boards were V2) loses every component, and `content`, if given,
+    replaces its text (a V2 message has no content to replace)."""
+    if message.retired is not None:
+        return {"flags": IS_COMPONENTS_V2, "components": orjson.loads(message.retired)}
+    body: dict[str, Any] = {"components": []}
+    if content is not None:
+        body["content"] = content
+    return body
 
 
 def _with_field(text: Phrase, name: str, value: Any) -> Phrase:

@@ -41,10 +41,13 @@ class Unsent(Exception):
 
 async def send_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
                          token: str, payload: dict[str, Any], picture: bytes,
-                         filename: str) -> dict[str, Any]:
-    """POST the message (`payload`, as Discord's JSON, with one PNG attached) as a follow-up;
-    returns the created message. Raises `Unsent`."""
-    body = {**payload, "attachments": [{"id": 0, "filename": filename}]}
+                         filename: str, description: str | None = None) -> dict[str, Any]:
+    """POST the message (`payload`, as Discord's JSON, with one PNG attached, `description`
+    its alt text) as a follow-up; returns the created message. Raises `Unsent`."""
+    attachment: dict[str, Any] = {"id": 0, "filename": filename}
+    if description:
+        attachment["description"] = description
+    body = {**payload, "attachments": [attachment]}
     url = f"{api_base}/webhooks/{application_id}/{token}"
     waited = 0.0
     while True:

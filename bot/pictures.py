@@ -57,6 +57,33 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                               hints=hints, last_move=last_move)
 
 
+def board_card(game_id: str, state: dict[str, Any], names: Sequence[str],
+               result: str | None = None, language: str = "en", final: bool = False
+               ) -> tuple[bytes, str, int | None]:
+    """A board message's public picture, its alt text (the public view's description, in
+    the reader's language) and its accent colour (0xRRGGBB): the colour the picture gives the
+    side to move, or the winner once the game is over (none for a draw, a match ended outside
+    the rules such as a resignation, or a turn no seat plays: a roll)."""
+    from render import seat_colour
+
+    from .descriptions import alt_text
+    from .i18n import Texts
+
+    picture = board_picture(game_id, state, None, names, result, language)
+    game = get_game(game_id)
+    position = game.from_json(state)
+    public = game.observe(position, None)
+    alt = alt_text(game, public, Texts(language), names)
+    outcome = game.outcome(position)
+    if outcome is not None:
+        seat = outcome.winners[0] if len(outcome.winners) == 1 and not outcome.draw else None
+    else:
+        seat = None if final else game.to_move(position)
+    if seat is None:
+        return picture, alt, None
+    return picture, alt, seat_colour(game_id, public, seat)
+
+
 def queue_picture(game_id: str, state: dict[str, Any], seat: int,
                   pairs: Sequence[tuple[str, Sequence[str]]], heading: str,
                   names: Sequence[str], language: str = "en") -> bytes:

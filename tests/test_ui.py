@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 
 from bot.analysis_ui import AnalysisButton
-from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
+from bot.boards import MovesButton, MyViewButton, RematchButton, board_buttons, board_controls
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
 from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
@@ -101,28 +101,38 @@ def test_single_options_are_answered_and_back_skips_them():
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
 
 
+def board_labels(game, state, ply, *, running, finished):
+    """The labels of a board's controls, then of its other buttons, in order."""
+    rows = board_controls(game, state, 9, ply, running=running, texts=ENGLISH)
+    controls = [getattr(i, "item", i).label for row in rows for i in row.children]
+    buttons = board_buttons(game, state, 9, ply, running=running, finished=finished,
+                            texts=ENGLISH)
+    return controls + [getattr(i, "item", i).label for i in buttons]
+
+
 def test_a_private_first_step_puts_only_play_on_the_board():
     game = REGISTRY["consequence"]
     state = game.new()
-    view = board_view(game, state, 9, 0, running=True, finished=False, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Play…", "My view", "Moves"]
+    assert board_labels(game, state, 0, running=True, finished=False) == [
+        "Play…", "Moves", "My view"]
     mancala = REGISTRY["progressive-mancala"]
-    view = board_view(mancala, mancala.new(), 9, 0, running=True, finished=False, texts=ENGLISH)
-    assert [b.label for b in items(view)][:11] == list("abcdefghijk")
-    assert [b.label for b in items(view)][11:] == ["Moves"]
-    view = board_view(mancala, mancala.new(), 9, 0, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "Moves"]
+    labels = board_labels(mancala, mancala.new(), 0, running=True, finished=False)
+    assert labels[:11] == list("abcdefghijk")
+    assert labels[11:] == ["Moves"]
+    rows = board_controls(mancala, mancala.new(), 9, 0, running=True, texts=ENGLISH)
+    assert [len(row.children) for row in rows] == [5, 5, 1]  # five buttons a row
+    assert board_labels(mancala, mancala.new(), 0, running=False, finished=True) == [
+        "Moves", "Rematch"]
     # a finished match with moves offers its analysis; a running one never does
     played = mancala.play(mancala.new(), "k")
-    view = board_view(mancala, played, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "📈 Analysis", "Moves"]
-    view = board_view(mancala, played, 9, 1, running=True, finished=False, texts=ENGLISH)
-    assert "📈 Analysis" not in [b.label for b in items(view)]
+    assert board_labels(mancala, played, 1, running=False, finished=True) == [
+        "Moves", "Rematch", "📈 Analysis"]
+    assert "📈 Analysis" not in board_labels(mancala, played, 1, running=True, finished=False)
     # nor for a Consequence match whose end kept tiles hidden (a resignation)
     consequence = REGISTRY["consequence"]
     opened = consequence.play(consequence.new(), consequence.legal_notations(consequence.new())[0])
-    view = board_view(consequence, opened, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["My view", "Rematch", "Moves"]
+    assert board_labels(consequence, opened, 1, running=False, finished=True) == [
+        "Moves", "My view", "Rematch"]
 
 
 def test_custom_ids_round_trip_and_forged_ones_are_refused():

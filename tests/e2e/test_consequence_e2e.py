@@ -15,6 +15,7 @@ from e2e_helpers import (
     enter_move,
     is_ephemeral,
     mover,
+    says,
     slash_move,
 )
 
@@ -32,7 +33,7 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
     board = await challenge_and_accept(fake, alice, bob, game="consequence", first="me")
     for user in (alice, bob):
         views = await fake.wait_for(lambda u=user: [m for m in fake.dm_messages(u)
-                                                    if "has started" in m["content"]],
+                                                    if "has started" in says(m)],
                                     what="the private view at the start")
         assert fake.attachment_bytes(views[0])
     # the board offers only a private entry: Play…, My view, Moves
@@ -41,13 +42,13 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
     # someone else's "My view" is refused; a player's is private
     carol = fake.add_user("Carol")
     refused = await fake.answered(await fake.click(carol, board, button_with(board, "c1:v:")))
-    assert is_ephemeral(refused.original) and "not playing" in refused.original["content"]
+    assert is_ephemeral(refused.original) and "not playing" in says(refused.original)
     mine = await fake.answered(await fake.slash(bob, "hand"))
     shown = await fake.wait_for(lambda: mine.original["attachments"] and mine.original,
                                 what="/hand")
-    assert is_ephemeral(shown) and "red sun" in shown["content"] and shown["attachments"]
+    assert is_ephemeral(shown) and "red sun" in says(shown) and shown["attachments"]
     step = await fake.answered(await fake.click(bob, board, button_with(board, "c1:p:")))
-    assert is_ephemeral(step.original) and "not your turn" in step.original["content"]
+    assert is_ephemeral(step.original) and "not your turn" in says(step.original)
 
     rng = random.Random(11)
     state = GAME.new()
@@ -64,18 +65,18 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
         for seat in GAME.private_news(before, state):
             news[(alice, bob)[seat]] += 1
         public = GAME.public_notation(before, GAME.parse_move(before, notation))
-        assert f"played `{public}`" in board["content"]
+        assert f"played `{public}`" in says(board)
         played.append(board)
         expected.append(state)
-    assert "moons" in board["content"] or "Drawn" in board["content"]
+    assert "moons" in says(board) or "Drawn" in says(board)
 
     # the leak scan: every public message, every public picture
     finished_at = len(played) - 1
     for message in fake.channel_messages():
         if message["id"] == played[finished_at]["id"]:
             continue  # the final count reveals every tile, as the rules do
-        assert not FULL_NOTATION.search(message["content"]), message["content"]
-        assert not SYMBOL_WORDS.search(message["content"]), message["content"]
+        assert not FULL_NOTATION.search(says(message)), says(message)
+        assert not SYMBOL_WORDS.search(says(message)), says(message)
     for message, position in zip(played[:-1], expected[:-1], strict=True):
         png = fake.attachment_bytes(message)[0]
         public = render_observation(GAME.id, GAME.observe(position, None), names=["Alice", "Bob"])
@@ -83,9 +84,9 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
 
     # a private view went to a player exactly when a tile was pushed into their hand
     for user in (alice, bob):
-        views = [m for m in fake.dm_messages(user) if "Your view" in m["content"]]
+        views = [m for m in fake.dm_messages(user) if "Your view" in says(m)]
         await fake.wait_for(lambda u=user: len([m for m in fake.dm_messages(u)
-                                                if "Your view" in m["content"]]) == news[u],
+                                                if "Your view" in says(m)]) == news[u],
                             what="the private views")
         assert all(fake.attachment_bytes(m) for m in views)
 
