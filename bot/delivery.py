@@ -28,7 +28,7 @@ import aiohttp
 import discord
 import orjson
 
-from games import Phrase, phrase
+from games import Phrase, get_game, phrase
 
 from . import strings
 from .ai import is_ai
@@ -43,6 +43,7 @@ from .boards import (
     text_of,
     tournament_button,
 )
+from .descriptions import alt_text, view_of
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
 from .i18n import Texts
 from .interactions import Answers, fit
@@ -562,7 +563,11 @@ class Delivery:
         if dm.picture is not None:
             png = await self.pictures.run(board_picture, dm.game, dm.picture.state,
                                           dm.picture.seat, names, None, texts.language)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="view.png")
+            # the seat's own view in words (a DM is the seat's alone)
+            alt = alt_text(dm.game, view_of(get_game(dm.game), dm.picture.state,
+                                            dm.picture.seat), texts, names)
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="view.png",
+                                          description=alt or None)
         user = await self.store.user(dm.user_id)
         try:
             channel_id = await self.dm_channel(dm.user_id)

@@ -206,7 +206,8 @@ IS_COMPONENTS_V2 = 1 << 15  # discord.MessageFlags.components_v2
 
 def retired_layout(message: discord.Message) -> StaticLayout | None:
     """A clicked V2 board as it stays once its move is in: its text and picture without the
-    controls (links stay: they send no click), read from the message itself; None for a classic one."""
+    controls (links stay: they send no click), read from the message itself; None for a
+    classic one (which loses every component)."""
     if not message.flags.components_v2:
         return None
     found = discord.ui.LayoutView.from_message(message, timeout=None)

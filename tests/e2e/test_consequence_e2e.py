@@ -8,6 +8,7 @@ import random
 import re
 
 from e2e_helpers import (
+    alt_texts,
     boards,
     button_with,
     challenge_and_accept,
@@ -19,6 +20,8 @@ from e2e_helpers import (
     slash_move,
 )
 
+from bot.descriptions import alt_text
+from bot.i18n import Texts
 from games.consequence import GAME
 from render import render_observation
 
@@ -36,8 +39,8 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
                                                     if "has started" in says(m)],
                                     what="the private view at the start")
         assert fake.attachment_bytes(views[0])
-    # the board offers only a private entry: Play…, My view, Moves
-    assert [c.get("label") for c in components(board, 2)] == ["Play…", "My view", "Moves"]
+    # the board offers only a private entry: Play…, Moves, My view
+    assert [c.get("label") for c in components(board, 2)] == ["Play…", "Moves", "My view"]
 
     # someone else's "My view" is refused; a player's is private
     carol = fake.add_user("Carol")
@@ -77,10 +80,15 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
             continue  # the final count reveals every tile, as the rules do
         assert not FULL_NOTATION.search(says(message)), says(message)
         assert not SYMBOL_WORDS.search(says(message)), says(message)
+        for alt in alt_texts(message):
+            assert not FULL_NOTATION.search(alt), alt
     for message, position in zip(played[:-1], expected[:-1], strict=True):
         png = fake.attachment_bytes(message)[0]
         public = render_observation(GAME.id, GAME.observe(position, None), names=["Alice", "Bob"])
         assert png == public  # exactly the public picture: nothing else was drawn
+        # and exactly the public view's words, on the attachment and the media item alike
+        assert alt_texts(message) == [public_alt(position, ENGLISH)] * 2, alt_texts(message)
+        assert_no_seat_words(alt_texts(message), position, ENGLISH)
 
     # a private view went to a player exactly when a tile was pushed into their hand
     for user in (alice, bob):
@@ -89,6 +97,57 @@ async def test_a_consequence_match_leaks_nothing_to_the_channel(fake, bot):
                                                 if "Your view" in says(m)]) == news[u],
                             what="the private views")
         assert all(fake.attachment_bytes(m) for m in views)
+        for view in views:  # a private view's alt text is its seat's own view
+            assert len(alt_texts(view)) == 1 and alt_texts(view)[0], view
+
+
+NAMES = ["Alice", "Bob"]
+ENGLISH, JAPANESE = Texts("en"), Texts("ja")
+
+
+def public_alt(position, texts: Texts) -> str:
+    return alt_text(GAME, GAME.observe(position, None), texts, NAMES)
+
+
+def assert_no_seat_words(alts: list[str], position, texts: Texts) -> None:
+    """No alt text in the channel is a seat's own description where that differs from the
+    public one (what only that seat may read)."""
+    public = public_alt(position, texts)
+    for seat in range(2):
+        own = alt_text(GAME, GAME.observe(position, seat), texts, NAMES)
+        if own != public:
+            assert own not in alts, (seat, own)
+
+
+async def test_a_japanese_server_gets_only_public_alt_texts(fake, bot):
+    """The alt texts of a Japanese server's boards: the public view's, in Japanese, and a
+    player's private view carries that player's own."""
+    fake.set_guild_locale(fake.guild_id, "ja")
+    alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
+    for user in (alice, bob):
+        fake.set_locale(user, "ja")
+    board = await challenge_and_accept(fake, alice, bob, game="consequence", first="me")
+    rng = random.Random(5)
+    state = GAME.new()
+    for _ in range(6):
+        assert alt_texts(board) == [public_alt(state, JAPANESE)] * 2, alt_texts(board)
+        assert_no_seat_words(alt_texts(board), state, JAPANESE)
+        notation = rng.choice(GAME.legal_notations(state))
+        _, board = await slash_move(fake, mover_ja(board, [alice, bob]), notation,
+                                    expect=f"`{notation}`")
+        state = GAME.play(state, notation)
+    for message in fake.channel_messages():
+        for alt in alt_texts(message):
+            assert not FULL_NOTATION.search(alt), alt
+    mine = await fake.answered(await fake.slash(alice, "hand"))
+    shown = await fake.wait_for(lambda: mine.original["attachments"] and mine.original,
+                                what="/hand")
+    assert alt_texts(shown) == [alt_text(GAME, GAME.observe(state, 0), JAPANESE, NAMES)] * 2
+
+
+def mover_ja(board, users: list[int]) -> int:
+    """Who the board mentions as the player to move (a Japanese board)."""
+    return next(u for u in users if f"<@{u}>さん、あなたの手番" in says(board))
 
 
 async def test_when_a_board_appears_after_a_move_no_older_board_is_live(fake, bot):
