@@ -1266,9 +1266,11 @@ class FakeDiscord:
             if key in body:
                 edited[key] = body[key] if body[key] is not None else (
                     "" if key == "content" else None if key == "allowed_mentions" else [])
-        if body.get("flags") is not None:  # only SUPPRESS_EMBEDS can change
-            edited["flags"] = (message["flags"] & ~SUPPRESS_EMBEDS) | (int(body["flags"])
-                                                                      & SUPPRESS_EMBEDS)
+        if body.get("flags") is not None:  # only SUPPRESS_EMBEDS can change, and
+            # IS_COMPONENTS_V2 be set (never removed): a deferred answer becomes a V2 message
+            # by its edit (discord-api-docs #7515, #7560)
+            edited["flags"] = (message["flags"] & ~SUPPRESS_EMBEDS) | (
+                int(body["flags"]) & (SUPPRESS_EMBEDS | limits.IS_COMPONENTS_V2))
         edited["flags"] &= ~LOADING
         if body.get("attachments") is not None:
             kept = {str(a.get("id")) for a in body["attachments"]}
