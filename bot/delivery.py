@@ -64,7 +64,7 @@ from .outbox import (
     encode,
 )
 from .outbox_worker import Give, Result, Retry, Skip
-from .pictures import board_card, board_picture, tournament_picture
+from .pictures import board_card, board_picture, tournament_alt, tournament_picture
 from .pool import Workers
 from .service import Service, wrap
 from .service.tournaments import link_games
@@ -656,7 +656,9 @@ class Delivery:
         if post.picture is not None and post.data is not None:
             png = await self.pictures.run(tournament_picture, post.picture, post.data,
                                           texts.language)
-            kwargs["files"] = [discord.File(io.BytesIO(png), filename=f"{post.picture}.png")]
+            alt = tournament_alt(post.picture, post.data, texts)
+            kwargs["files"] = [discord.File(io.BytesIO(png), filename=f"{post.picture}.png",
+                                            description=alt or None)]
         try:
             message = await self._send(row, post.channel_id, **kwargs)
         except discord.Forbidden as exc:
