@@ -338,3 +338,50 @@ async def test_answering_with_components_leaves_discord_py_routing_alone(monkeyp
         assert store._dynamic_items == {} and not store._views
     finally:
         await client.close()
+
+
+def test_a_board_layout_stays_within_discords_limits():
+    """The most a board carries: 4 rows of 5 step buttons, six other buttons (two rows), a
+    text longer than Discord's 4,000 characters and an alt text longer than 1,024."""
+    from bot.boards import board_layout
+    from bot.ui import StepButton
+
+    rows = [discord.ui.ActionRow(*[StepButton(9, 0, [(f"v{r}{i}",)], label="x")
+                                   for i in range(5)]) for r in range(4)]
+    buttons = [MovesButton(9, label=f"b{i}") for i in range(6)]
+    layout = board_layout("line\n" * 1500, "a" * 2000, accent=0x123456, controls=rows,
+                          buttons=buttons)
+    sent = layout.to_components()
+    assert len(sent) == 1 and sent[0]["type"] == 17 and sent[0]["accent_color"] == 0x123456
+    assert layout.total_children_count <= 40
+    assert layout.content_length() <= 4000
+    gallery = sent[0]["components"][1]
+    assert gallery["items"][0]["media"]["url"] == "attachment://board.png"
+    assert len(gallery["items"][0]["description"]) <= 1024
+    assert [len(c["components"]) for c in sent[0]["components"][2:]] == [5, 5, 5, 5, 5, 1]
+
+
+def test_a_retired_v2_board_keeps_its_text_and_picture_and_a_classic_one_loses_all():
+    import orjson
+
+    from bot.delivery import _retired_body
+    from bot.store import LiveMessage
+
+    kept = [{"type": 17, "components": [{"type": 10, "content": "Alice played `k`."}]}]
+    v2 = LiveMessage(1, 2, 3, "board", 4, None, retired=orjson.dumps(kept).decode())
+    assert _retired_body(v2, "ignored") == {"flags": 1 << 15, "components": kept}
+    classic = LiveMessage(1, 2, 3, "board", 4, None)
+    assert _retired_body(classic, None) == {"components": []}
+    assert _retired_body(classic, "Declined.") == {"components": [], "content": "Declined."}
+
+
+def test_each_game_gives_its_seats_an_accent_colour():
+    from render import seat_colour
+
+    for game_id in ("progressive-mancala", "pastoral-square", "consequence", "ghostone", "ico"):
+        game = REGISTRY[game_id]
+        state = game.new(options={"start": "f0"}) if game_id == "ico" else game.new()
+        view = game.observe(state, None)
+        colours = [seat_colour(game_id, view, seat) for seat in range(2)]
+        assert all(0 <= c <= 0xFFFFFF for c in colours)
+        assert colours[0] != colours[1], game_id

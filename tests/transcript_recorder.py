@@ -176,23 +176,44 @@ class Recorder:
         else:
             where = f"#{channel.get('name', '?')}"
         verb = "edited" if how == "edited" else "new"
-        if before is not None and all(before.get(k) == message.get(k) for k in (
-                "content", "embeds")) and [a["filename"] for a in before["attachments"]] == [
-                    a["filename"] for a in message["attachments"]]:
-            # the same words: only its buttons and menus changed (e.g. retired)
+        if before is not None and self._words(before) == self._words(message):
+            # the same words and pictures: only its buttons and menus changed (e.g. retired)
             return [f"[message {number}, {where}, edited: only its buttons]",
-                    *(self._components(message.get("components") or []) or ["  (none now)"])]
+                    *(self._components(message.get("components") or [], controls=True)
+                      or ["  (none now)"])]
         out = [f"[message {number}, {where}, {verb}]"]
         if message.get("content"):
             out.extend("  " + line for line in self.text(message["content"]).split("\n"))
         for embed in message.get("embeds") or []:
             out.extend(self._embed(embed))
+        shown = {url.removeprefix("attachment://") for url in self._media(message)}
         for attachment in message.get("attachments") or []:
+            if attachment["filename"] in shown:
+                continue  # a V2 message shows it where its media item is
             alt = attachment.get("description")
             out.append(f"  (picture {attachment['filename']}" + (f": {self.text(alt)})"
                                                                   if alt else ")"))
         out.extend(self._components(message.get("components") or []))
         return out
+
+    @staticmethod
+    def _media(message: Json) -> list[str]:
+        """The pictures a V2 message's media galleries show (their URLs)."""
+        found: list[str] = []
+        stack = list(message.get("components") or [])
+        while stack:
+            item = stack.pop(0)
+            if item.get("type") == 12:
+                found += [i["media"]["url"] for i in item.get("items", [])]
+            stack = list(item.get("components") or []) + stack
+        return found
+
+    def _words(self, message: Json) -> Any:
+        """What a message says and shows, its buttons aside: a classic message's content and
+        embeds, a V2 message's texts and pictures (with their alt text)."""
+        return (message.get("content"), message.get("embeds"),
+                [a["filename"] for a in message.get("attachments") or []],
+                self._components(message.get("components") or [], controls=False))
 
     def _embed(self, embed: Json) -> list[str]:
         out = []
@@ -212,22 +233,44 @@ class Recorder:
             out.append(f"  | (picture {embed['image']['url'].rsplit('/', 1)[-1]})")
         return out
 
-    def _components(self, rows: list[Json]) -> list[str]:
+    def _components(self, items: list[Json], *, controls: bool | None = None,
+                    indent: str = "  ") -> list[str]:
+        """Components in reading order, a V2 container's children indented under it.
+        `controls`: True, only buttons and menus; False, only the rest; None, all."""
         out = []
-        for row in rows:
-            for item in row.get("components", []):
-                disabled = " (disabled)" if item.get("disabled") else ""
-                if item.get("type") == 2:
-                    label = self.text(item.get("label") or "")
-                    emoji = (item.get("emoji") or {}).get("name") or ""
-                    link = " (link)" if item.get("style") == 5 else ""
-                    out.append(f"  [{' '.join(p for p in (emoji, label) if p)}]{link}{disabled}")
-                elif item.get("type") == 3:
-                    out.append(f"  [menu: {self.text(item.get('placeholder') or '')}]{disabled}")
-                    for option in item.get("options", []):
-                        note = option.get("description")
-                        out.append(f"    - {self.text(option['label'])}"
-                                   + (f" ({self.text(note)})" if note else ""))
+        for item in items:
+            kind = item.get("type")
+            disabled = " (disabled)" if item.get("disabled") else ""
+            if kind == 1:
+                out.extend(self._components(item.get("components", []), controls=controls,
+                                            indent=indent))
+            elif kind == 17:
+                inner = self._components(item.get("components", []), controls=controls,
+                                         indent=indent + "| ")
+                colour = item.get("accent_color")
+                if controls is not True:
+                    out.append(f"{indent}(box" + (f", accent #{colour:06X})" if colour
+                                                   is not None else ")"))
+                out.extend(inner)
+            elif kind == 10 and controls is not True:
+                out.extend(indent + line for line in self.text(item["content"]).split("\n"))
+            elif kind == 12 and controls is not True:
+                for media in item.get("items", []):
+                    name = media["media"]["url"].removeprefix("attachment://")
+                    alt = media.get("description")
+                    out.append(f"{indent}(picture {name}"
+                               + (f": {self.text(alt)})" if alt else ")"))
+            elif kind == 2 and controls is not False:
+                label = self.text(item.get("label") or "")
+                emoji = (item.get("emoji") or {}).get("name") or ""
+                link = " (link)" if item.get("style") == 5 else ""
+                out.append(f"{indent}[{' '.join(p for p in (emoji, label) if p)}]{link}{disabled}")
+            elif kind == 3 and controls is not False:
+                out.append(f"{indent}[menu: {self.text(item.get('placeholder') or '')}]{disabled}")
+                for option in item.get("options", []):
+                    note = option.get("description")
+                    out.append(f"{indent}  - {self.text(option['label'])}"
+                               + (f" ({self.text(note)})" if note else ""))
         return out
 
     def text(self, text: str) -> str:
