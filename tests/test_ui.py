@@ -385,3 +385,17 @@ def test_each_game_gives_its_seats_an_accent_colour():
         colours = [seat_colour(game_id, view, seat) for seat in range(2)]
         assert all(0 <= c <= 0xFFFFFF for c in colours)
         assert colours[0] != colours[1], game_id
+
+
+def test_a_rating_chart_says_its_numbers_in_words():
+    from bot.cogs.stats import chart_alt
+    from bot.i18n import Texts
+    from bot.service.stats import Profile
+
+    trend = [(1.0, 1500.0), (2.0, 1650.4), (3.0, 1480.0), (4.0, 1620.0)]
+    profile = Profile(7, [], None, [], [], "progressive-mancala", trend)
+    assert chart_alt(profile, "Alice", ENGLISH) == (
+        "Rating of Alice in Progressive Mancala over 4 games: from 1500 to 1620, highest "
+        "1650, lowest 1480.")
+    japanese = chart_alt(profile, "Alice", Texts("ja"))
+    assert "1650" in japanese and "Rating" not in japanese
