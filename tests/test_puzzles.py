@@ -96,11 +96,11 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
 async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(language):
     """The solver's seat is named "You": the picture said "You to move" (ja: 「あなた の手番」)."""
     from bot.cogs import puzzle as cog
+    from bot.descriptions import alt_text
     from bot.glicko import Glicko
     from bot.i18n import Texts, translations
     from bot.pictures import picture_language
     from bot.store_puzzles import PuzzleRow
-    from bot.descriptions import alt_text
     from render import render_observation, without_last_move
 
     class Pictures:
