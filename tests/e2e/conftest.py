@@ -80,6 +80,8 @@ class BotProcess:
         """The environment of a command run beside the bot (`python -m bot backup`)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
         env["CORRAL_DATABASE"] = self.database_url or str(self.database)
+        # this checkout's code, as the bot's own (its migrations: the schema it knows)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         return env
 
     @property
