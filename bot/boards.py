@@ -127,10 +127,17 @@ def board_controls(game: Game, state: Any, match_id: int, ply: int, *, running: 
         scratch.add_item(PlayButton(match_id, ply, label=texts(strings.BUTTON_PLAY), row=0))
     else:
         add_step(scratch, step, match_id, ply, answers, texts)
-    rows: dict[int, list[discord.ui.Item[Any]]] = {}
+    rows: list[list[discord.ui.Item[Any]]] = []
+    at: dict[int, int] = {}
     for item in scratch.children:
-        rows.setdefault(item.row or 0, []).append(item)
-    return [discord.ui.ActionRow(*items) for _, items in sorted(rows.items())]
+        if item.row is None:  # a menu (its row is not kept by its wrapper): a row of its own
+            rows.append([item])
+            continue
+        if item.row not in at:
+            at[item.row] = len(rows)
+            rows.append([])
+        rows[at[item.row]].append(item)
+    return [discord.ui.ActionRow(*items) for items in rows]
 
 
 def board_buttons(game: Game, state: Any, match_id: int, ply: int, *, running: bool,

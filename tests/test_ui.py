@@ -340,6 +340,23 @@ async def test_answering_with_components_leaves_discord_py_routing_alone(monkeyp
         await client.close()
 
 
+def test_a_step_of_many_options_is_a_row_per_menu():
+    from bot.boards import board_controls
+
+    game = REGISTRY["pastoral-square"]
+    state, rng = game.new(), random.Random(1)
+    while True:  # the first position whose move is asked with menus (more than 20 options)
+        step, _ = first_step(game, state)
+        if not isinstance(step, str) and len(step.options) > 20:
+            break
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    rows = board_controls(game, state, 9, 0, running=True, texts=ENGLISH)
+    menus = -(-len(step.options) // 25)
+    assert [len(row.children) for row in rows] == [1] * menus
+    assert all(isinstance(getattr(row.children[0], "item", None), discord.ui.Select)
+               for row in rows)
+
+
 def test_a_board_layout_stays_within_discords_limits():
     """The most a board carries: 4 rows of 5 step buttons, six other buttons (two rows), a
     text longer than Discord's 4,000 characters and an alt text longer than 1,024."""
