@@ -140,6 +140,27 @@ def analysis_lines(match_id: int, game: str, level: str, names: list[str],
     return lines
 
 
+def analysis_alts(match_id: int, names: list[str], result: dict[str, Any],
+                  texts: Texts) -> list[str]:
+    """The alt text of each analysis picture: the chart (each seat's chance at the start and
+    at the end), then each swing (its move, the loss, the better move)."""
+    notes = result["moves"]
+    series = [list(note["win"]) for note in notes] + [list(result["final"])]
+    chances = ", ".join(texts(phrase(
+        strings.ALT_ANALYSIS_CHANCE, name=name, start=f"{round(series[0][seat] * 100)}%",
+        end=f"{round(series[-1][seat] * 100)}%"))
+        for seat, name in enumerate(names) if seat < len(series[0]))
+    alts = [texts(phrase(strings.ALT_ANALYSIS_CHART, match_id=match_id, chances=chances))]
+    for rank, index in enumerate(result["mistakes"], 1):
+        note = notes[index - 1]
+        seat = note["seat"]
+        alts.append(texts(phrase(
+            strings.ALT_ANALYSIS_SWING, rank=rank, index=index,
+            name=names[seat] if seat is not None and 0 <= seat < len(names) else "?",
+            move=note["move"], best=note["best"], loss=f"−{round(note['loss'] * 100)}%")))
+    return alts
+
+
 class AnalysisPoster:
     def __init__(self, store: Store, service: Service, delivery: Delivery, pictures: Workers):
         self.store = store
@@ -167,8 +188,10 @@ class AnalysisPoster:
             # the chart first, then the swings in rank order (at most 1 + 3 of Discord's 10
             # attachments a message)
             suffixes = ["chart", *(str(rank) for rank in range(1, len(pngs)))]
-            files = [discord.File(io.BytesIO(png), filename=f"analysis-{match.id}-{suffix}.png")
-                     for png, suffix in zip(pngs, suffixes, strict=True)]
+            alts = analysis_alts(match.id, names, job.result, texts)
+            files = [discord.File(io.BytesIO(png), filename=f"analysis-{match.id}-{suffix}.png",
+                                  description=alts[at] if at < len(alts) else None)
+                     for at, (png, suffix) in enumerate(zip(pngs, suffixes, strict=True))]
             try:
                 message = await self.delivery.post(
                     row, post.channel_id, content=content, files=files,

@@ -16,12 +16,13 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from games import Game, Phrase, phrase
+from games import ALT_TEXT_LIMIT, Game, Phrase, phrase
 from games.analysis import public_at_end
 
 from . import strings
 from .analysis_ui import AnalysisButton
 from .clocks import absolute_time, relative_time
+from .descriptions import alt_text, view_of
 from .i18n import Texts
 from .interactions import MAX_CONTENT, Interaction, fit, note_match, player, reply, texts_for
 from .outbox import Board, Text
@@ -29,7 +30,18 @@ from .pictures import board_picture
 from .pool import Workers
 from .service import Match, Service, ServiceError
 from .textboard import describe_button
-from .ui import ID, Component, PlayButton, StaticView, StepButton, add_step, button, first_step
+from .ui import (
+    BOARD_FILE,
+    ID,
+    Component,
+    PlayButton,
+    StaticLayout,
+    StaticView,
+    StepButton,
+    add_step,
+    button,
+    first_step,
+)
 from .ui import template as id_template
 
 
@@ -99,40 +111,73 @@ def result_text(board: Board, texts: Texts) -> str | None:
     return texts(board.result or phrase(strings.RESULT_DRAW), board.names())
 
 
-def board_view(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
-               finished: bool, texts: Texts, playable: bool = True,
-               link: str | None = None) -> StaticView:
-    """The newest board's components: the first question of the move (or Play… when it is
-    private), My view for games with hidden information, Moves, and Rematch and Analysis at
-    the end."""
-    view = StaticView()
-    rows = 0
-    if running and playable:  # not while an AI seat is to move
-        step, answers = first_step(game, state)
-        if isinstance(step, str):  # a forced move: one button plays it
-            view.add_item(StepButton(match_id, ply, answers, label=step))
-            rows = 1
-        elif step.private:
-            view.add_item(PlayButton(match_id, ply, label=texts(strings.BUTTON_PLAY), row=0))
-            rows = 1
-        else:
-            rows = add_step(view, step, match_id, ply, answers, texts)
-    last = min(rows, 4)
+MAX_LAYOUT_TEXT = 4000  # characters of text a Components V2 message shows, all displays together
+
+
+def board_controls(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
+                   texts: Texts, playable: bool = True) -> list[discord.ui.ActionRow[Any]]:
+    """The move's controls, as action rows: the first question of the move (or Play… when
+    it is private, one button when the move is forced); none while an AI seat is to move."""
+    if not (running and playable):
+        return []
+    scratch = StaticView()  # add_step places items by row: read them back row by row
+    step, answers = first_step(game, state)
+    if isinstance(step, str):  # a forced move: one button plays it
+        scratch.add_item(StepButton(match_id, ply, answers, label=step, row=0))
+    elif step.private:
+        scratch.add_item(PlayButton(match_id, ply, label=texts(strings.BUTTON_PLAY), row=0))
+    else:
+        add_step(scratch, step, match_id, ply, answers, texts)
+    rows: list[list[discord.ui.Item[Any]]] = []
+    at: dict[int, int] = {}
+    for item in scratch.children:
+        if item.row is None:  # a menu (its row is not kept by its wrapper): a row of its own
+            rows.append([item])
+            continue
+        if item.row not in at:
+            at[item.row] = len(rows)
+            rows.append([])
+        rows[at[item.row]].append(item)
+    return [discord.ui.ActionRow(*items) for items in rows]
+
+
+def board_buttons(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
+                  finished: bool, texts: Texts, link: str | None = None,
+                  describe: discord.ui.Item[Any] | None = None) -> list[discord.ui.Item[Any]]:
+    """The board's other buttons, in reading order: Moves, My view (games with hidden
+    information), Describe, the web page, and Rematch and Analysis at the end."""
+    items: list[discord.ui.Item[Any]] = [
+        MovesButton(match_id, label=texts(strings.BUTTON_MOVES))]
     if game.info.hidden_information and (running or finished):
-        view.add_item(MyViewButton(match_id, label=texts(strings.BUTTON_MY_VIEW), row=last))
-    if finished:
-        view.add_item(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH), row=last))
-        if ply > 0 and public_at_end(game, state):  # an analysis shows nothing hidden
-            view.add_item(AnalysisButton(match_id, label=texts(strings.BUTTON_ANALYSIS),
-                                         row=last))
-    view.add_item(MovesButton(match_id, label=texts(strings.BUTTON_MOVES), row=last))
+        items.append(MyViewButton(match_id, label=texts(strings.BUTTON_MY_VIEW)))
+    # Describe (bot/textboard.py): the board in words, privately, for whoever asks
+    items.append(describe if describe is not None else describe_button(match_id, texts))
     if link is not None:
-        view.add_item(link_button(link, texts, row=last))
-    # Describe (bot/textboard.py): the board in words, on the same row, or on the next one
-    # when that row is full (a finished board: My view, Rematch, Analysis, Moves, web link)
-    full = sum(1 for item in view.children if item.row == last) >= 5
-    view.add_item(describe_button(match_id, texts, row=last + 1 if full else last))
-    return view
+        items.append(link_button(link, texts))
+    if finished:
+        items.append(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH)))
+        if ply > 0 and public_at_end(game, state):  # an analysis shows nothing hidden
+            items.append(AnalysisButton(match_id, label=texts(strings.BUTTON_ANALYSIS)))
+    return items
+
+
+def board_layout(text: str, alt: str, *, accent: int | None = None,
+                 controls: Sequence[discord.ui.ActionRow[Any]] = (),
+                 buttons: Sequence[discord.ui.Item[Any]] = (),
+                 picture: str = BOARD_FILE) -> StaticLayout:
+    """A board as one Components V2 container: its text (who moved, scores, whose turn), the
+    picture with its alt text, the move's controls, then the other buttons (five a row); the
+    accent is the colour of the side to move. Within Discord's limits: 40 components (at most
+    3 + 4 rows of 5 controls + 2 rows of buttons = 35) and 4,000 characters of text."""
+    children: list[discord.ui.Item[Any]] = [
+        discord.ui.TextDisplay(fit(text, MAX_LAYOUT_TEXT) or "\u200b"),
+        discord.ui.MediaGallery(discord.MediaGalleryItem(
+            f"attachment://{picture}", description=alt[:ALT_TEXT_LIMIT] or None))]
+    children += list(controls)
+    children += [discord.ui.ActionRow(*buttons[i:i + 5]) for i in range(0, len(buttons), 5)]
+    layout = StaticLayout()
+    layout.add_item(discord.ui.Container(*children, accent_colour=accent))
+    return layout
 
 
 def link_button(url: str, texts: Texts, row: int | None = None) -> discord.ui.Button[Any]:
@@ -182,13 +227,31 @@ async def private_view(pictures: Workers, interaction: Interaction, match: Match
     await interaction.response.defer(ephemeral=True, thinking=True)
     picture = await pictures.run(board_picture, match.game.id, match.row.state, seat,
                                  match.names(), None, texts.language)
+    # the seat's own view in words: this message is the seat's alone (ephemeral)
+    alt = alt_text(match.game, view_of(match.game, match.state, seat), texts, match.names())
     lines = [texts(phrase(strings.PRIVATE_VIEW, match_id=match.id, game=match.game.name,
                           link=f"<#{match.row.channel_id}>"))]
     card = match.game.turn_card(match.state, seat)
     if card is not None:
         lines.append(texts(card, match.names()))
-    await reply(interaction, "\n".join(lines),
-                file=discord.File(io.BytesIO(picture), filename="view.png"))
+    await reply_layout(interaction, board_layout("\n".join(lines), alt, picture=VIEW_FILE),
+                       picture, alt, filename=VIEW_FILE)
+
+
+async def reply_layout(interaction: Interaction, layout: StaticLayout, picture: bytes, alt: str,
+                       *, filename: str = BOARD_FILE) -> None:
+    """A private board (a V2 layout with its picture) as the answer to a deferred
+    interaction, or as an ephemeral follow-up once it is answered."""
+    file = discord.File(io.BytesIO(picture), filename=filename, description=alt or None)
+    none = discord.AllowedMentions.none()
+    if (interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get("answered")):
+        interaction.extras["answered"] = True
+        await interaction.edit_original_response(view=layout, attachments=[file],
+                                                 allowed_mentions=none)
+    else:
+        await interaction.followup.send(view=layout, file=file, ephemeral=True,
+                                        allowed_mentions=none)
 
 
 class MovesButton(Component[discord.ui.Button[Any]],
@@ -260,5 +323,7 @@ def opened_phrase(match: Match, user_id: int, link: str) -> Phrase:
     opponents = tuple(seat.name for seat in match.seats if seat.user_id != user_id)
     return phrase(strings.OPENED_STARTED, match_id=match.id, link=link, opponents=opponents)
 
+
+VIEW_FILE = "view.png"  # a seat's own view (private)
 
 BOARD_COMPONENTS: tuple[type[Component[Any]], ...] = (MyViewButton, MovesButton, RematchButton)

@@ -26,20 +26,24 @@ from typing import Any
 
 import aiohttp
 import discord
+import orjson
 
-from games import Phrase, phrase
+from games import Phrase, get_game, phrase
 
 from . import quick, strings
 from .ai import is_ai
 from .boards import (
     allowed,
+    board_buttons,
+    board_controls,
+    board_layout,
     board_text,
-    board_view,
     link_button,
     result_text,
     text_of,
     tournament_button,
 )
+from .descriptions import alt_text, view_of
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
 from .i18n import Texts
 from .interactions import Answers, fit
@@ -60,14 +64,14 @@ from .outbox import (
     encode,
 )
 from .outbox_worker import Give, Result, Retry, Skip
-from .pictures import board_picture, tournament_picture
+from .pictures import board_card, board_picture, tournament_alt, tournament_picture
 from .pool import Workers
 from .quick import Bounded, ChannelHeads, Shown
 from .service import Service, wrap
 from .service.tournaments import link_games
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
-from .ui import StaticView
+from .ui import BOARD_FILE, IS_COMPONENTS_V2, StaticLayout, StaticView
 from .webpages import match_url, tournament_url
 
 log = logging.getLogger(__name__)
@@ -240,13 +244,23 @@ class Delivery:
                      payload.match_id)
         raise Skip(f"channel {payload.channel_id} was deleted")
 
-    async def _edit(self, channel_id: int, message_id: int, **kwargs: Any) -> bool:
-        """Edit a message; False if it no longer exists, or sits in a locked thread. A thread
-        that went quiet (archived) is opened again first, as a moderator's client does."""
+    async def _edit(self, channel_id: int, message_id: int, *, raw: dict[str, Any] | None = None,
+                    **kwargs: Any) -> bool:
+        """Edit a message (with discord.py's `kwargs`, or a `raw` body as Discord's JSON);
+        False if it no longer exists, or sits in a locked thread. A thread that went quiet
+        (archived) is opened again first, as a moderator's client does."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+
+        def edit() -> Awaitable[Any]:
+            if raw is None:
+                return message.edit(**kwargs)
+            return self.client.http.request(discord.http.Route(
+                "PATCH", "/channels/{channel_id}/messages/{message_id}",
+                channel_id=channel_id, message_id=message_id), json=raw)
+
         for attempt in range(2):
             try:
-                await self._call(lambda: message.edit(**kwargs))
+                await self._call(edit)
                 return True
             except discord.NotFound:
                 return False
@@ -334,26 +348,31 @@ class Delivery:
         # already (this row exists because the match moved on), and at most one board is live.
         retired = await self._retire_older(match_row.id, board.version,
                                            keep=board.edits or NOT_POSTED)
-        content, mentions = board_text(board, texts, current=current)
-        picture = await self.pictures.run(
-            board_picture, board.game, board.state, None, board.names(),
-            result_text(board, texts), texts.language)
-        view = StaticView()
+        text, mentions = board_text(board, texts, current=current)
+        picture, alt, accent = await self.pictures.run(
+            board_card, board.game, board.state, board.names(), result_text(board, texts),
+            texts.language, board.final)
+        # what the board keeps once a newer one retires it: its text and picture (and the
+        # web link, which sends no click); a board out of date already is posted so
+        kept = board_layout(text, alt, accent=accent,
+                            buttons=[link_button(link, texts)] if link is not None else [])
+        layout = kept
         if current:
             match = wrap(match_row)
             mover = match.to_move()
             humans_turn = mover is None or not is_ai(mover.user_id)
-            view = board_view(match.game, match.state, match.id, match.ply(),
-                              running=match.status == "active", playable=humans_turn,
-                              finished=match.status == "finished", texts=texts, link=link)
-        elif link is not None:
-            view.add_item(link_button(link, texts))
+            running, finished = match.status == "active", match.status == "finished"
+            layout = board_layout(text, alt, accent=accent, controls=board_controls(
+                match.game, match.state, match.id, match.ply(), running=running,
+                playable=humans_turn, texts=texts), buttons=board_buttons(
+                match.game, match.state, match.id, match.ply(), running=running,
+                finished=finished, texts=texts, link=link))
         placed = None
         if board.edits is not None:
-            placed = await self._edit_board(board, shown, picture, content=content, view=view,
+            placed = await self._edit_board(board, shown, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
         if placed is None:
-            placed = await self._post_board(row, board, picture, content=content, view=view,
+            placed = await self._post_board(row, board, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
         message_id, channel_id, via = placed
         board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
@@ -362,7 +381,9 @@ class Delivery:
         if board.edits is not None and shown is not None and shown.message_id == message_id:
             token, token_expires = shown.token, shown.token_expires  # the message's own
         live = LiveMessage(message_id, channel_id, match_row.id, "board", board.version,
-                           None, token, token_expires) if current else None
+                           None, token, token_expires,
+                           retired=orjson.dumps(kept.to_components()).decode()) \
+            if current else None
         self._shown[board.match_id] = Shown(message_id, channel_id, board.version,
                                             self.clock(), token, token_expires)
         # not background work: a click on the new board can come at once, and its move
@@ -390,9 +411,8 @@ class Delivery:
         now = self.service.clock()
         return all(quick.there(uid, moved_at, now) for uid in wanted)
 
-    async def _edit_board(self, board: Board, shown: Shown | None, picture: bytes, *,
-                          content: str, view: StaticView,
-                          allowed_mentions: discord.AllowedMentions
+    async def _edit_board(self, board: Board, shown: Shown | None, picture: bytes, alt: str,
+                          *, layout: StaticLayout, allowed_mentions: discord.AllowedMentions
                           ) -> tuple[int, int, Via | None] | None:
         """Show the board in place of `board.edits`: through the interaction's token where
         one still reaches the message (the clicked board is the click's @original; a board
@@ -400,7 +420,7 @@ class Delivery:
         is gone, and the board is posted instead."""
         assert board.edits is not None
         message_id, channel_id = board.edits, board.channel_id
-        body = {"content": content, "components": view.to_components(),
+        body = {"flags": IS_COMPONENTS_V2, "components": layout.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()}
         application_id = self.client.application_id
         tokens: list[tuple[str, int | str]] = []
@@ -414,19 +434,20 @@ class Delivery:
             assert application_id is not None
             try:
                 await edit_follow_up(self._http(), self.api_base, application_id, token,
-                                     target, body, picture=picture, filename="board.png")
+                                     target, body, picture=picture, filename=BOARD_FILE,
+                                     description=alt)
                 return message_id, channel_id, None
             except Unsent as exc:
                 if not exc.refused:
                     raise Retry(f"board edit: {exc}") from None
-        if await self._edit(channel_id, message_id, content=content, view=view,
-                            attachments=_board_file(picture),
+        if await self._edit(channel_id, message_id, view=layout,
+                            attachments=_board_file(picture, alt),
                             allowed_mentions=allowed_mentions):
             return message_id, channel_id, None
         return None
 
-    async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, *,
-                          content: str, view: StaticView, allowed_mentions: discord.AllowedMentions
+    async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, alt: str, *,
+                          layout: StaticLayout, allowed_mentions: discord.AllowedMentions
                           ) -> tuple[int, int, Via | None]:
         """A board answers its move's interaction with a follow-up where it can (Discord does
         not count follow-ups against the bot's 50 requests a second; channel posts count),
@@ -434,17 +455,17 @@ class Delivery:
         whose follow-up it is)."""
         via = board.via
         if via is not None and via.channel_id == board.channel_id:
-            posted = await self._follow_up(row, via, picture, {
-                "content": content, "components": view.to_components(),
+            posted = await self._follow_up(row, via, picture, alt, {
+                "flags": IS_COMPONENTS_V2, "components": layout.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()})
             if posted is not None:
                 return posted[0], posted[1], via
         message = await self._send_with_fallback(
-            row, board, files=_board_file(picture), content=content, view=view,
+            row, board, files=_board_file(picture, alt), view=layout,
             allowed_mentions=allowed_mentions)
         return message.id, message.channel.id, None
 
-    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes,
+    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes, alt: str,
                          message: dict[str, Any]) -> tuple[int, int] | None:
         """The board as a follow-up of `via`; None when that cannot be (the token is old, the
         interaction was never answered, the channel had its share of follow-ups this minute,
@@ -465,7 +486,7 @@ class Delivery:
             return None
         try:
             data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
-                                        message, picture, "board.png")
+                                        message, picture, BOARD_FILE, description=alt)
         except Unsent as exc:
             if not exc.refused:
                 raise Retry(f"follow-up: {exc}") from None
@@ -523,24 +544,20 @@ class Delivery:
         retired = []
         content = fit(texts(text)) if text is not None and texts is not None else None
         for message in live:
-            if not await self._edit_through_token(message, content):
-                kwargs: dict[str, Any] = {"view": None}
-                if content is not None:
-                    kwargs["content"] = content
-                await self._edit(message.channel_id, message.message_id, **kwargs)
+            body = _retired_body(message, content)
+            if not await self._edit_through_token(message, body):
+                await self._edit(message.channel_id, message.message_id, raw=body)
             retired.append(message.message_id)
         return retired
 
-    async def _edit_through_token(self, message: LiveMessage, content: str | None) -> bool:
-        """Take a follow-up's components away through its interaction's token while Discord
-        keeps it (not counted against the global limit); False: edit it through the channel."""
+    async def _edit_through_token(self, message: LiveMessage, body: dict[str, Any]) -> bool:
+        """Retire a follow-up (`body`, as Discord's JSON) through its interaction's token while
+        Discord keeps it (not counted against the global limit); False: edit it through the
+        channel."""
         application_id = self.client.application_id
         if (message.token is None or message.token_expires is None or application_id is None
                 or self.clock() >= message.token_expires):
             return False
-        body: dict[str, Any] = {"components": []}
-        if content is not None:
-            body["content"] = content
         try:
             await edit_follow_up(self._http(), self.api_base, application_id,
                                  message.token, message.message_id, body)
@@ -623,7 +640,11 @@ class Delivery:
         if dm.picture is not None:
             png = await self.pictures.run(board_picture, dm.game, dm.picture.state,
                                           dm.picture.seat, names, None, texts.language)
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="view.png")
+            # the seat's own view in words (a DM is the seat's alone)
+            alt = alt_text(dm.game, view_of(get_game(dm.game), dm.picture.state,
+                                            dm.picture.seat), texts, names)
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="view.png",
+                                          description=alt or None)
         user = await self.store.user(dm.user_id)
         try:
             channel_id = await self.dm_channel(dm.user_id)
@@ -712,7 +733,9 @@ class Delivery:
         if post.picture is not None and post.data is not None:
             png = await self.pictures.run(tournament_picture, post.picture, post.data,
                                           texts.language)
-            kwargs["files"] = [discord.File(io.BytesIO(png), filename=f"{post.picture}.png")]
+            alt = tournament_alt(post.picture, post.data, texts)
+            kwargs["files"] = [discord.File(io.BytesIO(png), filename=f"{post.picture}.png",
+                                            description=alt or None)]
         try:
             message = await self._send(row, post.channel_id, **kwargs)
         except discord.Forbidden as exc:
@@ -796,9 +819,22 @@ class Delivery:
         return {"thread_id": thread_id, "placed": placed}
 
 
-def _board_file(picture: bytes) -> list[discord.File]:
+def _board_file(picture: bytes, alt: str) -> list[discord.File]:
     """A new file per request: discord.py leaves a sent file's stream at its end."""
-    return [discord.File(io.BytesIO(picture), filename="board.png")]
+    return [discord.File(io.BytesIO(picture), filename=BOARD_FILE, description=alt or None)]
+
+
+def _retired_body(message: LiveMessage, content: str | None) -> dict[str, Any]:
+    """The edit that retires a live message: a V2 board keeps its text and picture (the
+    components stored when it was posted) and loses its controls; a classic message (a notice,
+    a board posted before boards were V2) loses every component, and `content`, if given,
+    replaces its text (a V2 message has no content to replace)."""
+    if message.retired is not None:
+        return {"flags": IS_COMPONENTS_V2, "components": orjson.loads(message.retired)}
+    body: dict[str, Any] = {"components": []}
+    if content is not None:
+        body["content"] = content
+    return body
 
 
 def _with_field(text: Phrase, name: str, value: Any) -> Phrase:

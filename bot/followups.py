@@ -41,10 +41,13 @@ class Unsent(Exception):
 
 async def send_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
                          token: str, payload: dict[str, Any], picture: bytes,
-                         filename: str) -> dict[str, Any]:
-    """POST the message (`payload`, as Discord's JSON, with one PNG attached) as a follow-up;
-    returns the created message. Raises `Unsent`."""
-    body = {**payload, "attachments": [{"id": 0, "filename": filename}]}
+                         filename: str, description: str | None = None) -> dict[str, Any]:
+    """POST the message (`payload`, as Discord's JSON, with one PNG attached, `description`
+    its alt text) as a follow-up; returns the created message. Raises `Unsent`."""
+    attachment: dict[str, Any] = {"id": 0, "filename": filename}
+    if description:
+        attachment["description"] = description
+    body = {**payload, "attachments": [attachment]}
     url = f"{api_base}/webhooks/{application_id}/{token}"
     waited = 0.0
     while True:
@@ -74,10 +77,11 @@ async def send_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
 
 async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
                          token: str, message_id: int | str, body: dict[str, Any], *,
-                         picture: bytes | None = None, filename: str = "board.png") -> None:
+                         picture: bytes | None = None, filename: str = "board.png",
+                         description: str | None = None) -> None:
     """PATCH a message the interaction `token` posted (as Discord's JSON); with `picture`,
-    that PNG replaces the message's attachments. Raises `Unsent` (an edit repeats safely,
-    so a 5xx is simply retried later)."""
+    that PNG (`description` its alt text) replaces the message's attachments. Raises
+    `Unsent` (an edit repeats safely, so a 5xx is simply retried later)."""
     url = f"{api_base}/webhooks/{application_id}/{token}/messages/{message_id}"
     data: Any = orjson.dumps(body)
     headers = {"Content-Type": "application/json"} if picture is None else {}
@@ -85,8 +89,11 @@ async def edit_follow_up(session: aiohttp.ClientSession, api_base: str, applicat
     while True:
         if picture is not None:  # a FormData is sent once
             data = aiohttp.FormData(quote_fields=False)
+            attachment: dict[str, Any] = {"id": 0, "filename": filename}
+            if description:
+                attachment["description"] = description
             data.add_field("payload_json", orjson.dumps(
-                {**body, "attachments": [{"id": 0, "filename": filename}]}).decode(),
+                {**body, "attachments": [attachment]}).decode(),
                 content_type="application/json")
             data.add_field("files[0]", picture, filename=filename, content_type="image/png")
         try:

@@ -57,6 +57,53 @@ def board_picture(game_id: str, state: dict[str, Any], viewer: int | None,
                               hints=hints, last_move=last_move)
 
 
+def described_picture(game_id: str, state: dict[str, Any], viewer: int | None,
+                      names: Sequence[str], result: str | None = None,
+                      language: str = "en", you: int | None = None, hints: bool = True,
+                      last_move: bool = True) -> tuple[bytes, str]:
+    """`board_picture` and its alt text: the kit's description of exactly the observation
+    drawn (`viewer`'s, without its last move when that is not drawn), in `language`."""
+    from render import without_last_move
+
+    from .descriptions import alt_text
+    from .i18n import Texts
+
+    png = board_picture(game_id, state, viewer, names, result, language, you, hints,
+                        last_move)
+    game = get_game(game_id)
+    observation = game.observe(game.from_json(state), viewer)
+    if not last_move:
+        observation = without_last_move(observation)
+    return png, alt_text(game, observation, Texts(language), names)
+
+
+def board_card(game_id: str, state: dict[str, Any], names: Sequence[str],
+               result: str | None = None, language: str = "en", final: bool = False
+               ) -> tuple[bytes, str, int | None]:
+    """A board message's public picture, its alt text (the public view's description, in
+    the reader's language) and its accent colour (0xRRGGBB): the colour the picture gives the
+    side to move, or the winner once the game is over (none for a draw, a match ended outside
+    the rules such as a resignation, or a turn no seat plays: a roll)."""
+    from render import seat_colour
+
+    from .descriptions import alt_text
+    from .i18n import Texts
+
+    picture = board_picture(game_id, state, None, names, result, language)
+    game = get_game(game_id)
+    position = game.from_json(state)
+    public = game.observe(position, None)
+    alt = alt_text(game, public, Texts(language), names)
+    outcome = game.outcome(position)
+    if outcome is not None:
+        seat = outcome.winners[0] if len(outcome.winners) == 1 and not outcome.draw else None
+    else:
+        seat = None if final else game.to_move(position)
+    if seat is None:
+        return picture, alt, None
+    return picture, alt, seat_colour(game_id, public, seat)
+
+
 def queue_picture(game_id: str, state: dict[str, Any], seat: int,
                   pairs: Sequence[tuple[str, Sequence[str]]], heading: str,
                   names: Sequence[str], language: str = "en") -> bytes:
@@ -111,7 +158,20 @@ def replay_frame(game_id: str, seat_count: int, options: dict[str, str],
                  result: str | None, language: str, revealed: bool) -> tuple[bytes, str]:
     """The public picture after `ply` entries, and that entry's notation as the channel may
     see it (public notation until a match with hidden information is over: `revealed`)."""
+    png, notation, _ = described_frame(game_id, seat_count, options, entries, ply, names,
+                                       result, language, revealed, describe=False)
+    return png, notation
+
+
+def described_frame(game_id: str, seat_count: int, options: dict[str, str],
+                    entries: Sequence[Sequence[str]], ply: int, names: Sequence[str],
+                    result: str | None, language: str, revealed: bool, *,
+                    describe: bool = True) -> tuple[bytes, str, str]:
+    """`replay_frame`, and the picture's alt text (the public view's description)."""
     from render import render_observation
+
+    from .descriptions import alt_text
+    from .i18n import Texts
 
     game, states = _replayed(game_id, seat_count, options, entries[:ply])
     state = states[-1]
@@ -127,9 +187,11 @@ def replay_frame(game_id: str, seat_count: int, options: dict[str, str],
                         if revealed or not game.info.hidden_information
                         else game.public_notation(before, move))
     shown = result if ply == len(entries) else None
-    png = render_observation(game_id, game.observe(state, None), names=list(names),
+    public = game.observe(state, None)
+    png = render_observation(game_id, public, names=list(names),
                              result=shown, tr=translations(picture_language(language)))
-    return png, notation
+    alt = alt_text(game, public, Texts(language), names) if describe else ""
+    return png, notation, alt
 
 
 def profile_chart(points: Sequence[tuple[float, float]], title: str, language: str,
@@ -174,6 +236,38 @@ def analysis_pictures(game_id: str, seat_count: int, options: dict[str, str],
             played=game.observe(played, None), preferred=game.observe(preferred, None)))
     return draw(game_id, names=list(names), series=series, swings=swings,
                 tr=translations(picture_language(language)))
+
+
+def tournament_alt(kind: str, data: str, texts: Any) -> str:
+    """A tournament picture's alt text, from the same JSON: the standings' ranks and points,
+    or the bracket's ties (who beat whom, or who meets whom), in `texts`' language."""
+    from games import ALT_TEXT_LIMIT, phrase
+
+    from . import strings
+    from .descriptions import cut
+    from .tournaments import from_json, knockout_stages, standings
+
+    t = from_json(data)
+    names = {p.id: p.name for p in t.players}
+    if kind == "bracket":
+        ties = []
+        for stage in (knockout_stages(t) if t.rounds else []):
+            for tie in stage:
+                seats = [names.get(pid, "?") for pid in tie.seats]
+                if tie.winner in tie.seats and len(seats) == 2:
+                    loser = seats[1 - tie.seats.index(tie.winner)]
+                    ties.append(texts(phrase(strings.ALT_BRACKET_WON,
+                                             winner=names.get(tie.winner, "?"), loser=loser)))
+                elif len(seats) == 2:
+                    ties.append(texts(phrase(strings.ALT_BRACKET_OPEN, first=seats[0],
+                                             second=seats[1])))
+        return cut(texts(phrase(strings.ALT_BRACKET, name=t.settings.name,
+                                ties="; ".join(ties))), ALT_TEXT_LIMIT)
+    rows = "; ".join(texts(phrase(strings.ALT_STANDING_ROW, rank=row.rank,
+                                  player=names.get(row.player_id, "?"), points=f"{row.points:g}"))
+                     for row in standings(t).rows)
+    return cut(texts(phrase(strings.ALT_STANDINGS, name=t.settings.name, rows=rows)),
+               ALT_TEXT_LIMIT)
 
 
 def tournament_picture(kind: str, data: str, language: str = "en") -> bytes:

@@ -163,6 +163,9 @@ class LiveMessage:
     # may be edited through it, outside the bot's global rate limit
     token: str | None = None
     token_expires: float | None = None
+    # a Components V2 board: the components (Discord's JSON) it keeps once retired, its text
+    # and picture without the controls; None for a classic message, which loses all of them
+    retired: str | None = None
 
 
 @dataclass(frozen=True)
@@ -729,7 +732,8 @@ class Queries(AnalysisQueries, PuzzleQueries):
             sql += f" AND kind = ${len(args)}"
         rows = await self.conn.fetch(sql + " ORDER BY message_id", *args)
         return [LiveMessage(r["message_id"], r["channel_id"], r["match_id"], r["kind"],
-                            r["version"], r["offer_id"], r["token"], r["token_expires"])
+                            r["version"], r["offer_id"], r["token"], r["token_expires"],
+                            r["retired"])
                 for r in rows]
 
     async def pending_outbox(self, now: float, limit: int) -> list[OutboxRow]:
@@ -1208,10 +1212,11 @@ class Tx(Queries, AnalysisWrites, PuzzleWrites):
     async def add_live_message(self, message: LiveMessage, now: float) -> None:
         await self.conn.write(
             "INSERT INTO live_messages (message_id, channel_id, match_id, kind, version,"
-            f" offer_id, created_at, token, token_expires) VALUES ({params(9)})"
+            f" offer_id, created_at, token, token_expires, retired) VALUES ({params(10)})"
             " ON CONFLICT DO NOTHING",
             message.message_id, message.channel_id, message.match_id, message.kind,
-            message.version, message.offer_id, now, message.token, message.token_expires)
+            message.version, message.offer_id, now, message.token, message.token_expires,
+            message.retired)
 
     async def forget_live_message(self, match_id: int, message_id: int) -> None:
         """A message of the match whose components are gone already (a board the move's

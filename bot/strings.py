@@ -618,3 +618,21 @@ CLOCKS_AI = N_("{name} is to move: the AI is not timed.")
 CLOCKS_ROLL = N_("A die roll is due: no clock runs.")
 CLOCKS_WAITING = N_("{name} waits: their clock starts with their turn.")
 CLOCKS_WAITING_VACATION = N_("{name} waits, on vacation until {until}.")
+
+# -- alt text of pictures (what a screen reader says instead of the picture) --------------------
+ALT_REPLAY = N_("Animation of match #{match_id} of {game}: the board after each move, "
+                "{moves} in all.")
+ALT_RATING = N_("Rating of {name} in {game} over {games}: from {first} to {last}, highest "
+                "{high}, lowest {low}.")
+ALT_ANALYSIS_CHART = N_("Chart of each player's chance to win after every move of match "
+                        "#{match_id}: {chances}.")
+ALT_ANALYSIS_CHANCE = N_("{name} from {start} to {end}")  # one seat's chance, start to end
+ALT_ANALYSIS_SWING = N_("Swing {rank}, move {index}: the board after {name} played {move} "
+                        "and the replies that punish it ({loss}), beside the board after the "
+                        "better move {best}.")
+ALT_STANDINGS = N_("Standings of {name}: {rows}.")
+ALT_STANDING_ROW = N_("{rank}. {player}, {points} points")
+ALT_BRACKET = N_("Knockout bracket of {name}: {ties}.")
+ALT_BRACKET_WON = N_("{winner} beat {loser}")
+ALT_BRACKET_OPEN = N_("{first} against {second}")
+ALT_QUEUE = N_("{heading} {pairs}")  # the queue picture: its heading, then each pair's caption

@@ -45,6 +45,7 @@ in bot/cogs/.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self, TypeVar
@@ -183,6 +184,58 @@ class StaticView(discord.ui.View):
         classes for discord.py's own routing of clicks: each click would then be answered
         twice, once by a class with no service to call."""
         return True
+
+
+class StaticLayout(discord.ui.LayoutView):
+    """A Components V2 message sent as data, as `StaticView` is for classic ones: clicks are
+    answered by the component classes their custom ids name, nothing is kept per message."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True
+
+
+BOARD_FILE = "board.png"  # a board message's picture
+IS_COMPONENTS_V2 = 1 << 15  # discord.MessageFlags.components_v2
+
+
+def retired_layout(message: discord.Message) -> StaticLayout | None:
+    """A clicked V2 board as it stays once its move is in: its text and picture without the
+    controls (links stay: they send no click), read from the message itself; None for a
+    classic one (which loses every component)."""
+    if not message.flags.components_v2:
+        return None
+    found = discord.ui.LayoutView.from_message(message, timeout=None)
+    layout = StaticLayout()
+    for item in found.children:
+        layout.add_item(_without_controls(item))
+    return layout
+
+
+def _without_controls(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+    if isinstance(item, discord.ui.Container):
+        kept: discord.ui.Container[Any] = discord.ui.Container(
+            accent_colour=item.accent_colour, spoiler=item.spoiler)
+        for child in item.children:
+            if isinstance(child, discord.ui.ActionRow):
+                links = [c for c in child.children if isinstance(c, discord.ui.Button)
+                         and c.style is discord.ButtonStyle.link]
+                if links:
+                    kept.add_item(discord.ui.ActionRow(*links))
+            else:
+                kept.add_item(_without_controls(child))
+        return kept
+    if isinstance(item, discord.ui.MediaGallery):  # its own attachment, by name
+        for entry in item.items:
+            name = entry.media.url.split("?")[0].rsplit("/", 1)[-1]
+            if name == BOARD_FILE:
+                entry.media = f"attachment://{BOARD_FILE}"
+    return item
 
 
 def button(label: str, custom_id: str, *, style: discord.ButtonStyle = discord.ButtonStyle.primary,
@@ -329,11 +382,15 @@ async def advance(service: Service, interaction: Interaction, match: Match,
         elif result.already:
             await reply(interaction, played(result))
         else:  # the board clicked on is retired at once (no edit later); the new one follows
+            # a V2 board keeps its text and picture, a classic one (posted before) loses all
+            kept = retired_layout(board) if board is not None else None
             try:
-                await interaction.response.edit_message(view=None)
+                await interaction.response.edit_message(view=kept)
             except discord.HTTPException:
                 if board is not None:
-                    await service.board_kept_live(result.match, board.id, board.channel.id)
+                    await service.board_kept_live(
+                        result.match, board.id, board.channel.id,
+                        retired=None if kept is None else json.dumps(kept.to_components()))
                 raise
         return
     content = texts(phrase(strings.STEP_PROMPT, match_id=match.id, ply=match.ply() + 1,

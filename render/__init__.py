@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         picture,
         rating_chart,
         render_observation,
+        seat_colour,
         swing_picture,
         without_last_move,
     )
@@ -55,5 +56,5 @@ def __getattr__(name: str) -> Any:
 
 __all__ = ["LABELS", "RENDERED_GAMES", "RENDERERS", "AnalysisLabels", "ChartLabels", "Swing",
            "analysis_chart", "analysis_pictures", "Picture", "TextBox", "animate",
-           "cjk_font_available", "picture", "rating_chart", "render_observation",
+           "cjk_font_available", "picture", "rating_chart", "render_observation", "seat_colour",
            "swing_picture", "without_last_move"]

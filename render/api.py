@@ -53,6 +53,12 @@ RENDERERS: Mapping[str, Any] = _ByGame("draw")  # game id -> its picture's draw 
 LABELS: Mapping[str, type] = _ByGame("labels")  # game id -> its picture's Labels dataclass
 
 
+def seat_colour(game_id: str, observation: Any, seat: int) -> int:
+    """The colour `game_id`'s picture gives `seat` in this observation, as 0xRRGGBB (a board
+    message's accent: the side to move's, or the winner's)."""
+    return picture(game_id).colour_of(observation, seat)
+
+
 def render_observation(game_id: str, observation: Any, *,
                        names: Sequence[str] | None = None, result: str | None = None,
                        tr: Any = None, layout: list[TextBox] | None = None,
@@ -102,4 +108,5 @@ def _takes(game_id: str, flag: str) -> bool:
 
 __all__ = ["LABELS", "RENDERERS", "AnalysisLabels", "ChartLabels", "Picture", "Swing", "TextBox",
            "analysis_chart", "analysis_pictures", "animate", "cjk_font_available", "picture",
-           "rating_chart", "render_observation", "swing_picture", "without_last_move"]
+           "rating_chart", "render_observation", "seat_colour", "swing_picture",
+           "without_last_move"]

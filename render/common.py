@@ -194,6 +194,15 @@ class Picture:
     # a dataclass whose defaults are every English word drawn (translated through `tr`, and
     # extracted for the catalogs: its name ends in "Labels")
     labels: type
+    # (observation, seat) -> the colour the picture gives that seat (a board message's accent);
+    # None: SEAT_COLOURS in seat order
+    seat_colour: Callable[[Any, int], Rgb] | None = None
+
+    def colour_of(self, observation: Any, seat: int) -> int:
+        """The seat's colour as 0xRRGGBB, without drawing anything."""
+        r, g, b = (self.seat_colour(observation, seat) if self.seat_colour is not None
+                   else SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+        return (r << 16) | (g << 8) | b
 
 
 # -- labels ---------------------------------------------------------------------------------

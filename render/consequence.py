@@ -350,4 +350,5 @@ def _footer(canvas: Canvas, view: ConsequenceView, who, labels: ConsequenceLabel
 
 
 # the consequence kit names this module as its picture (games/consequence/__init__.py)
-PICTURE = Picture(render_consequence, ConsequenceLabels)
+PICTURE = Picture(render_consequence, ConsequenceLabels,
+                  seat_colour=lambda view, seat: SEAT_LINE[seat % len(SEAT_LINE)])

@@ -539,4 +539,5 @@ def _header(canvas: Canvas, view: IcoView, who, labels: IcoLabels, result: str |
 
 
 # the ico kit names this module as its picture (games/ico/__init__.py)
-PICTURE = Picture(render_ico, IcoLabels)
+PICTURE = Picture(render_ico, IcoLabels,
+                  seat_colour=lambda view, seat: ICO_COLOURS[seat % len(ICO_COLOURS)])

@@ -364,4 +364,5 @@ def _footer(canvas: Canvas, view: PastoralView, who, labels: PastoralLabels,
 
 
 # the pastoral kit names this module as its picture (games/pastoral/__init__.py)
-PICTURE = Picture(render_pastoral, PastoralLabels)
+PICTURE = Picture(render_pastoral, PastoralLabels,
+                  seat_colour=lambda view, seat: _stone_colours(view.first_colour)[seat % 2])

@@ -26,10 +26,40 @@ def judged_at(lesson: Any, state: Any, given: str) -> tuple[list[tuple[str, ...]
     return path, answer(lesson, state, given)[1]
 
 
+INTERACTIVE = {2, 3, 5, 6, 7, 8}  # buttons and menus
+
+
+def walk(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a message, nested ones (a V2 container's) in reading order."""
+    found = []
+    for item in items:
+        found.append(item)
+        found += walk(item.get("components") or [])
+        if isinstance(item.get("accessory"), dict):
+            found += walk([item["accessory"]])
+    return found
+
+
 def components(message: dict[str, Any], kind: int | None = None) -> list[dict[str, Any]]:
-    """Buttons (2) and menus (3) of a message, in order."""
-    return [c for row in message.get("components", []) for c in row.get("components", [])
-            if kind is None or c.get("type") == kind]
+    """Buttons (2) and menus (3) of a message, in order (a V2 board's inside its container)."""
+    return [c for c in walk(message.get("components", []))
+            if (c.get("type") in INTERACTIVE if kind is None else c.get("type") == kind)]
+
+
+def says(message: dict[str, Any]) -> str:
+    """What a message says: its content, or a V2 message's text displays, one a line."""
+    shown = [c.get("content", "") for c in walk(message.get("components", []))
+             if c.get("type") == 10]
+    return "\n".join(([message["content"]] if message.get("content") else []) + shown)
+
+
+def alt_texts(message: dict[str, Any]) -> list[str]:
+    """Every alt text a message carries: its attachments' descriptions and its media items'."""
+    found = [a["description"] for a in message.get("attachments", []) if a.get("description")]
+    for c in walk(message.get("components", [])):
+        items = c.get("items", []) if c.get("type") == 12 else [c] if c.get("type") == 11 else []
+        found += [i["description"] for i in items if i.get("description")]
+    return found
 
 
 def step_answers(custom_id: str) -> list[tuple[str, ...]]:
@@ -200,6 +230,6 @@ def decode_png(data: bytes) -> Image.Image:
 def mover(board: dict[str, Any], users: list[int]) -> int | None:
     """Who the board says is to move."""
     for user in users:
-        if f"<@{user}>, your turn" in board["content"]:
+        if f"<@{user}>, your turn" in says(board):
             return user
     return None

@@ -96,18 +96,19 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
 async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(language):
     """The solver's seat is named "You": the picture said "You to move" (ja: 「あなた の手番」)."""
     from bot.cogs import puzzle as cog
+    from bot.descriptions import alt_text
     from bot.glicko import Glicko
     from bot.i18n import Texts, translations
     from bot.pictures import picture_language
     from bot.store_puzzles import PuzzleRow
-    from render import render_observation
+    from render import render_observation, without_last_move
 
     class Pictures:
         calls: list = []
 
         async def run(self, function, *args):
             self.calls.append(args)
-            return b""
+            return function(*args)  # the picture and its alt text, drawn here
 
     class Service:
         async def puzzle_rating(self, user_id, game):
@@ -120,8 +121,12 @@ async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(langua
                     options={}, entries=[["move", "k"], ["move", "c"]], seat=0, solution="a",
                     level="easy", margin=0.4, rating=Glicko())
     pictures = Pictures()
-    await cog.puzzle_message(Service(), pictures, 202, row, Texts(language))
+    *_, file = await cog.puzzle_message(Service(), pictures, 202, row, Texts(language))
     game_id, state, viewer, names, result, lang, *you = pictures.calls[0]
+    game = get_game(game_id)
+    # its alt text: the description of exactly the view drawn (the solver's, no last move)
+    assert file.description == alt_text(game, without_last_move(game.observe(
+        game.from_json(state), viewer)), Texts(language), names)
     assert you[1:] == [True, False]  # hints drawn, the last move not (board_picture)
     game = get_game(game_id)
     layout: list = []

@@ -8,7 +8,7 @@ from pathlib import Path
 import discord
 
 from bot.analysis_ui import AnalysisButton
-from bot.boards import MovesButton, MyViewButton, RematchButton, board_view
+from bot.boards import MovesButton, MyViewButton, RematchButton, board_buttons, board_controls
 from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
 from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
@@ -102,28 +102,38 @@ def test_single_options_are_answered_and_back_skips_them():
                 state = game.apply(state, rng.choice(game.legal_moves(state)))
 
 
+def board_labels(game, state, ply, *, running, finished):
+    """The labels of a board's controls, then of its other buttons, in order."""
+    rows = board_controls(game, state, 9, ply, running=running, texts=ENGLISH)
+    controls = [getattr(i, "item", i).label for row in rows for i in row.children]
+    buttons = board_buttons(game, state, 9, ply, running=running, finished=finished,
+                            texts=ENGLISH)
+    return controls + [getattr(i, "item", i).label for i in buttons]
+
+
 def test_a_private_first_step_puts_only_play_on_the_board():
     game = REGISTRY["consequence"]
     state = game.new()
-    view = board_view(game, state, 9, 0, running=True, finished=False, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Play…", "My view", "Moves", "Describe"]
+    assert board_labels(game, state, 0, running=True, finished=False) == [
+        "Play…", "Moves", "My view", "Describe"]
     mancala = REGISTRY["progressive-mancala"]
-    view = board_view(mancala, mancala.new(), 9, 0, running=True, finished=False, texts=ENGLISH)
-    assert [b.label for b in items(view)][:11] == list("abcdefghijk")
-    assert [b.label for b in items(view)][11:] == ["Moves", "Describe"]
-    view = board_view(mancala, mancala.new(), 9, 0, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "Moves", "Describe"]
+    labels = board_labels(mancala, mancala.new(), 0, running=True, finished=False)
+    assert labels[:11] == list("abcdefghijk")
+    assert labels[11:] == ["Moves", "Describe"]
+    rows = board_controls(mancala, mancala.new(), 9, 0, running=True, texts=ENGLISH)
+    assert [len(row.children) for row in rows] == [5, 5, 1]  # five buttons a row
+    assert board_labels(mancala, mancala.new(), 0, running=False, finished=True) == [
+        "Moves", "Describe", "Rematch"]
     # a finished match with moves offers its analysis; a running one never does
     played = mancala.play(mancala.new(), "k")
-    view = board_view(mancala, played, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["Rematch", "📈 Analysis", "Moves", "Describe"]
-    view = board_view(mancala, played, 9, 1, running=True, finished=False, texts=ENGLISH)
-    assert "📈 Analysis" not in [b.label for b in items(view)]
+    assert board_labels(mancala, played, 1, running=False, finished=True) == [
+        "Moves", "Describe", "Rematch", "📈 Analysis"]
+    assert "📈 Analysis" not in board_labels(mancala, played, 1, running=True, finished=False)
     # nor for a Consequence match whose end kept tiles hidden (a resignation)
     consequence = REGISTRY["consequence"]
     opened = consequence.play(consequence.new(), consequence.legal_notations(consequence.new())[0])
-    view = board_view(consequence, opened, 9, 1, running=False, finished=True, texts=ENGLISH)
-    assert [b.label for b in items(view)] == ["My view", "Rematch", "Moves", "Describe"]
+    assert board_labels(consequence, opened, 1, running=False, finished=True) == [
+        "Moves", "My view", "Describe", "Rematch"]
 
 
 def test_custom_ids_round_trip_and_forged_ones_are_refused():
@@ -332,3 +342,81 @@ async def test_answering_with_components_leaves_discord_py_routing_alone(monkeyp
         assert store._dynamic_items == {} and not store._views
     finally:
         await client.close()
+
+
+def test_a_step_of_many_options_is_a_row_per_menu():
+    from bot.boards import board_controls
+
+    game = REGISTRY["pastoral-square"]
+    state, rng = game.new(), random.Random(1)
+    while True:  # the first position whose move is asked with menus (more than 20 options)
+        step, _ = first_step(game, state)
+        if not isinstance(step, str) and len(step.options) > 20:
+            break
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    rows = board_controls(game, state, 9, 0, running=True, texts=ENGLISH)
+    menus = -(-len(step.options) // 25)
+    assert [len(row.children) for row in rows] == [1] * menus
+    assert all(isinstance(getattr(row.children[0], "item", None), discord.ui.Select)
+               for row in rows)
+
+
+def test_a_board_layout_stays_within_discords_limits():
+    """The most a board carries: 4 rows of 5 step buttons, six other buttons (two rows), a
+    text longer than Discord's 4,000 characters and an alt text longer than 1,024."""
+    from bot.boards import board_layout
+    from bot.ui import StepButton
+
+    rows = [discord.ui.ActionRow(*[StepButton(9, 0, [(f"v{r}{i}",)], label="x")
+                                   for i in range(5)]) for r in range(4)]
+    buttons = [MovesButton(9, label=f"b{i}") for i in range(6)]
+    layout = board_layout("line\n" * 1500, "a" * 2000, accent=0x123456, controls=rows,
+                          buttons=buttons)
+    sent = layout.to_components()
+    assert len(sent) == 1 and sent[0]["type"] == 17 and sent[0]["accent_color"] == 0x123456
+    assert layout.total_children_count <= 40
+    assert layout.content_length() <= 4000
+    gallery = sent[0]["components"][1]
+    assert gallery["items"][0]["media"]["url"] == "attachment://board.png"
+    assert len(gallery["items"][0]["description"]) <= 1024
+    assert [len(c["components"]) for c in sent[0]["components"][2:]] == [5, 5, 5, 5, 5, 1]
+
+
+def test_a_retired_v2_board_keeps_its_text_and_picture_and_a_classic_one_loses_all():
+    import orjson
+
+    from bot.delivery import _retired_body
+    from bot.store import LiveMessage
+
+    kept = [{"type": 17, "components": [{"type": 10, "content": "Alice played `k`."}]}]
+    v2 = LiveMessage(1, 2, 3, "board", 4, None, retired=orjson.dumps(kept).decode())
+    assert _retired_body(v2, "ignored") == {"flags": 1 << 15, "components": kept}
+    classic = LiveMessage(1, 2, 3, "board", 4, None)
+    assert _retired_body(classic, None) == {"components": []}
+    assert _retired_body(classic, "Declined.") == {"components": [], "content": "Declined."}
+
+
+def test_each_game_gives_its_seats_an_accent_colour():
+    from render import seat_colour
+
+    for game_id in ("progressive-mancala", "pastoral-square", "consequence", "ghostone", "ico"):
+        game = REGISTRY[game_id]
+        state = game.new(options={"start": "f0"}) if game_id == "ico" else game.new()
+        view = game.observe(state, None)
+        colours = [seat_colour(game_id, view, seat) for seat in range(2)]
+        assert all(0 <= c <= 0xFFFFFF for c in colours)
+        assert colours[0] != colours[1], game_id
+
+
+def test_a_rating_chart_says_its_numbers_in_words():
+    from bot.cogs.stats import chart_alt
+    from bot.i18n import Texts
+    from bot.service.stats import Profile
+
+    trend = [(1.0, 1500.0), (2.0, 1650.4), (3.0, 1480.0), (4.0, 1620.0)]
+    profile = Profile(7, [], None, [], [], "progressive-mancala", trend)
+    assert chart_alt(profile, "Alice", ENGLISH) == (
+        "Rating of Alice in Progressive Mancala over 4 games: from 1500 to 1620, highest "
+        "1650, lowest 1480.")
+    japanese = chart_alt(profile, "Alice", Texts("ja"))
+    assert "1650" in japanese and "Rating" not in japanese

@@ -5,11 +5,7 @@ The test acts as a player (a command, a click, a choice in a menu) through `Reco
 waits until the bot has finished answering (its deferred answers completed, its outbox empty,
 no request for a moment) and writes the action and then every message it touched, each in the
 state the action left it, as a player would see them: the text, the embeds, the picture's file
-name and alt text, then each button and menu on a line of its own. A Components V2 message is
-written in its components' order, as a screen reader reads it: a container's accent colour
-(`[accent #RRGGBB]`), each text display's lines, each media gallery item or thumbnail as
-`(picture name: alt text)`, a file as `(file name)`, buttons and menus as above; separators
-are not written, nor attachments no component shows (Discord does not show them).
+name and alt text, then each button and menu on a line of its own.
 
 What changes from run to run is written in stable words: user and channel mentions become
 @Name and #channel; messages are numbered in the order the transcript first shows them
@@ -27,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_fake import EPHEMERAL
-from discord_fake.model import IS_COMPONENTS_V2, LOADING
+from discord_fake.model import LOADING
 
 Json = dict[str, Any]
 IDLE = 0.08  # seconds without a request to Discord before an action counts as answered
@@ -180,74 +176,44 @@ class Recorder:
         else:
             where = f"#{channel.get('name', '?')}"
         verb = "edited" if how == "edited" else "new"
-        if int(message["flags"]) & IS_COMPONENTS_V2:
-            return self._v2_message(number, where, verb, before, message)
-        if before is not None and all(before.get(k) == message.get(k) for k in (
-                "content", "embeds")) and [a["filename"] for a in before["attachments"]] == [
-                    a["filename"] for a in message["attachments"]]:
-            # the same words: only its buttons and menus changed (e.g. retired)
+        if before is not None and self._words(before) == self._words(message):
+            # the same words and pictures: only its buttons and menus changed (e.g. retired)
             return [f"[message {number}, {where}, edited: only its buttons]",
-                    *(self._components(message.get("components") or []) or ["  (none now)"])]
+                    *(self._components(message.get("components") or [], controls=True)
+                      or ["  (none now)"])]
         out = [f"[message {number}, {where}, {verb}]"]
         if message.get("content"):
             out.extend("  " + line for line in self.text(message["content"]).split("\n"))
         for embed in message.get("embeds") or []:
             out.extend(self._embed(embed))
+        shown = {url.removeprefix("attachment://") for url in self._media(message)}
         for attachment in message.get("attachments") or []:
+            if attachment["filename"] in shown:
+                continue  # a V2 message shows it where its media item is
             alt = attachment.get("description")
             out.append(f"  (picture {attachment['filename']}" + (f": {self.text(alt)})"
                                                                   if alt else ")"))
         out.extend(self._components(message.get("components") or []))
         return out
 
-    def _v2_message(self, number: int, where: str, verb: str, before: Json | None,
-                    message: Json) -> list[str]:
-        lines = self._v2_lines(message.get("components") or [])
-        words = [line for control, line in lines if not control]
-        if before is not None and verb == "edited" and int(before["flags"]) & IS_COMPONENTS_V2 \
-                and [line for control, line in self._v2_lines(before.get("components") or [])
-                     if not control] == words:
-            controls = [line for control, line in lines if control]
-            return [f"[message {number}, {where}, edited: only its buttons]",
-                    *(controls or ["  (none now)"])]
-        return [f"[message {number}, {where}, {verb}]", *(line for _, line in lines)]
-
-    def _v2_lines(self, components: list[Json]) -> list[tuple[bool, str]]:
-        """(is it a button or menu, the line) for V2 components, in a reader's order."""
-        out: list[tuple[bool, str]] = []
-        for item in components:
-            kind = item.get("type")
-            if kind == 17:  # container
-                if item.get("accent_color") is not None:
-                    out.append((False, f"  [accent #{int(item['accent_color']):06X}]"))
-                out.extend(self._v2_lines(item.get("components") or []))
-            elif kind == 9:  # section: its texts, then its button or thumbnail
-                out.extend(self._v2_lines(item.get("components") or []))
-                out.extend(self._v2_lines([item["accessory"]] if item.get("accessory") else []))
-            elif kind == 10:
-                out.extend((False, "  " + line)
-                           for line in self.text(item.get("content") or "").split("\n"))
-            elif kind == 12:
-                out.extend((False, self._picture(entry.get("media") or {},
-                                                 entry.get("description")))
-                           for entry in item.get("items") or [])
-            elif kind == 11:
-                out.append((False, self._picture(item.get("media") or {},
-                                                 item.get("description"))))
-            elif kind == 13:
-                out.append((False, f"  (file {item.get('name') or self._name(item['file'])})"))
-            elif kind == 1:
-                out.extend((True, line) for line in self._components([item]))
-            elif kind in (2, 3):
-                out.extend((True, line) for line in self._components([{"components": [item]}]))
-        return out
-
     @staticmethod
-    def _name(media: Json) -> str:
-        return str(media.get("url") or "").split("?", 1)[0].rsplit("/", 1)[-1]
+    def _media(message: Json) -> list[str]:
+        """The pictures a V2 message's media galleries show (their URLs)."""
+        found: list[str] = []
+        stack = list(message.get("components") or [])
+        while stack:
+            item = stack.pop(0)
+            if item.get("type") == 12:
+                found += [i["media"]["url"] for i in item.get("items", [])]
+            stack = list(item.get("components") or []) + stack
+        return found
 
-    def _picture(self, media: Json, alt: str | None) -> str:
-        return f"  (picture {self._name(media)}" + (f": {self.text(alt)})" if alt else ")")
+    def _words(self, message: Json) -> Any:
+        """What a message says and shows, its buttons aside: a classic message's content and
+        embeds, a V2 message's texts and pictures (with their alt text)."""
+        return (message.get("content"), message.get("embeds"),
+                [a["filename"] for a in message.get("attachments") or []],
+                self._components(message.get("components") or [], controls=False))
 
     def _embed(self, embed: Json) -> list[str]:
         out = []
@@ -267,22 +233,44 @@ class Recorder:
             out.append(f"  | (picture {embed['image']['url'].rsplit('/', 1)[-1]})")
         return out
 
-    def _components(self, rows: list[Json]) -> list[str]:
+    def _components(self, items: list[Json], *, controls: bool | None = None,
+                    indent: str = "  ") -> list[str]:
+        """Components in reading order, a V2 container's children indented under it.
+        `controls`: True, only buttons and menus; False, only the rest; None, all."""
         out = []
-        for row in rows:
-            for item in row.get("components", []):
-                disabled = " (disabled)" if item.get("disabled") else ""
-                if item.get("type") == 2:
-                    label = self.text(item.get("label") or "")
-                    emoji = (item.get("emoji") or {}).get("name") or ""
-                    link = " (link)" if item.get("style") == 5 else ""
-                    out.append(f"  [{' '.join(p for p in (emoji, label) if p)}]{link}{disabled}")
-                elif item.get("type") == 3:
-                    out.append(f"  [menu: {self.text(item.get('placeholder') or '')}]{disabled}")
-                    for option in item.get("options", []):
-                        note = option.get("description")
-                        out.append(f"    - {self.text(option['label'])}"
-                                   + (f" ({self.text(note)})" if note else ""))
+        for item in items:
+            kind = item.get("type")
+            disabled = " (disabled)" if item.get("disabled") else ""
+            if kind == 1:
+                out.extend(self._components(item.get("components", []), controls=controls,
+                                            indent=indent))
+            elif kind == 17:
+                inner = self._components(item.get("components", []), controls=controls,
+                                         indent=indent + "| ")
+                colour = item.get("accent_color")
+                if controls is not True:
+                    out.append(f"{indent}(box" + (f", accent #{colour:06X})" if colour
+                                                   is not None else ")"))
+                out.extend(inner)
+            elif kind == 10 and controls is not True:
+                out.extend(indent + line for line in self.text(item["content"]).split("\n"))
+            elif kind == 12 and controls is not True:
+                for media in item.get("items", []):
+                    name = media["media"]["url"].removeprefix("attachment://")
+                    alt = media.get("description")
+                    out.append(f"{indent}(picture {name}"
+                               + (f": {self.text(alt)})" if alt else ")"))
+            elif kind == 2 and controls is not False:
+                label = self.text(item.get("label") or "")
+                emoji = (item.get("emoji") or {}).get("name") or ""
+                link = " (link)" if item.get("style") == 5 else ""
+                out.append(f"{indent}[{' '.join(p for p in (emoji, label) if p)}]{link}{disabled}")
+            elif kind == 3 and controls is not False:
+                out.append(f"{indent}[menu: {self.text(item.get('placeholder') or '')}]{disabled}")
+                for option in item.get("options", []):
+                    note = option.get("description")
+                    out.append(f"{indent}  - {self.text(option['label'])}"
+                               + (f" ({self.text(note)})" if note else ""))
         return out
 
     def text(self, text: str) -> str:

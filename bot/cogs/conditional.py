@@ -35,12 +35,13 @@ from typing import Any, ClassVar, Self
 import discord
 from discord import app_commands
 
-from games import Answer, GameError, Option, Phrase, Step, phrase
+from games import ALT_TEXT_LIMIT, Answer, GameError, Option, Phrase, Step, phrase
 
 from .. import strings
+from ..descriptions import cut
 from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for
-from ..pictures import board_picture, queue_picture
+from ..pictures import described_picture, queue_picture
 from ..pool import Workers
 from ..service import Match, Service, ServiceError
 from ..service.conditional import ConditionalView, eligible
@@ -153,9 +154,11 @@ async def queue_files(pictures: Workers, view: ConditionalView,
     if not view.pairs:
         if view.over:
             return []
-        png = await pictures.run(board_picture, game.id, game.to_json(view.position),
-                                 view.seat, names, None, texts.language, view.seat)
-        return [discord.File(io.BytesIO(png), filename="position.png")]
+        png, alt = await pictures.run(described_picture, game.id,
+                                      game.to_json(view.position), view.seat, names, None,
+                                      texts.language, view.seat)
+        return [discord.File(io.BytesIO(png), filename="position.png",
+                             description=alt or None)]
     heading = texts(phrase(strings.CONDITIONAL_PICTURE_HEADING, match_id=match.id))
     pairs = [(texts(phrase(strings.CONDITIONAL_PICTURE_PAIR, n=number,
                            theirs=joined(pair.theirs), mine=joined(pair.mine))),
@@ -166,7 +169,10 @@ async def queue_files(pictures: Workers, view: ConditionalView,
                                    moves=joined(view.draft))), view.draft))
     png = await pictures.run(queue_picture, game.id, match.row.state, view.seat, pairs,
                              heading, names, texts.language)
-    return [discord.File(io.BytesIO(png), filename="queue.png")]
+    alt = texts(phrase(strings.ALT_QUEUE, heading=heading,
+                       pairs=" ".join(caption for caption, _ in pairs)))
+    return [discord.File(io.BytesIO(png), filename="queue.png",
+                         description=cut(alt, ALT_TEXT_LIMIT))]
 
 
 async def current(service: Service, pictures: Workers, interaction: Interaction,

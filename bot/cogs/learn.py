@@ -34,7 +34,7 @@ from ..boards import opened_phrase
 from ..catalogue import PLAYABLE
 from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, player, reply, texts_for
-from ..pictures import board_picture
+from ..pictures import described_picture
 from ..pool import Workers
 from ..service import LessonAt, Match, NotFound, Service, ServiceError
 from ..ui import (
@@ -124,13 +124,14 @@ async def lesson_message(pictures: Workers, at: LessonAt, texts: Texts, lead: Se
     step = lesson.steps[row.step]
     game = lesson.game
     seats = game.seats(step.position)
-    picture = await pictures.run(board_picture, game.id, game.to_json(step.position),
-                                 step.learner, seat_names(at, texts, seats),
-                                 step_result(at, texts), texts.language, step.learner,
-                                 not step.is_question)
+    picture, alt = await pictures.run(
+        described_picture, game.id, game.to_json(step.position), step.learner,
+        seat_names(at, texts, seats), step_result(at, texts), texts.language, step.learner,
+        not step.is_question)
     content = step_text(at, texts, lead)
     view = step_components(at, (), texts)
-    return content, view, discord.File(io.BytesIO(picture), filename="lesson.png")
+    return content, view, discord.File(io.BytesIO(picture), filename="lesson.png",
+                                       description=alt or None)
 
 
 def step_text(at: LessonAt, texts: Texts, lead: Sequence[str], prompt: str | None = None) -> str:

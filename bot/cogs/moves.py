@@ -4,7 +4,6 @@ before the step flow. The step flow's own components are bot/ui.py's."""
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any, Self
 
@@ -14,10 +13,10 @@ from discord import app_commands
 from games import phrase
 
 from .. import strings
-from ..boards import board_view
+from ..boards import board_buttons, board_controls, board_layout, reply_layout
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for, via
 from ..lobby import lobby_message
-from ..pictures import board_picture
+from ..pictures import board_card
 from ..pool import Workers
 from ..service import ConfirmRepeat, Service, ServiceError, result_phrase
 from ..textboard import describe_text, point_choices, point_text, reply_pages
@@ -181,9 +180,10 @@ async def show_board(service: Service, pictures: Workers, interaction: Interacti
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     result = result_phrase(match)
-    picture = await pictures.run(board_picture, match.game.id, match.row.state, None,
-                                 match.names(), texts(result, match.names()) if result
-                                 else None, texts.language)
+    picture, alt, accent = await pictures.run(
+        board_card, match.game.id, match.row.state, match.names(),
+        texts(result, match.names()) if result else None, texts.language,
+        match.status == "finished")
     header = texts(phrase(strings.BOARD_HEADER, match_id=match.id, game=match.game.name,
                           ply=match.ply()))
     mover = match.to_move()
@@ -193,7 +193,8 @@ async def show_board(service: Service, pictures: Workers, interaction: Interacti
     elif mover is not None:
         lines.append(texts(phrase(strings.STATUS_WAITING, name=mover.name)))
     mine = mover is not None and mover.user_id == interaction.user.id
-    view = board_view(match.game, match.state, match.id, match.ply(), running=mine,
-                      finished=False, texts=texts)
-    await reply(interaction, "\n".join(lines), view=view,
-                file=discord.File(io.BytesIO(picture), filename="board.png"))
+    layout = board_layout("\n".join(lines), alt, accent=accent, controls=board_controls(
+        match.game, match.state, match.id, match.ply(), running=mine, texts=texts),
+        buttons=board_buttons(match.game, match.state, match.id, match.ply(), running=mine,
+                              finished=False, texts=texts))
+    await reply_layout(interaction, layout, picture, alt)

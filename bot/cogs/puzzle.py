@@ -35,7 +35,7 @@ from .. import strings
 from ..catalogue import PLAYABLE
 from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, reply, texts_for
-from ..pictures import board_picture
+from ..pictures import described_picture
 from ..pool import Workers
 from ..service import PuzzleResult, Service, ServiceError, line_states, puzzle_state
 from ..store_puzzles import PuzzleRow
@@ -236,12 +236,13 @@ async def puzzle_message(service: Service, pictures: Workers, user_id: int, puzz
     # the solver's seat is named "You": its sentences in the second person ("Your turn"); the
     # hints drawn (the moves the rules allow are no answer); no last move drawn: it would give
     # away the previous puzzle's answer, or hint at this one
-    picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
-                                 seat_names(puzzle, texts), None, texts.language, puzzle.seat,
-                                 True, False)
+    picture, alt = await pictures.run(
+        described_picture, game.id, game.to_json(state), puzzle.seat,
+        seat_names(puzzle, texts), None, texts.language, puzzle.seat, True, False)
     content = await puzzle_text(service, user_id, puzzle, texts)
     view = puzzle_components(user_id, puzzle, (), texts)
-    return content, view, discord.File(io.BytesIO(picture), filename="puzzle.png")
+    return content, view, discord.File(io.BytesIO(picture), filename="puzzle.png",
+                                       description=alt or None)
 
 
 async def refutation_picture(pictures: Workers, puzzle: PuzzleRow, line: Sequence[str],
@@ -253,10 +254,12 @@ async def refutation_picture(pictures: Workers, puzzle: PuzzleRow, line: Sequenc
         state = line_states(puzzle, list(line))[-1]
     except GameError:
         return None
-    picture = await pictures.run(board_picture, game.id, game.to_json(state), puzzle.seat,
-                                 seat_names(puzzle, texts), end_words(puzzle, state, texts),
-                                 texts.language, puzzle.seat)
-    return discord.File(io.BytesIO(picture), filename="refutation.png")
+    picture, alt = await pictures.run(
+        described_picture, game.id, game.to_json(state), puzzle.seat,
+        seat_names(puzzle, texts), end_words(puzzle, state, texts), texts.language,
+        puzzle.seat)
+    return discord.File(io.BytesIO(picture), filename="refutation.png",
+                        description=alt or None)
 
 
 async def advance(service: Service, interaction: Interaction, owner: int, puzzle_id: int,

@@ -25,7 +25,7 @@ from ..interactions import (
     reply,
     texts_for,
 )
-from ..pictures import profile_chart, replay_frame, replay_gif
+from ..pictures import described_frame, profile_chart, replay_gif
 from ..pool import Workers
 from ..ratings import Skill
 from ..service import Match, Profile, Service, result_phrase
@@ -59,7 +59,8 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
             title = chart_title(found.trend_game, name, texts)
             png = await pictures.run(profile_chart, found.trend, title, texts.language, (name,))
             await reply(interaction, content, ephemeral=False,
-                        file=discord.File(io.BytesIO(png), filename="rating.png"))
+                        file=discord.File(io.BytesIO(png), filename="rating.png",
+                                          description=chart_alt(found, name, texts)))
 
     @tree.command(name="leaderboard", description="The best-rated players of a game")
     @app_commands.describe(game="Which game", scope="This server's players or everyone "
@@ -119,15 +120,20 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                 lines.append(phrase(strings.REPLAY_TOO_BIG, match_id=found.id))
             content = "\n".join(texts(line) for line in lines)
             if gif is not None:
+                alt = texts(phrase(strings.ALT_REPLAY, match_id=found.id,
+                                   game=found.game.name,
+                                   moves=nphrase(*strings.MOVES_COUNT, len(entries))))
                 await reply(interaction, content, ephemeral=False,
                             file=discord.File(io.BytesIO(gif),
-                                              filename=f"corral-{found.id}.gif"))
+                                              filename=f"corral-{found.id}.gif",
+                                              description=alt))
             else:
                 await reply(interaction, content, ephemeral=False)
-            text, png, view = await viewer(pictures, found, entries, 0, texts)
+            text, png, alt, view = await viewer(pictures, found, entries, 0, texts)
             await interaction.followup.send(
                 text, ephemeral=True, view=view, allowed_mentions=discord.AllowedMentions.none(),
-                file=discord.File(io.BytesIO(png), filename=f"corral-{found.id}-0.png"))
+                file=discord.File(io.BytesIO(png), filename=f"corral-{found.id}-0.png",
+                                  description=alt or None))
 
 
 class ReplayStep(Component[discord.ui.Button[Any]],
@@ -153,22 +159,23 @@ class ReplayStep(Component[discord.ui.Button[Any]],
         ply = self.service.check_replay_ply(self.ply, entries, found.id)
         # the picture is drawn by a worker that may be busy (a GIF): answer first, then edit
         await interaction.response.defer()
-        text, png, view = await viewer(self.pictures, found, entries, ply,
-                                       texts_for(interaction))
+        text, png, alt, view = await viewer(self.pictures, found, entries, ply,
+                                            texts_for(interaction))
         await interaction.edit_original_response(
             content=text, view=view,
-            attachments=[discord.File(io.BytesIO(png),
-                                      filename=f"corral-{found.id}-{ply}.png")])
+            attachments=[discord.File(io.BytesIO(png), filename=f"corral-{found.id}-{ply}.png",
+                                      description=alt or None)])
 
 
 COMPONENTS: tuple[type[Component[Any]], ...] = (ReplayStep,)
 
 
 async def viewer(pictures: Workers, match: Match, entries: list[list[str]], ply: int,
-                 texts: Texts) -> tuple[str, bytes, StaticView]:
+                 texts: Texts) -> tuple[str, bytes, str, StaticView]:
+    """The replay viewer at `ply`: its text, picture, the picture's alt text, buttons."""
     total = len(entries)
-    png, notation = await pictures.run(
-        replay_frame, match.game.id, len(match.seats), dict(match.row.options), entries, ply,
+    png, notation, alt = await pictures.run(
+        described_frame, match.game.id, len(match.seats), dict(match.row.options), entries, ply,
         match.names(), _result(match, texts), texts.language, match.status == "finished")
     if ply == 0:
         text = texts(nphrase(*strings.REPLAY_VIEWER_START, total, match_id=match.id))
@@ -181,7 +188,7 @@ async def viewer(pictures: Workers, match: Match, entries: list[list[str]], ply:
     for key, target, label in targets:
         view.add_item(ReplayStep(match.id, max(0, min(target, total)), key, label=texts(label),
                                  disabled=target < 0 or target > total or target == ply))
-    return text, png, view
+    return text, png, alt, view
 
 
 def _result(match: Match, texts: Texts) -> str | None:
@@ -197,6 +204,18 @@ def _rating(row: RatingRow) -> str:
 
 def _games(n: int) -> Phrase:
     return nphrase(*strings.PROFILE_GAMES, n)
+
+
+def chart_alt(profile: Profile, name: str, texts: Texts) -> str:
+    """The rating chart in words: how many rated games, the first and last rating, the
+    highest and lowest."""
+    ratings = [round(rating) for _, rating in profile.trend]
+    game_id = profile.trend_game or ""
+    game = PLAYABLE[game_id].name if game_id in PLAYABLE else game_id
+    return texts(phrase(strings.ALT_RATING, name=name, game=texts(game),
+                        games=_games(len(ratings)), first=ratings[0] if ratings else "?",
+                        last=ratings[-1] if ratings else "?",
+                        high=max(ratings, default="?"), low=min(ratings, default="?")))
 
 
 def chart_title(game_id: str, name: str, texts: Texts) -> str:

@@ -26,7 +26,7 @@ from ..interactions import (
     reply,
     texts_for,
 )
-from ..pictures import tournament_picture
+from ..pictures import tournament_alt, tournament_picture
 from ..pool import Workers
 from ..service import Service, ServiceError, parse_options
 from ..service.tournaments import (
@@ -172,8 +172,10 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                                 name=t.data.settings.name, rounds=len(t.data.rounds),
                                 status=phrase(strings.TOURNAMENT_STATUS[t.row.status]),
                                 standings=service.tournaments.standings_lines(t)))
-            await reply(interaction, text,
-                        file=discord.File(io.BytesIO(png), filename=f"{kind}.png"))
+            alt = tournament_alt(kind, engine.to_json(t.data), texts)
+            await reply(interaction, text, file=discord.File(io.BytesIO(png),
+                                                             filename=f"{kind}.png",
+                                                             description=alt or None))
 
     @group.command(name="export", description="A tournament as TRF (two-player formats) and JSON")
     @app_commands.describe(tournament="Its number (default: this thread's)")

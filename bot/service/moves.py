@@ -218,13 +218,16 @@ class Moves:
                 and last.notation == canonical and last.ply == match.ply() - 1
                 and last.played_at >= since)
 
-    async def board_kept_live(self, match: Match, message_id: int, channel_id: int) -> None:
+    async def board_kept_live(self, match: Match, message_id: int, channel_id: int, *,
+                              retired: str | None = None) -> None:
         """The answer that was to remove a clicked board's components failed: the board is
-        live again, and the outbox retires it (after the board of the move)."""
+        live again, and the outbox retires it (after the board of the move); `retired`: what
+        a V2 board keeps then (`LiveMessage.retired`)."""
         now = self.ctx.clock()
         async with self.ctx.store.transaction() as tx:
             await tx.add_live_message(
-                LiveMessage(message_id, channel_id, match.id, "board", 0, None), now)
+                LiveMessage(message_id, channel_id, match.id, "board", 0, None,
+                            retired=retired), now)
             await Effects(tx, now).retire(match, below_version=match.row.version)
         self.ctx.on_commit()
 

@@ -1019,7 +1019,10 @@ class FakeDiscord:
     @staticmethod
     def _notified(message: Json) -> set[int]:
         """Mentioned in the text and allowed by allowed_mentions."""
-        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", message.get("content") or "")}
+        shown = [message.get("content") or ""] + [  # a V2 message's text displays ping too
+            c.get("content") or "" for _, c in limits.walk_components(
+                message.get("components") or []) if c.get("type") == 10]
+        mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", "\n".join(shown))}
         allowed = message.get("allowed_mentions")
         if allowed is None or "users" in (allowed.get("parse") or []):
             return mentioned

@@ -104,6 +104,8 @@ class BotProcess:
         """The environment of a command run beside the bot (`python -m bot backup`)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CORRAL_"))}
         env["CORRAL_DATABASE"] = self.database_url or str(self.database)
+        # this checkout's code, as the bot's own (its migrations: the schema it knows)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
         return env
 
     @property
@@ -129,12 +131,34 @@ class BotProcess:
                 await self.kill()
 
 
+def pictures_without_alt(server: FakeDiscord) -> list[tuple[str, str]]:
+    """Every picture the imitation holds (attachments and V2 media items) that carries no
+    alt text: a screen reader would say nothing of it. (message id, file name)"""
+    from e2e_helpers import walk
+
+    missing = []
+    for message in server.messages.values():
+        for attachment in message.get("attachments") or []:
+            name = attachment.get("filename", "")
+            if name.endswith((".png", ".gif")) and not attachment.get("description"):
+                missing.append((message["id"], name))
+        for component in walk(message.get("components") or []):
+            for item in component.get("items") or [] if component.get("type") == 12 else []:
+                if not item.get("description"):
+                    missing.append((message["id"], item.get("media", {}).get("url", "")))
+    return missing
+
+
 @pytest.fixture
 async def fake():
     server = FakeDiscord()
     await server.start()
     yield server
     await server.stop()
+    unread = pictures_without_alt(server)
+    if unread:
+        pytest.fail("pictures posted without alt text (an attachment's or a media item's "
+                    f"description): {unread[:20]}", pytrace=False)
     refused = server.refused()
     if refused and not server.refusals_expected:
         lines = [f"{r.method} {r.path} -> {(r.error or {}).get('code')} "

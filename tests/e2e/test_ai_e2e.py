@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from e2e_helpers import board_buttons, boards, is_ephemeral, only_live, play_button, posted
+from e2e_helpers import board_buttons, boards, is_ephemeral, only_live, play_button, posted, says
 
 from games.mancala import GAME
 
@@ -27,7 +27,7 @@ async def test_a_whole_match_against_the_ai_with_a_restart_while_it_thinks(fake,
                                                   first="me"))
     assert is_ephemeral(opened.original)
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    assert f"<@{alice}>, your turn" in board["content"]
+    assert f"<@{alice}>, your turn" in says(board)
     rng = random.Random(5)
     restarted = False
 
@@ -46,7 +46,7 @@ async def test_a_whole_match_against_the_ai_with_a_restart_while_it_thinks(fake,
                 lambda: (b := boards(fake)[-1]) and set(board_buttons(fake, b)) and b,
                 what="a board with Alice's buttons")
             board = await play_button(fake, alice, board, rng.choice(GAME.legal_notations(state)))
-            if not restarted and "thinking" in board["content"]:
+            if not restarted and "thinking" in says(board):
                 assert board_buttons(fake, board) == {}  # nothing to click while it thinks
                 await bot.kill()
                 restarted = replayed().to_move == 1  # killed while the AI was to move
@@ -60,11 +60,11 @@ async def test_a_whole_match_against_the_ai_with_a_restart_while_it_thinks(fake,
     assert restarted
     moves = logged(bot.database)
     assert {actor for _, actor in moves if actor != alice} == {-1}  # the easy AI, first seat
-    final = await posted(fake, lambda m: "🏁" in m["content"], "the final board")
-    assert "Corral (easy)" in final["content"]
+    final = await posted(fake, lambda m: "🏁" in says(m), "the final board")
+    assert "Corral (easy)" in says(final)
     # the AI is never mentioned; Alice, who is there, sees her boards edited in place
     assert fake.pinged(final) <= {alice}
-    played = [m for m in boards(fake) if "**Corral (easy)** played" in m["content"]]
+    played = [m for m in boards(fake) if "**Corral (easy)** played" in says(m)]
     assert played and all(not fake.pinged(m) or fake.pinged(m) == {alice} for m in played)
     await only_live(fake, final)
     # at most one new board per turn of Alice's (bot/quick.py); the restart may add one

@@ -22,6 +22,7 @@ from e2e_helpers import (
     mover,
     play_button,
     posted,
+    says,
 )
 from test_endings_e2e import WHOLE_GAME
 
@@ -99,8 +100,8 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
         assert not any(c.startswith("c1:A:") for c in fake.custom_ids(board))  # not while live
         board = await play_button(fake, mover(board, [alice, bob]), board, notation)
     final = board
-    assert "🏁" in final["content"]
-    match_id = int(re.search(r"#(\d+)", final["content"]).group(1))
+    assert "🏁" in says(final)
+    match_id = int(re.search(r"#(\d+)", says(final)).group(1))
     analysis_button = button_with(final, "c1:A:")
     assert analysis_button == f"c1:A:{match_id}"
 
@@ -108,19 +109,19 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     early = await fake.answered(await fake.slash(carol, "analysis", match=live_id,
                                                  channel_id=fake.other_channel_id))
     assert is_ephemeral(early.original)
-    assert f"Match #{live_id} is not over" in early.original["content"]
+    assert f"Match #{live_id} is not over" in says(early.original)
     missing = await fake.answered(await fake.slash(alice, "analysis", match=987654321))
     assert is_ephemeral(missing.original)
-    assert "Match #987654321 does not exist" in missing.original["content"]
+    assert "Match #987654321 does not exist" in says(missing.original)
     assert job(analyst, live_id) is None
 
     # the button: one job, whose reply is in the channel; a second click finds it
     first = await fake.answered(await fake.click(alice, final, analysis_button))
     assert not is_ephemeral(first.original)
-    assert f"Analysis of match #{match_id}" in first.original["content"]
+    assert f"Analysis of match #{match_id}" in says(first.original)
     again = await fake.answered(await fake.click(bob, final, analysis_button))
     assert is_ephemeral(again.original)
-    assert f"Match #{match_id} is being analysed already" in again.original["content"]
+    assert f"Match #{match_id} is being analysed already" in says(again.original)
 
     # a crash in the middle of the analysis: what was judged is kept, the rest follows
     total = len(WHOLE_GAME)
@@ -143,7 +144,7 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     assert job(analyst, match_id) == ("done", total, total)
 
     # the pictures and the same in words
-    text = result["content"]
+    text = says(result)
     assert f"Analysis of match #{match_id}" in text and "by the normal AI" in text
     swings = re.findall(r"^\d\. Move (\d+), (Alice|Bob): played `(\w+)`, the AI preferred "
                         r"`(\w+)` \(−(\d+)% chance of winning\)\.\n"
@@ -186,11 +187,11 @@ async def test_analysis_from_the_end_notice_survives_a_crash_and_posts_picture_a
     # asked again once done: the stored result is posted again, nothing is searched again
     count = len([m for m in fake.channel_messages() if m["attachments"]])
     repeat = await fake.answered(await fake.click(carol, final, analysis_button))
-    assert is_ephemeral(repeat.original) and "posted again" in repeat.original["content"]
+    assert is_ephemeral(repeat.original) and "posted again" in says(repeat.original)
     second = await fake.wait_for(
         lambda: len(shown := [m for m in fake.channel_messages() if m["attachments"]]) > count
         and shown[-1], what="the analysis posted again")
-    assert second["content"] == text
+    assert says(second) == text
     assert not pictures_problems(fake, second, match_id, len(swings))
     assert analyst.log.read_text().count(f"analysis of match {match_id} done") == 1
     assert components(fake.messages[int(final["id"])])  # the final board keeps its buttons

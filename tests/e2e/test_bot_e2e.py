@@ -11,6 +11,7 @@ from e2e_helpers import (
     mover,
     only_live,
     play_button,
+    says,
     slash_move,
 )
 
@@ -47,7 +48,7 @@ async def test_commands_register_with_names_descriptions_and_options(fake, bot):
 async def test_a_full_match_from_challenge_to_result(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, first="me")
-    assert f"<@{alice}>, your turn" in board["content"]
+    assert f"<@{alice}>, your turn" in says(board)
     assert fake.pinged(board) == {alice}
     assert set(board_buttons(fake, board)) == set("abcdefghijk")
     assert "Moves" in labels(board)
@@ -65,7 +66,7 @@ async def test_a_full_match_from_challenge_to_result(fake, bot):
             commanded.append(board["id"])
             _, board = await slash_move(fake, user, notation)
         state = GAME.play(state, notation)
-        assert f"played `{notation}`" in board["content"]
+        assert f"played `{notation}`" in says(board)
         await only_live(fake, board)
     by_channel = [r.path.rsplit("/", 1)[-1] for r in fake.requests
                   if r.method == "PATCH" and r.path.startswith("/channels/")]
@@ -76,12 +77,12 @@ async def test_a_full_match_from_challenge_to_result(fake, bot):
     # posted with: never counted against the global limit), never through the channel
     assert clicked[0] != clicked[1] and set(clicked[1:]) | set(commanded) == {board["id"]}
     assert not set(by_channel) & set(clicked + commanded)
-    assert "Bob reached 28 seeds" in board["content"]
-    assert "your turn" not in board["content"]
+    assert "Bob reached 28 seeds" in says(board)
+    assert "your turn" not in says(board)
     assert fake.pinged(board) == {bob}  # edits ping nobody: both players are there
     assert set(board_buttons(fake, board)) == set()
     assert "Rematch" in labels(board)
-    assert "Alice 5 · Bob 28" in board["content"]
+    assert "Alice 5 · Bob 28" in says(board)
     assert len(boards(fake)) == 1 + len(GAME2)
     final = render_observation(GAME.id, GAME.observe(state, None), names=["Alice", "Bob"],
                                result="Bob reached 28 seeds (first to 28)")

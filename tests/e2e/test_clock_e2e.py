@@ -15,6 +15,7 @@ from e2e_helpers import (
     only_live,
     play_button,
     posted,
+    says,
 )
 
 HOUR = 3600
@@ -23,11 +24,11 @@ HOUR = 3600
 async def test_reminders_then_a_claim_after_the_time_runs_out(fake, bot):
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
     board = await challenge_and_accept(fake, alice, bob, first="me", time="1h")
-    due = re.search(r"runs out <t:(\d+):R> \(<t:\1:f>\)", board["content"])
+    due = re.search(r"runs out <t:(\d+):R> \(<t:\1:f>\)", says(board))
     assert due and int(due.group(1)) == int(bot.now) + HOUR  # a live Discord timestamp
 
     def reminders():
-        return [m["content"] for m in fake.dm_messages(alice) if "runs out <t:" in m["content"]]
+        return [says(m) for m in fake.dm_messages(alice) if "runs out <t:" in says(m)]
 
     bot.advance(31 * 60)
     await fake.wait_for(lambda: len(reminders()) == 1, what="the half-time reminder")
@@ -38,22 +39,22 @@ async def test_reminders_then_a_claim_after_the_time_runs_out(fake, bot):
     await fake.settle(0.4)
     assert len(reminders()) == 2  # never twice
     bot.advance(5 * 60)
-    expiry = await posted(fake, lambda m: "time is up" in m["content"], "the expiry notice")
+    expiry = await posted(fake, lambda m: "time is up" in says(m), "the expiry notice")
     assert fake.pinged(expiry) == {bob}
     await fake.settle(0.4)
-    assert len([m for m in fake.channel_messages() if "time is up" in m["content"]]) == 1
+    assert len([m for m in fake.channel_messages() if "time is up" in says(m)]) == 1
     claim = fake.custom_ids(expiry)[0]
     own = await fake.answered(await fake.click(alice, expiry, claim))
     assert is_ephemeral(own.original)
-    assert own.original["content"] == ("It is your own turn: the claim is for your opponents. "
+    assert says(own.original) == ("It is your own turn: the claim is for your opponents. "
                                        "Play a move instead.")
     stranger = await fake.answered(await fake.click(carol, expiry, claim))
-    assert "not playing" in stranger.original["content"]
+    assert "not playing" in says(stranger.original)
     before = len(boards(fake))
     done = await fake.answered(await fake.click(bob, expiry, claim))
     assert done.kind == 7
     final = await next_board(fake, before, what="the result")
-    assert "Time ran out for Alice; Bob claimed the win" in final["content"]
+    assert "Time ran out for Alice; Bob claimed the win" in says(final)
     assert fake.pinged(final) == {alice, bob}
     assert any(c.startswith("c1:m:") for c in fake.custom_ids(final))
     await only_live(fake, final)
@@ -66,23 +67,23 @@ async def test_a_takeback_accepted_by_the_opponent(fake, bot):
     board = await challenge_and_accept(fake, alice, bob, first="me")
     board = await play_button(fake, alice, board, "h")  # h -> goal: Bob to move
     early = await fake.answered(await fake.slash(bob, "takeback"))
-    assert is_ephemeral(early.original) and "only your own last move" in early.original["content"]
+    assert is_ephemeral(early.original) and "only your own last move" in says(early.original)
     ask = await fake.answered(await fake.slash(alice, "takeback"))
-    assert is_ephemeral(ask.original) and "offer is posted" in ask.original["content"]
-    offer = await posted(fake, lambda m: "take back `h`" in m["content"], "the offer")
+    assert is_ephemeral(ask.original) and "offer is posted" in says(ask.original)
+    offer = await posted(fake, lambda m: "take back `h`" in says(m), "the offer")
     assert fake.pinged(offer) == {bob}
     accept = next(c for c in fake.custom_ids(offer) if c.endswith(":a"))
     own = await fake.answered(await fake.click(alice, offer, accept))
-    assert "your own offer" in own.original["content"]
+    assert "your own offer" in says(own.original)
     stranger = await fake.answered(await fake.click(carol, offer, accept))
-    assert "not playing" in stranger.original["content"]
+    assert "not playing" in says(stranger.original)
     before = len(boards(fake))
     yes = await fake.answered(await fake.click(bob, offer, accept))
     assert yes.kind == 7
     after = await next_board(fake, before, what="the board after the takeback")
-    assert "`h` is taken back" in after["content"]
-    assert f"<@{alice}>, your turn" in after["content"] and "Alice 0 · Bob 0" in after["content"]
+    assert "`h` is taken back" in says(after)
+    assert f"<@{alice}>, your turn" in says(after) and "Alice 0 · Bob 0" in says(after)
     assert components(fake.messages[int(offer["id"])]) == []  # the offer is closed
     board = await play_button(fake, alice, after, "k")
-    assert "played `k`" in board["content"]
+    assert "played `k`" in says(board)
     assert set(board_buttons(fake, board))

@@ -17,6 +17,7 @@ from e2e_helpers import (
     components,
     is_ephemeral,
     next_board,
+    says,
     slash_move,
 )
 
@@ -66,7 +67,7 @@ async def shown(fake, record):
     if record.kind == 5:
         message_id = int(record.original["id"])
         record.original = await fake.wait_for(
-            lambda: fake.messages[message_id]["content"] and fake.messages[message_id],
+            lambda: says(fake.messages[message_id]) and fake.messages[message_id],
             what="the queue shown")
     return record
 
@@ -94,14 +95,14 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
     board = await challenge_and_accept(fake, alice, bob, first="me")
 
     refused = await conditional(fake, alice)  # her own turn: play first
-    assert is_ephemeral(refused.original) and "your turn" in refused.original["content"]
+    assert is_ephemeral(refused.original) and "your turn" in says(refused.original)
 
     state = GAME.new(2)
     first = GAME.legal_notations(state)[0]
     moved, board = await slash_move(fake, alice, first)  # its answer offers the queue
     state = GAME.play(state, first)
     refused = await conditional(fake, bob)  # Bob is to move: nothing to queue
-    assert "your turn" in refused.original["content"]
+    assert "your turn" in says(refused.original)
 
     x1, after = turn(state)
     y1, after = turn(after)
@@ -113,30 +114,30 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
                   if c["custom_id"].startswith("c1:ko:"))
     opened = await shown(fake, await fake.click(alice, moved.original, opener))
     message = fake.messages[int(opened.original["id"])]
-    assert is_ephemeral(message) and "None queued yet" in message["content"]
+    assert is_ephemeral(message) and "None queued yet" in says(message)
     for number, ply in enumerate((*x1, *y1, *x2, *y2)):
         if number == 0:  # an illegal X (a pit that is empty or not Bob's): refused, no change
             cid = queue_button(message, ply)
             illegal = [p for p in "abcdefghijk" if p not in GAME.legal_notations(state)]
             forged = await forged_click(fake, alice, message, cid.rsplit(":", 1)[0] + ":"
                                         + (illegal[0] if illegal else "z"))
-            assert forged.kind == 4 and "can't be made" in forged.original["content"], \
+            assert forged.kind == 4 and "can't be made" in says(forged.original), \
                 forged.callbacks
             # someone else's queue: Bob clicks a copy of Alice's view
             foreign = await forged_click(fake, bob, message, cid)
-            assert "someone else" in foreign.original["content"]
+            assert "someone else" in says(foreign.original)
         if number == len(x1):  # an illegal Y
             cid = queue_button(message, ply)
             forged = await forged_click(fake, alice, message, cid.rsplit(":", 1)[0] + ":zz")
-            assert forged.kind == 4 and "can't be made" in forged.original["content"]
+            assert forged.kind == 4 and "can't be made" in says(forged.original)
         message = await click(fake, alice, message, queue_button(message, ply))
-    content = message["content"]
+    content = says(message)
     assert f"1. if they play `{' '.join(x1)}`, I play `{' '.join(y1)}`" in content, content
     assert f"2. if they play `{' '.join(x2)}`, I play `{' '.join(y2)}`" in content, content
     assert "Queued" in content
     # the channel never saw the queue
-    assert not any(" ".join(y1) in (m.get("content") or "") and "conditional" in
-                   (m.get("content") or "") for m in fake.channel_messages())
+    assert not any(" ".join(y1) in says(m) and "conditional" in
+                   says(m) for m in fake.channel_messages())
 
     await bot.stop()
     await bot.start()
@@ -145,28 +146,28 @@ async def test_two_pairs_survive_a_restart_and_the_first_is_answered_at_once(fak
     for index, ply in enumerate(x1):
         before = len(boards(fake))
         record = await fake.answered(await fake.slash(bob, "move", notation=ply))
-        assert "You played" in record.original["content"], record.original["content"]
+        assert "You played" in says(record.original), says(record.original)
         board = await next_board(fake, before, what=f"the board after {ply}")
         if index < len(x1) - 1:
-            assert "conditional" not in board["content"]
-    assert "(a conditional move)" in board["content"], board["content"]
-    assert f"<@{bob}>, your turn" in board["content"]
+            assert "conditional" not in says(board)
+    assert "(a conditional move)" in says(board), says(board)
+    assert f"<@{bob}>, your turn" in says(board)
     log = logged(bot.database)
     assert log[-len(y1):] == [(ply, alice) for ply in y1]
     assert log[-len(y1) - len(x1):-len(y1)] == [(ply, bob) for ply in x1]
 
     # the second pair is still queued (Alice's view), and Bob never saw it
     view = await conditional(fake, alice)
-    assert f"1. if they play `{' '.join(x2)}`" in view.original["content"]
+    assert f"1. if they play `{' '.join(x2)}`" in says(view.original)
     # a move outside the queue clears it
     state = _replay(GAME.new(2), tuple(n for n, _ in log))
     other = next(n for n in GAME.legal_notations(state) if n != x2[0])
     _, board = await slash_move(fake, bob, other)
-    assert "conditional" not in board["content"]
+    assert "conditional" not in says(board)
     view = await conditional(fake, alice) if GAME.to_move(GAME.play(state, other)) == 1 \
         else None
     if view is not None:
-        assert "None queued yet" in view.original["content"]
+        assert "None queued yet" in says(view.original)
     db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
     try:
         assert db.execute("SELECT COUNT(*) FROM conditional_moves").fetchone() == (0,)
@@ -186,7 +187,7 @@ async def test_no_conditional_moves_with_hidden_information(fake, bot):
     assert board
     refused = await conditional(fake, bob)
     assert is_ephemeral(refused.original)
-    assert "without hidden information or chance" in refused.original["content"]
+    assert "without hidden information or chance" in says(refused.original)
 
 
 # -- on pictures, in the right person, and what a cleared queue leaves behind ---------------------
@@ -244,7 +245,7 @@ async def enter_pair(fake, alice: int, message: dict[str, Any], state: Any,
     for number, ply in enumerate((*theirs, *mine)):
         message = await click(fake, alice, message, queue_button(message, ply))
         state = GAME.play(state, ply)
-        content = message["content"]
+        content = says(message)
         done = number + 1
         if done < len(theirs):  # Bob's turn goes on
             assert f"They play `{' '.join(theirs[:done])}` and move again" in content, content
@@ -280,13 +281,13 @@ async def test_a_queue_cleared_by_another_move_is_told_to_its_owner_and_its_view
 
     opened = await conditional(fake, alice)
     view = fake.messages[int(opened.original["id"])]
-    match_id = int(view["content"].split("match #", 1)[1].split(" ", 1)[0])
-    assert "Which pit will they sow?" in view["content"]
-    assert "do you sow" not in view["content"]
+    match_id = int(says(view).split("match #", 1)[1].split(" ", 1)[0])
+    assert "Which pit will they sow?" in says(view)
+    assert "do you sow" not in says(view)
     assert pictures(fake, view) == {"position.png": position_picture(state)}  # no queue yet
 
     view = await enter_pair(fake, alice, view, state, theirs, mine)
-    assert "Queued" in view["content"]
+    assert "Queued" in says(view)
     caption = f"1. if they play {' '.join(theirs)}, I play {' '.join(mine)}"
     # one picture: the queue as small boards (the last, the position after the queue)
     assert pictures(fake, view) == {"queue.png": queue_picture(
@@ -299,35 +300,35 @@ async def test_a_queue_cleared_by_another_move_is_told_to_its_owner_and_its_view
     clear = next(c["custom_id"] for c in components(other_view, 2)
                  if c["custom_id"].startswith("c1:kc:"))
     other_view = await click(fake, alice, other_view, clear)
-    assert "are cleared" in other_view["content"] and not components(other_view)
+    assert "are cleared" in says(other_view) and not components(other_view)
     assert not other_view.get("attachments")
     step = next(c["custom_id"] for c in components(view, 2)
                 if c["custom_id"].startswith("c1:k:"))
     view = await click(fake, alice, view, step)
-    content = view["content"]
+    content = says(view)
     assert content.startswith("This view of your conditional moves is out of date"), content
     assert "Here is your queue as it is now:" in content and "None queued yet." in content
     assert pictures(fake, view) == {"position.png": position_picture(state)}
     # and it is live again: the pair is entered anew in it
     view = await enter_pair(fake, alice, view, state, theirs, mine)
-    assert f"1. if they play `{' '.join(theirs)}`" in view["content"]
+    assert f"1. if they play `{' '.join(theirs)}`" in says(view)
 
     # Bob plays another move: the queue is cleared, and Alice is told, once, privately
     await slash_move(fake, bob, other)
     told = await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
-                                        if "are cleared" in m["content"]], what="the DM")
-    assert [m["content"] for m in told] == [
+                                        if "are cleared" in says(m)], what="the DM")
+    assert [says(m) for m in told] == [
         f"🔀 Your conditional moves in match #{match_id} are cleared: Bob played `{other}`, "
         f"not `{theirs[0]}`."]
-    assert not [m for m in fake.dm_messages(bob) if "are cleared" in m["content"]]
-    assert not [m for m in fake.channel_messages() if "are cleared" in (m["content"] or "")]
+    assert not [m for m in fake.dm_messages(bob) if "are cleared" in says(m)]
+    assert not [m for m in fake.channel_messages() if "are cleared" in (says(m) or "")]
 
     # her view goes dead: a click says what changed, and why there is nothing to queue
     step = next(c["custom_id"] for c in components(view, 2)
                 if c["custom_id"].startswith("c1:k:"))
     view = await click(fake, alice, view, step)
-    assert view["content"].startswith("This view of your conditional moves is out of date")
-    assert f"It is your turn in match #{match_id}" in view["content"]
+    assert says(view).startswith("This view of your conditional moves is out of date")
+    assert f"It is your turn in match #{match_id}" in says(view)
     assert not components(view) and not view.get("attachments")
     db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)
     try:

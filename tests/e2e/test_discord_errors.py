@@ -18,6 +18,7 @@ from e2e_helpers import (
     play_button,
     play_slash,
     posted,
+    says,
     slash_move,
 )
 
@@ -52,11 +53,11 @@ async def test_a_retyped_move_after_a_lost_answer_is_not_played_twice(fake, bot)
     await fake.slash(alice, "move", notation="d")
     after = await next_board(fake, before, what="the board of the first d", timeout=30)
     fake.faults.clear()
-    assert "played `d`" in after["content"]
+    assert "played `d`" in says(after)
     assert logged_moves(bot) == 4
     retry = await play_slash(fake, alice, "d")  # the same words again, a moment later
     assert is_ephemeral(retry.original)
-    assert "a moment ago" in retry.original["content"], retry.original["content"]
+    assert "a moment ago" in says(retry.original), says(retry.original)
     await fake.settle(0.5)
     assert logged_moves(bot) == 4 and len(boards(fake)) == before + 1  # nothing played
     again = next(c for c in fake.custom_ids(retry.original) if c.startswith("c1:y:"))
@@ -64,7 +65,7 @@ async def test_a_retyped_move_after_a_lost_answer_is_not_played_twice(fake, bot)
     assert record.kind == 7 and "You played `d`" in fake.messages[int(retry.original["id"])][
         "content"]
     second = await next_board(fake, before + 1, what="the board of the second d")
-    assert "played `d`" in second["content"] and logged_moves(bot) == 5
+    assert "played `d`" in says(second) and logged_moves(bot) == 5
     # the question answered, its button is gone: a second press is impossible, and the
     # same custom id sent again (a forged or replayed click) is refused by its move number
     assert fake.custom_ids(fake.messages[int(retry.original["id"])]) == []
@@ -90,7 +91,7 @@ async def test_a_board_after_the_token_is_gone_is_posted_in_the_channel(fake, bo
     board = await challenge_and_accept(fake, alice, bob)
     fake.token_lifetime = 0
     after = await play_button(fake, alice, board, "k")
-    assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    assert "played `k`" in says(after) and fake.pinged(after) == {bob}
     assert "interaction_metadata" not in after  # a channel post, not a follow-up
     refused = [r for r in fake.requests if r.path.startswith("/webhooks/") and r.status == 401]
     assert len(refused) == 1
@@ -106,12 +107,12 @@ async def test_a_deleted_channel_ends_its_match_and_the_players_are_told(fake, b
     bot.advance(3601)  # the expiry notice finds the channel gone
     for user in (alice, bob):
         await fake.wait_for(lambda u=user: [m for m in fake.dm_messages(u)
-                                            if "was deleted" in m["content"]],
+                                            if "was deleted" in says(m)],
                             what="the DM about the deleted channel", timeout=15)
     await fake.settle(1.0)
     assert match_status(bot) == "aborted"
     for user in (alice, bob):
-        assert len([m for m in fake.dm_messages(user) if "was deleted" in m["content"]]) == 1
+        assert len([m for m in fake.dm_messages(user) if "was deleted" in says(m)]) == 1
     # nothing keeps knocking on the deleted channel
     knocks = [r for r in fake.requests if str(fake.channel_id) in r.path and r.status == 404]
     assert 1 <= len(knocks) <= 3
@@ -146,7 +147,7 @@ async def test_an_archived_thread_is_opened_again_by_the_next_move(fake, bot):
     board = await play_button(fake, alice, board, "k", thread)
     fake.archive_thread(thread)
     _, board = await slash_move(fake, bob, "c", thread)
-    assert "played `c`" in board["content"]
+    assert "played `c`" in says(board)
     assert not fake.channels[thread]["thread_metadata"]["archived"]
     await only_live(fake, board, thread)
 
@@ -159,7 +160,7 @@ async def test_a_locked_thread_sends_the_match_to_its_parent_channel(fake, bot):
     board = await play_button(fake, alice, board, "k", thread)
     fake.archive_thread(thread, locked=True)
     bot.advance(3601)
-    notice = await posted(fake, lambda m: "time is up" in m["content"], "the expiry notice",
+    notice = await posted(fake, lambda m: "time is up" in says(m), "the expiry notice",
                           fake.channel_id, timeout=20)
     assert board_buttons(fake, notice) == {} and fake.custom_ids(notice)  # Claim the win
     await fake.settle(1.5)

@@ -14,6 +14,7 @@ from e2e_helpers import (
     only_live,
     play_button,
     posted,
+    says,
 )
 
 from bot.quick import WINDOW
@@ -57,7 +58,7 @@ async def test_pings_go_only_to_the_player_whose_turn_begins(fake, bot):
     assert GAME.outcome(state) is not None
     assert fake.pinged(board) == {alice, bob}  # the end: every player, once
     result = "Bob reached 28 seeds (first to 28)"
-    assert result in board["content"]
+    assert result in says(board)
     assert fake.attachment_bytes(board)[0] == final_picture(state, result)
 
 
@@ -75,19 +76,19 @@ async def test_a_resignation_is_told_in_words_in_the_picture_and_by_dm(fake, bot
                                          fake.custom_ids(confirm.original)[0]))
     final = await next_board(fake, before, what="the final board")
     result = "Alice resigned: Bob wins"
-    assert result in final["content"] and "your turn" not in final["content"]
+    assert result in says(final) and "your turn" not in says(final)
     assert fake.pinged(final) == {alice, bob}
     assert fake.attachment_bytes(final)[0] == final_picture(state, result)
     await only_live(fake, final)
     summary = await fake.wait_for(
-        lambda: [m for m in fake.dm_messages(bob) if "is over" in m["content"]],
+        lambda: [m for m in fake.dm_messages(bob) if "is over" in says(m)],
         what="Bob's summary DM")
     assert len(summary) == 1
-    text = summary[0]["content"]
+    text = says(summary[0])
     assert result in text and "2 moves" in text
     assert "/channels/" in text and str(final["id"]) in text  # a link to the final board
     await fake.settle(0.3)
-    assert not [m for m in fake.dm_messages(alice) if "is over" in m["content"]]  # channel only
+    assert not [m for m in fake.dm_messages(alice) if "is over" in says(m)]  # channel only
 
 
 async def test_an_agreed_draw_closes_the_offer_and_is_drawn(fake, bot):
@@ -97,13 +98,13 @@ async def test_an_agreed_draw_closes_the_offer_and_is_drawn(fake, bot):
     state = GAME.play(GAME.new(2), "k")
     ask = await fake.answered(await fake.slash(alice, "draw"))
     assert is_ephemeral(ask.original)
-    offer = await posted(fake, lambda m: "draw" in m["content"].lower()
+    offer = await posted(fake, lambda m: "draw" in says(m).lower()
                          and any(c.endswith(":a") for c in fake.custom_ids(m)), "the offer")
     accept = next(c for c in fake.custom_ids(offer) if c.endswith(":a"))
     before = len(boards(fake))
     await fake.answered(await fake.click(bob, offer, accept))
     final = await next_board(fake, before, what="the final board")
-    assert "Drawn by agreement" in final["content"]
+    assert "Drawn by agreement" in says(final)
     assert fake.pinged(final) == {alice, bob}
     assert fake.attachment_bytes(final)[0] == final_picture(state, "Drawn by agreement")
     assert components(fake.messages[int(offer["id"])]) == []
@@ -116,13 +117,13 @@ async def test_history_in_discord_record_finished_matches_and_vacations(fake, bo
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, first="me", time="1d")
     away = await fake.answered(await fake.slash(bob, "vacation", days=3))
-    assert "Enjoy" in away.original["content"]
+    assert "Enjoy" in says(away.original)
     board = await play_button(fake, alice, board, "k")
     state = GAME.play(GAME.new(2), "k")
     assert GAME.to_move(state) == 1  # the board shows whose clock is paused
-    assert "Bob is on vacation until <t:" in board["content"]
+    assert "Bob is on vacation until <t:" in says(board)
     listing = await fake.answered(await fake.slash(alice, "matches"))
-    assert "on vacation until" in listing.original["content"]
+    assert "on vacation until" in says(listing.original)
     got = await fake.answered(await fake.slash(alice, "record"))
     text = fake.attachment_bytes(got.original)[0].decode("utf-8")
     game, replayed = replay_record(parse_record(text))
@@ -130,7 +131,7 @@ async def test_history_in_discord_record_finished_matches_and_vacations(fake, bo
     confirm = await fake.answered(await fake.slash(bob, "resign"))
     await fake.answered(await fake.click(bob, confirm.original,
                                          fake.custom_ids(confirm.original)[0]))
-    await posted(fake, lambda m: "Bob resigned" in m["content"], "the final board")
+    await posted(fake, lambda m: "Bob resigned" in says(m), "the final board")
     listing = await fake.answered(await fake.slash(alice, "matches"))
-    content = listing.original["content"]
+    content = says(listing.original)
     assert "**Finished**" in content and "Bob resigned: Alice wins" in content

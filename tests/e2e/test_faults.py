@@ -22,6 +22,7 @@ from e2e_helpers import (
     play_button,
     play_slash,
     posted,
+    says,
     slash_move,
 )
 
@@ -43,7 +44,7 @@ def board_plies(fake, channel_id=None) -> list[int]:
     """Which position each board shows, from its Moves... or simply its order of posting:
     the number of `played` lines seen so far."""
     return [int(m) for b in boards(fake, channel_id)
-            for m in re.findall(r"move (\d+)", b["content"])]
+            for m in re.findall(r"move (\d+)", says(b))]
 
 
 async def test_five_500s_on_a_board_post_delay_it_but_it_is_posted_once(fake, bot):
@@ -55,7 +56,7 @@ async def test_five_500s_on_a_board_post_delay_it_but_it_is_posted_once(fake, bo
         c for c in fake.custom_ids(invitation) if ":accept:" in c)))
     assert record.kind == 7  # accepted at once
     first = await next_board(fake, 0, what="the first board after five 500s", timeout=40)
-    assert f"<@{alice}>, your turn" in first["content"] and fake.pinged(first) == {alice}
+    assert f"<@{alice}>, your turn" in says(first) and fake.pinged(first) == {alice}
     await fake.settle(0.5)
     assert len(boards(fake)) == 1
 
@@ -70,7 +71,7 @@ async def test_five_500s_on_a_follow_up_delay_the_board_but_it_is_posted_once(fa
     record = await fake.answered(await fake.click(alice, board, board_buttons(fake, board)["k"]))
     assert record.kind == 7
     after = await next_board(fake, before, what="the board after five 500s", timeout=40)
-    assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    assert "played `k`" in says(after) and fake.pinged(after) == {bob}
     assert after["interaction_metadata"]["id"] == str(record.id)  # still the click's follow-up
     await fake.settle(0.5)
     assert len(boards(fake)) == before + 1 and logged_moves(bot) == 1
@@ -96,11 +97,11 @@ async def test_a_follow_up_processed_then_answered_502_is_not_posted_twice(fake,
     after = await play_button(fake, alice, board, "k")
     await fake.settle(2.0)  # the outbox's retry found the board and posted nothing
     assert len(boards(fake)) == before + 1
-    assert "played `k`" in after["content"]
+    assert "played `k`" in says(after)
     assert any(r.method == "GET" and re.fullmatch(MESSAGES, r.path) for r in fake.requests)
     await only_live(fake, after)
     _, nxt = await slash_move(fake, bob, "c")  # and the match goes on from that board
-    assert "played `c`" in nxt["content"]
+    assert "played `c`" in says(nxt)
 
 
 async def test_a_lost_answer_to_a_click_still_gets_the_board_posted(fake, bot):
@@ -113,10 +114,10 @@ async def test_a_lost_answer_to_a_click_still_gets_the_board_posted(fake, bot):
     await fake.click(alice, board, board_buttons(fake, board)["k"])
     after = await next_board(fake, before, what="the board after a lost answer", timeout=30)
     fake.faults.clear()  # the answer expired (10062) before all five were used
-    assert "played `k`" in after["content"] and fake.pinged(after) == {bob}
+    assert "played `k`" in says(after) and fake.pinged(after) == {bob}
     await only_live(fake, after)  # the clicked board lost its buttons all the same
     _, nxt = await slash_move(fake, bob, "c")
-    assert "played `c`" in nxt["content"]
+    assert "played `c`" in says(nxt)
 
 
 async def test_a_click_answered_too_late_still_leaves_only_the_new_board_live(fake, bot):
@@ -129,7 +130,7 @@ async def test_a_click_answered_too_late_still_leaves_only_the_new_board_live(fa
     before = len(boards(fake))
     await fake.click(alice, board, board_buttons(fake, board)["k"])
     after = await next_board(fake, before, what="the board after a late answer", timeout=20)
-    assert "played `k`" in after["content"]
+    assert "played `k`" in says(after)
     await only_live(fake, after)
 
 
@@ -143,7 +144,7 @@ async def test_a_click_replayed_after_a_gateway_outage_past_the_deadline(fake, b
     await fake.wait_for(lambda: fake.resumed >= 1, timeout=30, what="a RESUME")
     after = await next_board(fake, before, what="the board of the replayed click", timeout=20)
     assert record.kind is None or record.kind == 7  # the late answer was refused with 10062
-    assert "played `k`" in after["content"]
+    assert "played `k`" in says(after)
     await only_live(fake, after)
     assert logged_moves(bot) == 1
 
@@ -153,22 +154,22 @@ async def test_a_slow_board_post_never_lets_a_newer_board_overtake_it(fake, bot)
     await challenge_and_accept(fake, alice, bob)
     fake.slow("POST", MESSAGES, 4.0, times=1)
     first = await play_slash(fake, alice, "k")  # its board is held up for 4 s
-    assert "You played" in first.original["content"]
+    assert "You played" in says(first.original)
     second = await play_slash(fake, bob, "c")  # Bob moves before seeing it
-    assert "You played" in second.original["content"]
+    assert "You played" in says(second.original)
     await fake.wait_for(lambda: len(boards(fake)) == 3, timeout=20, what="both boards")
     second_board = boards(fake)[-1]
     # the second board waited for the first: the boards went out in order (the second one
     # shown in place of the first when Bob and Alice were there, bot/quick.py)
     bodies = [r.json for r in fake.requests if r.status == 200 and isinstance(r.json, dict)]
-    shown = [b.get("content") or "" for b in bodies if "played `" in (b.get("content") or "")]
+    shown = [fake.text_of(b) for b in bodies if "played `" in fake.text_of(b)]
     assert len(shown) == 2 and "played `k`" in shown[0] and "played `c`" in shown[1]
     # Bob's mention goes out once, or not at all when his move was committed before the
     # delayed board was built (he no longer needs telling); never to anyone else
     first_pings = [b.get("allowed_mentions") for b in bodies
-                   if "played `k`" in (b.get("content") or "")]
+                   if "played `k`" in fake.text_of(b)]
     assert (first_pings[0] or {}).get("users", []) in ([], [bob], [str(bob)])
-    assert f"<@{alice}>, your turn" in second_board["content"]
+    assert f"<@{alice}>, your turn" in says(second_board)
     await only_live(fake, second_board)
 
 
@@ -184,14 +185,14 @@ async def test_a_slow_thread_and_a_retried_play_make_one_match(fake, bot):
     retry = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                  opponent=UserRef(bob)))
     assert is_ephemeral(retry.original)
-    assert "is being opened in a thread" in retry.original["content"]
+    assert "is being opened in a thread" in says(retry.original)
     threads = await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
                                            if ch["type"] == 11], what="the thread", timeout=15)
     assert len(threads) == 1
     invitation = await posted(fake, lambda m: fake.custom_ids(m), "the invitation", threads[0])
     again = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                  opponent=UserRef(bob)))
-    assert f"already open in <#{threads[0]}>" in again.original["content"]
+    assert f"already open in <#{threads[0]}>" in says(again.original)
     assert fake.pinged(invitation) == {bob}
     db = sqlite3.connect(bot.database)
     assert db.execute("SELECT COUNT(*) FROM matches").fetchone()[0] == 1
@@ -221,7 +222,7 @@ async def test_no_permission_to_make_threads_opens_the_match_in_the_channel(fake
     fake.deny(fake.channel_id, "create_thread")
     record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                   opponent=UserRef(bob)))
-    await fake.wait_for(lambda: any("I may not create threads here" in m["content"]
+    await fake.wait_for(lambda: any("I may not create threads here" in says(m)
                                     for m in record.messages()), what="the answer")
     await posted(fake, lambda m: any(":accept:" in c for c in fake.custom_ids(m)),
                  "the invitation")
@@ -233,14 +234,14 @@ async def test_an_expiry_notice_refused_with_50013_is_retried_until_it_is_posted
     fake.deny(fake.channel_id, "send")
     bot.advance(3601)
     await fake.wait_for(lambda: any(r.status == 403 for r in fake.requests), what="a 50013")
-    assert not [m for m in fake.channel_messages() if "time is up" in m["content"]]
+    assert not [m for m in fake.channel_messages() if "time is up" in says(m)]
     fake.allow(fake.channel_id, "send")
-    expiry = await posted(fake, lambda m: "time is up" in m["content"], "the expiry notice",
+    expiry = await posted(fake, lambda m: "time is up" in says(m), "the expiry notice",
                           timeout=20)
     before = len(boards(fake))
     await fake.answered(await fake.click(bob, expiry, fake.custom_ids(expiry)[0]))
     final = await next_board(fake, before, what="the claimed result")
-    assert "Bob claimed the win" in final["content"]
+    assert "Bob claimed the win" in says(final)
 
 
 async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fake, bot):
@@ -255,19 +256,19 @@ async def test_a_board_for_a_hidden_information_game_waits_for_the_permission(fa
     assert is_ephemeral(step.original)
     await fake.answered(await fake.slash(alice, "move", notation="BM@b2"))
     after = await next_board(fake, 1, what="the board as a follow-up")
-    assert "played `B@b2`" in after["content"] and fake.pinged(after) == {bob}
-    assert "BM" not in after["content"]  # the tile stays hidden
+    assert "played `B@b2`" in says(after) and fake.pinged(after) == {bob}
+    assert "BM" not in says(after)  # the tile stays hidden
     fake.token_lifetime = 0  # Discord forgets the tokens: boards go to the channel
     bot.advance(WINDOW + 1)  # and Alice is away: her turn's board is a new one, not an edit
     legal = await fake.answered(await fake.autocomplete(bob, "move", "notation", notation=""))
     choice = legal.choices[0]["value"]
     moved = await fake.answered(await fake.slash(bob, "move", notation=choice))
-    assert "You played" in moved.original["content"], moved.original["content"]
+    assert "You played" in says(moved.original), says(moved.original)
     await fake.settle(0.8)
     assert len(boards(fake)) == 2
     fake.allow(fake.channel_id, "send")
     last = await next_board(fake, 2, what="the board once allowed", timeout=20)
-    assert "**Bob** played" in last["content"] and fake.pinged(last) == {alice}
+    assert "**Bob** played" in says(last) and fake.pinged(last) == {alice}
 
 
 async def test_buttons_posted_by_earlier_versions_still_play(fake, bot):
@@ -282,12 +283,12 @@ async def test_buttons_posted_by_earlier_versions_still_play(fake, bot):
         {"type": 2, "style": 1, "label": "j", "custom_id": f"corral:mv:{match_id}:x:j"}]}])
     fake.messages[int(old["id"])] = old
     refused = await fake.answered(await fake.click(alice, old, f"corral:mv:{match_id}:x:j"))
-    assert is_ephemeral(refused.original) and len(refused.original["content"]) < 300
+    assert is_ephemeral(refused.original) and len(says(refused.original)) < 300
     assert logged_moves(bot) == 0
     played = await fake.answered(await fake.click(alice, old, f"corral:mv:{match_id}:0:k"))
-    assert "You played `k`" in played.original["content"], played.original["content"]
+    assert "You played `k`" in says(played.original), says(played.original)
     second = await next_board(fake, 1, what="the board after the old button's move")
-    assert "**Alice** played `k`" in second["content"] and fake.pinged(second) == {bob}
+    assert "**Alice** played `k`" in says(second) and fake.pinged(second) == {bob}
     step = next(c for c in fake.custom_ids(second) if c.startswith(f"c1:s:{match_id}:1:"))
     assert re.fullmatch(rf"c1:s:{match_id}:1:[a-z]", step)  # the id format boards carry
     await fake.answered(await fake.click(bob, second, step))
@@ -303,7 +304,7 @@ async def test_forged_buttons_and_oversized_input_get_short_answers(fake, bot):
     forged = dict(board, id=str(fake.new_id()), channel_id=str(fake.other_channel_id))
     fake.messages[int(forged["id"])] = forged
     wrong = await fake.answered(await fake.click(alice, forged, board_buttons(fake, board)["k"]))
-    assert "not played in this channel" in wrong.original["content"]
+    assert "not played in this channel" in says(wrong.original)
     for custom_id in ("c1:s:99999999999999999999:0:k", "c1:zz:1", "corral:lobby:join:1",
                       "c1:s:1:0:k" + "/k" * 40):
         fake_message = dict(board, id=str(fake.new_id()), attachments=[], components=[
@@ -311,16 +312,16 @@ async def test_forged_buttons_and_oversized_input_get_short_answers(fake, bot):
                                         "custom_id": custom_id[:100]}]}])
         fake.messages[int(fake_message["id"])] = fake_message
         answer = await fake.answered(await fake.click(alice, fake_message, custom_id[:100]))
-        assert is_ephemeral(answer.original) and len(answer.original["content"]) < 300
+        assert is_ephemeral(answer.original) and len(says(answer.original)) < 300
     long = await play_slash(fake, alice, "k" * 1000)
-    assert len(long.original["content"]) < 300 and "is not a move" in long.original["content"]
+    assert len(says(long.original)) < 300 and "is not a move" in says(long.original)
     weird = await play_slash(fake, alice, "a²-b2\u0000\u202e")
-    assert "is not a move" in weird.original["content"] and "\u0000" not in \
-        weird.original["content"]
+    assert "is not a move" in says(weird.original) and "\u0000" not in \
+        says(weird.original)
     huge = await fake.answered(await fake.slash(carol, "play", game="progressive-mancala",
                                                 time="9" * 4400 + "d"))
-    assert "is not a time per move" in huge.original["content"]
-    assert len(huge.original["content"]) < 300
+    assert "is not a time per move" in says(huge.original)
+    assert len(says(huge.original)) < 300
     await fake.settle(0.3)
     assert logged_moves(bot) == 0
     assert not [r for r in fake.requests[posted_before:]

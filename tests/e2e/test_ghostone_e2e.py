@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import sqlite3
 
-from e2e_helpers import boards, enter_move, mover, posted
+from e2e_helpers import boards, enter_move, mover, posted, says
 
 from bot.quick import WINDOW
 from games.ghostone import GAME
@@ -19,14 +19,14 @@ async def test_a_three_player_ghostone_match(fake, bot):
     from discord_fake import UserRef
     refused = await fake.answered(await fake.slash(alice, "play", game="ghostone",
                                                    opponent=UserRef(bob)))
-    assert "leave the opponent empty" in refused.original["content"]
+    assert "leave the opponent empty" in says(refused.original)
     await fake.answered(await fake.slash(alice, "play", game="ghostone", first="me"))
-    lobby = await posted(fake, lambda m: "opened a lobby" in m["content"], "the lobby")
-    assert "it starts when full (4 players)" in lobby["content"]
+    lobby = await posted(fake, lambda m: "opened a lobby" in says(m), "the lobby")
+    assert "it starts when full (4 players)" in says(lobby)
     ids = {c.split(":")[2]: c for c in fake.custom_ids(lobby)}
     await fake.answered(await fake.click(bob, lobby, ids["join"]))
     early = await fake.answered(await fake.click(alice, lobby, ids["start"]))
-    assert "needs at least 3 players" in early.original["content"]
+    assert "needs at least 3 players" in says(early.original)
     await fake.answered(await fake.click(carol, lobby, ids["join"]))
     await fake.answered(await fake.click(alice, lobby, ids["start"]))  # the host starts at 3
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
@@ -53,8 +53,8 @@ async def test_a_three_player_ghostone_match(fake, bot):
         previous = user
         turns += 1
         assert turns < 400, "the match did not end"
-    assert "escaped last" in board["content"] or "position came up" in board["content"] \
-        or "Nobody could move" in board["content"]
+    assert "escaped last" in says(board) or "position came up" in says(board) \
+        or "Nobody could move" in says(board)
     assert fake.pinged(board) == set(users)
 
     # the log: rolls by the host (no actor), announced once each, and a faithful replay
@@ -64,7 +64,7 @@ async def test_a_three_player_ghostone_match(fake, bot):
     rolls = [n for n, actor in log if n.startswith("roll ")]
     assert all(actor is None for n, actor in log if n.startswith("roll "))
     assert all(actor is not None for n, actor in log if not n.startswith("roll "))
-    announced = sum(m["content"].count("🎲") for m in boards(fake))
+    announced = sum(says(m).count("🎲") for m in boards(fake))
     assert announced == len(rolls)
     replayed = GAME.new(3)
     for notation, _ in log:

@@ -14,6 +14,7 @@ from e2e_helpers import (
     enter_move,
     mover,
     open_invitation,
+    says,
     slash_move,
 )
 
@@ -25,10 +26,10 @@ async def test_an_ico_match_by_buttons_and_move(fake, bot):
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     refused = await fake.answered(await fake.slash(alice, "play", game="ico",
                                                    options="antipodal=yes"))
-    assert refused.original["content"] == ("Bad option: antipodal=yes goes with level=2+ "
+    assert says(refused.original) == ("Bad option: antipodal=yes goes with level=2+ "
                                            "only.")
     invitation = await open_invitation(fake, alice, bob, game="ico", options="level=1+")
-    drawn = re.search(r"start=f(\d+)", invitation["content"])  # drawn by the host, shown
+    drawn = re.search(r"start=f(\d+)", says(invitation))  # drawn by the host, shown
     assert drawn
     start = int(drawn.group(1))
     accept = next(c for c in fake.custom_ids(invitation) if ":accept:" in c)
@@ -40,7 +41,7 @@ async def test_an_ico_match_by_buttons_and_move(fake, bot):
         [f"e{e}" for e in FACE_EDGES[start]]
     wrong = await fake.answered(await fake.slash(alice, "move", notation="e29"
                                                  if 29 not in FACE_EDGES[start] else "e0"))
-    assert "is not an edge of the black face" in wrong.original["content"]
+    assert "is not an edge of the black face" in says(wrong.original)
     rng = random.Random(3)
     ply = 0
     while GAME.outcome(state) is None:
@@ -51,9 +52,9 @@ async def test_an_ico_match_by_buttons_and_move(fake, bot):
         else:
             board = await enter_move(fake, user, board, GAME, state, notation)
         state = GAME.play(state, notation)
-        assert f"played `{notation}`" in board["content"]
+        assert f"played `{notation}`" in says(board)
         ply += 1
-    assert "completed" in board["content"] or "Drawn" in board["content"]
+    assert "completed" in says(board) or "Drawn" in says(board)
     assert board_buttons(fake, board) == {}
     result = str(GAME.describe_outcome(state)).replace("seat 1", "Alice").replace("seat 2", "Bob")
     final = render_observation(GAME.id, GAME.observe(state, None), names=["Alice", "Bob"],

@@ -8,7 +8,7 @@ import io
 import re
 
 from babel.messages.pofile import read_po
-from e2e_helpers import challenge_and_accept, play_button, slash_move
+from e2e_helpers import challenge_and_accept, play_button, says, slash_move
 from PIL import Image, ImageChops
 
 from bot.catalogs import TEMPLATE
@@ -35,7 +35,7 @@ def english_fragments() -> set[str]:
 
 
 def contents(messages) -> list[str]:
-    return [m.get("content") or "" for m in messages if m]
+    return [says(m) for m in messages if m]
 
 
 async def test_a_whole_match_in_japanese(cjk_font, fake, bot):
@@ -69,7 +69,7 @@ async def test_a_whole_match_in_japanese(cjk_font, fake, bot):
     view = GAME.observe(state, None)
     boxes_ja: list = []
     boxes_en: list = []
-    text_ja = board["content"]
+    text_ja = says(board)
     assert "ボブ" in text_ja or "Bob" in text_ja
     japanese = render_observation(GAME.id, view, names=["Alice", "Bob"],
                                   result=_result_line(text_ja), tr=translations("ja"),

@@ -16,6 +16,7 @@ from e2e_helpers import (
     is_ephemeral,
     play_button,
     posted,
+    says,
 )
 from kits.tictactoe.game import GAME
 
@@ -37,18 +38,18 @@ async def test_a_kit_from_outside_the_product_is_offered_played_and_explained(fa
 
     alice, bob = fake.add_user("Alice"), fake.add_user("Bob")
     board = await challenge_and_accept(fake, alice, bob, game=GAME.id, first="me")
-    assert f"<@{alice}>, your turn" in board["content"]
+    assert f"<@{alice}>, your turn" in says(board)
     assert set(board_buttons(fake, board)) == {f + r for f in "abc" for r in "123"}
     assert decode_png(fake.attachment_bytes(board)[0]).format == "PNG"
     for user, square in ((alice, "a1"), (bob, "b1"), (alice, "a2"), (bob, "b2")):
         board = await play_button(fake, user, board, square)
-        assert f"played `{square}`" in board["content"]
+        assert f"played `{square}`" in says(board)
     board = await play_button(fake, alice, board, "a3")
-    assert "Alice has three in a row" in board["content"]
+    assert "Alice has three in a row" in says(board)
     assert board_buttons(fake, board) == {}
 
     rules = await fake.answered(await fake.slash(alice, "rules", game=GAME.id))
-    assert rules.original["content"].startswith("**Tic-tac-toe**")
+    assert says(rules.original).startswith("**Tic-tac-toe**")
     assert is_ephemeral(rules.original)
 
 
@@ -75,5 +76,5 @@ async def test_the_ai_plays_a_kit_without_knowledge_of_its_own(fake, kit_bot):
                                 timeout=30, what="the AI's move")
     else:
         raise AssertionError("the match did not end")
-    final = await posted(fake, lambda m: "🏁" in m["content"], "the final board")
-    assert "Corral (easy)" in final["content"]
+    final = await posted(fake, lambda m: "🏁" in says(m), "the final board")
+    assert "Corral (easy)" in says(final)

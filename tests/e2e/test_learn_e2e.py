@@ -13,7 +13,7 @@ import sqlite3
 from typing import Any
 
 from babel.messages.pofile import read_po
-from e2e_helpers import boards, components, is_ephemeral, judged_at
+from e2e_helpers import boards, components, is_ephemeral, judged_at, says
 
 from bot.catalogs import TEMPLATE
 from games import PRODUCT
@@ -80,7 +80,7 @@ async def click(fake, user: int, message: dict[str, Any], custom_id: str, *,
     assert record.kind in (6, 7), record.callbacks
     after = await fake.wait_for(lambda: looks(fake.messages[message_id]) != before
                                 and fake.messages[message_id], what="the lesson updated")
-    SEEN.append(after.get("content") or "")
+    SEEN.append(says(after))
     SEEN.extend(c.get("label") or c.get("placeholder") or "" for c in components(after))
     return after
 
@@ -136,16 +136,16 @@ async def take_lesson(fake, bot, user: int, lesson: Lesson, message: dict[str, A
     state = start(lesson)
     wrong_done = False
     for index, step in enumerate(lesson.steps):
-        assert f"{index + 1}" in message["content"] and step.task.get(language) in \
-            message["content"], message["content"]
+        assert f"{index + 1}" in says(message) and step.task.get(language) in \
+            says(message), says(message)
         if not wrong_done and (bad := wrong_answer(lesson, step)) is not None:
             parts, verdict = judged_at(lesson, state, bad)  # judged at its wrong part
             assert not verdict.correct and verdict.text is not None
             message = (await enter_parts(fake, user, message, parts) if not step.is_question
                        else await enter(fake, user, message, lesson, step, bad))
             why = verdict.text.get(language)
-            assert why in message["content"], (why, message["content"])
-            assert step.task.get(language) in message["content"]  # the same step again
+            assert why in says(message), (why, says(message))
+            assert step.task.get(language) in says(message)  # the same step again
             assert progress(bot.database, user, lesson.id)[:3] == (index, 1, 1)
             wrong_done = True
         state, verdict = answer(lesson, state, step.answers[0])
@@ -166,8 +166,8 @@ async def play_the_ai(fake, user: int, message: dict[str, Any]) -> tuple[int, st
     cid = next(c["custom_id"] for c in components(message, 2)
                if c["custom_id"].startswith("c1:La:"))
     record = await fake.answered(await fake.click(user, message, cid))
-    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
-                                             if LINK.search(m["content"] or "")), None),
+    said = await fake.wait_for(lambda: next((says(m) for m in record.messages()
+                                             if LINK.search(says(m) or "")), None),
                                what="where the match is")
     where = int(LINK.findall(said)[-1])
     assert fake.channels[where]["type"] == 11, said  # a public thread
@@ -211,14 +211,14 @@ async def test_every_lesson_in_english_and_japanese(fake, bot):
             message = fake.messages[int(message["id"])]
             assert message["attachments"], message
             title = lesson.title.get(language)
-            assert title in message["content"], message["content"]
+            assert title in says(message), says(message)
             SEEN.clear()
             message = await take_lesson(fake, bot, user, lesson, message, language)
             leaks = {f for f in english_fragments() for text in SEEN if f in text}
             # no English sentence on any Japanese screen (the check finds them in English)
             assert bool(leaks) == (language == "en"), leaks
             if language == "ja":
-                assert "🎓" in message["content"] and "イージー" not in message["content"]
+                assert "🎓" in says(message) and "イージー" not in says(message)
             await play_the_ai(fake, user, message)
 
 
@@ -241,7 +241,7 @@ async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake,
     copy = dict(message, id=str(fake.new_id()), flags=0)
     fake.messages[int(copy["id"])] = copy
     refused = await fake.answered(await fake.click(bob, copy, step_button))
-    assert refused.kind == 4 and "someone else" in refused.original["content"]
+    assert refused.kind == 4 and "someone else" in says(refused.original)
     assert progress(bot.database, bob, lesson.id) is None
 
     # a forged step (another step number) and a forged token: out of date, nothing changes
@@ -252,7 +252,7 @@ async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake,
             {"type": 2, "style": 1, "label": "x", "custom_id": forged_id}]}])
         fake.messages[int(forged["id"])] = forged
         refused = await fake.answered(await fake.click(alice, forged, forged_id))
-        assert refused.kind == 4 and "out of date" in refused.original["content"], \
+        assert refused.kind == 4 and "out of date" in says(refused.original), \
             refused.callbacks
         assert progress(bot.database, alice, lesson.id)[:3] == (1, 0, 0)
 
@@ -261,17 +261,17 @@ async def test_progress_is_kept_and_foreign_or_stale_clicks_change_nothing(fake,
     resumed = await fake.wait_for(
         lambda: fake.messages[int(again.original["id"])]["attachments"]
         and fake.messages[int(again.original["id"])], what="the resumed lesson")
-    assert "Welcome back" in resumed["content"] and lesson.steps[1].task.get("en") in \
-        resumed["content"]
+    assert "Welcome back" in says(resumed) and lesson.steps[1].task.get("en") in \
+        says(resumed)
     stale = await fake.answered(await fake.click(alice, message, step_button))
-    assert stale.kind == 4 and "out of date" in stale.original["content"]
+    assert stale.kind == 4 and "out of date" in says(stale.original)
     assert progress(bot.database, alice, lesson.id)[:3] == (1, 0, 0)
 
     # Start over: step 1 again
     restart = next(c["custom_id"] for c in components(resumed, 2)
                    if c["custom_id"].startswith("c1:Lr:"))
     restarted = await click(fake, alice, resumed, restart)
-    assert lesson.steps[0].task.get("en") in restarted["content"]
+    assert lesson.steps[0].task.get("en") in says(restarted)
     assert progress(bot.database, alice, lesson.id)[:3] == (0, 0, 0)
 
 
@@ -311,10 +311,10 @@ async def test_a_wrong_first_part_is_judged_at_that_part_in_every_lesson(fake, b
                 message = await enter_parts(fake, alice, message, parts)
                 mistakes += 1
                 why = verdict.text.get("en")
-                assert why in message["content"], (game_id, step.id, parts, message["content"])
+                assert why in says(message), (game_id, step.id, parts, says(message))
                 assert progress(bot.database, alice, lesson.id)[:3] == (index, 1, mistakes)
                 # the first question again: no later question's prompt, no Back
-                assert message["content"].endswith(f"**{step.task.get('en')}**")
+                assert says(message).endswith(f"**{step.task.get('en')}**")
                 assert not any(c.get("custom_id", "").startswith("c1:Lb:")
                                for c in components(message))
                 judged.add(game_id)
@@ -342,11 +342,11 @@ async def test_two_lessons_in_a_channel_with_a_match_each_start_their_match(fake
     four seats, the AIs told apart by names drawn whole; no lobby left behind."""
     alice, bob, carol = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Carol")
     lobby = await fake.answered(await fake.slash(carol, "play", game="progressive-mancala"))
-    assert "#1" in lobby.original["content"], lobby.original
+    assert "#1" in says(lobby.original), lobby.original
     threads = []
     for user, game_id in ((alice, "progressive-mancala"), (bob, "ghostone")):
         closing = await finished_lesson(fake, bot, user, game_id, fake.channel_id)
-        assert "already has a match" not in closing["content"]
+        assert "already has a match" not in says(closing)
         thread, said = await play_the_ai(fake, user, closing)
         assert "already has a match" not in said and thread not in threads, said
         threads.append(thread)
@@ -358,9 +358,9 @@ async def test_two_lessons_in_a_channel_with_a_match_each_start_their_match(fake
     names = [name for uid, name in seats if uid < 0]
     assert sorted(names) == ["AI 1", "AI 2", "AI 3"], seats
     board = boards(fake, threads[1])[0]
-    assert all(name in board["content"] for name in names), board["content"]
+    assert all(name in says(board) for name in names), says(board)
     for thread in threads:  # the match started at once: no lobby was ever posted
-        assert not [m for m in fake.channel_messages(thread) if "lobby" in m["content"]
+        assert not [m for m in fake.channel_messages(thread) if "lobby" in says(m)
                     or any(c.startswith("c1:l:") for c in fake.custom_ids(m))]
 
     # a lesson asked in a match's thread: its match gets a thread of the channel's own
@@ -380,8 +380,8 @@ async def test_where_no_thread_can_be_made_the_lesson_says_where_or_why(fake, bo
                if c["custom_id"].startswith("c1:La:"))
     before = len(boards(fake))
     record = await fake.answered(await fake.click(alice, closing, cid))
-    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
-                                             if "#1" in (m["content"] or "")), None),
+    said = await fake.wait_for(lambda: next((says(m) for m in record.messages()
+                                             if "#1" in (says(m) or "")), None),
                                what="the answer")
     assert "may not make threads" in said and f"<#{fake.channel_id}>" in said, said
     await fake.wait_for(lambda: len(boards(fake)) > before, what="the board in the channel")
@@ -390,8 +390,8 @@ async def test_where_no_thread_can_be_made_the_lesson_says_where_or_why(fake, bo
     cid = next(c["custom_id"] for c in components(closing, 2)
                if c["custom_id"].startswith("c1:La:"))
     record = await fake.answered(await fake.click(bob, closing, cid))
-    said = await fake.wait_for(lambda: next((m["content"] for m in record.messages()
-                                             if "cannot start" in (m["content"] or "")), None),
+    said = await fake.wait_for(lambda: next((says(m) for m in record.messages()
+                                             if "cannot start" in (says(m) or "")), None),
                                what="the refusal")
     assert "#1" in said, said
     db = sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)

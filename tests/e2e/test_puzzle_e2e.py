@@ -28,6 +28,7 @@ from e2e_helpers import (
     is_ephemeral,
     mover,
     play_button,
+    says,
 )
 
 from games import PRODUCT, get_game
@@ -119,8 +120,8 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
     board = await challenge_and_accept(fake, alice, bob, first="me")
     for notation in PUZZLE_GAME:
         board = await play_button(fake, mover(board, [alice, bob]), board, notation)
-    assert "🏁" in board["content"]
-    match_id = int(re.search(r"#(\d+)", board["content"]).group(1))
+    assert "🏁" in says(board)
+    match_id = int(re.search(r"#(\d+)", says(board)).group(1))
     await fake.answered(await fake.click(alice, board, button_with(board, "c1:A:")))
     await fake.wait_for(lambda: f"analysis of match {match_id} done" in
                         analyst.log.read_text(), timeout=120, what="the analysis and puzzles")
@@ -143,7 +144,7 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
         assert other[2] is not None and other[0] not in {f[0] for f in found}
 
     message = await offer(fake, carol)
-    puzzle_id = int(re.search(r"(?:puzzle|パズル) #(\d+)", message["content"])[1])
+    puzzle_id = int(re.search(r"(?:puzzle|パズル) #(\d+)", says(message))[1])
     puzzle_id, ply, seat, solution, entries, level = next(f for f in found if f[0] == puzzle_id)
     assert level == "easy"  # found at easy, confirmed at normal
     assert json.loads(entries) == [["move", n] for n in PUZZLE_GAME[:ply]]
@@ -151,9 +152,9 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
     state = states[-1]
     assert GAME.to_move(state) == seat and solution in GAME.legal_notations(state)
 
-    assert f"puzzle #{puzzle_id}" in message["content"] and f"match #{match_id}" in \
-        message["content"]
-    assert "puzzle rating 1500?" in message["content"]
+    assert f"puzzle #{puzzle_id}" in says(message) and f"match #{match_id}" in \
+        says(message)
+    assert "puzzle rating 1500?" in says(message)
     assert any(c.get("custom_id", "").startswith(f"c1:Zs:{carol}:{puzzle_id}:")
                for c in components(message))
 
@@ -169,13 +170,13 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
                 {"type": 2, "style": 1, "label": "x", "custom_id": forged_id}]}])
         fake.messages[int(forged["id"])] = forged
         record = await fake.answered(await fake.click(user, forged, forged_id))
-        assert record.kind == 4 and said in record.original["content"], record.callbacks
+        assert record.kind == 4 and said in says(record.original), record.callbacks
     assert snapshot(analyst) == before
 
     # Carol solves it: her rating goes up
     solved = await answer(fake, carol, message, state, solution)
-    assert "✅ Right" in solved["content"], solved["content"]
-    up = RATING.search(solved["content"])
+    assert "✅ Right" in says(solved), says(solved)
+    up = RATING.search(says(solved))
     assert up and int(up[2]) > int(up[1]) == 1500
     assert not components(solved)
     # the same puzzle again: stale, and never offered to her again
@@ -183,7 +184,7 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
         {"type": 2, "style": 1, "label": "x", "custom_id": cid}]}])
     fake.messages[int(stale["id"])] = stale
     record = await fake.answered(await fake.click(carol, stale, cid))
-    assert "already answered" in record.original["content"]
+    assert "already answered" in says(record.original)
     again = await fake.answered(await fake.slash(carol, "puzzle", game=GAME.id))
     assert f"puzzle #{puzzle_id}**" not in (again.original.get("content") or "")
 
@@ -193,13 +194,13 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
     row = served(analyst, shown)
     assert row[2] is None and row[0] in {f[0] for f in found}
     wrong = next(n for n in GAME.legal_notations(position(row)) if n != row[4])
-    assert "パズル" in shown["content"] and re.search("あなたは[先後]手（[12]番手）です",
-                                                     shown["content"]), \
-        shown["content"]  # Mancala's seats are 先手 and 後手
+    assert "パズル" in says(shown) and re.search("あなたは[先後]手（[12]番手）です",
+                                                     says(shown)), \
+        says(shown)  # Mancala's seats are 先手 and 後手
     failed = await answer(fake, dave, shown, position(row), wrong)
-    assert "❌ 不正解" in failed["content"] and f"`{row[4]}`" in failed["content"]
-    assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", failed["content"])
-    down = RATING.search(failed["content"])
+    assert "❌ 不正解" in says(failed) and f"`{row[4]}`" in says(failed)
+    assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", says(failed))
+    down = RATING.search(says(failed))
     assert down and int(down[2]) < int(down[1]) == 1500
     assert rows(analyst, "SELECT user_id, solved, failed FROM puzzle_ratings"
                          " WHERE solved + failed > 0 ORDER BY user_id"
@@ -209,7 +210,7 @@ async def test_puzzles_from_an_analysed_match_solved_failed_and_rated(fake, anal
 def served(bot, message: dict[str, Any]) -> tuple[Any, ...]:
     """The stored puzzle a message shows: (id, game, key, turn, solution, entries, seats,
     options, refutations)."""
-    puzzle_id = int(re.search(r"(?:puzzle|パズル) #(\d+)", message["content"])[1])
+    puzzle_id = int(re.search(r"(?:puzzle|パズル) #(\d+)", says(message))[1])
     return rows(bot, "SELECT id, game, key, turn, solution, entries, seats, options,"
                      " refutations FROM puzzles WHERE id = ?", puzzle_id)[0]
 
@@ -231,18 +232,18 @@ async def test_a_fresh_server_serves_every_games_curated_puzzles_and_refutes(fak
         message = await offer(fake, erin, game_id)
         row = served(kit_bot, message)
         assert row[1] == game_id and row[2] is not None  # a curated puzzle
-        assert "Goal: " in message["content"] and "You play " in message["content"], \
-            message["content"]
-        assert "match #" not in message["content"]  # it comes from no match
+        assert "Goal: " in says(message) and "You play " in says(message), \
+            says(message)
+        assert "match #" not in says(message)  # it comes from no match
         assert fake.attachment_bytes(message)[0][:8] == b"\x89PNG\r\n\x1a\n"
         # a wrong answer: its refutation, in words and in a picture
         refutations = json.loads(row[8])
         wrong = sorted(refutations)[0]
         failed = await answer(fake, erin, message, position(row), wrong, get_game(game_id))
         # its line, or for a "most" puzzle whose wrong move did nothing of note, the gains
-        assert f"Why not `{wrong}`: You play `{wrong}`" in failed["content"] or (
+        assert f"Why not `{wrong}`: You play `{wrong}`" in says(failed) or (
             next(p.goal for p in curated(game_id).puzzles if p.key == row[2]) == "most"
-            and f"`{wrong}` gains " in failed["content"]), failed["content"]
+            and f"`{wrong}` gains " in says(failed)), says(failed)
         assert [a["filename"] for a in failed["attachments"]] == ["refutation.png"]
 
 
@@ -252,22 +253,22 @@ async def test_a_wrong_answer_shows_its_refutation_a_right_one_its_point(fake, k
     message = await offer(fake, frank, game.id)
     row = served(kit_bot, message)
     assert row[2] == "tic-tac-toe:g1:4"  # all rated alike: the first of the set
-    assert "You play seat 1.\nGoal: Win this turn." in message["content"], message["content"]
+    assert "You play seat 1.\nGoal: Win this turn." in says(message), says(message)
     failed = await answer(fake, frank, message, position(row), "a2", game)
-    assert "❌ Not quite: you played `a2`; the move was `c1`." in failed["content"]
-    assert "Why not `a2`: You play `a2`, then they play `c3`. They win." in failed["content"]
-    assert re.search(r"Puzzle rating 1500\? → \d+\? \(-\d+\)", failed["content"]), \
-        failed["content"]
+    assert "❌ Not quite: you played `a2`; the move was `c1`." in says(failed)
+    assert "Why not `a2`: You play `a2`, then they play `c3`. They win." in says(failed)
+    assert re.search(r"Puzzle rating 1500\? → \d+\? \(-\d+\)", says(failed)), \
+        says(failed)
     assert [a["filename"] for a in failed["attachments"]] == ["refutation.png"]
     assert not components(failed)
 
     fake.set_locale(frank, "ja")
     message = await offer(fake, frank, game.id)
     row = served(kit_bot, message)
-    assert row[2] == "tic-tac-toe:g2:3" and "目標：勝ちを渡さない" in message["content"]
+    assert row[2] == "tic-tac-toe:g2:3" and "目標：勝ちを渡さない" in says(message)
     solved = await answer(fake, frank, message, position(row), "c1", game)
-    assert "✅ 正解：`c1`。" in solved["content"] and "テーマ：ブロック" in solved["content"]
-    assert re.search(r"パズルレーティング \d+\? → \d+\?（\+\d+）", solved["content"])
+    assert "✅ 正解：`c1`。" in says(solved) and "テーマ：ブロック" in says(solved)
+    assert re.search(r"パズルレーティング \d+\? → \d+\?（\+\d+）", says(solved))
     assert [a["filename"] for a in solved["attachments"]] == ["puzzle.png"]  # the same picture
 
 

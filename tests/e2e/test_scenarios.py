@@ -18,12 +18,13 @@ from e2e_helpers import (
     play_button,
     play_slash,
     posted,
+    says,
     slash_move,
 )
 
 
 def texts(record) -> list[str]:
-    return [m["content"] for m in record.messages()]
+    return [says(m) for m in record.messages()]
 
 
 async def test_autocomplete_offers_exactly_the_callers_legal_moves(fake, bot):
@@ -50,20 +51,20 @@ async def test_strangers_out_of_turn_clicks_and_illegal_moves_change_nothing(fak
     posted_count = len(fake.channel_messages())
     stranger = await fake.answered(await fake.click(carol, board, board_buttons(fake, board)["k"]))
     assert stranger.kind == 4 and is_ephemeral(stranger.original)
-    assert "You are not playing in match" in stranger.original["content"]
+    assert "You are not playing in match" in says(stranger.original)
     early = await fake.answered(await fake.click(bob, board, board_buttons(fake, board)["k"]))
     assert is_ephemeral(early.original)
-    assert early.original["content"] == "It is not your turn: match #1 is waiting for Alice."
+    assert says(early.original) == "It is not your turn: match #1 is waiting for Alice."
     illegal = await play_slash(fake, alice, "z")
     assert is_ephemeral(illegal.original)
-    assert illegal.original["content"] == "`z` is not a move: write the letter of a pit, a to k."
+    assert says(illegal.original) == "`z` is not a move: write the letter of a pit, a to k."
     await fake.settle()
     assert len(fake.channel_messages()) == posted_count  # nothing public was posted
     assert set(board_buttons(fake, fake.messages[int(board["id"])])) == set("abcdefghijk")
     _, after = await slash_move(fake, alice, "k")  # the match goes on from the same place
-    assert "played `k`" in after["content"]
+    assert "played `k`" in says(after)
     empty = await play_slash(fake, bob, "k")
-    assert empty.original["content"] == "`k` can't be played: pit k is empty."
+    assert says(empty.original) == "`k` can't be played: pit k is empty."
     await slash_move(fake, bob, "c")
     # the first board lost its components when the next one was posted
     assert components(fake.messages[int(board["id"])]) == []
@@ -86,9 +87,9 @@ async def test_a_double_click_applies_exactly_one_move(fake, bot):
     assert answers == [4, 7]  # one move, one ephemeral answer
     other = first if first.kind == 4 else second
     assert is_ephemeral(other.original)
-    assert "Already played: `k`" in other.original["content"] \
-        or "changed while" in other.original["content"]
-    assert "played `k`" in boards(fake)[-1]["content"]
+    assert "Already played: `k`" in says(other.original) \
+        or "changed while" in says(other.original)
+    assert "played `k`" in says(boards(fake)[-1])
 
 
 async def test_a_repeated_move_whose_answer_was_lost_plays_once(fake, bot):
@@ -99,11 +100,11 @@ async def test_a_repeated_move_whose_answer_was_lost_plays_once(fake, bot):
     # ends in an empty pit: Bob gets a bonus move
     _, before = await slash_move(fake, alice, "a #0")
     record, board = await slash_move(fake, bob, "a #1")
-    assert f"<@{bob}>, your turn" in board["content"]  # Bob is still to move
+    assert f"<@{bob}>, your turn" in says(board)  # Bob is still to move
     # ... and is not pinged again for his extra move: he is there, the board is edited
     assert board["id"] == before["id"] and fake.pinged(board) == {bob}
     again = await play_slash(fake, bob, "a #1")  # the same /move, its answer lost
-    assert again.original["content"] == "Already played: `a` (move 2). The match has moved " \
+    assert says(again.original) == "Already played: `a` (move 2). The match has moved " \
         "on; see the newest board."
     await fake.settle(0.3)
     assert len(boards(fake)) == 3
@@ -118,10 +119,10 @@ async def test_the_bot_is_killed_mid_match_and_old_buttons_still_work(fake, bot)
     await bot.start()
     assert fake.identified == 2
     board = await play_button(fake, alice, board, "h")  # the button from before the kill
-    assert "played `h`" in board["content"] and f"<@{bob}>, your turn" in board["content"]
+    assert "played `h`" in says(board) and f"<@{bob}>, your turn" in says(board)
     _, board = await slash_move(fake, bob, "k")
-    assert "played `k`" in board["content"]
-    assert "Alice 2 · Bob 6" in board["content"]
+    assert "played `k`" in says(board)
+    assert "Alice 2 · Bob 6" in says(board)
 
 
 async def test_a_player_with_closed_dms_is_told_where_to_look(fake, bot):
@@ -131,12 +132,12 @@ async def test_a_player_with_closed_dms_is_told_where_to_look(fake, bot):
     await fake.answered(await fake.slash(alice, "notify", mode="both"))
     board = await challenge_and_accept(fake, alice, bob, first="opponent")
     assert fake.dm_messages(bob) == []
-    await fake.wait_for(lambda: [m for m in fake.dm_messages(alice) if "has started" in m["content"]],
+    await fake.wait_for(lambda: [m for m in fake.dm_messages(alice) if "has started" in says(m)],
                         what="Alice's start DM")
     board = await play_button(fake, bob, board, "k")  # the match carries on
-    assert f"<@{alice}>, your turn" in board["content"]
+    assert f"<@{alice}>, your turn" in says(board)
     await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
-                                 if "Your turn in match #1" in m["content"]],
+                                 if "Your turn in match #1" in says(m)],
                         what="Alice's turn DM")
     # Bob is told alone, once, at an interaction of his, and not in the channel
     board = await play_button(fake, alice, board, "c")
@@ -144,15 +145,15 @@ async def test_a_player_with_closed_dms_is_told_where_to_look(fake, bot):
 
     def notes():
         return [f for r in fake.interactions.values() for f in r.followups
-                if "couldn't DM you" in f["content"]]
+                if "couldn't DM you" in says(f)]
 
     await fake.wait_for(notes, what="the note to Bob")
     await fake.answered(await fake.slash(bob, "matches"))
     await fake.settle(0.3)
     assert len(notes()) == 1 and notes()[0]["flags"] & 64
     assert notes()[0]["interaction_metadata"]["user"]["id"] == str(bob)
-    assert f"Its board in <#{fake.channel_id}>" in notes()[0]["content"]
-    assert not [m for m in fake.channel_messages() if "couldn't DM you" in m["content"]]
+    assert f"Its board in <#{fake.channel_id}>" in says(notes()[0])
+    assert not [m for m in fake.channel_messages() if "couldn't DM you" in says(m)]
 
 
 async def test_a_429_on_posting_the_board_delays_it_but_never_loses_or_doubles_it(fake, bot):
@@ -163,11 +164,11 @@ async def test_a_429_on_posting_the_board_delays_it_but_never_loses_or_doubles_i
     board = await play_button(fake, alice, board, "k")
     await fake.settle(0.6)
     assert len(boards(fake)) == before + 1
-    assert "played `k`" in board["content"]
+    assert "played `k`" in says(board)
     limited = [r for r in fake.requests if r.status == 429]
     assert len(limited) == 1
     _, board = await slash_move(fake, bob, "c")
-    assert "played `c`" in board["content"]
+    assert "played `c`" in says(board)
 
 
 async def test_the_gateway_drops_and_the_bot_resumes(fake, bot):
@@ -177,7 +178,7 @@ async def test_the_gateway_drops_and_the_bot_resumes(fake, bot):
     await fake.wait_for(lambda: fake.resumed >= 1, timeout=20, what="a RESUME")
     await asyncio.wait_for(fake.ready.wait(), 10)
     board = await play_button(fake, alice, board, "k")
-    assert "played `k`" in board["content"]
+    assert "played `k`" in says(board)
     assert fake.identified == 1  # resumed, not re-identified
 
 
@@ -186,47 +187,47 @@ async def test_lobby_join_starts_when_full_then_resign(fake, bot):
     record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                   options="pits=17", first="opponent"))
     assert is_ephemeral(record.original)
-    lobby = await posted(fake, lambda m: "opened a lobby" in m["content"], "the lobby")
-    assert "pits=17" in lobby["content"]
+    lobby = await posted(fake, lambda m: "opened a lobby" in says(m), "the lobby")
+    assert "pits=17" in says(lobby)
     ids = {c.split(":")[2]: c for c in fake.custom_ids(lobby)}
     early = await fake.answered(await fake.click(alice, lobby, ids["start"]))
-    assert "needs at least 2 players" in early.original["content"]
+    assert "needs at least 2 players" in says(early.original)
     not_host = await fake.answered(await fake.click(carol, lobby, ids["start"]))
-    assert "Only the host, Alice" in not_host.original["content"]
+    assert "Only the host, Alice" in says(not_host.original)
     joined = await fake.answered(await fake.click(bob, lobby, ids["join"]))  # full: it starts
     assert joined.kind == 7 and "has begun" in fake.messages[int(lobby["id"])]["content"]
     assert fake.custom_ids(fake.messages[int(lobby["id"])]) == []
     board = await fake.wait_for(lambda: boards(fake) and boards(fake)[-1], what="first board")
-    assert f"<@{bob}>, your turn" in board["content"]  # first=opponent
+    assert f"<@{bob}>, your turn" in says(board)  # first=opponent
     assert set(board_buttons(fake, board)) == set("abcdefghijklmnopq")
     full = await fake.answered(await fake.click(carol, lobby, ids["join"])) \
         if ids["join"] in fake.custom_ids(fake.messages[int(lobby["id"])]) else None
     assert full is None
     matches = await fake.answered(await fake.slash(bob, "matches"))
-    assert "**your turn**" in matches.original["content"] and is_ephemeral(matches.original)
+    assert "**your turn**" in says(matches.original) and is_ephemeral(matches.original)
     confirm = await fake.answered(await fake.slash(alice, "resign"))
-    assert is_ephemeral(confirm.original) and "Resign match" in confirm.original["content"]
+    assert is_ephemeral(confirm.original) and "Resign match" in says(confirm.original)
     before = len(boards(fake))
     done = await fake.answered(await fake.click(alice, confirm.original,
                                                 fake.custom_ids(confirm.original)[0]))
     assert "You resigned" in fake.messages[int(confirm.original["id"])]["content"]
     assert done.kind == 7
     final = await next_board(fake, before, what="the final board")
-    assert "Alice resigned: Bob wins" in final["content"]
+    assert "Alice resigned: Bob wins" in says(final)
     assert fake.pinged(final) == {alice, bob}
     await only_live(fake, final)
     again = await play_slash(fake, bob, "a")
-    assert "no match in this channel" in again.original["content"]
+    assert "no match in this channel" in says(again.original)
 
 
 async def test_abort_board_rules_help_and_threads(fake, bot):
     alice, bob, mod = fake.add_user("Alice"), fake.add_user("Bob"), fake.add_user("Mod")
     denied = await fake.answered(await fake.slash(alice, "corral", subcommand="settings",
                                                   threads=True))
-    assert "Only server managers" in denied.original["content"]
+    assert "Only server managers" in says(denied.original)
     ok = await fake.answered(await fake.slash(mod, "corral", subcommand="settings",
                                               threads=True, manager=True))
-    assert "thread of their own" in ok.original["content"]
+    assert "thread of their own" in says(ok.original)
     record = await fake.answered(await fake.slash(alice, "play", game="progressive-mancala",
                                                   opponent=UserRef(bob), first="me"))
     thread_id = (await fake.wait_for(lambda: [c for c, ch in fake.channels.items()
@@ -244,27 +245,27 @@ async def test_abort_board_rules_help_and_threads(fake, bot):
     assert is_ephemeral(shown) and shown["attachments"]
     assert board_buttons(fake, shown) == {}  # not Bob's turn: no move buttons for him
     abort = await fake.answered(await fake.slash(alice, "abort", channel_id=thread_id))
-    assert "only a server manager" in abort.original["content"]
+    assert "only a server manager" in says(abort.original)
     aborted = await fake.answered(await fake.slash(mod, "abort", channel_id=thread_id,
                                                    manager=True))
-    assert "is aborted" in aborted.original["content"]
-    notice = await posted(fake, lambda m: "was aborted by **Mod**" in m["content"],
+    assert "is aborted" in says(aborted.original)
+    notice = await posted(fake, lambda m: "was aborted by **Mod**" in says(m),
                           "the abort notice", thread_id)
     assert notice
     await fake.wait_for(lambda: not live_boards(fake, thread_id), what="the board retired")
     rules = await fake.answered(await fake.slash(alice, "rules", game="progressive-mancala"))
-    assert "Progressive Mancala" in rules.original["content"] and is_ephemeral(rules.original)
+    assert "Progressive Mancala" in says(rules.original) and is_ephemeral(rules.original)
     every = await fake.answered(await fake.slash(alice, "rules"))
     messages = await fake.wait_for(lambda: len(every.messages()) == 5 and every.messages(),
                                    what="five rule summaries")
-    assert all(is_ephemeral(m) and len(m["content"]) <= 2000 for m in messages)
-    assert {m["content"].split("**")[1] for m in messages} == {
+    assert all(is_ephemeral(m) and len(says(m)) <= 2000 for m in messages)
+    assert {says(m).split("**")[1] for m in messages} == {
         "Progressive Mancala", "Pastoral Square", "Consequence", "Ghostone", "ICO"}
     # /help names every command the bot registered, in the reader's client as a mention
     fake.set_locale(bob, "ja")
     for reader in (alice, bob):
         helped = await fake.answered(await fake.slash(reader, "help"))
-        shown = "\n".join([helped.original["content"], *(
+        shown = "\n".join([says(helped.original), *(
             e.get("description", "") for e in helped.original.get("embeds") or ())])
         registered = {c["name"] for c in fake.commands["global"]}
         assert len(registered) >= 20
@@ -285,7 +286,7 @@ async def test_public_board_is_the_live_board_and_moves_lists_the_game(fake, bot
     await only_live(fake, again)
     moves = await fake.answered(await fake.click(alice, again, button_with(again, "c1:h:")))
     assert is_ephemeral(moves.original)
-    assert "1. Alice: `k`" in moves.original["content"]
+    assert "1. Alice: `k`" in says(moves.original)
 
 
 async def test_spectators_are_kept_quiet_in_match_threads_when_the_server_asks(fake, bot):

@@ -8,7 +8,7 @@ import asyncio
 
 import asyncpg
 import pytest
-from e2e_helpers import board_buttons, boards, challenge_and_accept, mover, play_button
+from e2e_helpers import board_buttons, boards, challenge_and_accept, mover, play_button, says
 
 HOUR = 3600
 WHOLE_GAME = ["k", "c", "h", "k", "d", "j", "g", "c", "a", "i", "f", "e", "i", "a", "f"]
@@ -62,7 +62,7 @@ async def test_two_shard_processes_share_one_store(fake, shards):
         for notation in WHOLE_GAME:
             board = await play_button(fake, mover(board, [alice, bob]), board, notation,
                                       channel_id=guild.channel_id)
-        assert "Bob reached 28 seeds" in board["content"]
+        assert "Bob reached 28 seeds" in says(board)
 
     # the same click reaching both processes at once is applied once
     channel = second.channel_id
@@ -84,7 +84,7 @@ async def test_two_shard_processes_share_one_store(fake, shards):
 
     # a deadline coming due is noticed once, though both processes tick
     def reminders():
-        return [m for m in fake.dm_messages(bob) if "Half your time is gone" in m["content"]]
+        return [m for m in fake.dm_messages(bob) if "Half your time is gone" in says(m)]
 
     zero.advance(31 * 60)  # the clock file both processes read
     await fake.wait_for(lambda: len(reminders()) == 1, what="the half-time reminder")

@@ -9,7 +9,7 @@ import re
 
 from discord_fake import RoleRef, UserRef
 from discord_fake.model import MANAGE_GUILD
-from e2e_helpers import decode_png, is_ephemeral
+from e2e_helpers import decode_png, is_ephemeral, says
 from test_tournaments_trf import read_trf
 
 DAY = 86400
@@ -23,7 +23,7 @@ async def create(fake, mod: int, **options) -> tuple[int, int]:
     record = await fake.answered(await fake.slash(mod, "tournament", subcommand="create",
                                                   manager=True, **options), timeout=15)
     found = await fake.wait_for(lambda: re.search(
-        r"Tournament #(\d+) is open for sign-up in <#(\d+)>", record.original["content"] or ""),
+        r"Tournament #(\d+) is open for sign-up in <#(\d+)>", says(record.original) or ""),
         what="the answer to /tournament create")
     return int(found[1]), int(found[2])
 
@@ -40,19 +40,19 @@ async def join_all(fake, thread: int, users: list[int], total: int | None = None
     join = next(c for c in fake.custom_ids(message) if c.startswith("c1:T:j:"))
     for user in users:
         record = await fake.answered(await fake.click(user, message, join))
-        assert "You are signed up" in record.original["content"], record.original
+        assert "You are signed up" in says(record.original), record.original
     await fake.wait_for(lambda: f"Players ({total or len(users)})" in fake.messages[int(message["id"])]
                         ["content"], what="the sign-up list with everyone")
 
 
 async def announcements(fake, thread: int, text: str, count: int, timeout: float = 20) -> list:
     return await fake.wait_for(
-        lambda: (found := [m for m in fake.channel_messages(thread) if text in m["content"]])
+        lambda: (found := [m for m in fake.channel_messages(thread) if text in says(m)])
         and len(found) >= count and found, what=f"{count} x {text!r}", timeout=timeout)
 
 
 def pairings(message: dict) -> list[tuple[int, int, int]]:
-    return [(int(m), int(a), int(b)) for m, a, b in PAIRING.findall(message["content"])]
+    return [(int(m), int(a), int(b)) for m, a, b in PAIRING.findall(says(message))]
 
 
 async def match_thread(fake, match_id: int) -> int:
@@ -60,7 +60,7 @@ async def match_thread(fake, match_id: int) -> int:
     def find():
         for channel_id in list(fake.channels):
             for m in fake.channel_messages(channel_id):
-                if f"Match #{match_id} of" in m["content"] and m["attachments"]:
+                if f"Match #{match_id} of" in says(m) and m["attachments"]:
                     return channel_id
         return None
     return await fake.wait_for(find, what=f"the thread of match #{match_id}", timeout=20)
@@ -71,7 +71,7 @@ async def resign(fake, user: int, thread: int) -> None:
     ids = [c for c in fake.custom_ids(confirm.original) if c.startswith("c1:r:")]
     assert ids, confirm.original
     await fake.answered(await fake.click(user, confirm.original, ids[0]))
-    await fake.wait_for(lambda: any("resigned" in m["content"]
+    await fake.wait_for(lambda: any("resigned" in says(m)
                                     for m in fake.channel_messages(thread)),
                         what="the final board after a resignation")
 
@@ -92,21 +92,21 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     stranger = await fake.answered(await fake.slash(people[0], "tournament",
                                                     subcommand="create", game="ghostone",
                                                     format="pods", rounds=2))
-    assert "Only server managers" in stranger.original["content"]
+    assert "Only server managers" in says(stranger.original)
     bad = await fake.answered(await fake.slash(mod, "tournament", subcommand="create",
                                                manager=True, game="ghostone", format="swiss",
                                                rounds=3))
-    assert "two-player games" in bad.original["content"]
+    assert "two-player games" in says(bad.original)
     await join_all(fake, thread, people)
     twice = await fake.answered(await fake.slash(people[0], "tournament", subcommand="join",
                                                  channel_id=thread))
-    assert "already signed up" in twice.original["content"]
+    assert "already signed up" in says(twice.original)
     early = await fake.answered(await fake.slash(people[1], "tournament", subcommand="start",
                                                  channel_id=thread))
-    assert "Only the organiser" in early.original["content"]
+    assert "Only the organiser" in says(early.original)
     start = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
                                                  channel_id=thread, manager=True))
-    assert "starts" in start.original["content"]
+    assert "starts" in says(start.original)
 
     # round 1: everyone resigns as the second seat
     first = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
@@ -114,14 +114,14 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     # each game's number a link a player can click to reach the game: its thread
     for match_id, *_ in games:
         game_thread = await match_thread(fake, match_id)
-        assert f"[#{match_id}](<https://discord.com/channels/" in first["content"]
-        assert f"/{game_thread}>): " in first["content"]
-    assert len(games) == 3 and ": a bye" in first["content"]
+        assert f"[#{match_id}](<https://discord.com/channels/" in says(first)
+        assert f"/{game_thread}>): " in says(first)
+    assert len(games) == 3 and ": a bye" in says(first)
     assert fake.pinged(first) == set(people)  # each player mentioned once
     match_id, white, _ = games[0]
     await match_thread(fake, match_id)
     mine = await fake.answered(await fake.slash(white, "matches"))
-    assert f"#{match_id}" in mine.original["content"]  # an ordinary match, listed in /matches
+    assert f"#{match_id}" in says(mine.original)  # an ordinary match, listed in /matches
     await play_round(fake, games)
 
     # round 2: a player withdraws while their game runs
@@ -132,7 +132,7 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     quitter = quitter_game[2]
     withdrawn = await fake.answered(await fake.slash(quitter, "tournament",
                                                      subcommand="withdraw", channel_id=thread))
-    assert "You have withdrawn" in withdrawn.original["content"]
+    assert "You have withdrawn" in says(withdrawn.original)
     await posted_in(fake, await match_thread(fake, quitter_game[0]), "withdrew")
     rest = [g for g in games if g[0] != quitter_game[0]]
     await play_round(fake, rest[:-1])
@@ -150,7 +150,7 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     third = (await announcements(fake, thread, f"Tournament #{tid}, round 3", 1))[-1]
     games = pairings(third)
     assert quitter not in {p for g in games for p in g[1:]}  # paired no more
-    assert len(games) == 3 and ": a bye" not in third["content"]  # six left: three games
+    assert len(games) == 3 and ": a bye" not in says(third)  # six left: three games
     await play_round(fake, games[1:])
     late = await match_thread(fake, games[0][0])
     bot.advance(2 * DAY + 60)
@@ -160,20 +160,20 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     fourth = (await announcements(fake, thread, f"Tournament #{tid}, round 4", 1))[-1]
     await play_round(fake, pairings(fourth))
     final = (await announcements(fake, thread, "is over. Winner:", 1))[0]
-    winners = {int(u) for u in re.findall(r"Winner: ((?:<@\d+>(?: & )?)+)", final["content"])[0]
+    winners = {int(u) for u in re.findall(r"Winner: ((?:<@\d+>(?: & )?)+)", says(final))[0]
                .replace("<@", " ").replace(">", " ").replace("&", " ").split()}
     assert fake.pinged(final) == winners and len(winners) >= 1
     await fake.settle(0.5)
     for number in (1, 2, 3, 4):  # each round announced once, even across the restart
         assert len([m for m in fake.channel_messages(thread)
-                    if f"Tournament #{tid}, round {number} " in m["content"]]) == 1
-    assert len([m for m in fake.channel_messages(thread) if "is over" in m["content"]]) == 1
+                    if f"Tournament #{tid}, round {number} " in says(m)]) == 1
+    assert len([m for m in fake.channel_messages(thread) if "is over" in says(m)]) == 1
     picture = decode_png(fake.attachment_bytes(final)[0])
     assert picture.width == 720
 
     table = await fake.answered(await fake.slash(people[2], "tournament",
                                                  subcommand="standings", channel_id=thread))
-    assert is_ephemeral(table.original) and "finished" in table.original["content"]
+    assert is_ephemeral(table.original) and "finished" in says(table.original)
     export = await fake.answered(await fake.slash(people[2], "tournament", subcommand="export",
                                                   tournament=tid))
     names = [a["filename"] for a in export.original["attachments"]]
@@ -193,7 +193,7 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
     await join_all(fake, rthread, rr_players[:2])
     few = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
                                                channel_id=rthread, manager=True))
-    assert "needs at least 3 players" in few.original["content"]
+    assert "needs at least 3 players" in says(few.original)
     await join_all(fake, rthread, rr_players[2:], total=4)
     bot.advance(3700)  # the sign-up window closes: the clock starts it
     everything = (await announcements(fake, rthread, "every game is paired at once", 1))[0]
@@ -203,25 +203,25 @@ async def test_a_swiss_of_seven_over_four_rounds_and_a_round_robin_of_four(fake,
                                                  for b in rr_players if a < b}
     late_join = await fake.answered(await fake.slash(people[5], "tournament",
                                                      subcommand="join", tournament=rid))
-    assert "takes no late entries" in late_join.original["content"]
+    assert "takes no late entries" in says(late_join.original)
     await play_round(fake, games)
     done = (await announcements(fake, rthread, "is over. Winner:", 1))[0]
     assert len(fake.pinged(done)) >= 1
     # the first tournament's thread heard nothing of the second
     assert not [m for m in fake.channel_messages(thread)
-                if f"Tournament #{rid}" in m["content"]]
+                if f"Tournament #{rid}" in says(m)]
 
 
 async def posted_in(fake, channel_id: int, text: str) -> dict:
     return await fake.wait_for(lambda: next((m for m in fake.channel_messages(channel_id)
-                                             if text in m["content"]), None),
+                                             if text in says(m)), None),
                                what=repr(text), timeout=20)
 
 
 def tables(message: dict) -> list[tuple[int, list[int]]]:
     """Each game of an announcement: (match id, its players in seat order)."""
     out = []
-    for line in message["content"].splitlines():
+    for line in says(message).splitlines():
         found = re.match(r"\[?#(\d+)(?:\]\(<[^>]+>\))?: (.*)$", line)
         if found:
             out.append((int(found[1]), [int(u) for u in re.findall(r"<@(\d+)>", found[2])]))
@@ -238,7 +238,7 @@ async def test_a_knockout_of_six_and_ghostone_pods_of_seven(fake, bot):
                                          channel_id=kthread, manager=True))
     first = (await announcements(fake, kthread, f"Tournament #{kid}, round 1", 1))[0]
     games = pairings(first)
-    assert len(games) == 2 and first["content"].count(": a bye") == 2  # byes to seeds 1 and 2
+    assert len(games) == 2 and says(first).count(": a bye") == 2  # byes to seeds 1 and 2
     assert first["attachments"], "the bracket"
     await play_round(fake, games)
     second = (await announcements(fake, kthread, f"Tournament #{kid}, round 2", 1))[0]
@@ -269,11 +269,11 @@ async def test_a_knockout_of_six_and_ghostone_pods_of_seven(fake, bot):
     not_organiser = await fake.answered(await fake.slash(
         people[0], "tournament", subcommand="remove", channel_id=pthread,
         member=UserRef(removed)))
-    assert "Only the organiser" in not_organiser.original["content"]
+    assert "Only the organiser" in says(not_organiser.original)
     out = await fake.answered(await fake.slash(mod, "tournament", subcommand="remove",
                                                channel_id=pthread, manager=True,
                                                member=UserRef(removed)))
-    assert "is removed" in out.original["content"]
+    assert "is removed" in says(out.original)
     await posted_in(fake, await match_thread(fake, seated[0][0]), "withdrew")
     for match_id, players in seated[1:]:
         await resign(fake, players[-1], await match_thread(fake, match_id))
@@ -305,13 +305,13 @@ async def test_an_organiser_role_lets_its_members_create_tournaments(fake, bot):
         record = await fake.answered(await fake.slash(
             user, "tournament", subcommand="create", game="progressive-mancala",
             format="swiss", rounds=2), timeout=15)
-        return await fake.wait_for(lambda: record.original["content"],
+        return await fake.wait_for(lambda: says(record.original),
                                    what="the answer to /tournament create")
 
     async def settings(user: int, **options) -> str:
         record = await fake.answered(await fake.slash(user, "corral", subcommand="settings",
                                                       **options))
-        return record.original["content"]
+        return says(record.original)
 
     assert "Only server managers" in await create_as(alice)  # no organiser role named yet
     assert "Only server managers" in await settings(alice, organisers=RoleRef(organisers))

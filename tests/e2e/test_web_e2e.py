@@ -28,6 +28,7 @@ from e2e_helpers import (
     mover,
     next_board,
     play_button,
+    says,
 )
 from PIL import Image
 
@@ -345,7 +346,7 @@ async def test_in_a_browser_the_tournament_page_follows_its_thread(fake, web_bot
     assert len(url.rsplit("/", 1)[1]) == 22  # a signature, not guessable from the number
     start = await fake.answered(await fake.slash(mod, "tournament", subcommand="start",
                                                  channel_id=thread, manager=True))
-    assert "starts" in start.original["content"]
+    assert "starts" in says(start.original)
     announced = (await announcements(fake, thread, f"Tournament #{tid}, round 1", 1))[0]
     assert link_of(announced) == url
     [(match_id, _first, second)] = pairings(announced)
