@@ -94,11 +94,8 @@ async def describe_text(service: Service, match: Match, user_id: int, texts: Tex
         lines.append(texts(strings.TEXT_NO_MOVE_YET))
     seat, view = seat_view(match, user_id)
     hidden = game.info.hidden_information and match.status != "finished"
-    if seat is not None and hidden:
+    if seat is not None and hidden:  # the kit's words of this seat's view name its hand
         lines.append(texts(strings.TEXT_YOUR_VIEW))
-        card = game.turn_card(state, seat)
-        if card is not None:
-            lines.append(texts(card, names))
     else:
         lines.append(texts(strings.TEXT_PUBLIC_VIEW))
     lines.extend(line for line in text_board(game, view, texts, names) if line)

@@ -10,7 +10,7 @@ import re
 import pytest
 from support import ALICE, BOB, CAROL
 
-from bot.boards import board_view
+from bot.boards import board_buttons, board_controls, board_layout
 from bot.i18n import Texts
 from bot.service import Player, ServiceError
 from bot.textboard import (
@@ -196,8 +196,10 @@ async def test_the_ai_is_not_timed(service, store):
     assert text.endswith("Alice waits: their clock starts with their turn.")
 
 
-def rows_of(view) -> list[list[dict]]:
-    return [row["components"] for row in view.to_components()]
+def rows_of(layout) -> list[list[dict]]:
+    """The action rows of a board's container."""
+    container = layout.to_components()[0]
+    return [row["components"] for row in container["components"] if row["type"] == 1]
 
 
 @pytest.mark.parametrize("game_id,options,finished,running", [
@@ -215,10 +217,14 @@ def test_every_board_carries_describe_within_discords_rows(game_id, options, fin
     if finished:  # a finished game: played out with the first legal move
         while game.outcome(state) is None and game.ply(state) < 400:
             state = game.play(state, game.legal_notations(state)[0])
-    view = board_view(game, state, 42, game.ply(state), running=running, finished=finished,
-                      texts=EN, link="https://corral.example/m/42")
-    rows = rows_of(view)
-    assert len(rows) <= 5 and all(len(row) <= 5 for row in rows), rows
+    ply = game.ply(state)
+    layout = board_layout("text", "alt", controls=board_controls(
+        game, state, 42, ply, running=running, texts=EN), buttons=board_buttons(
+        game, state, 42, ply, running=running, finished=finished, texts=EN,
+        link="https://corral.example/m/42"))
+    rows = rows_of(layout)
+    counted = sum(1 + len(row) for row in rows) + 3  # the container, its text and picture
+    assert counted <= 40 and all(len(row) <= 5 for row in rows), rows
     describe = [c for row in rows for c in row if c.get("custom_id") == "c1:d:42"]
     assert [c["label"] for c in describe] == ["Describe"]
     assert DescribeButton(42).item.custom_id == "c1:d:42"

@@ -5,7 +5,11 @@ The test acts as a player (a command, a click, a choice in a menu) through `Reco
 waits until the bot has finished answering (its deferred answers completed, its outbox empty,
 no request for a moment) and writes the action and then every message it touched, each in the
 state the action left it, as a player would see them: the text, the embeds, the picture's file
-name and alt text, then each button and menu on a line of its own.
+name and alt text, then each button and menu on a line of its own. A Components V2 message is
+written in its components' order, as a screen reader reads it: a container's accent colour
+(`[accent #RRGGBB]`), each text display's lines, each media gallery item or thumbnail as
+`(picture name: alt text)`, a file as `(file name)`, buttons and menus as above; separators
+are not written, nor attachments no component shows (Discord does not show them).
 
 What changes from run to run is written in stable words: user and channel mentions become
 @Name and #channel; messages are numbered in the order the transcript first shows them
@@ -23,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from discord_fake import EPHEMERAL
-from discord_fake.model import LOADING
+from discord_fake.model import IS_COMPONENTS_V2, LOADING
 
 Json = dict[str, Any]
 IDLE = 0.08  # seconds without a request to Discord before an action counts as answered
@@ -176,8 +180,12 @@ class Recorder:
         else:
             where = f"#{channel.get('name', '?')}"
         verb = "edited" if how == "edited" else "new"
-        if before is not None and self._words(before) == self._words(message):
-            # the same words and pictures: only its buttons and menus changed (e.g. retired)
+        if int(message["flags"]) & IS_COMPONENTS_V2:
+            return self._v2_message(number, where, verb, before, message)
+        if before is not None and all(before.get(k) == message.get(k) for k in (
+                "content", "embeds")) and [a["filename"] for a in before["attachments"]] == [
+                    a["filename"] for a in message["attachments"]]:
+            # the same words: only its buttons and menus changed (e.g. retired)
             return [f"[message {number}, {where}, edited: only its buttons]",
                     *(self._components(message.get("components") or [], controls=True)
                       or ["  (none now)"])]
@@ -196,6 +204,48 @@ class Recorder:
         out.extend(self._components(message.get("components") or []))
         return out
 
+    def _v2_message(self, number: int, where: str, verb: str, before: Json | None,
+                    message: Json) -> list[str]:
+        lines = self._v2_lines(message.get("components") or [])
+        words = [line for control, line in lines if not control]
+        if before is not None and verb == "edited" and int(before["flags"]) & IS_COMPONENTS_V2 \
+                and [line for control, line in self._v2_lines(before.get("components") or [])
+                     if not control] == words:
+            controls = [line for control, line in lines if control]
+            return [f"[message {number}, {where}, edited: only its buttons]",
+                    *(controls or ["  (none now)"])]
+        return [f"[message {number}, {where}, {verb}]", *(line for _, line in lines)]
+
+    def _v2_lines(self, components: list[Json]) -> list[tuple[bool, str]]:
+        """(is it a button or menu, the line) for V2 components, in a reader's order."""
+        out: list[tuple[bool, str]] = []
+        for item in components:
+            kind = item.get("type")
+            if kind == 17:  # container
+                if item.get("accent_color") is not None:
+                    out.append((False, f"  [accent #{int(item['accent_color']):06X}]"))
+                out.extend(self._v2_lines(item.get("components") or []))
+            elif kind == 9:  # section: its texts, then its button or thumbnail
+                out.extend(self._v2_lines(item.get("components") or []))
+                out.extend(self._v2_lines([item["accessory"]] if item.get("accessory") else []))
+            elif kind == 10:
+                out.extend((False, "  " + line)
+                           for line in self.text(item.get("content") or "").split("\n"))
+            elif kind == 12:
+                out.extend((False, self._picture(entry.get("media") or {},
+                                                 entry.get("description")))
+                           for entry in item.get("items") or [])
+            elif kind == 11:
+                out.append((False, self._picture(item.get("media") or {},
+                                                 item.get("description"))))
+            elif kind == 13:
+                out.append((False, f"  (file {item.get('name') or self._name(item['file'])})"))
+            elif kind == 1:
+                out.extend((True, line) for line in self._components([item]))
+            elif kind in (2, 3):
+                out.extend((True, line) for line in self._components([{"type": 1, "components": [item]}]))
+        return out
+
     @staticmethod
     def _media(message: Json) -> list[str]:
         """The pictures a V2 message's media galleries show (their URLs)."""
@@ -208,12 +258,12 @@ class Recorder:
             stack = list(item.get("components") or []) + stack
         return found
 
-    def _words(self, message: Json) -> Any:
-        """What a message says and shows, its buttons aside: a classic message's content and
-        embeds, a V2 message's texts and pictures (with their alt text)."""
-        return (message.get("content"), message.get("embeds"),
-                [a["filename"] for a in message.get("attachments") or []],
-                self._components(message.get("components") or [], controls=False))
+    @staticmethod
+    def _name(media: Json) -> str:
+        return str(media.get("url") or "").split("?", 1)[0].rsplit("/", 1)[-1]
+
+    def _picture(self, media: Json, alt: str | None) -> str:
+        return f"  (picture {self._name(media)}" + (f": {self.text(alt)})" if alt else ")")
 
     def _embed(self, embed: Json) -> list[str]:
         out = []
