@@ -342,9 +342,13 @@ async def play_match(recorder: Recorder, users: list[int], game_id: str) -> str:
         mover = game.to_move(state)
         assert mover is not None and notation in game.legal_notations(state), notation
         board = boards(fake, channel)[-1]
+        picture = board["attachments"][0]["id"]
         await enter_move(recorder, players[mover], int(board["id"]), game, state, notation)
         state = game.play(state, notation)
-        assert boards(fake, channel)[-1]["id"] != board["id"], f"no board after {notation}"
+        # a new board, or the same one showing the new position (in place: bot/quick.py)
+        now = boards(fake, channel)[-1]
+        assert (now["id"], now["attachments"][0]["id"]) != (board["id"], picture), \
+            f"no board after {notation}"
     if "resign" in plan:
         loser = players[plan["resign"]]
         record = await recorder.act(f"{who(recorder, loser)}: /resign",
