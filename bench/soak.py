@@ -29,7 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from discord_fake import FakeDiscord, UserRef  # noqa: E402
+from discord_fake import FakeDiscord, Picture, UserRef  # noqa: E402
 
 from games import EXTRA_KITS_VARIABLE, REGISTRY  # noqa: E402
 
@@ -222,17 +222,29 @@ async def killer(bot: Bot, kills: int, rng: random.Random, report: Report) -> No
         await bot.start()
 
 
+def played_in(text: str) -> list[str]:
+    """The moves a board's words announce, each with its player."""
+    return [found[0] for found in PLAYED.finditer(text)]
+
+
 def verify(fake: FakeDiscord, bot: Bot, tables: list[Table], report: Report) -> None:
     for table in tables:
         state, log = replayed(bot.database, table)
         game = REGISTRY[table.game_id]
-        boards = [m for m in fake.channel_messages(table.channel_id) if m["attachments"]]
-        report.boards += len(boards)
+        # every position the channel was shown, in order: a new board, or a board shown
+        # again in place of the last one (bot/quick.py), with what it said then
+        shown: list[Picture] = []
+        for picture in (p for p in fake.pictures if p.channel_id == table.channel_id):
+            if shown and shown[-1].message_id == picture.message_id and played_in(
+                    shown[-1].text) == played_in(picture.text):
+                continue  # an edit repeated after a kill: the same board, no move more
+            shown.append(picture)
+        report.boards += len(shown)
         report.matches += 1
         report.finished += game.outcome(state) is not None
         players = [(n, a) for n, a in log if a is not None]
         report.logged_moves += len(players)
-        announced = [found["notation"] for b in boards for found in PLAYED.finditer(b["content"])]
+        announced = [found["notation"] for p in shown for found in PLAYED.finditer(p.text)]
         expected = []
         replay = game.new(len(table.users), json.loads(read_db(
             bot.database, "SELECT options FROM matches WHERE id = ?", table.match_id)[0][0]))
@@ -248,18 +260,25 @@ def verify(fake: FakeDiscord, bot: Bot, tables: list[Table], report: Report) -> 
             report.duplicated.append(f"{where}: {len(announced) - len(expected)} extra")
         if announced != expected[:len(announced)]:
             report.out_of_order.append(where)
-        if len(boards) != len(players) + 1:
-            (report.missing if len(boards) < len(players) + 1 else report.duplicated).append(
-                f"{where}: {len(boards)} boards for {len(players)} moves")
+            if os.environ.get("SOAK_DEBUG"):
+                print(where, expected, [(p.message_id, played_in(p.text), p.route)
+                                        for p in shown], file=sys.stderr)
+        if len(shown) != len(players) + 1:
+            (report.missing if len(shown) < len(players) + 1 else report.duplicated).append(
+                f"{where}: {len(shown)} boards for {len(players)} moves")
         # a mention goes only to the player whose turn the board announces, never on two
-        # boards in a row (a board posted after its turn was already played pings nobody)
+        # boards in a row (a board posted after its turn was already played pings nobody);
+        # only a new message pings (an edit in place notifies nobody)
         previous: set[int] = set()
-        for board in boards:
-            pinged = fake.pinged(board)
-            final = "🏁" in board["content"]
+        posted: set[int] = set()
+        for picture in shown:
+            first = picture.message_id not in posted
+            posted.add(picture.message_id)
+            pinged = fake.notified.get(picture.message_id, set()) if first else set()
+            final = "🏁" in picture.text
             if pinged and not final and pinged == previous:
                 report.ping_errors.append(f"{where}: {pinged} pinged on two boards in a row")
-            if pinged and not final and not all(f"<@{u}>, your turn" in board["content"]
+            if pinged and not final and not all(f"<@{u}>, your turn" in picture.text
                                                 for u in pinged):
                 report.ping_errors.append(f"{where}: pinged someone not to move")
             previous = pinged

@@ -521,8 +521,14 @@ class Delivery:
     @staticmethod
     async def _posted(outbox_id: int, payload: Board | Notice, live: LiveMessage | None,
                       now: float, tx: Tx) -> None:
-        """A message is posted: the row remembers it, and a live one is recorded."""
+        """A message is posted: the row remembers it, and a live one is recorded (a board
+        shown in place replaces its message's record: its version, token and what it keeps
+        once retired are the new board's; a board already out of date leaves none)."""
         await tx.save_progress(outbox_id, encode(payload)[1])
+        if isinstance(payload, Board) and payload.edits is not None:
+            # the message shows this board now: what was recorded of the one before (its
+            # version, what to keep once retired) would bring the old board back
+            await tx.forget_live_message(payload.match_id, payload.edits)
         if live is not None:
             await tx.add_live_message(live, now)
 

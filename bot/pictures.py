@@ -74,6 +74,8 @@ def described_picture(game_id: str, state: dict[str, Any], viewer: int | None,
     observation = game.observe(game.from_json(state), viewer)
     if not last_move:
         observation = without_last_move(observation)
+    if not hints:  # a quiz's words do not answer it either
+        observation = game.without_hints(observation)
     return png, alt_text(game, observation, Texts(language), names)
 
 

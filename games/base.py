@@ -548,6 +548,13 @@ class Game(ABC, Generic[S, M]):
         words = phrase(N_("A board of {game}."), game=self.name)
         return Description(alt=(words,), full=(words,))
 
+    def without_hints(self, view: Any) -> Any:
+        """`view` as a quiz shows it (a lesson's question, `render_observation(hints=False)`):
+        without what a question may ask about (the moves or places the rules allow or forbid,
+        a finished game's points and scoring marks), so that its words do not answer it. A
+        kit whose views hold such things leaves them out here."""
+        return view
+
     def point_names(self, view: Any) -> tuple[str, ...]:
         """The places of the board a reader may ask about (`/board at:`): pits, cells,
         faces... named as the notation names them, in reading order."""

@@ -493,6 +493,10 @@ class Consequence(Game[ConsequenceState, ConsequenceMove]):
         from . import words
         return words.describe(view)
 
+    def without_hints(self, view: ConsequenceView) -> ConsequenceView:
+        """A quiz asks about what this leaves out (see `Game.without_hints`)."""
+        return replace(view, scores=None, pairs=(), lines=())
+
     def point_names(self, view: ConsequenceView) -> tuple[str, ...]:
         from . import words
         return words.point_names(view)

@@ -10,7 +10,17 @@ named as the notation names them (b2), in reading order: rank 4 first, as the pi
 
 from __future__ import annotations
 
-from ..base import N_, Description, InvalidMoveError, Phrase, Seat, nphrase, phrase, shorten
+from ..base import (
+    N_,
+    Description,
+    InvalidMoveError,
+    Phrase,
+    Seat,
+    Termination,
+    nphrase,
+    phrase,
+    shorten,
+)
 from ..grid import compass
 from .game import (
     FILES,
@@ -57,8 +67,12 @@ def _kind_words(view: ConsequenceView, kind: str) -> Phrase:
 
 
 def _face_up(view: ConsequenceView) -> bool:
-    """Whether the tiles have been turned over (the final count)."""
-    return view.scores is not None
+    """Whether the tiles have been turned over (the final count; a quiz's view of it keeps
+    the game's end but not its points, `without_hints`)."""
+    outcome = view.outcome
+    return view.scores is not None or (
+        outcome is not None and outcome.reason == Termination.RULES
+        and outcome.ending != ConsequenceEnding.REPETITION)
 
 
 def status_words(view: ConsequenceView) -> Phrase:
@@ -72,6 +86,8 @@ def status_words(view: ConsequenceView) -> Phrase:
         if view.phase == PLAY:
             return phrase(N_("{player} ({role}) to move."), **fields)
         return phrase(N_("{player} ({role}) places the last tiles, one a turn."), **fields)
+    if view.scores is None and _face_up(view):  # a quiz's view: the count is the question
+        return phrase(N_("Game over: every tile is turned over for the count."))
     if outcome.ending == ConsequenceEnding.REPETITION or view.scores is None:
         result = phrase(N_("Drawn: the same position came up a third time"))
     else:

@@ -441,6 +441,10 @@ class Ico(Game[IcoState, IcoMove]):
         from . import words
         return words.describe(view)
 
+    def without_hints(self, view: IcoView) -> IcoView:
+        """A quiz asks about what this leaves out (see `Game.without_hints`)."""
+        return replace(view, legal_edges=())
+
     def point_names(self, view: IcoView) -> tuple[str, ...]:
         from . import words
         return words.point_names(view)

@@ -474,6 +474,10 @@ class PastoralSquare(Game[PastoralState, PastoralMove]):
         from .words import describe  # words.py reads this module's names
         return describe(view)
 
+    def without_hints(self, view: PastoralView) -> PastoralView:
+        """A quiz asks about what this leaves out (see `Game.without_hints`)."""
+        return replace(view, blocked=frozenset())
+
     def point_names(self, view: PastoralView) -> tuple[str, ...]:
         from .words import point_names
         return point_names(view)

@@ -87,6 +87,9 @@ class Picture:
     filename: str
     alt: str | None
     route: str
+    # what the message said when it showed the picture (a board edited in place says more
+    # later): for tests that follow every position a channel was shown
+    text: str = field(default="", compare=False)
 
 
 @dataclass

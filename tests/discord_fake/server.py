@@ -1318,7 +1318,8 @@ class FakeDiscord:
         for picture in self.pictures_of(message):
             if picture not in before:
                 self.pictures.append(Picture(int(message["id"]), int(message["channel_id"]),
-                                             picture[1], picture[2], route))
+                                             picture[1], picture[2], route,
+                                             self.text_of(message)))
 
     def pictures_without_alt(self) -> list[Picture]:
         """Every picture the bot showed without a text alternative."""

@@ -24,7 +24,8 @@ from games.mancala import GAME as MANCALA
 HEADER = re.compile(r"^Match #(?P<match>\d+) · (?P<game>.+) · move (?P<ply>\d+)$")
 LAST_MOVE = re.compile(r"^Last move: (?P<ply>\d+)\. (?P<name>[^:]+): `(?P<notation>[^`]+)`"
                        r"(?: \((?P<effects>.*)\))?$")
-SCORE = re.compile(r"^Score: (?P<scores>.+)$")
+# the bot's score line ("Score: Alice 1 · Bob 0"), not the kit's ("..., Bob 0 (first to 28)")
+SCORE = re.compile(r"^Score: (?P<scores>[^(]+ · [^(]+)$")
 EXAMPLE = re.compile(r"`([^`/]+)`")
 FULL_NOTATION = re.compile(r"[BR][MSD]@")
 KIND_WORDS = {"blue moon": "BM", "blue sun": "BS", "blue dot": "BD", "red moon": "RM",
@@ -93,15 +94,16 @@ def mancala_pits(board: list[str], size: int) -> tuple[list[int] | None, int | N
     """The seeds of every pit and the goal, as the kit's text board says them, or None where
     it does not (the fallback description). Read: a pit's letter followed, within a few
     characters, by its count ("a 5", "a: 5", "pit a: 5 seeds", "a=5"), the first time each
-    letter is so written; the goal as "goal" followed by a number. At merge, adjust these two
+    letter is so written ("empty" is 0); the goal as "Goal:" and its number. At merge, adjust these two
     patterns to the kit's exact words if they differ."""
     text = " ".join(board)
     pits: dict[str, int] = {}
-    for found in re.finditer(r"\b(?:[Pp]it )?([a-q])\b\s?(?:[:=]|has|holds)?\s?(\d+)", text):
-        pits.setdefault(found[1], int(found[2]))
+    for found in re.finditer(r"\b(?:[Pp]it )?([a-q])\b\s?(?:[:=]|has|holds)?\s?(\d+|empty)",
+                             text):
+        pits.setdefault(found[1], 0 if found[2] == "empty" else int(found[2]))
     letters = [chr(ord("a") + i) for i in range(size)]
     counts = [pits[letter] for letter in letters] if all(x in pits for x in letters) else None
-    goal = re.search(r"\b[Gg]oal\b\D{0,12}(\d+)", text)
+    goal = re.search(r"\bGoal:\s*(\d+)", text)
     return counts, int(goal[1]) if goal else None
 
 
@@ -196,8 +198,10 @@ async def test_two_blind_players_play_a_whole_progressive_mancala_match(fake, bo
             for place in [c["value"] for c in places.choices if len(c["value"]) == 1][:3]:
                 said = await fake.answered(await fake.slash(reader, "board", at=place))
                 what = said.original["content"].split(": ", 1)[1]
-                count = re.search(r"\d+", what)
-                assert count and int(count[0]) == state.pits[ord(place) - ord("a")], what
+                count = re.search(r"\d+|empty", what)
+                assert count, what
+                seeds = 0 if count[0] == "empty" else int(count[0])
+                assert seeds == state.pits[ord(place) - ord("a")], what
                 points_checked += 1
         # the legal moves: the autocomplete's, of which the text names some
         offered = await typed(fake, reader)

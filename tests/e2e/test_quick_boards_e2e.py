@@ -8,7 +8,7 @@ import random
 import sqlite3
 from typing import Any
 
-from e2e_helpers import boards, challenge_and_accept, only_live, play_button
+from e2e_helpers import boards, challenge_and_accept, only_live, play_button, says
 
 from games.mancala import GAME
 
@@ -36,7 +36,7 @@ async def test_players_who_are_there_keep_one_board_and_one_away_gets_a_new_one(
     # Bob answers at once; Alice moved a moment ago: the same message shows her turn
     board = await turn(board)
     assert board["id"] == posted, "a player who is there gets the board in place"
-    assert f"<@{alice}>, your turn" in board["content"]
+    assert f"<@{alice}>, your turn" in says(board)
     assert fake.pinged(board) == {bob}  # edits ping nobody: only the post's ping stands
     board = await turn(board)  # Alice's turn: Bob is there too
     assert board["id"] == posted
@@ -45,7 +45,7 @@ async def test_players_who_are_there_keep_one_board_and_one_away_gets_a_new_one(
     # edited in place again: Alice, whose turn it is, is there)
     await fake.user_message(bob, content="nice one")
     board = await turn(board)
-    assert board["id"] != posted and f"<@{alice}>, your turn" in board["content"]
+    assert board["id"] != posted and f"<@{alice}>, your turn" in says(board)
     posted = board["id"]
     await only_live(fake, board)
     # Bob is away for longer than the window: Alice's move brings a new board that pings him
@@ -85,7 +85,7 @@ async def test_a_match_against_the_ai_posts_at_most_one_board_per_human_turn(fak
             human_turns += 1
             while state.to_move == 0 and GAME.outcome(state) is None:
                 board = await fake.wait_for(
-                    lambda: (b := boards(fake)[-1]) and f"<@{alice}>, your turn" in b["content"]
+                    lambda: (b := boards(fake)[-1]) and f"<@{alice}>, your turn" in says(b)
                     and b, timeout=30, what="Alice's turn")
                 board = await play_button(fake, alice, board,
                                           rng.choice(GAME.legal_notations(state)))

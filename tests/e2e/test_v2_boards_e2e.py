@@ -21,6 +21,7 @@ from e2e_helpers import (
 
 from bot.descriptions import alt_text
 from bot.i18n import Texts
+from bot.quick import WINDOW
 from games.mancala import GAME
 from render import seat_colour
 
@@ -60,12 +61,13 @@ async def test_a_board_is_one_container_with_text_picture_alt_text_controls_and_
     assert fake.pinged(board) == {alice}
     assert box["accent_color"] == accent(state) == 0xF0B428  # the first seat's amber
     gallery = box["components"][1]["items"]
-    assert [i["media"]["url"] for i in gallery] == ["attachment://board.png"]
+    # sent as attachment://board.png, returned as the stored attachment's URL (as Discord does)
+    assert [i["media"]["url"].rsplit("/", 1)[-1] for i in gallery] == ["board.png"]
     public = alt_text(GAME, GAME.observe(state, None), Texts("en"), NAMES)
     assert alt_texts(board) == [public, public] and public  # attachment and media item
     assert set(board_buttons(fake, board)) == set("abcdefghijk")
     labels = [c.get("label") for c in components(board, 2)]
-    assert labels[11:] == ["Moves"]
+    assert labels[11:] == ["Moves", "Describe"]
     assert len(walk(board["components"])) <= 40
 
     # a click plays: the clicked board keeps its text and picture, and only loses controls
@@ -80,6 +82,9 @@ async def test_a_board_is_one_container_with_text_picture_alt_text_controls_and_
     assert "**Alice** played `k`" in says(after_click)
 
     # a /move: the board before it is retired by the outbox (not by a click), the same way
+    # (the next player is away for longer than bot/quick.py's window: a new board, not the
+    # same one shown in place)
+    bot.advance(WINDOW + 1)
     mover = alice if GAME.to_move(state) == 0 else bob
     before = shown(after_click)
     notation = GAME.legal_notations(state)[0]
