@@ -87,14 +87,12 @@ def button_with(message: dict[str, Any], prefix: str) -> str:
 def boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
     """The boards shown in the channel, oldest first, each as its message is now: a message
     with a picture, counted again for each new picture it was edited to show (a quick match
-    shows its next board in place, bot/quick.py). Pictures are told apart by their attachment
-    ids (snowflakes: upload order), remembered on the fake across calls."""
-    shown = fake.__dict__.setdefault("_boards_shown", {})
-    order = shown.setdefault(channel_id or fake.channel_id, {})
-    for message in fake.channel_messages(channel_id):
-        for attachment in message["attachments"][:1]:
-            order.setdefault(int(attachment["id"]), int(message["id"]))
-    return [fake.messages[mid] for _, mid in sorted(order.items()) if mid in fake.messages]
+    shows its next board in place, bot/quick.py), from the imitation's record of every
+    picture shown (no showing is missed between two looks)."""
+    channel = channel_id or fake.channel_id
+    public = {int(m["id"]) for m in fake.channel_messages(channel_id)}
+    return [fake.messages[p.message_id] for p in fake.pictures
+            if p.channel_id == channel and p.message_id in public]
 
 
 def is_ephemeral(message: dict[str, Any]) -> bool:
