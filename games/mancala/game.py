@@ -210,6 +210,24 @@ def _sow_ok(position: tuple[tuple[int, ...], int, int], pit: int) -> bool:
     return True
 
 
+def last_move_effects(last: LastMove | None, relay: bool = True) -> tuple[Phrase, ...]:
+    """What the last sowing did, as the move's messages say it (`relay`: with the pits it
+    relayed from; the alt text leaves them out). `last`: a state's or a view's."""
+    if last is None:
+        return ()
+    effects = []
+    if relay and len(last.path) > 2:
+        effects.append(phrase(N_("relayed from {pits}"), pits=tuple(
+            pit_letter(p) for p in last.path[1:-1])))
+    if last.captured:
+        effects.append(nphrase(N_("scored {n} seed from the goal"),
+                               N_("scored {n} seeds from the goal"), last.captured))
+    if last.ended_empty:
+        effects.append(phrase(N_("ended in an empty pit: {opponent} gets a bonus move"),
+                              opponent=Seat(1 - last.seat)))
+    return tuple(effects)
+
+
 class ProgressiveMancala(Game[MancalaState, MancalaMove]):
     info = GameInfo(
         id="progressive-mancala",
@@ -346,20 +364,7 @@ class ProgressiveMancala(Game[MancalaState, MancalaMove]):
 
     def move_effects(self, before: MancalaState, move: MancalaMove,
                      after: MancalaState) -> tuple[Phrase, ...]:
-        last = after.last
-        if last is None:
-            return ()
-        effects = []
-        if len(last.path) > 2:
-            effects.append(phrase(N_("relayed from {pits}"), pits=tuple(
-                pit_letter(p) for p in last.path[1:-1])))
-        if last.captured:
-            effects.append(nphrase(N_("scored {n} seed from the goal"),
-                                   N_("scored {n} seeds from the goal"), last.captured))
-        if last.ended_empty:
-            effects.append(phrase(N_("ended in an empty pit: {opponent} gets a bonus move"),
-                                  opponent=Seat(1 - last.seat)))
-        return tuple(effects)
+        return last_move_effects(after.last)
 
     def move_gist(self, before: MancalaState, move: MancalaMove,
                   after: MancalaState) -> tuple[Phrase, ...]:

@@ -15,7 +15,7 @@ from ..base import (
     phrase,
     shorten,
 )
-from .game import GOAL, MancalaEnding, MancalaView, pit_letter
+from .game import GOAL, MancalaEnding, MancalaView, last_move_effects, pit_letter
 
 
 def sentence(line: Phrase) -> Phrase:
@@ -39,14 +39,14 @@ def describe(view: MancalaView) -> Description:
     full += [describe_pit(view, i) for i in range(len(view.pits))]
     if view.last is not None:
         last = view.last
-        effects = _effects(view, relay=False)
+        effects = last_move_effects(view.last, relay=False)
         alt.append(phrase(N_("Last move: {name} {move} ({effects})"), name=Seat(last.seat),
                           move=pit_letter(last.pit), effects=effects) if effects else
                    phrase(N_("Last move: {name} {move}"), name=Seat(last.seat),
                           move=pit_letter(last.pit)))
         full.append(phrase(N_("Last move: {name} {move}"), name=Seat(last.seat),
                            move=pit_letter(last.pit)))
-        full += _effects(view, relay=True)
+        full += last_move_effects(view.last)
     return Description(alt=tuple(sentence(line) for line in alt), full=tuple(full))
 
 
@@ -96,25 +96,6 @@ def _result(view: MancalaView) -> Phrase:
 
 def _goal(view: MancalaView) -> Phrase:
     return nphrase(N_("Goal: {n} seed"), N_("Goal: {n} seeds"), view.goal)
-
-
-def _effects(view: MancalaView, relay: bool) -> tuple[Phrase, ...]:
-    """What the last move did, as the move's messages say it (`relay`: with the pits it
-    relayed from, which the text board gives and the alt text leaves out)."""
-    last = view.last
-    if last is None:
-        return ()
-    effects = []
-    if relay and len(last.path) > 2:
-        effects.append(phrase(N_("relayed from {pits}"), pits=tuple(
-            pit_letter(p) for p in last.path[1:-1])))
-    if last.captured:
-        effects.append(nphrase(N_("scored {n} seed from the goal"),
-                               N_("scored {n} seeds from the goal"), last.captured))
-    if last.ended_empty:
-        effects.append(phrase(N_("ended in an empty pit: {opponent} gets a bonus move"),
-                              opponent=Seat(1 - last.seat)))
-    return tuple(effects)
 
 
 def describe_pit(view: MancalaView, pit: int) -> Phrase:
