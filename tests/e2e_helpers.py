@@ -91,8 +91,16 @@ def boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
     picture shown (no showing is missed between two looks)."""
     channel = channel_id or fake.channel_id
     public = {int(m["id"]) for m in fake.channel_messages(channel_id)}
-    return [fake.messages[p.message_id] for p in fake.pictures
-            if p.channel_id == channel and p.message_id in public]
+    seen: dict[int, str | None] = {}
+    shown = []
+    for picture in fake.pictures:
+        if picture.channel_id != channel or picture.message_id not in public:
+            continue
+        if picture.message_id in seen and seen[picture.message_id] == picture.alt:
+            continue  # the same board shown again (its retirement re-sends its layout)
+        seen[picture.message_id] = picture.alt
+        shown.append(fake.messages[picture.message_id])
+    return shown
 
 
 def is_ephemeral(message: dict[str, Any]) -> bool:
