@@ -91,14 +91,15 @@ def boards(fake, channel_id: int | None = None) -> list[dict[str, Any]]:
     picture shown (no showing is missed between two looks)."""
     channel = channel_id or fake.channel_id
     public = {int(m["id"]) for m in fake.channel_messages(channel_id)}
-    seen: dict[int, str | None] = {}
+    seen: dict[int, tuple[str | None, str]] = {}
     shown = []
     for picture in fake.pictures:
         if picture.channel_id != channel or picture.message_id not in public:
             continue
-        if picture.message_id in seen and seen[picture.message_id] == picture.alt:
+        said = (picture.alt, picture.text)
+        if seen.get(picture.message_id) == said:
             continue  # the same board shown again (its retirement re-sends its layout)
-        seen[picture.message_id] = picture.alt
+        seen[picture.message_id] = said
         shown.append(fake.messages[picture.message_id])
     return shown
 
