@@ -81,7 +81,13 @@ class CorralBot(discord.Client):
                          max_messages=None, http_trace=self.metrics.trace_config(),
                          **self.shard_options(settings))
         self.settings = settings
-        self.tree = CorralTree(self)
+        # installable to a server and to a user's own account, usable in servers, in the bot's
+        # DM and in DMs and group DMs between users (commands that need Corral in a server say
+        # so: settings, tournaments; lessons stay server-only)
+        self.tree = CorralTree(
+            self, allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True,
+                                                            private_channel=True))
         self.channel_heads = ChannelHeads()
         self._skip_unread_message_events()
         self._tasks: list[asyncio.Task[None]] = []

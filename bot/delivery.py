@@ -92,6 +92,10 @@ THREAD_WAITS = 7
 GLOBAL_RATE = 40.0
 NOT_POSTED = 0  # `_retire_older(keep=...)` before the new board exists: every board goes
 ANSWER_WAIT = 3.5  # seconds a board waits for its move's interaction to be answered (Discord: 3)
+# follow-ups one interaction may make where Corral is not installed in the server (a DM, a
+# group DM, a server that did not add it): interactions/receiving-and-responding, Create
+# Followup Message
+FOLLOW_UPS_PER_INTERACTION = 5
 
 
 class ThreadArchived(Exception):
@@ -152,6 +156,8 @@ class Delivery:
         self._follow_ups = ChannelBudget()
         self.heads = heads  # the channels' newest messages: may a board be shown in place?
         self._shown: Bounded[int, Shown] = Bounded()  # each match's last board, by match
+        # follow-ups sent per interaction token (a user-installed app may send five)
+        self._spent: Bounded[str, int] = Bounded()
 
     async def deliver(self, row: OutboxRow, payload: Payload) -> Result:
         """Post what `row` asks for (raises `Retry`, `Give` or `Skip`)."""
@@ -310,6 +316,8 @@ class Delivery:
         the server has not turned links off (one read of the server's settings)."""
         now = await self.store.guild_settings(match_row.guild_id)
         texts = Texts(now["language"] or now["preferred_language"] or "en")
+        if match_row.guild_id is None:  # a DM or group DM: the language of who opened it
+            texts = Texts(await self.service.user_language(match_row.host_id))
         if self.web_url is None or not now["web_links"] or not match_row.web_token:
             return texts, None
         return texts, match_url(self.web_url, match_row.web_token)
@@ -331,13 +339,17 @@ class Delivery:
             "active", "finished")
         message_id = board.message_id
         channel_id = board.posted_in if board.posted_in is not None else board.channel_id
+        unreachable = match_row.channel_id if match_row.by_interactions else None
         if message_id is not None:  # posted by an earlier try: what it was to retire, again
-            retired = await self._retire_older(match_row.id, board.version, keep=message_id)
+            retired = await self._retire_older(match_row.id, board.version, keep=message_id,
+                                               unreachable=unreachable)
             return {"message_id": message_id, "channel_id": channel_id, "retired": retired}
         # a quick match shows its board again in place (bot/quick.py); the choice is written
-        # down first, so that a retry edits the same message and never posts a second board
+        # down first, so that a retry edits the same message and never posts a second board.
+        # Not where only interactions reach the channel: the bot sees none of its messages
         shown = self._shown.get(board.match_id)
-        if board.edits is None and current and await self._in_place(match_row, board, shown):
+        if (board.edits is None and current and unreachable is None
+                and await self._in_place(match_row, board, shown)):
             assert shown is not None
             board = dataclasses.replace(board, edits=shown.message_id)
             await self.store.together(lambda tx: tx.save_progress(row.id, encode(board)[1]),
@@ -347,7 +359,8 @@ class Delivery:
         # go out, seconds when the channel's edits are rate limited). They are out of date
         # already (this row exists because the match moved on), and at most one board is live.
         retired = await self._retire_older(match_row.id, board.version,
-                                           keep=board.edits or NOT_POSTED)
+                                           keep=board.edits or NOT_POSTED,
+                                           unreachable=unreachable)
         text, mentions = board_text(board, texts, current=current)
         picture, alt, accent = await self.pictures.run(
             board_card, board.game, board.state, board.names(), result_text(board, texts),
@@ -356,21 +369,32 @@ class Delivery:
         # web link, which sends no click); a board out of date already is posted so
         kept = board_layout(text, alt, accent=accent,
                             buttons=[link_button(link, texts)] if link is not None else [])
-        layout = kept
-        if current:
+
+        def laid_out(text: str) -> StaticLayout:
+            if not current:
+                return board_layout(text, alt, accent=accent, buttons=[
+                    link_button(link, texts)] if link is not None else [])
             match = wrap(match_row)
             mover = match.to_move()
             humans_turn = mover is None or not is_ai(mover.user_id)
             running, finished = match.status == "active", match.status == "finished"
-            layout = board_layout(text, alt, accent=accent, controls=board_controls(
+            return board_layout(text, alt, accent=accent, controls=board_controls(
                 match.game, match.state, match.id, match.ply(), running=running,
                 playable=humans_turn, texts=texts), buttons=board_buttons(
                 match.game, match.state, match.id, match.ply(), running=running,
                 finished=finished, texts=texts, link=link))
+
+        layout = laid_out(text)
         placed = None
         if board.edits is not None:
             placed = await self._edit_board(board, shown, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
+        if placed is None and unreachable is not None:
+            placed = await self._board_follow_up(row, board, picture, alt, layout,
+                                                 allowed(mentions))
+            if placed is None:  # no interaction can carry it: the players' DMs
+                return await self._board_by_dm(row, board, match_row, texts, picture, alt,
+                                               laid_out, kept, current)
         if placed is None:
             placed = await self._post_board(row, board, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
@@ -446,6 +470,69 @@ class Delivery:
             return message_id, channel_id, None
         return None
 
+    async def _board_follow_up(self, row: OutboxRow, board: Board, picture: bytes, alt: str,
+                               layout: StaticLayout, allowed_mentions: discord.AllowedMentions
+                               ) -> tuple[int, int, Via | None] | None:
+        """Where only interactions reach the channel: the board as a follow-up of its
+        interaction, within Discord's five follow-ups an interaction of a user-installed app
+        may make; None when it cannot go so."""
+        via = board.via
+        if via is None or via.channel_id != board.channel_id:
+            return None
+        posted = await self._follow_up(row, via, picture, alt, {
+            "flags": IS_COMPONENTS_V2, "components": layout.to_components(),
+            "allowed_mentions": allowed_mentions.to_dict()}, limited=True)
+        return None if posted is None else (posted[0], posted[1], via)
+
+    async def _board_by_dm(self, row: OutboxRow, board: Board, match_row: MatchRow,
+                           texts: Texts, picture: bytes, alt: str,
+                           laid_out: Callable[[str], StaticLayout], kept: StaticLayout,
+                           current: bool) -> Result:
+        """No interaction can carry the board to its channel (none lives, or its follow-ups
+        are spent): it goes to the players' own DMs with the bot (the one to move; everyone
+        at the end), playable there. A player the bot may not DM is told what they missed at
+        their next interaction; the channel's board is brought up to date by the next click
+        or /board there."""
+        recipients = ([uid for uid, _ in board.seats] if board.final
+                      else [board.turn] if board.turn is not None
+                      else [uid for uid, _ in board.seats])
+        header = texts(phrase(strings.BOARD_BY_DM, match_id=board.match_id,
+                              link=channel_link(match_row)))
+        text, _ = board_text(board, texts, current=current)
+        first: tuple[int, int] | None = None
+        kept_json = orjson.dumps(kept.to_components()).decode()
+        for index, user_id in enumerate(dict.fromkeys(u for u in recipients if not is_ai(u))):
+            try:
+                channel_id = await self.dm_channel(user_id)
+                message = await self._send(row, channel_id, key=f"d{index}",
+                                           files=_board_file(picture, alt),
+                                           view=laid_out(f"{header}\n{text}"),
+                                           allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden:  # 50007 DMs closed, 50278 no way to DM them
+                await self._missed(user_id, match_row.id)
+                continue
+            except discord.NotFound as exc:
+                log.info("no DM for user %s: %s", user_id, exc.code)
+                continue
+            first = first or (message.id, message.channel.id)
+            if current:
+                live = LiveMessage(message.id, message.channel.id, match_row.id, "board",
+                                   board.version, None, retired=kept_json)
+                async with self.store.transaction(background=True) as tx:
+                    await tx.add_live_message(live, self.clock())
+        message_id, channel_id = first or (0, match_row.channel_id)
+        board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
+        await self.store.together(lambda tx: tx.save_progress(row.id, encode(board)[1]),
+                                  background=False)
+        return {"message_id": message_id, "channel_id": channel_id, "by_dm": first is not None}
+
+    async def _missed(self, user_id: int, match_id: int) -> None:
+        """A player the bot could not reach at all: told privately at their next interaction
+        what happened in the match (`Service.take_dm_note`)."""
+        async with self.store.transaction(background=True) as tx:
+            await tx.set_user(user_id, dm_closed_at=self.clock(), dm_note_match=match_id)
+        self.on_dm_closed(user_id)
+
     async def _post_board(self, row: OutboxRow, board: Board, picture: bytes, alt: str, *,
                           layout: StaticLayout, allowed_mentions: discord.AllowedMentions
                           ) -> tuple[int, int, Via | None]:
@@ -465,8 +552,9 @@ class Delivery:
             allowed_mentions=allowed_mentions)
         return message.id, message.channel.id, None
 
-    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes, alt: str,
-                         message: dict[str, Any]) -> tuple[int, int] | None:
+    async def _follow_up(self, row: OutboxRow, via: Via, picture: bytes | None, alt: str,
+                         message: dict[str, Any], *, limited: bool = False
+                         ) -> tuple[int, int] | None:
         """The board as a follow-up of `via`; None when that cannot be (the token is old, the
         interaction was never answered, the channel had its share of follow-ups this minute,
         Discord refuses it), and the board goes to the channel instead. A follow-up carries
@@ -474,6 +562,8 @@ class Delivery:
         posted with its answer lost."""
         application_id = self.client.application_id
         if self.clock() >= via.expires_at or application_id is None:
+            return None
+        if limited and self._spent.get(via.token, 0) >= FOLLOW_UPS_PER_INTERACTION:
             return None
         answered = await self.answers.wait(via.interaction_id, ANSWER_WAIT)
         if answered is False:
@@ -486,13 +576,14 @@ class Delivery:
             return None
         try:
             data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
-                                        message, picture, BOARD_FILE, description=alt)
+                                        message, picture, BOARD_FILE, description=alt or None)
         except Unsent as exc:
             if not exc.refused:
                 raise Retry(f"follow-up: {exc}") from None
-            log.info("board of outbox row %s not sent as a follow-up (%s); posting it",
+            log.info("outbox row %s not sent as a follow-up (%s); sending it another way",
                      row.id, exc)
             return None
+        self._spent[via.token] = self._spent.get(via.token, 0) + 1
         return int(data["id"]), int(data["channel_id"])
 
     def _http(self) -> aiohttp.ClientSession:
@@ -534,11 +625,14 @@ class Delivery:
 
     async def _retire_older(self, match_id: int, version: int,
                             text: Phrase | None = None, offer_ids: list[int] | None = None,
-                            texts: Texts | None = None, keep: int | None = None) -> list[int]:
+                            texts: Texts | None = None, keep: int | None = None,
+                            unreachable: int | None = None) -> list[int]:
         """Remove the components of the match's live messages older than `version` (or of
         these offers); with `keep`, every other board too: only the newest board is live.
         Returns the messages retired; they stay recorded as live until the row is marked done
-        (in that transaction), so a row cut short edits them again: an edit repeats safely."""
+        (in that transaction), so a row cut short edits them again: an edit repeats safely.
+        In the `unreachable` channel (only interactions reach it) a message whose token is
+        gone keeps its components: a click on it is answered with the current board."""
         if keep is not None:  # one read for both: what is older, and every other board
             live = [m for m in await self.store.live_messages(match_id)
                     if m.message_id != keep and (m.version < version or m.kind == "board")]
@@ -551,9 +645,11 @@ class Delivery:
         content = fit(texts(text)) if text is not None and texts is not None else None
         for message in live:
             body = _retired_body(message, content)
-            if not await self._edit_through_token(message, body):
+            if await self._edit_through_token(message, body):
+                retired.append(message.message_id)
+            elif message.channel_id != unreachable and message.message_id:
                 await self._edit(message.channel_id, message.message_id, raw=body)
-            retired.append(message.message_id)
+                retired.append(message.message_id)
         return retired
 
     async def _edit_through_token(self, message: LiveMessage, body: dict[str, Any]) -> bool:
@@ -575,13 +671,51 @@ class Delivery:
 
     async def _retire(self, retire: Retire) -> Result:
         match_row = await self.store.get_match(retire.match_id)
-        texts = await self.texts_for(match_row.guild_id if match_row else None)
+        texts = (await self.texts_and_link(match_row))[0] if match_row else Texts("en")
         below = retire.below_version
         retired = await self._retire_older(
             retire.match_id, below if below is not None else 1 << 62,
             text=retire.text if isinstance(retire.text, Phrase) else None,
-            offer_ids=list(retire.offer_ids) or None, texts=texts)
+            offer_ids=list(retire.offer_ids) or None, texts=texts,
+            unreachable=match_row.channel_id if match_row and match_row.by_interactions
+            else None)
         return {"retired": retired}
+
+    # -- where only interactions reach the channel ----------------------------------------
+    async def _send_reaching(self, row: OutboxRow, payload: Notice | Lobby, match_row: MatchRow,
+                             texts: Texts, *, content: str, view: discord.ui.View,
+                             allowed_mentions: discord.AllowedMentions
+                             ) -> tuple[int, int] | None:
+        """A notice or lobby of a match whose channel only interactions reach: a follow-up of
+        the interaction that caused it while its token lives, else a DM to each player it is
+        for (the ones it mentions, else every player), with its buttons, which work there too.
+        Returns the (message id, channel id) of the follow-up or of the first DM; None if
+        nobody could be reached (each is told at their next interaction)."""
+        via = payload.via
+        if via is not None and via.channel_id == match_row.channel_id:
+            posted = await self._follow_up(row, via, None, "", {
+                "content": content, "components": view.to_components(),
+                "allowed_mentions": allowed_mentions.to_dict()}, limited=True)
+            if posted is not None:
+                return posted
+        people = list(payload.mention) or [s.user_id for s in match_row.seats]
+        header = texts(phrase(strings.NOTICE_BY_DM, match_id=match_row.id,
+                              link=channel_link(match_row)))
+        first = None
+        for index, user_id in enumerate(dict.fromkeys(u for u in people if not is_ai(u))):
+            try:
+                channel_id = await self.dm_channel(user_id)
+                message = await self._send(row, channel_id, key=f"d{index}",
+                                           content=fit(f"{header}\n{content}"), view=view,
+                                           allowed_mentions=discord.AllowedMentions.none())
+            except discord.Forbidden:
+                await self._missed(user_id, match_row.id)
+                continue
+            except discord.NotFound as exc:
+                log.info("no DM for user %s: %s", user_id, exc.code)
+                continue
+            first = first or (message.id, message.channel.id)
+        return first
 
     # -- notices and lobbies ---------------------------------------------------------------
     async def _notice(self, row: OutboxRow, notice: Notice) -> Result:
@@ -596,14 +730,19 @@ class Delivery:
             view.add_item(link_button(link, texts))
         message_id = notice.message_id
         if message_id is None:
-            message = await self._send_with_fallback(
-                row, notice, content=content, view=view,
-                allowed_mentions=allowed([] if stale else notice.mention))
-            message_id = message.id
+            mentions = allowed([] if stale else notice.mention)
+            if match_row.by_interactions:
+                sent = await self._send_reaching(row, notice, match_row, texts, content=content,
+                                                 view=view, allowed_mentions=mentions)
+            else:
+                message = await self._send_with_fallback(row, notice, content=content,
+                                                         view=view, allowed_mentions=mentions)
+                sent = (message.id, message.channel.id)
+            message_id, channel_id = sent or (0, match_row.channel_id)
             notice = dataclasses.replace(notice, message_id=message_id)
-            live = LiveMessage(message_id, message.channel.id, match_row.id, notice.live,
+            live = LiveMessage(message_id, channel_id, match_row.id, notice.live,
                                notice.version, notice.offer_id) \
-                if notice.live and len(view.children) else None
+                if notice.live and len(view.children) and message_id else None
             await self.store.together(
                 functools.partial(self._posted, row.id, notice, live, self.clock()))
         return {"message_id": message_id}
@@ -612,16 +751,23 @@ class Delivery:
         match_row = await self.store.get_match(lobby.match_id)
         if match_row is None or match_row.status not in ("open", "invited"):
             return {"skipped": "the lobby is closed"}
-        texts = await self.texts_for(match_row.guild_id)
+        texts = (await self.texts_and_link(match_row))[0]
         match = wrap(match_row)
         content, view = lobby_message(match, texts)
-        message = await self._send_with_fallback(
-            row, lobby, content=content, view=view, allowed_mentions=allowed(lobby.mention))
+        if match_row.by_interactions:
+            sent = await self._send_reaching(row, lobby, match_row, texts, content=content,
+                                             view=view, allowed_mentions=allowed(lobby.mention))
+        else:
+            message = await self._send_with_fallback(
+                row, lobby, content=content, view=view, allowed_mentions=allowed(lobby.mention))
+            sent = (message.id, message.channel.id)
+        if sent is None:
+            return {"undelivered": True}
         async with self.store.transaction(background=True) as tx:
-            await tx.add_live_message(LiveMessage(message.id, message.channel.id, match.id,
+            await tx.add_live_message(LiveMessage(sent[0], sent[1], match.id,
                                                   "lobby", lobby.version, None),
                                       self.clock())
-        return {"message_id": message.id}
+        return {"message_id": sent[0]}
 
     # -- direct messages -----------------------------------------------------------------
     async def dm_channel(self, user_id: int) -> int:
@@ -823,6 +969,12 @@ class Delivery:
             await self.store.together(lambda tx: tx.save_progress(row.id, encode(made)[1]))
         placed = await self.service.tournaments.place(job.match_id, thread_id)
         return {"thread_id": thread_id, "placed": placed}
+
+
+def channel_link(match_row: MatchRow) -> str:
+    """A link to the match's channel that works in a DM too (a DM or group DM between users
+    has no #mention the bot can write)."""
+    return f"https://discord.com/channels/{match_row.guild_id or '@me'}/{match_row.channel_id}"
 
 
 def _board_file(picture: bytes, alt: str) -> list[discord.File]:

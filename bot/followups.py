@@ -40,31 +40,38 @@ class Unsent(Exception):
 
 
 async def send_follow_up(session: aiohttp.ClientSession, api_base: str, application_id: int,
-                         token: str, payload: dict[str, Any], picture: bytes,
-                         filename: str, description: str | None = None) -> dict[str, Any]:
-    """POST the message (`payload`, as Discord's JSON, with one PNG attached, `description`
-    its alt text) as a follow-up; returns the created message. Raises `Unsent`."""
-    attachment: dict[str, Any] = {"id": 0, "filename": filename}
-    if description:
-        attachment["description"] = description
-    body = {**payload, "attachments": [attachment]}
+                         token: str, payload: dict[str, Any], picture: bytes | None,
+                         filename: str = "board.png", description: str | None = None
+                         ) -> dict[str, Any]:
+    """POST the message (`payload`, as Discord's JSON, with one PNG attached if `picture`,
+    `description` its alt text) as a follow-up; returns the created message. Raises
+    `Unsent`."""
+    body = dict(payload)
+    if picture is not None:
+        attachment: dict[str, Any] = {"id": 0, "filename": filename}
+        if description:
+            attachment["description"] = description
+        body["attachments"] = [attachment]
     url = f"{api_base}/webhooks/{application_id}/{token}"
     waited = 0.0
     while True:
-        form = aiohttp.FormData(quote_fields=False)  # a FormData is sent once
-        form.add_field("payload_json", orjson.dumps(body).decode(),
-                       content_type="application/json")
-        form.add_field("files[0]", picture, filename=filename, content_type="image/png")
+        data: Any = orjson.dumps(body)
+        headers = {"Content-Type": "application/json"}
+        if picture is not None:  # a FormData is sent once
+            data, headers = aiohttp.FormData(quote_fields=False), {}
+            data.add_field("payload_json", orjson.dumps(body).decode(),
+                           content_type="application/json")
+            data.add_field("files[0]", picture, filename=filename, content_type="image/png")
         try:
-            async with session.post(url, data=form, params={"wait": "true"},
+            async with session.post(url, data=data, headers=headers, params={"wait": "true"},
                                     timeout=aiohttp.ClientTimeout(total=30)) as response:
                 text = await response.text()
                 status = response.status
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             raise Unsent(f"network: {exc!r}", refused=False) from None
         if 200 <= status < 300:
-            data: dict[str, Any] = orjson.loads(text)
-            return data
+            created: dict[str, Any] = orjson.loads(text)
+            return created
         if status == 429:
             retry_after = _retry_after(text)
             if waited + retry_after > MAX_WAIT:  # nothing was done: another way, now

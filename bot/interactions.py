@@ -24,7 +24,7 @@ from games import Phrase
 
 from . import strings
 from .i18n import Texts, language_of
-from .outbox import Via
+from .outbox import ANSWERING, Via
 from .service import Player, Service, ServiceError
 
 # the handlers need nothing of the client but what discord.py gives every client: what they
@@ -68,6 +68,29 @@ def via(interaction: Interaction) -> Via | None:
     clicked = message.id if message is not None and not message.flags.ephemeral else None
     return Via(interaction.id, interaction.token, interaction.channel_id,
                time.time() + TOKEN_LIFETIME, clicked)
+
+
+def reach_of(interaction: Interaction) -> str:
+    """How the bot reaches the channel the interaction came from (`MatchRow.reach`): a DM or
+    group DM between users, or a server that did not install Corral (its users did), can be
+    answered only through interactions; elsewhere (a server with Corral in it, the bot's own
+    DM) the bot posts itself. Discord says which in `context` and
+    `authorizing_integration_owners` (interactions/receiving-and-responding)."""
+    if interaction.context.private_channel:
+        return "interactions"
+    if interaction.guild_id is not None and not interaction.is_guild_integration():
+        return "interactions"
+    return "channel"
+
+
+def may_post_publicly(interaction: Interaction) -> bool:
+    """Whether Discord shows the app's answers here to everyone: in a server that did not
+    install Corral, only while the server lets its members use external apps
+    (USE_EXTERNAL_APPS, 1 << 50); else every answer is ephemeral to the one who asked
+    (change-log, June 2024: user-installed apps' general availability)."""
+    if interaction.guild_id is None or interaction.is_guild_integration():
+        return True
+    return bool(interaction.permissions.use_external_apps)
 
 
 class Answers:
@@ -182,6 +205,10 @@ class Handling:
         """The refusals answered in the user's terms, failures logged with their context and
         answered with the bot's own message."""
         self.answers.begin(interaction.id)
+        # where only interactions reach the channel, what this change posts there follows
+        # this interaction up (outbox.ANSWERING)
+        answering = ANSWERING.set(via(interaction) if reach_of(interaction) == "interactions"
+                                  else None)
         with context(interaction, what):
             try:
                 # first, what the channel and the DMs will speak (a board may be posted before
@@ -203,6 +230,7 @@ class Handling:
                 await _safe_reply(interaction, texts_for(interaction)(strings.INTERNAL_ERROR))
             finally:
                 self.answers.end(interaction.id, interaction.response.is_done())
+                ANSWERING.reset(answering)
             if interaction.user.id in self.dm_notes and interaction.response.is_done():
                 await self._tell_dm_note(interaction)
 

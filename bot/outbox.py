@@ -15,6 +15,7 @@ the AI's search), a match's analyses `x:<match>`.
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,6 +63,14 @@ class Via:
         return cls(int(data["interaction_id"]), str(data["token"]), int(data["channel_id"]),
                    float(data["expires_at"]),
                    int(message_id) if message_id is not None else None)
+
+
+# The interaction being answered, where the bot can reach a channel only through interactions
+# (a DM or group DM between users, a server that did not install Corral): the rows a change
+# writes for that channel go out as its follow-ups (`Effects` reads it). Elsewhere None: in a
+# server the bot posts itself, and only a move's board follows its interaction up.
+ANSWERING: contextvars.ContextVar[Via | None] = contextvars.ContextVar("corral_answering",
+                                                                      default=None)
 
 
 # -- the parts of payloads ---------------------------------------------------------------------
@@ -151,6 +160,8 @@ class Notice:
     live: str | None = None
     offer_id: int | None = None
     message_id: int | None = None
+    # the interaction it may follow up, where the bot reaches the channel only so (ANSWERING)
+    via: Via | None = None
 
     @property
     def lane(self) -> str:
@@ -170,6 +181,7 @@ class Lobby:
     version: int
     parent_channel_id: int | None = None
     mention: tuple[int, ...] = ()
+    via: Via | None = None  # as a Notice's
 
     @property
     def lane(self) -> str:
@@ -420,8 +432,8 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
     Notice: {"seats": _SEATS, "text": _TEXT, "mention": _INTS,
              "buttons": {"out": lambda bs: [_button_out(b) for b in bs],
                          "into": lambda v: tuple(_button_in(b) for b in v or ())},
-             "message_id": {"omit": True}},
-    Lobby: {"mention": _INTS},
+             "message_id": {"omit": True}, "via": {**_VIA, "omit": True}},
+    Lobby: {"mention": _INTS, "via": {**_VIA, "omit": True}},
     Retire: {"offer_ids": _INTS, "text": _TEXT},
     Dm: {"seats": _SEATS, "text": _TEXT, "what": {"key": "kind"},
          "picture": {"out": _picture_out, "into": _picture_in}},

@@ -112,6 +112,14 @@ class MatchRow:
     # whether a player has queued conditional moves in it, read with the match (a move need
     # not look for them: a read fewer on every move); None where the read did not say
     has_conditionals: bool | None = None
+    # 'channel': the bot posts in the match's channel itself; 'interactions': it may only
+    # answer interactions there (a DM or group DM, a server that did not install Corral)
+    reach: str = "channel"
+
+    @property
+    def by_interactions(self) -> bool:
+        """Whether the bot can reach the channel only through interactions' answers."""
+        return self.reach == "interactions"
 
     def seat_of(self, user_id: int) -> int | None:
         for row in self.seats:
@@ -437,7 +445,7 @@ class Queries(AnalysisQueries, PuzzleQueries):
             "SELECT id, game, options, seat_count, guild_id, channel_id, in_thread, host_id,"
             " invited_id, first_seat, status, NULL AS state, version, result, created_at,"
             " updated_at, move_seconds, turn_started_at, parent_channel_id, waiting_on,"
-            " next_check_at, board_version, finished_at, rated FROM matches"
+            " next_check_at, board_version, finished_at, rated, reach FROM matches"
             " WHERE status = 'active' AND next_check_at <= $1 ORDER BY next_check_at LIMIT $2"
             + (self.conn.locking(skip_locked=True) if lock else ""),
             now, limit)
@@ -833,16 +841,16 @@ class Tx(Queries, AnalysisWrites, PuzzleWrites):
                            parent_channel_id: int | None, host_id: int,
                            invited_id: int | None, first_seat: str, status: str,
                            move_seconds: int | None, seats: Iterable[SeatRow],
-                           now: float, rated: bool = False) -> int:
+                           now: float, rated: bool = False, reach: str = "channel") -> int:
         try:
             match_id = await self._new_id(
                 "INSERT INTO matches (game, options, seat_count, guild_id, channel_id, in_thread,"
                 " parent_channel_id, host_id, invited_id, first_seat, status, move_seconds,"
-                " created_at, updated_at, rated, web_token)"
-                f" VALUES ({params(16)}) RETURNING id",
+                " created_at, updated_at, rated, web_token, reach)"
+                f" VALUES ({params(17)}) RETURNING id",
                 game, dumps(options), seat_count, guild_id, channel_id, int(in_thread),
                 parent_channel_id, host_id, invited_id, first_seat, status, move_seconds, now,
-                now, int(rated), secrets.token_urlsafe(WEB_TOKEN_BYTES))
+                now, int(rated), secrets.token_urlsafe(WEB_TOKEN_BYTES), reach)
         except Conflict:
             raise ChannelBusy(channel_id) from None
         await self._insert_seats(match_id, seats, now)
@@ -1445,6 +1453,7 @@ def _match_row(row: Row, seats: tuple[SeatRow, ...]) -> MatchRow:
         next_check_at=row["next_check_at"], board_version=row["board_version"],
         finished_at=row["finished_at"], rated=bool(row["rated"]),
         web_token=row.get("web_token"),  # not read where the clock reads matches
+        reach=row.get("reach") or "channel",
         has_conditionals=(None if row.get("has_conditionals") is None
                           else bool(row["has_conditionals"])))
 

@@ -57,6 +57,13 @@ NOT_A_LOBBY = N_("Match #{match_id} is not an open lobby.")
 ABORT_FORBIDDEN = N_("Only the host can abort match #{match_id} before it starts; once it has "
                      "started, only a server manager can (players can `/resign`).")
 NOT_IN_GUILD = N_("Matches are played in server channels, not in direct messages.")
+NEEDS_SERVER_INSTALL = N_("This needs Corral added to the server (by someone who can manage "
+                          "it). Matches work anywhere: `/play`.")
+AI_ONLY_IN_BOT_DM = N_("Here only you and Corral can see the match: play against the AI "
+                       "(`ai:`), or challenge your friend in your DM with them.")
+PRIVATE_ANSWERS_ONLY = N_("This server lets apps it did not add answer only privately, so "
+                          "your opponent would never see the board: play against the AI "
+                          "(`ai:`) here, or challenge them in a DM.")
 SETTINGS_FORBIDDEN = N_("Only server managers (Manage Server permission) can change Corral's "
                         "settings.")
 MULTI_SEAT_NO_OPPONENT = N_("{game} is played by {players} players: leave the opponent empty to "
@@ -130,6 +137,16 @@ DM_CLOSED = N_("I couldn't DM you about match #{match_id}: your DMs are closed t
 CHANNEL_GONE = N_("The channel of match #{match_id} ({game}) was deleted, so the match has ended "
                   "there without a result (it is not rated). Start a new one with `/play`.")
 DM_TURN_FALLBACK = N_("{mention}, your turn in match #{match_id} (I couldn't DM you).")
+BOARD_BY_DM = N_("Match #{match_id}: Corral can post in {link} only in answer to a click or a "
+                 "command there, so here is the board. Play here, or there (a click on its "
+                 "board, or `/board`, brings it up to date).")
+NOTICE_BY_DM = N_("Match #{match_id} ({link}):")
+MISSED_TURN = N_("While you were away: it is your turn in match #{match_id} ({link}). A click "
+                 "on its board there, or `/board`, brings the board up to date.")
+MISSED_END = N_("While you were away: match #{match_id} ({link}) is over. {result}")
+MISSED_MOVES = N_("While you were away: match #{match_id} ({link}) moved on; it is {name}'s "
+                  "turn.")
+BOARD_BROUGHT_UP = N_("That board was out of date: the current one follows.")
 
 # how matches end, beyond what each game says
 RESIGNED_WIN = N_("{name} resigned: {winners} wins")

@@ -256,7 +256,10 @@ async def match_here(service: Service, interaction: Interaction, match_id: int) 
     """The match a component names, refused unless it is clicked where the match is played."""
     note_match(match_id)
     match = await service.get(match_id)
-    if interaction.channel_id not in match.row.channels:
+    # a match only interactions reach sends its board to its players' DMs with the bot when
+    # no interaction can carry it to its channel: played there as well
+    by_dm = match.row.by_interactions and interaction.context.dm_channel
+    if interaction.channel_id not in match.row.channels and not by_dm:
         raise ServiceError(strings.WRONG_CHANNEL, match_id=match.id)
     return match
 
@@ -363,6 +366,12 @@ async def advance(service: Service, interaction: Interaction, match: Match,
     except StaleAction:
         made = None if ply is None else await service.move_made_at(
             match.id, interaction.user.id, ply)
+        if made is None and match.row.by_interactions and match.state is not None:
+            # the bot could not bring this board up to date itself (only interactions reach
+            # its channel): this click does
+            await service.repost_board(match.id)
+            await reply(interaction, strings.BOARD_BROUGHT_UP)
+            return
         if made is None:
             raise
         await reply(interaction, phrase(strings.ALREADY_PLAYED, notation=made.notation,

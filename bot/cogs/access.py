@@ -4,8 +4,6 @@ bot/cogs/moves.py's /board; the words are bot/textboard.py's.)"""
 
 from __future__ import annotations
 
-from discord import app_commands
-
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for
 from ..service import Service
 from ..textboard import clocks_text, last_text
@@ -14,7 +12,6 @@ from ..textboard import clocks_text, last_text
 def register(tree: Tree, service: Service, handling: Handling) -> None:
     @tree.command(name="last", description="The last move of each player in this channel's "
                                             "match (only you see it)")
-    @app_commands.guild_only()
     async def last(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)
@@ -23,7 +20,6 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
 
     @tree.command(name="clocks", description="Each player's time in this channel's match (only "
                                               "you see it)")
-    @app_commands.guild_only()
     async def clocks(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)

@@ -21,7 +21,6 @@ NOTIFY_TEXTS = {"channel": strings.NOTIFY_CHANNEL, "dm": strings.NOTIFY_DM,
 
 def register(tree: Tree, service: Service, handling: Handling) -> None:
     @tree.command(name="draw", description="Offer a draw in this channel's match")
-    @app_commands.guild_only()
     async def draw(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)
@@ -32,7 +31,6 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
 
     @tree.command(name="takeback", description="Ask to take back your last move (before your "
                                                 "opponent moves)")
-    @app_commands.guild_only()
     async def takeback(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)

@@ -33,7 +33,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 import discord
-from discord import app_commands
 
 from games import ALT_TEXT_LIMIT, Answer, GameError, Option, Phrase, Step, phrase
 
@@ -65,7 +64,6 @@ from ..ui import (
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     @tree.command(name="conditional", description="Queue replies to your opponent's next "
                                                   "moves (only you see them)")
-    @app_commands.guild_only()
     async def conditional(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)

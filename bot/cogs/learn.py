@@ -65,6 +65,7 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
     @app_commands.describe(game="Which game", dm="Send the lesson by direct message instead",
                            restart="Start the lesson again from its first step")
     @app_commands.choices(game=games)
+    @app_commands.allowed_installs(guilds=True, users=False)
     @app_commands.guild_only()
     async def learn(interaction: Interaction, game: str, dm: bool = False,
                     restart: bool = False) -> None:

@@ -21,8 +21,10 @@ from ..interactions import (
     Tree,
     display_name,
     is_manager,
+    may_post_publicly,
     note_match,
     player,
+    reach_of,
     reply,
     texts_for,
 )
@@ -50,7 +52,6 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                            rated="Whether the result changes ratings (default: on for two "
                                  "humans)")
     @app_commands.choices(game=games, first=FIRST, ai=AI_LEVELS)
-    @app_commands.guild_only()
     async def play(interaction: Interaction, game: str, opponent: discord.User | None = None,
                    options: str | None = None, first: str = "random",
                    time: str | None = None, ai: str | None = None,
@@ -67,7 +68,6 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
 
     @tree.command(name="abort", description="Cancel this channel's match (host before it starts, "
                                              "server managers any time)")
-    @app_commands.guild_only()
     async def abort(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)
@@ -78,7 +78,6 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
             await reply(interaction, phrase(strings.ABORT_DONE, match_id=match.id))
 
     @tree.command(name="resign", description="Give up this channel's match")
-    @app_commands.guild_only()
     async def resign(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)
@@ -98,10 +97,16 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
                      rated: bool | None = None, *, channel: Any = None) -> None:
     """`channel`: where to open it, if not where the interaction is (a lesson's last button,
     pressed in a DM, opens its match in the server channel the lesson was asked in)."""
+    reach = "channel" if channel is not None else reach_of(interaction)
     channel = channel or interaction.channel
     guild = getattr(channel, "guild", None) or interaction.guild
-    if guild is None or channel is None:
+    guild_id = guild.id if guild is not None else interaction.guild_id
+    if channel is None:
         raise ServiceError(strings.NOT_IN_GUILD)
+    if guild_id is None and reach == "channel" and (ai is None or opponent is not None):
+        raise ServiceError(strings.AI_ONLY_IN_BOT_DM)  # the bot's own DM: nobody else sees it
+    if ai is None and not may_post_publicly(interaction):
+        raise ServiceError(strings.PRIVATE_ANSWERS_ONLY)
     me = interaction.client.user
     if opponent is not None and me is not None and opponent.id == me.id:
         ai, opponent = ai or "normal", None  # /play opponent:@Corral
@@ -121,21 +126,23 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
                                     opponent=guest, first=first)
     service.check_rated(game, guest, rated)
     parent = getattr(channel, "parent_id", None) or channel.id
-    await service.check_channel(guild.id, parent)
+    if reach == "channel" and guild_id is not None:
+        await service.check_channel(guild_id, parent)
     try:
         await service.find_retry(game_id=game.id, host=host, opponent=guest, channel_id=parent)
     except AlreadyOpen as exc:
         await reply(interaction, exc.phrase)
         return
-    settings = await service.guild_settings(guild.id)
+    settings = await service.guild_settings(guild_id)
     target_id, in_thread, note = channel.id, False, None
-    if settings["use_threads"] and isinstance(channel, discord.TextChannel):
+    if (settings["use_threads"] and reach == "channel"
+            and isinstance(channel, discord.TextChannel)):
         # a thread costs a REST call before the answer: answer first, then make it; the match
         # exists from the start (its channel a placeholder), so a retried /play finds it
         await interaction.response.defer(thinking=True)
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
-            guild_id=guild.id, channel_id=-interaction.id, in_thread=True,
+            guild_id=guild_id, channel_id=-interaction.id, in_thread=True,
             first=first, move_seconds=move_seconds, parent_channel_id=parent, announce=False,
             rated=rated)
         note_match(match.id)
@@ -155,8 +162,8 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
     else:
         match = await service.open_match(
             game_id=game_id, options=parsed, host=host, opponent=guest,
-            guild_id=guild.id, channel_id=target_id, first=first,
-            move_seconds=move_seconds, parent_channel_id=parent, rated=rated)
+            guild_id=guild_id, channel_id=target_id, first=first,
+            move_seconds=move_seconds, parent_channel_id=parent, rated=rated, reach=reach)
     note_match(match.id)
     if in_thread:
         await reply(interaction, phrase(strings.THREAD_OPENED, match_id=match.id,

@@ -38,7 +38,6 @@ def split_ply(text: str) -> tuple[str, int | None]:
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     @tree.command(name="move", description="Play a move in this channel's match")
     @app_commands.describe(notation="Your move (the list shows your legal moves)")
-    @app_commands.guild_only()
     async def move(interaction: Interaction, notation: str) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)
@@ -77,7 +76,6 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                            text="The whole position in words, for a screen reader (only you "
                                 "see it)",
                            at="What is on one place of the board: a pit, a cell, a face")
-    @app_commands.guild_only()
     async def board(interaction: Interaction, public: bool = False, text: bool = False,
                     at: str | None = None) -> None:
         async with handling(interaction):

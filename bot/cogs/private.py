@@ -3,8 +3,6 @@ bot/boards.py's.)"""
 
 from __future__ import annotations
 
-from discord import app_commands
-
 from ..boards import private_view
 from ..interactions import Handling, Interaction, Tree
 from ..pool import Workers
@@ -14,7 +12,6 @@ from ..service import Service
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:
     @tree.command(name="hand", description="Your private view of this channel's match (only "
                                             "you see it)")
-    @app_commands.guild_only()
     async def hand(interaction: Interaction) -> None:
         async with handling(interaction):
             match = await service.in_channel(interaction.channel_id or 0)

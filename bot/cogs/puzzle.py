@@ -63,6 +63,7 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
     @tree.command(name="puzzle", description="A puzzle: find the one move that reaches its goal")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=games)
+    @app_commands.allowed_installs(guilds=True, users=False)
     @app_commands.guild_only()
     async def puzzle(interaction: Interaction, game: str) -> None:
         async with handling(interaction):

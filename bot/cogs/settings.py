@@ -43,8 +43,8 @@ def register(tree: Tree, service: Service, handling: Handling) -> None:
                        organisers: discord.Role | None = None,
                        web_links: bool | None = None) -> None:
         async with handling(interaction):
-            if interaction.guild is None:
-                raise ServiceError(strings.NOT_IN_GUILD)
+            if interaction.guild is None or not interaction.is_guild_integration():
+                raise ServiceError(strings.NEEDS_SERVER_INSTALL)
             if organisers is not None and interaction.guild.get_role(organisers.id) is None:
                 raise ServiceError(strings.SETTINGS_ROLE_NOT_HERE)  # a forged payload
             now = await service.update_settings(

@@ -52,8 +52,8 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
 
     async def found(interaction: Interaction, number: int | None) -> Tournament:
         guild = interaction.guild
-        if guild is None:
-            raise ServiceError(strings.NOT_IN_GUILD)
+        if guild is None or not interaction.is_guild_integration():
+            raise ServiceError(strings.NEEDS_SERVER_INSTALL)
         return await service.tournaments.find(number, guild.id, interaction.channel_id or 0)
 
     @group.command(name="create", description="Create a tournament with a sign-up thread "
@@ -80,6 +80,8 @@ def register(tree: Tree, service: Service, handling: Handling, pictures: Workers
                      title: str | None = None) -> None:
         async with handling(interaction):
             guild, channel = interaction.guild, interaction.channel
+            if not interaction.is_guild_integration():
+                raise ServiceError(strings.NEEDS_SERVER_INSTALL)
             if guild is None or channel is None:
                 raise ServiceError(strings.NOT_IN_GUILD)
             roles = tuple(r.id for r in getattr(interaction.user, "roles", ()))

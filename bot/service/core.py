@@ -169,7 +169,9 @@ class Effects:
     def __init__(self, tx: Tx, now: float, *, batched: bool = False, via: Via | None = None):
         self.tx = tx
         self.now = now
-        self.via = via
+        # the interaction answered: a move's (its board follows it up), or any interaction
+        # where the bot reaches the channel only through interactions (outbox.ANSWERING)
+        self.via = via or outbox.ANSWERING.get()
         self.count = 0
         # batched: rows are kept and written in one statement by `flush` (the clock tick
         # writes a hundred at a time; one round trip each would cost more than the work)
@@ -273,14 +275,16 @@ class Effects:
             parent_channel_id=match.row.parent_channel_id, seats=_seats(match), text=text,
             mention=tuple(people(mention)),
             buttons=tuple(buttons),
-            live=live, version=match.row.version, offer_id=offer_id))
+            live=live, version=match.row.version, offer_id=offer_id,
+            via=self._via(match.row.channel_id) if match.row.by_interactions else None))
 
     async def lobby(self, match: Match, mention: Iterable[int] = ()) -> None:
         """The lobby or invitation message, with its buttons."""
         await self._put(outbox.Lobby(
             match_id=match.id, channel_id=match.row.channel_id,
             parent_channel_id=match.row.parent_channel_id, version=match.row.version,
-            mention=tuple(people(mention))))
+            mention=tuple(people(mention)),
+            via=self._via(match.row.channel_id) if match.row.by_interactions else None))
 
     async def retire(self, match: Match, *, below_version: int | None = None,
                      offer_ids: Sequence[int] = (), text: Phrase | None = None) -> None:

@@ -89,12 +89,13 @@ class Matches:
                          in_thread: bool = False, first: str = "random",
                          move_seconds: Any = UNSET, parent_channel_id: int | None = None,
                          announce: bool = True, rated: bool | None = None,
-                         ai_seats: tuple[str, ...] = ()) -> Match:
+                         ai_seats: tuple[str, ...] = (), reach: str = "channel") -> Match:
         """A lobby (no opponent) or an invitation, with its seats and its message, in one
         transaction. Without `announce` (a thread still being made: `channel_id` is then a
         negative placeholder) nothing is posted until `place_match`. `ai_seats` (levels, no
         opponent): every other seat an AI from the start, so it starts at once, no lobby (a
-        lesson's closing match, with the lesson's number of seats)."""
+        lesson's closing match, with the lesson's number of seats). `reach`: how the bot
+        reaches the channel (`MatchRow.reach`)."""
         game, resolved = self.check_opening(game_id=game_id, options=options, host=host,
                                             opponent=opponent, first=first)
         if ai_seats and (opponent is not None or not game.info.min_seats
@@ -124,7 +125,7 @@ class Matches:
                     parent_channel_id=parent_channel_id if in_thread else None,
                     host_id=host.user_id, invited_id=opponent.user_id if opponent else None,
                     first_seat=first, status="invited" if opponent else "open",
-                    move_seconds=move_seconds, seats=seats, now=now, rated=rated)
+                    move_seconds=move_seconds, seats=seats, now=now, rated=rated, reach=reach)
                 match = await self.ctx.locked(tx, match_id)
                 if announce and (ai_seats or opponent is not None and is_ai(opponent.user_id)):
                     match = await self._begin(tx, match, now)  # the AI accepts at once

@@ -9,7 +9,7 @@ from games import Phrase, get_game, phrase
 from .. import strings
 from ..i18n import LANGUAGES
 from .clocks import parse_time
-from .core import BadRequest, Context, Forbidden
+from .core import BadRequest, Context, Forbidden, result_phrase, wrap
 
 CHANNEL_ACTIONS = ("allow", "disallow", "all")
 
@@ -91,6 +91,19 @@ class Settings:
         row = await self.ctx.store.get_match(match_id)
         if row is None:
             return None
+        if row.by_interactions:  # nothing reached them: what they missed, as it is now
+            link = f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
+            match = wrap(row)
+            if match.status == "finished":
+                result = result_phrase(match)
+                return phrase(strings.MISSED_END, match_id=match_id, link=link,
+                              result=result if result is not None else "")
+            mover = match.to_move() if match.status == "active" else None
+            if mover is not None and mover.user_id == user_id:
+                return phrase(strings.MISSED_TURN, match_id=match_id, link=link)
+            if mover is not None:
+                return phrase(strings.MISSED_MOVES, match_id=match_id, link=link,
+                              name=mover.name)
         hidden = get_game(row.game).info.hidden_information
         return phrase(strings.DM_CLOSED_PRIVATE if hidden else strings.DM_CLOSED,
                       match_id=match_id, link=f"<#{row.channel_id}>")

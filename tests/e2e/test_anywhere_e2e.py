@@ -1,0 +1,303 @@
+"""Corral where it is not a member: two friends in their DM, three in a group DM, a player in a
+server that did not add Corral. Discord lets a user-installed app only answer interactions
+there (a response within 3 s, follow-ups and edits while the token lives, five follow-ups an
+interaction); the imitation refuses every channel request there (50001 Missing Access), and
+refuses a DM to a user who neither installed the app nor shares a server with it (50278)."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+
+from discord_fake import UserRef
+from e2e_helpers import (
+    alt_texts,
+    board_buttons,
+    boards,
+    enter_move,
+    is_ephemeral,
+    mover,
+    next_board,
+    says,
+)
+
+from bot.descriptions import alt_text
+from bot.i18n import Texts
+from games import get_game
+from render import render_observation
+
+MANCALA = get_game("progressive-mancala")
+GHOSTONE = get_game("ghostone")
+TOKEN_LIFE = 15 * 60
+
+
+def channel_requests(fake, channel_id: int) -> list:
+    """Requests the bot sent to a channel's own routes (never allowed where it is no
+    member)."""
+    return [r for r in fake.requests if r.path.startswith(f"/channels/{channel_id}")]
+
+
+def follow_ups_per_interaction(fake) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for request in fake.requests:
+        match = re.fullmatch(r"/webhooks/\d+/([^/]+)", request.path)
+        if request.method == "POST" and match and request.status < 300:
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    return counts
+
+
+async def invite(fake, host: int, guest: int, channel_id: int, **options) -> dict:
+    before = {m["id"] for m in fake.channel_messages(channel_id)}
+    opened = await fake.answered(await fake.slash(host, "play", channel_id=channel_id,
+                                                  opponent=UserRef(guest), **options))
+    assert opened.original is not None and is_ephemeral(opened.original), opened.callbacks
+    return await fake.wait_for(lambda: next((
+        m for m in fake.channel_messages(channel_id)
+        if m["id"] not in before and any(":accept:" in c for c in fake.custom_ids(m))), None),
+        what="the invitation")
+
+
+async def test_two_friends_play_a_whole_mancala_match_in_their_dm(fake, bot):
+    """Neither shares a server with Corral: both installed it to their accounts. Bob is away
+    for longer than a token lives; his reminder comes by DM, and his next click goes on."""
+    alice = fake.add_user("Alice", installed=True, in_server=False)
+    bob = fake.add_user("Bob", installed=True, in_server=False)
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me", time="1h")
+    before = len(boards(fake, dm))
+    accepted = await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    assert accepted.kind == 7
+    board = await next_board(fake, before, dm, "the first board")
+    state, rng, away = MANCALA.new(2), random.Random(5), False
+    while MANCALA.outcome(state) is None:
+        user = mover(board, [alice, bob])
+        assert user == (alice, bob)[state.to_move], says(board)
+        if user == bob and not away:  # Bob is away: the token of Alice's click dies
+            away = True
+            fake.advance(TOKEN_LIFE + 60)
+            bot.advance(31 * 60)
+            reminder = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob)
+                                                    if "runs out <t:" in says(m)],
+                                           what="Bob's reminder by DM")
+            assert "Half your time is gone" in says(reminder[0])
+        notation = rng.choice(MANCALA.legal_notations(state))
+        count = len(boards(fake, dm))
+        clicked = await fake.answered(await fake.click(user, board,
+                                                       board_buttons(fake, board)[notation]))
+        assert clicked.kind == 7, clicked.callbacks
+        board = await next_board(fake, count, dm, f"the board after {notation}")
+        state = MANCALA.play(state, notation)
+    assert away
+    assert "wins" in says(board) or "draw" in says(board).lower(), says(board)
+    assert not channel_requests(fake, dm)  # everything went through interactions
+    assert max(follow_ups_per_interaction(fake).values()) <= 5
+
+
+async def test_the_board_goes_by_dm_when_no_interaction_can_carry_it(fake, bot):
+    """A timeout comes from the clock, long after the last click: the notice cannot reach the
+    DM between the players, so it reaches each of them in their own DM with Corral, with its
+    Claim button, which works there."""
+    alice = fake.add_user("Alice", installed=True, in_server=False)
+    bob = fake.add_user("Bob", installed=True, in_server=False)
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me", time="1h")
+    before = len(boards(fake, dm))
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    board = await next_board(fake, before, dm, "the first board")
+    fake.advance(TOKEN_LIFE + 60)
+    bot.advance(61 * 60)
+    expiry = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob)
+                                          if "time is up" in says(m)],
+                                 what="the expiry notice in Bob's DM")
+    claim = next(c for c in fake.custom_ids(expiry[0]) if c.startswith("c1:"))
+    done = await fake.answered(await fake.click(bob, expiry[0], claim))
+    assert done.kind == 7, done.callbacks
+    final = await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
+                                         if "claimed the win" in says(m)],
+                                what="the result in Alice's DM")
+    assert "Match #" in says(final[0])
+    assert not channel_requests(fake, dm)
+    # the stale board in the players' DM is brought up to date by the next click there
+    count = len(boards(fake, dm))
+    late = await fake.answered(await fake.click(alice, board, next(iter(
+        board_buttons(fake, board).values()))))
+    assert is_ephemeral(late.original) and "out of date" in says(late.original)
+    current = await next_board(fake, count, dm, "the board brought up to date")
+    assert "claimed the win" in says(current)
+
+
+async def test_a_player_nobody_can_dm_is_told_at_their_next_interaction(fake, bot):
+    """Bob has not installed Corral and shares no server with it: a DM to him is refused
+    (50278). What he missed is told to him alone at his next interaction."""
+    alice = fake.add_user("Alice", installed=True, in_server=False)
+    bob = fake.add_user("Bob", in_server=False)
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="opponent",
+                              time="1h")
+    before = len(boards(fake, dm))
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    board = await next_board(fake, before, dm, "the first board")
+    assert mover(board, [alice, bob]) == bob
+    fake.advance(TOKEN_LIFE + 60)
+    bot.advance(31 * 60)  # his reminder cannot reach him
+    await fake.wait_for(lambda: any(r.error and r.error.get("code") == 50278
+                                    for r in fake.requests), what="the refused DM")
+    fake.expect_refusals()
+    clicked = await fake.answered(await fake.click(bob, board, next(iter(
+        board_buttons(fake, board).values()))))
+    await fake.wait_for(lambda: any("While you were away" in says(m)
+                                    for m in clicked.messages()), what="what Bob missed")
+    assert not channel_requests(fake, dm)
+
+
+async def test_three_friends_play_ghostone_in_a_group_dm(fake, bot):
+    """A lobby in a group DM, opened by the one who installed Corral: the two others join by
+    its button (a button needs no install), and the three play a whole match there."""
+    users = [fake.add_user(name, installed=(name == "Aki"), in_server=False)
+             for name in ("Aki", "Ben", "Cho")]
+    group = fake.add_group_dm(*users, name="friends")
+    opened = await fake.answered(await fake.slash(users[0], "play", channel_id=group,
+                                                  game=GHOSTONE.id, first="me", time="none"))
+    assert opened.original is not None
+    lobby = await fake.wait_for(lambda: next((
+        m for m in fake.channel_messages(group) if "opened a lobby" in says(m)), None),
+        what="the lobby")
+    ids = {c.split(":")[2]: c for c in fake.custom_ids(lobby)}
+    for user in users[1:]:
+        await fake.answered(await fake.click(user, fake.messages[int(lobby["id"])],
+                                             ids["join"]))
+    await fake.answered(await fake.click(users[0], fake.messages[int(lobby["id"])],
+                                         ids["start"]))
+    board = await next_board(fake, 0, group, "the first board")
+    rng, turns = random.Random(7), 0
+    while True:
+        state = logged_state(bot)
+        if GHOSTONE.outcome(state) is not None:
+            break
+        user = users[GHOSTONE.to_move(state)]
+        assert mover(board, users) == user, says(board)
+        board = await enter_move(fake, user, board, GHOSTONE, state,
+                                 rng.choice(GHOSTONE.legal_notations(state)), group)
+        turns += 1
+        assert turns < 400, "the match did not end"
+    assert fake.pinged(board) == set(users)
+    assert not channel_requests(fake, group)
+    assert max(follow_ups_per_interaction(fake).values()) <= 5
+
+
+def logged_state(bot):
+    """The Ghostone match replayed from the bot's move log (its moves and the host's rolls)."""
+    db = sqlite3.connect(bot.database)
+    log = [n for (n,) in db.execute("SELECT notation FROM moves ORDER BY seq")]
+    db.close()
+    state = GHOSTONE.new(3)
+    for notation in log:
+        state = GHOSTONE.play(state, notation)
+    return state
+
+
+async def test_playing_the_ai_in_a_server_that_did_not_add_corral(fake, bot):
+    """The server has not added Corral; its member installed it to their account: every board
+    is an answer to their own clicks, and the AI's replies follow them up. What needs Corral
+    in the server says so."""
+    _, channel = fake.add_guild("Elsewhere", bot_member=False)
+    alice = fake.add_user("Alice", installed=True)
+    opened = await fake.answered(await fake.slash(alice, "play", channel_id=channel,
+                                                  game=MANCALA.id, ai="easy", first="me"))
+    assert opened.original is not None
+
+    def alices_turn():
+        shown = boards(fake, channel)
+        if not shown:
+            return None
+        newest = fake.messages[int(shown[-1]["id"])]
+        return newest if board_buttons(fake, newest) or "wins" in says(newest) else None
+
+    rng, moves = random.Random(1), 0
+    while True:
+        board = await fake.wait_for(alices_turn, what="Alice's turn", timeout=20)
+        if not board_buttons(fake, board):
+            break
+        count = len(boards(fake, channel))
+        clicked = await fake.answered(await fake.click(
+            alice, board, rng.choice(sorted(board_buttons(fake, board).values()))))
+        assert clicked.kind == 7, clicked.callbacks
+        await next_board(fake, count, channel, "the next board")
+        moves += 1
+        assert moves < 200
+    assert "wins" in says(board) or "draw" in says(board).lower()
+    assert not channel_requests(fake, channel)
+    assert max(follow_ups_per_interaction(fake).values()) <= 5
+    settings = await fake.answered(await fake.slash(alice, "corral", subcommand="settings",
+                                                    channel_id=channel))
+    assert "needs Corral added to the server" in says(settings.original)
+
+
+async def test_a_server_that_keeps_apps_private_is_told_so(fake, bot):
+    """A server that forbids external apps' public answers: a challenge there would reach
+    nobody but its author, so it is refused with the way out; the AI is still playable."""
+    _, channel = fake.add_guild("Strict", bot_member=False, external_apps=False)
+    alice, bob = fake.add_user("Alice", installed=True), fake.add_user("Bob")
+    refused = await fake.answered(await fake.slash(alice, "play", channel_id=channel,
+                                                   game=MANCALA.id, opponent=UserRef(bob)))
+    assert "answer only privately" in says(refused.original)
+    opened = await fake.answered(await fake.slash(alice, "play", channel_id=channel,
+                                                  game=MANCALA.id, ai="easy", first="me"))
+    assert opened.original is not None
+    board = await fake.wait_for(lambda: next((
+        m for m in fake.messages.values() if m["channel_id"] == str(channel)
+        and is_ephemeral(m) and board_buttons(fake, m)), None), what="a private board")
+    assert board is not None
+    assert not channel_requests(fake, channel)
+
+
+FULL_NOTATION = re.compile(r"[BR][MSD]@")
+SYMBOL_WORDS = re.compile(r"\b(moon|sun|dot)s?\b(?! player)", re.IGNORECASE)
+
+
+async def test_a_consequence_match_in_a_dm_keeps_every_tile_private(fake, bot):
+    """Hidden tiles reach each player alone (their own DM with Corral, ephemeral answers);
+    the DM the two share sees only what a channel would."""
+    consequence = get_game("consequence")
+    alice = fake.add_user("Alice", installed=True, in_server=False)
+    bob = fake.add_user("Bob", installed=True, in_server=False)
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=consequence.id, first="me")
+    before = len(boards(fake, dm))
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    board = await next_board(fake, before, dm, "the first board")
+    for user in (alice, bob):
+        await fake.wait_for(lambda u=user: [m for m in fake.dm_messages(u)
+                                            if "has started" in says(m)],
+                            what="the private view at the start")
+    rng, state = random.Random(11), consequence.new()
+    shown = [(board["id"], says(board), fake.attachment_bytes(board)[0], alt_texts(board),
+              state)]
+    while consequence.outcome(state) is None:
+        notation = rng.choice(consequence.legal_notations(state))
+        user = (alice, bob)[consequence.to_move(state)]
+        assert mover(board, [alice, bob]) == user
+        board = await enter_move(fake, user, board, consequence, state, notation, dm)
+        state = consequence.play(state, notation)
+        shown.append((board["id"], says(board), fake.attachment_bytes(board)[0],
+                      alt_texts(board), state))
+    final = shown[-1][0]
+    for message in fake.channel_messages(dm):  # the final count reveals every tile
+        if message["id"] == final:
+            continue
+        assert not FULL_NOTATION.search(says(message)), says(message)
+        assert not SYMBOL_WORDS.search(says(message)), says(message)
+        for alt in alt_texts(message):
+            assert not FULL_NOTATION.search(alt), alt
+    for _, _, png, alts, position in shown[:-1]:
+        public = render_observation(consequence.id, consequence.observe(position, None),
+                                    names=["Alice", "Bob"])
+        assert png == public  # exactly the public picture
+        assert alts == [alt_text(consequence, consequence.observe(position, None),
+                                 Texts("en"), ["Alice", "Bob"])] * 2
+    assert not channel_requests(fake, dm)
