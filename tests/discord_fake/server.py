@@ -13,7 +13,7 @@ intents ask for it: MESSAGE_* needs GUILD_MESSAGES (DIRECT_MESSAGES in DMs), THR
 GUILDS; without MESSAGE_CONTENT, other people's guild messages arrive without content, embeds,
 attachments or components unless they mention the bot (events/gateway#message-content-intent).
 Events: INTERACTION_CREATE, MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE (not for ephemeral
-messages), THREAD_CREATE, GUILD_CREATE.
+messages, nor for channels the bot is not in), THREAD_CREATE, GUILD_CREATE (member guilds only).
 
 REST: users, gateway info, command sync (validated), interaction callbacks and their webhooks
 (followups, @original), channel messages (JSON or multipart with files: create, edit, get,
@@ -66,13 +66,57 @@ Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
     command in DMs, clicking a disabled or absent button, another user's ephemeral message,
     or a deleted message all raise AssertionError in the test. (default_member_permissions
     is not enforced: server admins can open a command to everyone.)
+  - user installs (interactions/receiving-and-responding.mdx, application-commands.mdx#
+    contexts, change-log.mdx "User-Installed Apps General Availability", June 2024):
+    interactions carry `context` (0 a server's channel, 1 the bot's DM, 2 a DM between users
+    or a group DM: PRIVATE_CHANNEL) and `authorizing_integration_owners` ("0": the guild id
+    where Corral is installed in the server, "0" in the bot's DM; "1": the invoking user's
+    id where their own install applies; a command's key only if its `integration_types`,
+    missing = [0], has it). A click or modal inherits the owners of the interaction that made
+    the message (a message the bot posted itself: the server's); messages carry them in
+    `interaction_metadata`. Outside servers: `user`, no `member` or `guild_id`, and
+    `app_permissions` ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE (in the bot's DM also
+    USE_EXTERNAL_EMOJIS, with `strict_bot_dm_permissions`: else all, as before); in a server
+    without the bot, @everyone's limited to those four. A
+    client offers a command where its `contexts` (missing: all) has the context and an
+    install applies: in (G)DMs between users and servers without Corral only the user's own
+    install (`integration_types` with 1); anyone in a (G)DM may click the app's buttons; a
+    user acts only in (G)DMs they are in, and not in the bot's servers with in_server=False
+    (all AssertionError in the test);
+  - channels the bot is not in (DMs and group DMs between users, every channel of a server
+    without the bot): every channel route (messages, history, threads, the channel) answers
+    403 50001 Missing Access, a server's commands there too; the gateway sends no message
+    events for them; interaction answers, follow-ups and @original edits work there;
+  - the bot's DM with a user (topics/opcodes-and-status-codes: 50007, 50278): closed DMs
+    -> 403 50007; a user who shares no server with the bot and has not installed Corral to
+    their account -> 403 50278 (discord-api-docs #7666: user-installed apps DM their users;
+    the code: PR #8212, its words: PR #8244);
+  - an interaction only a user install authorized (owners "1" without "0") makes at most 5
+    follow-ups: the sixth answers 400 40094 (edits are not limited);
+  - in a server without Corral whose invoking member lacks USE_EXTERNAL_APPS (1 << 50,
+    granted to @everyone by default), the interaction's answers (4, 5) and follow-ups are
+    made ephemeral whatever the bot asked;
 
 Test controls (everything below is a method or attribute of FakeDiscord):
-  add_user(name, bot=False) -> user id
-  add_guild(name, locale="en-US", channel="games", shard=None) -> AddedGuild(guild_id,
-      channel_id); shard=(i, n) draws an id that shard i of n receives. The default guild is
-      `guild_id` with channels `channel_id` ("games") and `other_channel_id` ("general").
-  add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE
+  add_user(name, bot=False, installed=False, in_server=True) -> user id; `installed`: Corral
+      installed to their account (USER_INSTALL); in_server=False: they share no server with
+      the bot. install(user_id), uninstall(user_id); `installed` (set of user ids),
+      `outsiders` (those with in_server=False)
+  add_guild(name, locale="en-US", channel="games", shard=None, bot_member=True,
+      external_apps=True) -> AddedGuild(guild_id, channel_id); shard=(i, n) draws an id that
+      shard i of n receives; bot_member=False: Corral is not installed there (not in READY,
+      no GUILD_CREATE, its members use Corral by user install); external_apps=False:
+      @everyone lacks USE_EXTERNAL_APPS. The default guild is `guild_id` with channels
+      `channel_id` ("games") and `other_channel_id` ("general").
+  add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE (a
+      guild with the bot only)
+  add_dm(user_a, user_b) -> channel id: the DM (type 1) between two users, the bot not in it;
+  add_group_dm(*users, name=None) -> channel id: a group DM (type 3, `recipients`,
+      `owner_id` the first user, `name`), the bot not in it
+  is_member_channel(channel_id): whether the bot is in it (its channel routes, its events);
+      context_of(channel_id): 0, 1 or 2
+  strict_bot_dm_permissions (False): interactions in the bot's DM carry Discord's
+      app_permissions there (442368) instead of all permissions, as before
   await add_role(name, guild_id=None, permissions=0) -> role id (GUILD_ROLE_CREATE);
       give_role(user_id, role_id): interactions then carry `member.roles` and
       `member.permissions` (@everyone's and the roles', all of them for an ADMINISTRATOR
@@ -82,7 +126,7 @@ Test controls (everything below is a method or attribute of FakeDiscord):
       `locale` and `guild_locale`; guilds carry `preferred_locale`
   close_dms(user_id): DMs to that user answer 50007
   delete_channel(channel_id): the channel (or thread) is gone: its routes answer 404 10003
-      Unknown Channel, and CHANNEL_DELETE / THREAD_DELETE is dispatched
+      Unknown Channel, and CHANNEL_DELETE / THREAD_DELETE is dispatched (where the bot is)
   archive_thread(thread_id, locked=False): the thread is archived, as after its inactivity
       period (topics/threads): a new message (a post, an interaction's answer or follow-up)
       opens it again unless it is locked; editing or deleting a message in it, or posting in
@@ -107,7 +151,8 @@ Test controls (everything below is a method or attribute of FakeDiscord):
   response_deadline, token_lifetime, nonce_window, attachment_size_limit,
       recommended_shards (GET /gateway/bot): plain attributes
   dispatch(name, data): send any gateway event (routed by its guild)
-Acting as users:
+Acting as users (`channel_id` any channel: a server's with or without the bot, the bot's DM,
+a DM or group DM between users):
   slash(user, name, channel_id=None, manager=False, subcommand=None, dm=False, **options),
   autocomplete(user, name, focused, ...), click(user, message, custom_id),
   select(user, message, custom_id, values), submit_modal(user, record, {custom_id: value}),
@@ -126,8 +171,8 @@ Reading what the bot did:
   route), an image attachment of a classic message or a V2 gallery item or thumbnail),
   pictures_without_alt(), pictures_of(message); InteractionRecord.kind
   (the answer's type) / original / followups / messages() / choices / modal / payload (the
-  INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
-  gateway session got).
+  INTERACTION_CREATE data) / owners (its authorizing_integration_owners) / forced_ephemeral /
+  answered_after (seconds); Session.events / names() (what a gateway session got).
 """
 
 from __future__ import annotations
@@ -354,6 +399,7 @@ class FakeDiscord:
         # DMs between users and group DMs (the bot not there): channel id -> its users
         self.private: dict[int, set[int]] = {}
         self._user_dms: dict[frozenset[int], int] = {}
+        self.strict_bot_dm_permissions = False  # see app_permissions
         self.denied: dict[int, set[str]] = {}  # channel id -> actions denied to the bot
         self.locales: dict[int, str] = {}  # user id -> locale
         # what the bot did
@@ -629,12 +675,15 @@ class FakeDiscord:
 
     def app_permissions(self, channel_id: int) -> int:
         """The app's permissions in a channel, as interactions carry them: all but those the
-        test denied where the bot is; in (G)DMs and the bot's DM what the docs list; in a
-        server without the bot, @everyone's limited to what interaction answers use."""
+        test denied where the bot is; in (G)DMs between users what the docs list; in a server
+        without the bot, @everyone's limited to what interaction answers use. In the bot's DM
+        Discord sends BOT_DM_PERMISSIONS (442368, no SEND_MESSAGES nor thread permissions);
+        the imitation does so only with `strict_bot_dm_permissions` (the suite was written
+        against all of them there, and /learn's closing click in a DM reads them)."""
         context = self.context_of(channel_id)
         if context == PRIVATE_CHANNEL_CONTEXT:
             return PRIVATE_CHANNEL_PERMISSIONS
-        if context == BOT_DM_CONTEXT:
+        if context == BOT_DM_CONTEXT and self.strict_bot_dm_permissions:
             return BOT_DM_PERMISSIONS
         guild_id = self._guild_of(channel_id)
         if guild_id is not None and not self.guilds[guild_id].bot_member:
@@ -917,6 +966,7 @@ class FakeDiscord:
         (`integration_types`, missing: [0]) applies there: the server's or the bot DM's guild
         install, or the user's own install. In (G)DMs between users and in servers without the
         bot only a user install can apply. Returns the authorizing owners."""
+        self._check_present(user_id, channel_id)
         context = self.context_of(channel_id)
         contexts = command.get("contexts")
         if contexts is not None and context not in contexts:
