@@ -3,7 +3,7 @@ of field errors (developers/reference#error-messages).
 
 The codes, messages and statuses are Discord's (topics/opcodes-and-status-codes, and answers
 quoted in public issues: 50027 "Invalid Webhook Token" with 401, 40005 with 413, 50013
-"Missing Permissions" with 403). spec.py and limits.py say where each inner 50035 code comes
+"Missing Permissions" with 403, 50001 "Missing Access" with 403). spec.py and limits.py say where each inner 50035 code comes
 from.
 """
 
@@ -19,9 +19,19 @@ UNKNOWN_WEBHOOK = (404, 10015, "Unknown Webhook")
 UNKNOWN_INTERACTION = (404, 10062, "Unknown interaction")
 ENTITY_TOO_LARGE = (413, 40005, "Request entity too large")
 ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
+# the sixth follow-up of an interaction only a user install authorized (receiving-and-
+# responding.mdx: "limited to 5 followup messages"; the code: opcodes-and-status-codes.mdx)
+MAX_FOLLOWUPS = (400, 40094, "This interaction has hit the maximum number of follow up messages")
+# a channel the bot is not in: a DM or group DM between users, a server without the bot
+MISSING_ACCESS = (403, 50001, "Missing Access")
 CANNOT_EDIT_OTHERS = (403, 50005, "Cannot edit a message authored by another user")
 EMPTY_MESSAGE = (400, 50006, "Cannot send an empty message")
 CANNOT_DM = (403, 50007, "Cannot send messages to this user")
+# a DM to a user who shares no server with the bot and has not installed the app to their
+# account: added to opcodes-and-status-codes.mdx by discord-api-docs PR #8212 as "Cannot send
+# messages to this user" (the same words as 50007), given its own words by PR #8244
+NO_MUTUAL_GUILDS = (403, 50278, "Cannot send messages to this user due to having no mutual "
+                                "guilds")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
 INVALID_FORM_BODY = (400, 50035, "Invalid Form Body")

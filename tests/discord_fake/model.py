@@ -30,9 +30,25 @@ MANAGE_MESSAGES = 1 << 13
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+MENTION_EVERYONE = 1 << 17
+USE_EXTERNAL_EMOJIS = 1 << 18
+# "lets modmins control whether user-installed apps can post public replies in a server";
+# enabled for servers by default (change-log.mdx, User-Installed Apps General Availability)
+USE_EXTERNAL_APPS = 1 << 50
 ALL_PERMISSIONS = (1 << 41) - 1
 MEMBER_PERMISSIONS = str((1 << 0) | (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15)
                          | (1 << 16) | (1 << 31) | (1 << 35) | (1 << 38))
+# app_permissions where the app has no bot in the channel (receiving-and-responding.mdx,
+# interaction structure, note ***): "ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE permissions
+# for (G)DMs with other users, and additionally ... USE_EXTERNAL_EMOJIS for DMs with the app's
+# bot user"; in a server without the bot, @everyone's permissions limited to those four, as for
+# "apps without a bot user" (change-log.mdx, app_permissions in interactions; 442368 in the
+# user-installable app tutorial)
+PRIVATE_CHANNEL_PERMISSIONS = ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE
+BOT_DM_PERMISSIONS = PRIVATE_CHANNEL_PERMISSIONS | USE_EXTERNAL_EMOJIS
+RESPONSE_PERMISSIONS = BOT_DM_PERMISSIONS
 ACTIONS = {"send": SEND_MESSAGES, "send_in_threads": SEND_MESSAGES_IN_THREADS,
            "create_thread": CREATE_PUBLIC_THREADS | CREATE_PRIVATE_THREADS,
            "manage_messages": MANAGE_MESSAGES}
@@ -44,12 +60,19 @@ DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
 
 # channel types
-GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD, ANNOUNCEMENT = 0, 1, 11, 12, 5
+GUILD_TEXT, DM, GROUP_DM, PUBLIC_THREAD, PRIVATE_THREAD, ANNOUNCEMENT = 0, 1, 3, 11, 12, 5
 THREADS = (10, PUBLIC_THREAD, PRIVATE_THREAD)
 
 # interaction types -> the response types Discord accepts for them
 # (interactions/receiving-and-responding#interaction-response-object-interaction-callback-type)
 COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+# interaction context types (receiving-and-responding#interaction-object-interaction-context-
+# types) and application integration types (resources/application)
+GUILD_CONTEXT, BOT_DM_CONTEXT, PRIVATE_CHANNEL_CONTEXT = 0, 1, 2
+GUILD_INSTALL, USER_INSTALL = 0, 1
+# "Apps are limited to 5 followup messages per interaction if it was initiated from a
+# user-installed app and isn't installed in the server" (receiving-and-responding.mdx)
+USER_INSTALL_FOLLOWUPS = 5
 RESPONSES = {COMMAND: (4, 5, 9), COMPONENT: (4, 5, 6, 7, 9), AUTOCOMPLETE: (8,),
              MODAL_SUBMIT: (4, 5, 6, 7)}
 
@@ -172,6 +195,7 @@ class Guild:
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)  # @everyone first, by position
     members: dict[int, set[int]] = field(default_factory=dict)  # user id -> role ids
+    bot_member: bool = True  # Corral is installed in it (its bot is a member)
 
     def permissions(self, user_id: int) -> int:
         """A member's guild permissions: @everyone's and their roles' (topics/permissions#
@@ -182,6 +206,14 @@ class Guild:
         for role_id in self.members.get(user_id, ()):
             granted |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if granted & ADMINISTRATOR else granted
+
+    def allows(self, user_id: int, permission: int) -> bool:
+        """Whether a member has a permission (ALL_PERMISSIONS stops at bit 40: the owner and
+        administrators have the later ones too)."""
+        granted = self.roles[self.id].permissions
+        for role_id in self.members.get(user_id, ()):
+            granted |= self.roles[role_id].permissions
+        return user_id == self.owner_id or bool(granted & (ADMINISTRATOR | permission))
 
 
 @dataclass
@@ -231,6 +263,19 @@ class InteractionRecord:
     source_message_id: int | None = None  # for component clicks: the message clicked on
     modal: Json | None = None  # the modal the bot answered with
     payload: Json = field(default_factory=dict)  # the INTERACTION_CREATE data
+    # a server without the app whose members lack USE_EXTERNAL_APPS: every message the
+    # interaction makes is ephemeral (change-log.mdx, User-Installed Apps GA)
+    forced_ephemeral: bool = False
+
+    @property
+    def owners(self) -> dict[str, str]:
+        """Its authorizing_integration_owners: "0" the guild (or "0" in the bot's DM) where the
+        app is installed there, "1" the user who installed it to their account."""
+        return dict(self.payload.get("authorizing_integration_owners") or {})
+
+    @property
+    def user_installed_only(self) -> bool:
+        return set(self.owners) == {"1"}
 
     @property
     def kind(self) -> int | None:

@@ -13,7 +13,7 @@ intents ask for it: MESSAGE_* needs GUILD_MESSAGES (DIRECT_MESSAGES in DMs), THR
 GUILDS; without MESSAGE_CONTENT, other people's guild messages arrive without content, embeds,
 attachments or components unless they mention the bot (events/gateway#message-content-intent).
 Events: INTERACTION_CREATE, MESSAGE_CREATE / MESSAGE_UPDATE / MESSAGE_DELETE (not for ephemeral
-messages), THREAD_CREATE, GUILD_CREATE.
+messages, nor for channels the bot is not in), THREAD_CREATE, GUILD_CREATE (member guilds only).
 
 REST: users, gateway info, command sync (validated), interaction callbacks and their webhooks
 (followups, @original), channel messages (JSON or multipart with files: create, edit, get,
@@ -66,13 +66,57 @@ Rules enforced (see errors.py, spec.py and limits.py for the 50035 details):
     command in DMs, clicking a disabled or absent button, another user's ephemeral message,
     or a deleted message all raise AssertionError in the test. (default_member_permissions
     is not enforced: server admins can open a command to everyone.)
+  - user installs (interactions/receiving-and-responding.mdx, application-commands.mdx#
+    contexts, change-log.mdx "User-Installed Apps General Availability", June 2024):
+    interactions carry `context` (0 a server's channel, 1 the bot's DM, 2 a DM between users
+    or a group DM: PRIVATE_CHANNEL) and `authorizing_integration_owners` ("0": the guild id
+    where Corral is installed in the server, "0" in the bot's DM; "1": the invoking user's
+    id where their own install applies; a command's key only if its `integration_types`,
+    missing = [0], has it). A click or modal inherits the owners of the interaction that made
+    the message (a message the bot posted itself: the server's); messages carry them in
+    `interaction_metadata`. Outside servers: `user`, no `member` or `guild_id`, and
+    `app_permissions` ATTACH_FILES | EMBED_LINKS | MENTION_EVERYONE (in the bot's DM also
+    USE_EXTERNAL_EMOJIS, with `strict_bot_dm_permissions`: else all, as before); in a server
+    without the bot, @everyone's limited to those four. A
+    client offers a command where its `contexts` (missing: all) has the context and an
+    install applies: in (G)DMs between users and servers without Corral only the user's own
+    install (`integration_types` with 1); anyone in a (G)DM may click the app's buttons; a
+    user acts only in (G)DMs they are in, and not in the bot's servers with in_server=False
+    (all AssertionError in the test);
+  - channels the bot is not in (DMs and group DMs between users, every channel of a server
+    without the bot): every channel route (messages, history, threads, the channel) answers
+    403 50001 Missing Access, a server's commands there too; the gateway sends no message
+    events for them; interaction answers, follow-ups and @original edits work there;
+  - the bot's DM with a user (topics/opcodes-and-status-codes: 50007, 50278): closed DMs
+    -> 403 50007; a user who shares no server with the bot and has not installed Corral to
+    their account -> 403 50278 (discord-api-docs #7666: user-installed apps DM their users;
+    the code: PR #8212, its words: PR #8244);
+  - an interaction only a user install authorized (owners "1" without "0") makes at most 5
+    follow-ups: the sixth answers 400 40094 (edits are not limited);
+  - in a server without Corral whose invoking member lacks USE_EXTERNAL_APPS (1 << 50,
+    granted to @everyone by default), the interaction's answers (4, 5) and follow-ups are
+    made ephemeral whatever the bot asked;
 
 Test controls (everything below is a method or attribute of FakeDiscord):
-  add_user(name, bot=False) -> user id
-  add_guild(name, locale="en-US", channel="games", shard=None) -> AddedGuild(guild_id,
-      channel_id); shard=(i, n) draws an id that shard i of n receives. The default guild is
-      `guild_id` with channels `channel_id` ("games") and `other_channel_id` ("general").
-  add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE
+  add_user(name, bot=False, installed=False, in_server=True) -> user id; `installed`: Corral
+      installed to their account (USER_INSTALL); in_server=False: they share no server with
+      the bot. install(user_id), uninstall(user_id); `installed` (set of user ids),
+      `outsiders` (those with in_server=False)
+  add_guild(name, locale="en-US", channel="games", shard=None, bot_member=True,
+      external_apps=True) -> AddedGuild(guild_id, channel_id); shard=(i, n) draws an id that
+      shard i of n receives; bot_member=False: Corral is not installed there (not in READY,
+      no GUILD_CREATE, its members use Corral by user install); external_apps=False:
+      @everyone lacks USE_EXTERNAL_APPS. The default guild is `guild_id` with channels
+      `channel_id` ("games") and `other_channel_id` ("general").
+  add_channel(guild_id, name) -> channel id;  announce_guild(guild_id): GUILD_CREATE (a
+      guild with the bot only)
+  add_dm(user_a, user_b) -> channel id: the DM (type 1) between two users, the bot not in it;
+  add_group_dm(*users, name=None) -> channel id: a group DM (type 3, `recipients`,
+      `owner_id` the first user, `name`), the bot not in it
+  is_member_channel(channel_id): whether the bot is in it (its channel routes, its events);
+      context_of(channel_id): 0, 1 or 2
+  strict_bot_dm_permissions (False): interactions in the bot's DM carry Discord's
+      app_permissions there (442368) instead of all permissions, as before
   await add_role(name, guild_id=None, permissions=0) -> role id (GUILD_ROLE_CREATE);
       give_role(user_id, role_id): interactions then carry `member.roles` and
       `member.permissions` (@everyone's and the roles', all of them for an ADMINISTRATOR
@@ -82,7 +126,7 @@ Test controls (everything below is a method or attribute of FakeDiscord):
       `locale` and `guild_locale`; guilds carry `preferred_locale`
   close_dms(user_id): DMs to that user answer 50007
   delete_channel(channel_id): the channel (or thread) is gone: its routes answer 404 10003
-      Unknown Channel, and CHANNEL_DELETE / THREAD_DELETE is dispatched
+      Unknown Channel, and CHANNEL_DELETE / THREAD_DELETE is dispatched (where the bot is)
   archive_thread(thread_id, locked=False): the thread is archived, as after its inactivity
       period (topics/threads): a new message (a post, an interaction's answer or follow-up)
       opens it again unless it is locked; editing or deleting a message in it, or posting in
@@ -107,7 +151,8 @@ Test controls (everything below is a method or attribute of FakeDiscord):
   response_deadline, token_lifetime, nonce_window, attachment_size_limit,
       recommended_shards (GET /gateway/bot): plain attributes
   dispatch(name, data): send any gateway event (routed by its guild)
-Acting as users:
+Acting as users (`channel_id` any channel: a server's with or without the bot, the bot's DM,
+a DM or group DM between users):
   slash(user, name, channel_id=None, manager=False, subcommand=None, dm=False, **options),
   autocomplete(user, name, focused, ...), click(user, message, custom_id),
   select(user, message, custom_id, values), submit_modal(user, record, {custom_id: value}),
@@ -126,8 +171,8 @@ Reading what the bot did:
   route), an image attachment of a classic message or a V2 gallery item or thumbnail),
   pictures_without_alt(), pictures_of(message); InteractionRecord.kind
   (the answer's type) / original / followups / messages() / choices / modal / payload (the
-  INTERACTION_CREATE data) / answered_after (seconds); Session.events / names() (what a
-  gateway session got).
+  INTERACTION_CREATE data) / owners (its authorizing_integration_owners) / forced_ephemeral /
+  answered_after (seconds); Session.events / names() (what a gateway session got).
 """
 
 from __future__ import annotations
@@ -154,7 +199,10 @@ from .errors import (
     EMPTY_MESSAGE,
     ENTITY_TOO_LARGE,
     INVALID_WEBHOOK_TOKEN,
+    MAX_FOLLOWUPS,
+    MISSING_ACCESS,
     MISSING_PERMISSIONS,
+    NO_MUTUAL_GUILDS,
     SERVER_ERRORS,
     THREAD_ARCHIVED,
     UNAUTHORIZED,
@@ -173,6 +221,8 @@ from .model import (
     ANNOUNCEMENT,
     APP_ID,
     AUTOCOMPLETE,
+    BOT_DM_CONTEXT,
+    BOT_DM_PERMISSIONS,
     BOT_USER,
     BOT_USER_ID,
     COMMAND,
@@ -180,17 +230,26 @@ from .model import (
     DISCORD_EPOCH_MS,
     DM,
     EPHEMERAL,
+    GROUP_DM,
+    GUILD_CONTEXT,
+    GUILD_INSTALL,
     GUILD_TEXT,
     LOADING,
     MAX_REQUEST,
     MEMBER_PERMISSIONS,
     MESSAGE_CONTENT,
     MODAL_SUBMIT,
+    PRIVATE_CHANNEL_CONTEXT,
+    PRIVATE_CHANNEL_PERMISSIONS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    RESPONSE_PERMISSIONS,
     RESPONSES,
     SUPPRESS_EMBEDS,
     THREADS,
+    USE_EXTERNAL_APPS,
+    USER_INSTALL,
+    USER_INSTALL_FOLLOWUPS,
     AddedGuild,
     Call,
     ChannelRef,
@@ -334,6 +393,13 @@ class FakeDiscord:
         self.notified: dict[int, set[int]] = {}  # message id -> users pinged when posted
         self.dms: dict[int, int] = {}  # user id -> DM channel id
         self.closed_dms: set[int] = set()
+        # user installs (integration type 1): users who installed Corral to their account
+        self.installed: set[int] = set()
+        self.outsiders: set[int] = set()  # users who share no server with the bot
+        # DMs between users and group DMs (the bot not there): channel id -> its users
+        self.private: dict[int, set[int]] = {}
+        self._user_dms: dict[frozenset[int], int] = {}
+        self.strict_bot_dm_permissions = False  # see app_permissions
         self.denied: dict[int, set[str]] = {}  # channel id -> actions denied to the bot
         self.locales: dict[int, str] = {}  # user id -> locale
         # what the bot did
@@ -385,22 +451,69 @@ class FakeDiscord:
     def timestamp(self) -> str:
         return (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=self._offset)).isoformat()
 
-    def add_user(self, name: str, *, bot: bool = False) -> int:
+    def add_user(self, name: str, *, bot: bool = False, installed: bool = False,
+                 in_server: bool = True) -> int:
+        """A user. `installed`: they installed Corral to their account (integration type 1,
+        USER_INSTALL); `in_server=False`: they share no server with the bot (by default a
+        user is in the test guild)."""
         user_id = self.new_id()
         self.users[user_id] = user_payload(user_id, name, bot=bot)
+        if installed:
+            self.installed.add(user_id)
+        if not in_server:
+            self.outsiders.add(user_id)
         return user_id
 
+    def install(self, user_id: int) -> None:
+        """The user installs Corral to their account (a user install)."""
+        assert user_id in self.users, f"no user {user_id}"
+        self.installed.add(user_id)
+
+    def uninstall(self, user_id: int) -> None:
+        self.installed.discard(user_id)
+
+    def add_dm(self, user_a: int, user_b: int) -> int:
+        """The DM (type 1) between two users: the bot is not in it (`dm_channel(user)` is the
+        bot's own DM with a user). One per pair, as on Discord."""
+        assert user_a != user_b and {user_a, user_b} <= set(self.users), (user_a, user_b)
+        pair = frozenset((user_a, user_b))
+        if pair not in self._user_dms:
+            channel_id = self.new_id()
+            self.channels[channel_id] = {
+                "id": str(channel_id), "type": DM, "flags": 0, "last_message_id": None,
+                "recipients": [self.users[user_a], self.users[user_b]]}
+            self.private[channel_id] = set(pair)
+            self._user_dms[pair] = channel_id
+        return self._user_dms[pair]
+
+    def add_group_dm(self, *users: int, name: str | None = None) -> int:
+        """A group DM (type 3) of these users, the first its owner; the bot is not in it (a
+        bot cannot be: resources/channel, group DMs). Up to 10 people."""
+        assert 1 <= len(set(users)) == len(users) <= 10, users
+        assert set(users) <= set(self.users), users
+        channel_id = self.new_id()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": GROUP_DM, "flags": 0, "last_message_id": None,
+            "name": name, "icon": None, "owner_id": str(users[0]),
+            "recipients": [self.users[u] for u in users]}
+        self.private[channel_id] = set(users)
+        return channel_id
+
     def add_guild(self, name: str = "Other Server", *, locale: str = "en-US",
-                  channel: str = "games", shard: tuple[int, int] | None = None) -> AddedGuild:
+                  channel: str = "games", shard: tuple[int, int] | None = None,
+                  bot_member: bool = True, external_apps: bool = True) -> AddedGuild:
         """A guild with one text channel. Add it before the bot connects (it is then in READY),
-        or call `announce_guild` afterwards."""
+        or call `announce_guild` afterwards. `bot_member=False`: Corral is not installed there
+        (not in READY, no GUILD_CREATE, its channels refuse the bot 50001; its members use
+        Corral by user install). `external_apps=False`: @everyone lacks USE_EXTERNAL_APPS."""
         assert locale in limits.LOCALES, locale
         guild_id = self.new_id()
         while shard is not None and (guild_id >> 22) % shard[1] != shard[0]:
             guild_id = self.new_id()
-        self.guilds[guild_id] = Guild(guild_id, name, locale, self.new_id())
-        self.guilds[guild_id].roles[guild_id] = Role(guild_id, "@everyone",
-                                                     int(MEMBER_PERMISSIONS), 0)
+        self.guilds[guild_id] = Guild(guild_id, name, locale, self.new_id(),
+                                      bot_member=bot_member)
+        everyone = int(MEMBER_PERMISSIONS) | (USE_EXTERNAL_APPS if external_apps else 0)
+        self.guilds[guild_id].roles[guild_id] = Role(guild_id, "@everyone", everyone, 0)
         return AddedGuild(guild_id, self.add_channel(guild_id, channel))
 
     def add_channel(self, guild_id: int, name: str) -> int:
@@ -418,8 +531,9 @@ class FakeDiscord:
         guild = self.guilds[guild_id or self.guild_id]
         role = Role(self.new_id(), name, permissions, len(guild.roles))
         guild.roles[role.id] = role
-        await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id),
-                                                  "role": role.payload()})
+        if guild.bot_member:
+            await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id),
+                                                      "role": role.payload()})
         return role.id
 
     def give_role(self, user_id: int, role_id: int) -> None:
@@ -432,6 +546,7 @@ class FakeDiscord:
         guild.members.setdefault(user_id, set()).add(role_id)
 
     async def announce_guild(self, guild_id: int) -> None:
+        assert self.guilds[guild_id].bot_member, "the bot is not in that guild"
         await self.dispatch("GUILD_CREATE", self.guild_payload(guild_id))
 
     async def start(self) -> None:
@@ -472,7 +587,11 @@ class FakeDiscord:
         self.closed_dms.add(user_id)
 
     async def delete_channel(self, channel_id: int) -> None:
+        seen = self.is_member_channel(channel_id)
         channel = self.channels.pop(channel_id)
+        self.private.pop(channel_id, None)
+        if not seen:  # the bot is not told about channels it is not in
+            return
         event = "THREAD_DELETE" if channel["type"] in THREADS else "CHANNEL_DELETE"
         await self.dispatch(event, {k: channel[k] for k in ("id", "type", "guild_id",
                                                             "parent_id") if k in channel})
@@ -555,10 +674,47 @@ class FakeDiscord:
         self.gateway_down = False
 
     def app_permissions(self, channel_id: int) -> int:
+        """The app's permissions in a channel, as interactions carry them: all but those the
+        test denied where the bot is; in (G)DMs between users what the docs list; in a server
+        without the bot, @everyone's limited to what interaction answers use. In the bot's DM
+        Discord sends BOT_DM_PERMISSIONS (442368, no SEND_MESSAGES nor thread permissions);
+        the imitation does so only with `strict_bot_dm_permissions` (the suite was written
+        against all of them there, and /learn's closing click in a DM reads them)."""
+        context = self.context_of(channel_id)
+        if context == PRIVATE_CHANNEL_CONTEXT:
+            return PRIVATE_CHANNEL_PERMISSIONS
+        if context == BOT_DM_CONTEXT and self.strict_bot_dm_permissions:
+            return BOT_DM_PERMISSIONS
+        guild_id = self._guild_of(channel_id)
+        if guild_id is not None and not self.guilds[guild_id].bot_member:
+            return self.guilds[guild_id].roles[guild_id].permissions & RESPONSE_PERMISSIONS
         permissions = ALL_PERMISSIONS
         for action in self.denied.get(channel_id, ()):
             permissions &= ~ACTIONS[action]
         return permissions
+
+    def context_of(self, channel_id: int) -> int:
+        """The interaction context of a channel: 0 a server's, 1 the bot's DM with a user, 2 a
+        DM between users or a group DM (PRIVATE_CHANNEL)."""
+        if channel_id in self.private:
+            return PRIVATE_CHANNEL_CONTEXT
+        return GUILD_CONTEXT if self._guild_of(channel_id) is not None else BOT_DM_CONTEXT
+
+    def is_member_channel(self, channel_id: int) -> bool:
+        """Whether the bot is in this channel (may use its channel routes, gets its events):
+        a channel of a server it is in, or its own DM with a user."""
+        if channel_id in self.private:
+            return False
+        guild_id = self._guild_of(channel_id)
+        return guild_id is None or self.guilds[guild_id].bot_member
+
+    def _member_channel(self, cid: str | int) -> Json:
+        """A channel for the channel routes: 404 10003 if it is gone, 403 50001 Missing Access
+        where the bot is not (a DM or group DM between users, a server without the bot)."""
+        channel = self._channel(cid)
+        if not self.is_member_channel(int(cid)):
+            raise ApiError(*MISSING_ACCESS)
+        return channel
 
     def _require(self, channel_id: int, action: str) -> None:
         if action in self.denied.get(channel_id, ()):
@@ -604,7 +760,8 @@ class FakeDiscord:
         session = Session(f"fake-session-{len(self.sessions) + 1}", shard_id, shard_count,
                           int(data.get("intents") or 0), ws)
         self.sessions.append(session)
-        guilds = [g for g in self.guilds if session.receives(g)]
+        guilds = [g for g, guild in self.guilds.items()
+                  if guild.bot_member and session.receives(g)]
         await self._send(session, "READY", {
             "v": 10, "user": {**BOT_USER, "verified": True, "mfa_enabled": False, "flags": 0},
             "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
@@ -703,15 +860,62 @@ class FakeDiscord:
                                          "last_message_id": None}
         return self.dms[user_id]
 
+    def _owners(self, user_id: int, channel_id: int,
+                integration_types: list[int] | None = None) -> dict[str, str]:
+        """authorizing_integration_owners of a command run here (receiving-and-responding#
+        interaction-object-authorizing-integration-owners-object): "0" where the app is
+        installed to the server (the guild id; "0" in the bot's DM), "1" the invoking user's id
+        if they installed the app to their account; each only if the command's
+        `integration_types` (missing: [0]) has it."""
+        types = integration_types if integration_types is not None else [GUILD_INSTALL]
+        context = self.context_of(channel_id)
+        owners: dict[str, str] = {}
+        if GUILD_INSTALL in types and context != PRIVATE_CHANNEL_CONTEXT:
+            guild_id = self._guild_of(channel_id)
+            if guild_id is None:
+                owners["0"] = "0"
+            elif self.guilds[guild_id].bot_member:
+                owners["0"] = str(guild_id)
+        if USER_INSTALL in types and user_id in self.installed:
+            owners["1"] = str(user_id)
+        return owners
+
+    def _message_owners(self, message: Json) -> dict[str, str]:
+        """The owners a click on a message inherits: those of the interaction that made it; a
+        message the bot posted in a channel itself, the server's (the bot's DM: "0")."""
+        meta = message.get("interaction_metadata")
+        if meta is not None:
+            return dict(meta["authorizing_integration_owners"])
+        guild = message.get("guild_id") or self._guild_of(int(message["channel_id"]))
+        return {"0": str(guild or 0)}
+
+    def _check_present(self, user_id: int, channel_id: int) -> None:
+        """A user acts only where they are: in a DM or group DM of theirs; in a server with the
+        bot only if they share one with it."""
+        assert user_id in self.users, f"no user {user_id}"
+        if channel_id in self.private:
+            assert user_id in self.private[channel_id], \
+                f"user {user_id} is not in the (group) DM {channel_id}"
+        elif self.is_member_channel(channel_id) and self._guild_of(channel_id) is not None:
+            assert user_id not in self.outsiders, \
+                f"user {user_id} shares no server with the bot (in_server=False)"
+
     def _interaction(self, kind: int, user_id: int, channel_id: int, data: Json, *,
-                     message: Json | None = None,
-                     manager: bool = False) -> tuple[Json, InteractionRecord]:
+                     message: Json | None = None, manager: bool = False,
+                     owners: dict[str, str] | None = None) -> tuple[Json, InteractionRecord]:
+        """The INTERACTION_CREATE data (receiving-and-responding#interaction-object): in a
+        server `member`, `guild_id` and context 0; elsewhere `user`, context 1 in the bot's DM
+        and 2 in (G)DMs between users. `owners` (default: a command that only guild installs
+        take) becomes authorizing_integration_owners."""
+        self._check_present(user_id, channel_id)
         interaction_id = self.new_id()
         token = f"itoken-{interaction_id}"
         guild_id = self._guild_of(channel_id)
         record = InteractionRecord(interaction_id, token, user_id, channel_id, guild_id=guild_id,
                                    interaction_type=kind, created=self.now())
         self.interactions[token] = record
+        if owners is None:
+            owners = self._owners(user_id, channel_id)
         payload: Json = {
             "id": str(interaction_id), "application_id": str(APP_ID), "type": kind,
             "token": token, "version": 1, "channel_id": str(channel_id),
@@ -719,15 +923,20 @@ class FakeDiscord:
             "app_permissions": str(self.app_permissions(channel_id)),
             "locale": self.locales.get(user_id, "en-US"), "entitlements": [], "data": data,
             "attachment_size_limit": self.attachment_size_limit,
+            "authorizing_integration_owners": owners, "context": self.context_of(channel_id),
         }
         if guild_id is not None:
-            payload.update({"guild_id": str(guild_id), "guild_locale": self.guilds[guild_id].locale,
-                            "member": self.member_payload(user_id, guild_id, manager=manager),
-                            "authorizing_integration_owners": {"0": str(guild_id)},
-                            "context": 0})
+            guild = self.guilds[guild_id]
+            payload.update({"guild_id": str(guild_id), "guild_locale": guild.locale,
+                            "guild": {"id": str(guild_id), "locale": guild.locale,
+                                      "features": []},
+                            "member": self.member_payload(user_id, guild_id, manager=manager)})
+            # "If Use External Apps is disabled and your app is not installed to the server,
+            # your app's responses will be ephemeral" (change-log.mdx, June 2024)
+            record.forced_ephemeral = not guild.bot_member and not manager and not guild.allows(
+                user_id, USE_EXTERNAL_APPS)
         else:
-            payload.update({"user": self.users[user_id], "context": 1,
-                            "authorizing_integration_owners": {"0": "0"}})
+            payload["user"] = self.users[user_id]
         if message is not None:
             payload["message"] = message
         record.payload = payload
@@ -743,11 +952,37 @@ class FakeDiscord:
 
     @staticmethod
     def _check_context(command: Json, guild_id: int | None) -> None:
+        """A command's `contexts` in a server (0) or the bot's DM (1); `_check_offered` says
+        all a client checks."""
         contexts = command.get("contexts")
         context = 0 if guild_id else 1
         if contexts is not None and context not in contexts:
             where = "in a server" if guild_id else "in DMs"
             raise AssertionError(f"/{command['name']} cannot be used {where}")
+
+    def _check_offered(self, command: Json, user_id: int, channel_id: int) -> dict[str, str]:
+        """What a Discord client offers (application-commands#contexts): the command's
+        `contexts` (missing: all) have the channel's context, and an installation it is for
+        (`integration_types`, missing: [0]) applies there: the server's or the bot DM's guild
+        install, or the user's own install. In (G)DMs between users and in servers without the
+        bot only a user install can apply. Returns the authorizing owners."""
+        self._check_present(user_id, channel_id)
+        context = self.context_of(channel_id)
+        contexts = command.get("contexts")
+        if contexts is not None and context not in contexts:
+            where = {GUILD_CONTEXT: "in a server", BOT_DM_CONTEXT: "in DMs",
+                     PRIVATE_CHANNEL_CONTEXT: "in DMs or group DMs between users"}[context]
+            raise AssertionError(f"/{command['name']} cannot be used {where}")
+        owners = self._owners(user_id, channel_id, command.get("integration_types"))
+        if not owners:
+            types = command.get("integration_types") or [GUILD_INSTALL]
+            why = ("the user has not installed Corral" if user_id not in self.installed
+                   else f"its integration_types are {types}")
+            where = ("in a DM or group DM between users" if context == PRIVATE_CHANNEL_CONTEXT
+                     else "in a server without Corral" if context == GUILD_CONTEXT
+                     else "here")
+            raise AssertionError(f"/{command['name']} is not offered {where}: {why}")
+        return owners
 
     def _options(self, command: Json, values: dict[str, Any], *, subcommand: str | None,
                  focused: str | None, guild_id: int | None) -> tuple[list[Json], Json]:
@@ -840,7 +1075,7 @@ class FakeDiscord:
         channel_id = self.dm_channel(user_id) if dm else channel_id or self.channel_id
         guild_id = self._guild_of(channel_id)
         command = self._command(name, guild_id)
-        self._check_context(command, guild_id)
+        owners = self._check_offered(command, user_id, channel_id)
         opts, resolved = self._options(command, options, subcommand=subcommand, focused=None,
                                        guild_id=guild_id)
         data: Json = {"id": command["id"], "name": name, "type": 1, "options": opts}
@@ -848,7 +1083,8 @@ class FakeDiscord:
             data["resolved"] = resolved
         if command.get("guild_id"):
             data["guild_id"] = command["guild_id"]
-        payload, record = self._interaction(COMMAND, user_id, channel_id, data, manager=manager)
+        payload, record = self._interaction(COMMAND, user_id, channel_id, data, manager=manager,
+                                            owners=owners)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
@@ -858,13 +1094,14 @@ class FakeDiscord:
         channel_id = self.dm_channel(user_id) if dm else channel_id or self.channel_id
         guild_id = self._guild_of(channel_id)
         command = self._command(name, guild_id)
-        self._check_context(command, guild_id)
+        owners = self._check_offered(command, user_id, channel_id)
         opts, resolved = self._options(command, options, subcommand=subcommand, focused=focused,
                                        guild_id=guild_id)
         data: Json = {"id": command["id"], "name": name, "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        payload, record = self._interaction(AUTOCOMPLETE, user_id, channel_id, data)
+        payload, record = self._interaction(AUTOCOMPLETE, user_id, channel_id, data,
+                                            owners=owners)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
@@ -899,7 +1136,8 @@ class FakeDiscord:
         sends, records = [], []
         for session in [s for s in self.sessions if s.ws is not None]:
             payload, record = self._interaction(COMPONENT, user_id, int(current["channel_id"]),
-                                                data, message=current)
+                                                data, message=current,
+                                                owners=self._message_owners(current))
             record.source_message_id = int(current["id"])
             records.append(record)
             sends.append(self._send(session, "INTERACTION_CREATE", payload))
@@ -922,7 +1160,8 @@ class FakeDiscord:
     async def _component_interaction(self, user_id: int, message: Json, data: Json,
                                      manager: bool) -> InteractionRecord:
         payload, record = self._interaction(COMPONENT, user_id, int(message["channel_id"]),
-                                            data, message=message, manager=manager)
+                                            data, message=message, manager=manager,
+                                            owners=self._message_owners(message))
         record.source_message_id = int(message["id"])
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
@@ -947,15 +1186,17 @@ class FakeDiscord:
         data = {"custom_id": modal["custom_id"], "components": rows}
         source = self.messages.get(shown.source_message_id or 0)
         payload, record = self._interaction(MODAL_SUBMIT, user_id, shown.channel_id, data,
-                                            message=source)
+                                            message=source, owners=shown.owners)
         record.source_message_id = shown.source_message_id
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
     async def user_message(self, user_id: int, channel_id: int | None = None,
                            content: str = "") -> Json:
-        """A user posts in a channel (or their DM with the bot: `dm_channel(user)`)."""
+        """A user posts in a channel (or their DM with the bot: `dm_channel(user)`); where the
+        bot is not (a DM or group DM between users, a server without it) it gets no event."""
         channel_id = channel_id or self.channel_id
+        self._check_present(user_id, channel_id)
         message = self._new_message(channel_id, {"content": content}, {}, author_id=user_id)
         await self._dispatch_message("MESSAGE_CREATE", message)
         return message
@@ -1195,7 +1436,14 @@ class FakeDiscord:
                 "flags": 0, "owner": user_payload(APP_ID + 1, "owner")}
 
     # -- application commands ---------------------------------------------------------------
+    def _command_guild(self, guild: str | None) -> None:
+        """A guild's commands only where the app is installed: 403 50001 Missing Access."""
+        if guild is not None and int(guild) in self.guilds and not self.guilds[
+                int(guild)].bot_member:
+            raise ApiError(*MISSING_ACCESS)
+
     async def _sync_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        self._command_guild(guild)
         commands = call.body or []  # null: no commands
         form = Form()
         limits.check_commands(form, commands)
@@ -1213,6 +1461,7 @@ class FakeDiscord:
         return stored
 
     async def _list_commands(self, call: Call, app: str, guild: str | None = None) -> list[Json]:
+        self._command_guild(guild)
         return self.commands.get("global" if guild is None else f"guild:{guild}", [])
 
     # -- messages -------------------------------------------------------------------------
@@ -1313,8 +1562,11 @@ class FakeDiscord:
     def _shown(self, before: list[tuple[str, str, str | None]], message: Json) -> None:
         """Record the pictures a message shows now that it did not (with that alt text)."""
         route = _ROUTE.get() or "?"
-        if self.channels.get(int(message["channel_id"]), {}).get("type") == DM:
+        kind = self.channels.get(int(message["channel_id"]), {}).get("type")
+        if kind == DM:
             route += " (DM)"
+        elif kind == GROUP_DM:
+            route += " (group DM)"
         for picture in self.pictures_of(message):
             if picture not in before:
                 self.pictures.append(Picture(int(message["id"]), int(message["channel_id"]),
@@ -1358,15 +1610,15 @@ class FakeDiscord:
             message["interaction_metadata"] = {
                 "id": str(interaction.id), "type": interaction.interaction_type,
                 "user": self.users[interaction.user_id],
-                "authorizing_integration_owners": {"0": str(interaction.guild_id or 0)}}
+                "authorizing_integration_owners": interaction.owners}
         self.messages[message_id] = message
         self.notified[message_id] = self._notified(message)
         self.channels[channel_id]["last_message_id"] = str(message_id)
         return message
 
     async def _dispatch_message(self, name: str, message: Json) -> None:
-        if message["flags"] & EPHEMERAL:
-            return
+        if message["flags"] & EPHEMERAL or not self.is_member_channel(int(message["channel_id"])):
+            return  # nobody else sees it / the bot is not in that channel
         data = dict(message)
         author = int(data["author"]["id"])
         if "guild_id" in data and "webhook_id" not in data:  # members: not for webhooks
@@ -1447,19 +1699,21 @@ class FakeDiscord:
 
     def _channel_message(self, cid: str, mid: str) -> Json:
         """A message as the channel routes see it (ephemeral ones are not there)."""
-        self._channel(cid)
+        self._member_channel(cid)
         message = self.messages.get(int(mid))
         if message is None or message["channel_id"] != cid or message["flags"] & EPHEMERAL:
             raise ApiError(*UNKNOWN_MESSAGE)
         return message
 
     async def _create_message(self, call: Call, cid: str) -> Json:
-        channel = self._channel(cid)
+        channel = self._member_channel(cid)
         channel_id = int(cid)
-        if channel["type"] == DM:
+        if channel["type"] == DM:  # the bot's DM with a user: closed, or no way to reach them
             owner = int(channel["recipients"][0]["id"])
             if owner in self.closed_dms:
                 raise ApiError(*CANNOT_DM)
+            if owner in self.outsiders and owner not in self.installed:
+                raise ApiError(*NO_MUTUAL_GUILDS)
         elif channel["type"] in THREADS:
             self._require(channel_id, "send")
             self._require(int(channel["parent_id"]), "send_in_threads")
@@ -1488,7 +1742,7 @@ class FakeDiscord:
     async def _channel_history(self, call: Call, cid: str) -> list[Json]:
         """A channel's messages, newest first, as Discord answers (around is not imitated):
         `limit` 1-100 (default 50), and `before` or `after` a message id."""
-        self._channel(cid)
+        self._member_channel(cid)
         try:
             limit = int(call.query.get("limit", 50))
             before = int(call.query.get("before", 0)) or None
@@ -1551,11 +1805,11 @@ class FakeDiscord:
             await self._reopen_for_message(record.channel_id)
         _ROUTE.set("interaction update" if kind == 7 else "interaction response")
         if kind == 4:
-            message = await self._post(record.channel_id, data, call.files, interaction=record,
-                                       at=("data",))
+            message = await self._post(record.channel_id, self._forced(record, data), call.files,
+                                       interaction=record, at=("data",))
             record.original = message
         elif kind == 5:
-            flags = (int(data.get("flags") or 0) & EPHEMERAL) | LOADING
+            flags = (int(self._forced(record, data).get("flags") or 0) & EPHEMERAL) | LOADING
             message = await self._post(record.channel_id, {"flags": flags}, {},
                                        interaction=record, allow_empty=True)
             record.original = message
@@ -1576,6 +1830,14 @@ class FakeDiscord:
         if message is not None:
             response["resource"] = {"type": kind, "message": message}
         return response
+
+    @staticmethod
+    def _forced(record: InteractionRecord, body: Json) -> Json:
+        """The body with EPHEMERAL set where the interaction's messages must be ephemeral (a
+        server without the app whose member lacks USE_EXTERNAL_APPS)."""
+        if not record.forced_ephemeral:
+            return body
+        return {**body, "flags": int(body.get("flags") or 0) | EPHEMERAL}
 
     def _webhook_record(self, app: str, token: str) -> InteractionRecord:
         """The interaction behind a webhook token, while the token is valid."""
@@ -1612,15 +1874,17 @@ class FakeDiscord:
     async def _followup(self, call: Call, app: str, token: str) -> Json:
         record = self._webhook_record(app, token)
         self._channel(record.channel_id)
+        if record.user_installed_only and len(record.followups) >= USER_INSTALL_FOLLOWUPS:
+            raise ApiError(*MAX_FOLLOWUPS)
         await self._reopen_for_message(record.channel_id)
-        message = await self._post(record.channel_id, call.body or {}, call.files,
-                                   interaction=record)
+        message = await self._post(record.channel_id, self._forced(record, call.body or {}),
+                                   call.files, interaction=record)
         record.followups.append(message)
         return message
 
     # -- channels, threads, users -----------------------------------------------------------
     async def _create_thread(self, call: Call, cid: str, mid: str | None = None) -> Json:
-        parent = self._channel(cid)
+        parent = self._member_channel(cid)
         if parent["type"] not in (GUILD_TEXT, ANNOUNCEMENT):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
         self._require(int(cid), "create_thread")
@@ -1645,11 +1909,11 @@ class FakeDiscord:
         return thread
 
     async def _get_channel(self, call: Call, cid: str) -> Json:
-        return self._channel(cid)
+        return self._member_channel(cid)
 
     async def _edit_channel(self, call: Call, cid: str) -> Json:
         """Only what the bot may do: open its archived (not locked) thread again."""
-        channel = self._channel(cid)
+        channel = self._member_channel(cid)
         body = call.body or {}
         assert set(body) <= {"archived"}, f"the imitation does not edit {sorted(body)}"
         meta = channel.get("thread_metadata")
