@@ -67,6 +67,9 @@ async def test_lobby_join_starts_when_full(service, store):
     match = await service.join(lobby.id, BOB)  # full: it starts
     assert match.status == "active"
     assert match.to_move().name == "Bob"  # first=opponent
+    # the clock waits on him too (its reminders and timeout are his), as stored
+    stored = await store.get_match(match.id)
+    assert match.row.waiting_on == stored.waiting_on == BOB.user_id
     assert len(match.state.pits) == 17
     with pytest.raises(svc.WrongPhase, match="not an open lobby"):
         await service.join(lobby.id, CAROL)

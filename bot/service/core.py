@@ -404,8 +404,9 @@ class Context:
         game = match.game
         new_state = match.state if state is None else state
         status = changes.get("status") or match.status
-        if clock:
-            preview = Match(_with_status(match.row, status), game, new_state)
+        if clock:  # whose turn it is by the seats as they are after this change
+            preview = Match(_with_status(match.row, status, changes.get("seats")), game,
+                            new_state)
             changes.update(self.clock_columns(preview, now))
         finishing = status == "finished" and match.status != "finished"
         if finishing:
@@ -450,7 +451,7 @@ class Context:
             now)
 
 
-def _with_status(row: MatchRow, status: str) -> MatchRow:
+def _with_status(row: MatchRow, status: str, seats: Any = None) -> MatchRow:
     from dataclasses import replace
 
-    return replace(row, status=status)
+    return replace(row, status=status, seats=row.seats if seats is None else tuple(seats))
