@@ -348,7 +348,15 @@ class Delivery:
         # down first, so that a retry edits the same message and never posts a second board.
         # Not where only interactions reach the channel: the bot sees none of its messages
         shown = self._shown.get(board.match_id)
-        if (board.edits is None and current and unreachable is None
+        if (board.edits is None and current and unreachable is not None and shown is not None
+                and board.via is not None and shown.token == board.via.token
+                and shown.version < board.version and shown.channel_id == board.channel_id):
+            # where only interactions reach, the boards one click brings (an AI's replies, a
+            # die roll) replace each other: a click may make only five follow-ups
+            board = dataclasses.replace(board, edits=shown.message_id)
+            await self.store.together(lambda tx: tx.save_progress(row.id, encode(board)[1]),
+                                      background=False)
+        elif (board.edits is None and current and unreachable is None
                 and await self._in_place(match_row, board, shown)):
             assert shown is not None
             board = dataclasses.replace(board, edits=shown.message_id)
@@ -388,7 +396,8 @@ class Delivery:
         placed = None
         if board.edits is not None:
             placed = await self._edit_board(board, shown, picture, alt, layout=layout,
-                                            allowed_mentions=allowed(mentions))
+                                            allowed_mentions=allowed(mentions),
+                                            through_channel=unreachable is None)
         if placed is None and unreachable is not None:
             placed = await self._board_follow_up(row, board, picture, alt, layout,
                                                  allowed(mentions))
@@ -436,8 +445,8 @@ class Delivery:
         return all(quick.there(uid, moved_at, now) for uid in wanted)
 
     async def _edit_board(self, board: Board, shown: Shown | None, picture: bytes, alt: str,
-                          *, layout: StaticLayout, allowed_mentions: discord.AllowedMentions
-                          ) -> tuple[int, int, Via | None] | None:
+                          *, layout: StaticLayout, allowed_mentions: discord.AllowedMentions,
+                          through_channel: bool = True) -> tuple[int, int, Via | None] | None:
         """Show the board in place of `board.edits`: through the interaction's token where
         one still reaches the message (the clicked board is the click's @original; a board
         that was a follow-up has its own token), else as a channel edit. None: the message
@@ -464,9 +473,9 @@ class Delivery:
             except Unsent as exc:
                 if not exc.refused:
                     raise Retry(f"board edit: {exc}") from None
-        if await self._edit(channel_id, message_id, view=layout,
-                            attachments=_board_file(picture, alt),
-                            allowed_mentions=allowed_mentions):
+        if through_channel and await self._edit(channel_id, message_id, view=layout,
+                                                attachments=_board_file(picture, alt),
+                                                allowed_mentions=allowed_mentions):
             return message_id, channel_id, None
         return None
 
@@ -568,12 +577,16 @@ class Delivery:
         answered = await self.answers.wait(via.interaction_id, ANSWER_WAIT)
         if answered is False:
             return None
-        if row.tried:
+        if not self._follow_ups.take(via.channel_id, time.monotonic()):
+            if limited:  # no other way into that channel: wait for the budget, not the DMs
+                raise Retry(f"follow-ups of channel {via.channel_id} spent for this minute",
+                            after=self._follow_ups.opens_in(via.channel_id,
+                                                            time.monotonic()) + 0.1)
+            return None
+        if row.tried and not limited:  # (where only interactions reach, nothing can be read)
             found = await self._call(lambda: self._find_follow_up(via))
             if found is not None:
                 return found
-        if not self._follow_ups.take(via.channel_id, time.monotonic()):
-            return None
         try:
             data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
                                         message, picture, BOARD_FILE, description=alt or None)
@@ -801,7 +814,12 @@ class Delivery:
         try:
             channel_id = await self.dm_channel(dm.user_id)
             message = await self._send(row, channel_id, **kwargs)
-        except discord.Forbidden:  # 50007: DMs closed to the bot
+        except discord.Forbidden:  # 50007 DMs closed to the bot, 50278 no way to DM them
+            match_row = await self.store.get_match(dm.match_id)
+            if match_row is not None and match_row.by_interactions:
+                # no channel to fall back on: what they missed waits for their next click
+                await self._missed(dm.user_id, match_row.id)
+                return {"undelivered": True}
             noted = (user.dm_closed_at is not None
                      and self.clock() - user.dm_closed_at < DM_NOTE_EVERY)
             if dm.fallback == "mention" or (dm.fallback and not noted):

@@ -136,6 +136,13 @@ class ChannelBudget:
         self.limit, self.window = limit, window
         self._sent: dict[int, collections.deque[float]] = {}
 
+    def opens_in(self, channel_id: int, now: float) -> float:
+        """Seconds until the channel has room for one more follow-up (0: now)."""
+        sent = self._sent.get(channel_id)
+        if not sent or len(sent) < self.limit:
+            return 0.0
+        return max(0.0, sent[len(sent) - self.limit] + self.window - now)
+
     def take(self, channel_id: int, now: float) -> bool:
         """Room for one more follow-up in this channel now (and it is counted)?"""
         sent = self._sent.setdefault(channel_id, collections.deque())

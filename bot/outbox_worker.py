@@ -36,7 +36,12 @@ Handler = Callable[[OutboxRow, Any], Awaitable[Result]]
 
 
 class Retry(Exception):
-    """Try this row again later (Discord or the network failed)."""
+    """Try this row again later (Discord or the network failed); `after`: in that many
+    seconds (when it is known when the way opens again), else with the usual back-off."""
+
+    def __init__(self, reason: str, *, after: float | None = None) -> None:
+        super().__init__(reason)
+        self.after = after
 
 
 class Give(Exception):
@@ -141,7 +146,7 @@ class OutboxWorker:
             await self.store.together(
                 lambda tx: tx.finish_outbox(row.id, now, dict(result), retired=retired))
         except Retry as exc:
-            await self._retry(row, str(exc))
+            await self._retry(row, str(exc), exc.after)
         except Give as exc:
             log.error("outbox row %s (%s) given up: %s", row.id, row.kind, exc)
             async with self.store.transaction(background=True) as tx:
@@ -159,7 +164,7 @@ class OutboxWorker:
             self._in_flight.discard(row.lane)
             self.wake()
 
-    async def _retry(self, row: OutboxRow, error: str) -> None:
+    async def _retry(self, row: OutboxRow, error: str, after: float | None = None) -> None:
         attempts = row.attempts + 1
         async with self.store.transaction(background=True) as tx:
             if attempts >= MAX_ATTEMPTS:
@@ -167,7 +172,8 @@ class OutboxWorker:
                           attempts, error)
                 await tx.finish_outbox(row.id, self.clock(), status="failed", error=error)
                 return
-            delay = min(300.0, self.retry_seconds * 2 ** min(attempts - 1, 10))
+            delay = (min(300.0, self.retry_seconds * 2 ** min(attempts - 1, 10))
+                     if after is None else after)
             log.warning("outbox row %s (%s) will be retried in %.1fs: %s", row.id, row.kind,
                         delay, error)
             await tx.retry_outbox(row.id, self.clock() + delay, error)

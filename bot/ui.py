@@ -360,18 +360,20 @@ STEP_COMPONENTS: tuple[type[Component[Any]], ...] = (StepButton, StepMenu, BackB
 async def advance(service: Service, interaction: Interaction, match: Match,
                   answers: tuple[Answer, ...], ply: int | None) -> None:
     """A click on a step's button or menu: the next question, or the move once complete."""
+    if (match.row.by_interactions and ply is not None and match.state is not None
+            and (ply != match.ply() or match.status != "active")
+            and await service.move_made_at(match.id, interaction.user.id, ply) is None):
+        # the bot could not bring this board up to date itself (only interactions reach its
+        # channel): this click does
+        await service.repost_board(match.id)
+        await reply(interaction, strings.BOARD_BROUGHT_UP)
+        return
     try:
         step, answers = service.move_input(match, interaction.user.id, answers,
                                            expected_ply=ply)
     except StaleAction:
         made = None if ply is None else await service.move_made_at(
             match.id, interaction.user.id, ply)
-        if made is None and match.row.by_interactions and match.state is not None:
-            # the bot could not bring this board up to date itself (only interactions reach
-            # its channel): this click does
-            await service.repost_board(match.id)
-            await reply(interaction, strings.BOARD_BROUGHT_UP)
-            return
         if made is None:
             raise
         await reply(interaction, phrase(strings.ALREADY_PLAYED, notation=made.notation,

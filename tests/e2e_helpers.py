@@ -187,7 +187,7 @@ async def slash_move(fake, user: int, notation: str, channel_id: int | None = No
 
 
 async def enter_move(fake, user: int, board: dict[str, Any], game, state, notation: str,
-                     channel_id: int | None = None) -> dict[str, Any]:
+                     channel_id: int | None = None, timeout: float = 15.0) -> dict[str, Any]:
     """Play `notation` with components only, as a player on a phone would: answer each of
     the game's steps on the board, then in the private message that follows. Steps with a
     single option are answered by the bot, so they show no component."""
@@ -225,7 +225,8 @@ async def enter_move(fake, user: int, board: dict[str, Any], game, state, notati
             assert components(message), message["content"]  # a question, not a refusal
         else:
             message = fake.messages.get(record.source_message_id or 0, message)
-    return await next_board(fake, before, channel_id, f"the board after {notation}")
+    return await next_board(fake, before, channel_id, f"the board after {notation}",
+                            timeout=timeout)
 
 
 def decode_png(data: bytes) -> Image.Image:
