@@ -230,7 +230,7 @@ async def private_view(pictures: Workers, interaction: Interaction, match: Match
     # the seat's own view in words: this message is the seat's alone (ephemeral)
     alt = alt_text(match.game, view_of(match.game, match.state, seat), texts, match.names())
     lines = [texts(phrase(strings.PRIVATE_VIEW, match_id=match.id, game=match.game.name,
-                          link=f"<#{match.row.channel_id}>"))]
+                          link=match.row.link))]
     card = match.game.turn_card(match.state, seat)
     if card is not None:
         lines.append(texts(card, match.names()))
@@ -310,7 +310,7 @@ class RematchButton(Component[discord.ui.Button[Any]],
         match = await self.service.rematch(
             self.match_id, player(interaction.user))
         await reply(interaction, opened_phrase(match, interaction.user.id,
-                                               f"<#{match.row.channel_id}>"))
+                                               match.row.link))
 
 
 def opened_phrase(match: Match, user_id: int, link: str) -> Phrase:

@@ -378,8 +378,10 @@ class Delivery:
         kept = board_layout(text, alt, accent=accent,
                             buttons=[link_button(link, texts)] if link is not None else [])
 
-        def laid_out(text: str) -> StaticLayout:
-            if not current:
+        def laid_out(text: str, texts: Texts = texts, alt: str = alt,
+                     live: bool = current) -> StaticLayout:
+            """The board in `texts`' language; not `live`: as it stays once retired."""
+            if not live:
                 return board_layout(text, alt, accent=accent, buttons=[
                     link_button(link, texts)] if link is not None else [])
             match = wrap(match_row)
@@ -403,7 +405,7 @@ class Delivery:
                                                  allowed(mentions))
             if placed is None:  # no interaction can carry it: the players' DMs
                 return await self._board_by_dm(row, board, match_row, texts, picture, alt,
-                                               laid_out, kept, current)
+                                               laid_out, current)
         if placed is None:
             placed = await self._post_board(row, board, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
@@ -495,27 +497,32 @@ class Delivery:
 
     async def _board_by_dm(self, row: OutboxRow, board: Board, match_row: MatchRow,
                            texts: Texts, picture: bytes, alt: str,
-                           laid_out: Callable[[str], StaticLayout], kept: StaticLayout,
-                           current: bool) -> Result:
+                           laid_out: Callable[..., StaticLayout], current: bool) -> Result:
         """No interaction can carry the board to its channel (none lives, or its follow-ups
         are spent): it goes to the players' own DMs with the bot (the one to move; everyone
         at the end), playable there. A player the bot may not DM is told what they missed at
         their next interaction; the channel's board is brought up to date by the next click
-        or /board there."""
+        or /board there. Each in their own language."""
         recipients = ([uid for uid, _ in board.seats] if board.final
                       else [board.turn] if board.turn is not None
                       else [uid for uid, _ in board.seats])
-        header = texts(phrase(strings.BOARD_BY_DM, match_id=board.match_id,
-                              link=channel_link(match_row)))
-        text, _ = board_text(board, texts, current=current)
         first: tuple[int, int] | None = None
-        kept_json = orjson.dumps(kept.to_components()).decode()
         for index, user_id in enumerate(dict.fromkeys(u for u in recipients if not is_ai(u))):
+            own = Texts(await self.service.user_language(user_id))
+            png, own_alt = picture, alt
+            if own.language != texts.language:
+                png, own_alt, _ = await self.pictures.run(
+                    board_card, board.game, board.state, board.names(),
+                    result_text(board, own), own.language, board.final)
+            header = own(phrase(strings.BOARD_BY_DM, match_id=board.match_id,
+                                link=channel_link(match_row)))
+            text = f"{header}\n{board_text(board, own, current=current)[0]}"
+            kept_json = orjson.dumps(laid_out(text, own, own_alt, False).to_components()).decode()
             try:
                 channel_id = await self.dm_channel(user_id)
                 message = await self._send(row, channel_id, key=f"d{index}",
-                                           files=_board_file(picture, alt),
-                                           view=laid_out(f"{header}\n{text}"),
+                                           files=_board_file(png, own_alt),
+                                           view=laid_out(text, own, own_alt),
                                            allowed_mentions=discord.AllowedMentions.none())
             except discord.Forbidden:  # 50007 DMs closed, 50278 no way to DM them
                 await self._missed(user_id, match_row.id)
@@ -696,15 +703,17 @@ class Delivery:
 
     # -- where only interactions reach the channel ----------------------------------------
     async def _send_reaching(self, row: OutboxRow, payload: Notice | Lobby, match_row: MatchRow,
-                             texts: Texts, *, content: str, view: discord.ui.View,
+                             texts: Texts, compose: Callable[[Texts], tuple[str, Any]], *,
                              allowed_mentions: discord.AllowedMentions
                              ) -> tuple[int, int] | None:
         """A notice or lobby of a match whose channel only interactions reach: a follow-up of
         the interaction that caused it while its token lives, else a DM to each player it is
         for (the ones it mentions, else every player), with its buttons, which work there too.
         Returns the (message id, channel id) of the follow-up or of the first DM; None if
-        nobody could be reached (each is told at their next interaction)."""
+        nobody could be reached (each is told at their next interaction). `compose(texts)`
+        is the message (content, view) in a language: the channel's, or each player's."""
         via = payload.via
+        content, view = compose(texts)
         if via is not None and via.channel_id == match_row.channel_id:
             posted = await self._follow_up(row, via, None, "", {
                 "content": content, "components": view.to_components(),
@@ -712,10 +721,12 @@ class Delivery:
             if posted is not None:
                 return posted
         people = list(payload.mention) or [s.user_id for s in match_row.seats]
-        header = texts(phrase(strings.NOTICE_BY_DM, match_id=match_row.id,
-                              link=channel_link(match_row)))
         first = None
         for index, user_id in enumerate(dict.fromkeys(u for u in people if not is_ai(u))):
+            own = Texts(await self.service.user_language(user_id))
+            header = own(phrase(strings.NOTICE_BY_DM, match_id=match_row.id,
+                                link=channel_link(match_row)))
+            content, view = compose(own)
             try:
                 channel_id = await self.dm_channel(user_id)
                 message = await self._send(row, channel_id, key=f"d{index}",
@@ -736,17 +747,21 @@ class Delivery:
         if match_row is None:
             raise Give("the match is gone")
         texts, link = await self.texts_and_link(match_row)
-        content = fit(text_of(notice.text, texts, notice.names()))
         stale = match_row.version != notice.version or match_row.status != "active"
-        view = StaticView() if stale else notice_view(match_row.id, notice.buttons, texts)
-        if link is not None and match_row.status == "finished":  # an end notice
-            view.add_item(link_button(link, texts))
+
+        def compose(texts: Texts) -> tuple[str, StaticView]:
+            view = StaticView() if stale else notice_view(match_row.id, notice.buttons, texts)
+            if link is not None and match_row.status == "finished":  # an end notice
+                view.add_item(link_button(link, texts))
+            return fit(text_of(notice.text, texts, notice.names())), view
+
+        content, view = compose(texts)
         message_id = notice.message_id
         if message_id is None:
             mentions = allowed([] if stale else notice.mention)
             if match_row.by_interactions:
-                sent = await self._send_reaching(row, notice, match_row, texts, content=content,
-                                                 view=view, allowed_mentions=mentions)
+                sent = await self._send_reaching(row, notice, match_row, texts, compose,
+                                                 allowed_mentions=mentions)
             else:
                 message = await self._send_with_fallback(row, notice, content=content,
                                                          view=view, allowed_mentions=mentions)
@@ -768,8 +783,9 @@ class Delivery:
         match = wrap(match_row)
         content, view = lobby_message(match, texts)
         if match_row.by_interactions:
-            sent = await self._send_reaching(row, lobby, match_row, texts, content=content,
-                                             view=view, allowed_mentions=allowed(lobby.mention))
+            sent = await self._send_reaching(row, lobby, match_row, texts,
+                                             lambda texts: lobby_message(match, texts),
+                                             allowed_mentions=allowed(lobby.mention))
         else:
             message = await self._send_with_fallback(
                 row, lobby, content=content, view=view, allowed_mentions=allowed(lobby.mention))
@@ -836,7 +852,7 @@ class Delivery:
         for message in await self.store.live_messages(dm.match_id, kind="board"):
             if message.version == dm.board_version:
                 match_row = await self.store.get_match(dm.match_id)
-                guild = match_row.guild_id if match_row else "@me"
+                guild = (match_row.guild_id if match_row else None) or "@me"
                 return (f"https://discord.com/channels/{guild}/{message.channel_id}/"
                         f"{message.message_id}")
         return f"<#{dm.channel_id}>"

@@ -117,6 +117,14 @@ class MatchRow:
     reach: str = "channel"
 
     @property
+    def link(self) -> str:
+        """The match's channel as a message names it: a #mention in a server, a link in a DM
+        or group DM (where a #mention shows no name)."""
+        if self.guild_id is None:
+            return f"https://discord.com/channels/@me/{self.channel_id}"
+        return f"<#{self.channel_id}>"
+
+    @property
     def by_interactions(self) -> bool:
         """Whether the bot can reach the channel only through interactions' answers."""
         return self.reach == "interactions"

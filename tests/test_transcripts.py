@@ -99,7 +99,7 @@ async def session(language: str, tmp_path: Path, scenarios: list[str],
             elif kind == "puzzle":
                 title = await play_puzzles(recorder, users, game)
             else:
-                title = await play_match(recorder, users, game)
+                title = await play_match(recorder, users, game, in_dm=kind == "dm")
             out[name] = recorder.transcript(title)
         assert not recorder.late, f"the bot sent messages after it seemed done: {recorder.late}"
     finally:
@@ -298,13 +298,21 @@ async def enter_move(recorder: Recorder, user: int, board_id: int, game: Any, st
             message_id = int(record.original["id"])
 
 
-async def play_match(recorder: Recorder, users: list[int], game_id: str) -> str:
+async def play_match(recorder: Recorder, users: list[int], game_id: str,
+                     in_dm: bool = False) -> str:
+    """A match in a server channel, or (`in_dm`) in the DM of two players who installed
+    Corral to their accounts, where it may only answer their clicks."""
     fake = recorder.fake
     plan = MATCHES[game_id]
     seats = plan["seats"]
     players = users[:seats]
     host = players[0]
-    channel = fake.add_channel(fake.guild_id, f"play-{game_id}")
+    if in_dm:
+        for user in players:
+            fake.install(user)
+        channel = fake.add_dm(players[0], players[1])
+    else:
+        channel = fake.add_channel(fake.guild_id, f"play-{game_id}")
     game = get_game(game_id)
     options = plan.get("options")
     state = game.new(seats, dict(item.split("=") for item in options.split()) if options
@@ -362,7 +370,7 @@ async def play_match(recorder: Recorder, users: list[int], game_id: str) -> str:
         final = boards(fake, channel)[-1]
         await click(recorder, host, final, item_for(
             final, lambda c: c.get("custom_id", "").startswith("c1:h:")))
-    return f"a match of {game.name}"
+    return f"a match of {game.name}" + (" in the DM of two players" if in_dm else "")
 
 
 # -- comparing ------------------------------------------------------------------------------------
@@ -392,7 +400,7 @@ HOW_TO_UPDATE = ("The words a player receives changed. If the change is meant, w
 
 def scenarios() -> list[str]:
     return (["help"] + [f"lesson-{g}" for g in GAMES] + [f"puzzle-{g}" for g in GAMES]
-            + [f"match-{g}" for g in GAMES])
+            + [f"match-{g}" for g in GAMES] + ["dm-progressive-mancala"])
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))

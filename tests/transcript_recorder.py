@@ -160,8 +160,8 @@ class Recorder:
             return (0, self.numbers[message_id], 0)
         message = self.fake.messages.get(message_id) or self.snapshots.get(message_id) or {}
         channel = self.fake.channels.get(int(message.get("channel_id", 0)), {})
-        where = 0 if int(message.get("flags", 0)) & EPHEMERAL else 2 if channel.get(
-            "type") == 1 else 1
+        bots_dm = channel.get("type") == 1 and len(channel.get("recipients") or ()) == 1
+        where = 0 if int(message.get("flags", 0)) & EPHEMERAL else 2 if bots_dm else 1
         return (1, where, message_id)
 
     def _message(self, message_id: int, how: str) -> list[str]:
@@ -175,6 +175,10 @@ class Recorder:
         if int(message["flags"]) & EPHEMERAL:
             viewer = int(message["interaction_metadata"]["user"]["id"])
             where = f"only {self.names.get(viewer, '?')} sees it"
+        elif channel.get("type") in (1, 3) and len(channel.get("recipients") or ()) > 1:
+            people = " and ".join(self.names.get(int(u["id"]), "?")
+                                  for u in channel["recipients"])
+            where = f"the DM of {people}" if channel["type"] == 1 else f"group DM of {people}"
         elif channel.get("type") == 1:
             where = f"DM to {self.names.get(int(channel['recipients'][0]['id']), '?')}"
         else:
@@ -326,12 +330,23 @@ class Recorder:
     def text(self, text: str) -> str:
         """Mentions as the player's client shows them (a command's as /name)."""
         text = re.sub(r"</([^:>]+):\d+>", r"/\1", text)
-        text = re.sub(r"https://discord\.com/channels/\d+/(\d+)/(\d+)", lambda m: "(link to #"
-                      + self.fake.channels.get(int(m[1]), {}).get("name", "channel")
-                      + f", message {self.numbers.get(int(m[2]), '?')})", text)
+        text = re.sub(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)/(\d+)",
+                      lambda m: f"(link to {self.channel_name(int(m[1]))}, message "
+                      f"{self.numbers.get(int(m[2]), '?')})", text)
+        text = re.sub(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)",
+                      lambda m: f"(link to {self.channel_name(int(m[1]))})", text)
         text = re.sub(r"<@!?(\d+)>", lambda m: "@" + self.names.get(int(m[1]), "someone"), text)
         return re.sub(r"<#(\d+)>", lambda m: "#" + self.channel_names.get(
             int(m[1]), self.fake.channels.get(int(m[1]), {}).get("name", "channel")), text)
+
+    def channel_name(self, channel_id: int) -> str:
+        """A channel as a player knows it: #name, or the DM of its people."""
+        channel = self.fake.channels.get(channel_id, {})
+        people = channel.get("recipients") or ()
+        if channel.get("type") in (1, 3) and len(people) > 1:
+            return "the DM of " + " and ".join(self.names.get(int(u["id"]), "?")
+                                               for u in people)
+        return "#" + channel.get("name", "channel")
 
     def transcript(self, title: str) -> str:
         return "\n".join([f"# {title}", "", *self.lines]).rstrip() + "\n"

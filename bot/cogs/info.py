@@ -187,13 +187,13 @@ async def matches_text(service: Service, user_id: int, texts: Texts) -> str:
     for match in sorted(live, key=waiting_since):
         status = await _status(service, match, user_id, now)
         lines.append(texts(phrase(strings.MATCH_LINE, match_id=match.id, game=match.game.name,
-                                  link=f"<#{match.row.channel_id}>", status=status)))
+                                  link=match.row.link, status=status)))
     if finished:
         lines.append(texts(strings.MATCHES_FINISHED))
         for match in finished:
             result = result_phrase(match) or phrase(strings.RESULT_DRAW)
             lines.append(texts(phrase(strings.MATCH_LINE, match_id=match.id,
-                                      game=match.game.name, link=f"<#{match.row.channel_id}>",
+                                      game=match.game.name, link=match.row.link,
                                       status=result), match.names()))
     return "\n".join(lines)
 

@@ -171,7 +171,7 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
     elif note is not None:
         await reply(interaction, phrase(note, match_id=match.id), ephemeral=False)
     else:
-        await reply(interaction, opened_phrase(match, host.user_id, f"<#{target_id}>"))
+        await reply(interaction, opened_phrase(match, host.user_id, match.row.link))
 
 
 class ResignButton(Component[discord.ui.Button[Any]],

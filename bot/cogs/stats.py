@@ -252,6 +252,6 @@ def profile_text(profile: Profile, name: str, texts: Texts) -> str:
                 game=PLAYABLE[row.game].name if row.game in PLAYABLE else row.game,
                 opponents=tuple(row.opponents) or "-", when=relative_time(row.finished_at))))
     if profile.active:
-        links = " ".join(f"<#{m.row.channel_id}>" for m in profile.active[:10])
+        links = " ".join(m.row.link for m in profile.active[:10])
         lines.append(texts(nphrase(*strings.PROFILE_ACTIVE, len(profile.active), links=links)))
     return "\n".join(lines)

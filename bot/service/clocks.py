@@ -179,7 +179,7 @@ class Clocks:
         match = Match(row, _game(row.game), None)
         template = strings.REMINDER_HALF if stage == "half" else strings.REMINDER_LAST
         await effects.dm(user_id, match, phrase(
-            template, match_id=row.id, game=match.game.name, link=f"<#{row.channel_id}>",
+            template, match_id=row.id, game=match.game.name, link=row.link,
             relative=relative_time(clock.due_at)), kind="reminder")
 
     async def _digest(self, user_id: int, now: float) -> int:
@@ -202,7 +202,7 @@ class Clocks:
                     due = phrase(strings.DUE_SUFFIX, relative=relative_time(clock.due_at))
                 waiting.append((row.turn_started_at, phrase(
                     strings.DIGEST_LINE, match_id=row.id, game=_game(row.game).name,
-                    link=f"<#{row.channel_id}>", since=relative_time(row.turn_started_at),
+                    link=row.link, since=relative_time(row.turn_started_at),
                     due=due)))
             if waiting:
                 lines = [line for _, line in sorted(waiting, key=lambda w: w[0])]

@@ -57,7 +57,7 @@ class AlreadyOpen(ServiceError):
                              link=f"<#{match.row.parent_channel_id}>")
         else:
             super().__init__(strings.ALREADY_OPEN, match_id=match.id,
-                             link=f"<#{match.row.channel_id}>")
+                             link=match.row.link)
         self.match = match
 
 

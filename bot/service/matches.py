@@ -290,7 +290,7 @@ class Matches:
             if prefs[seat.user_id].notify != "channel" or hidden:
                 await effects.dm(seat.user_id, match, phrase(
                     strings.DM_MATCH_STARTED, match_id=match.id, game=match.game.name,
-                    link=f"<#{match.row.channel_id}>", seat=match.game.seat_title(seat.seat)),
+                    link=match.row.link, seat=match.game.seat_title(seat.seat)),
                     picture_seat=seat.seat if hidden else None, kind="start", fallback="note")
         return match
 
@@ -389,7 +389,7 @@ class Matches:
             assert seat is not None
             card = match.game.turn_card(match.state, seat)
             text = phrase(strings.DM_YOUR_TURN, match_id=match.id, game=match.game.name,
-                          link=f"<#{match.row.channel_id}>")
+                          link=match.row.link)
             if card is not None:
                 text = phrase("{notice}\n{card}", notice=text, card=card)
             await effects.dm(waiting, match, text, kind="turn",
@@ -410,7 +410,7 @@ class Matches:
                 continue
             await effects.dm(seat.user_id, match, phrase(
                 strings.DM_GAME_OVER, match_id=match.id, game=match.game.name,
-                link=f"<#{match.row.channel_id}>", result=result or "",
+                link=match.row.link, result=result or "",
                 moves_text=moves_count(match.ply()), duration=duration, board=""),
                 kind="end", board_version=match.row.version)
         for hook in self.ctx.end_hooks:

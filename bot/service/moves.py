@@ -301,7 +301,7 @@ class Moves:
     @staticmethod
     def private_text(match: Match) -> Phrase:
         return phrase(strings.PRIVATE_VIEW, match_id=match.id, game=match.game.name,
-                      link=f"<#{match.row.channel_id}>")
+                      link=match.row.link)
 
     async def repost_board(self, match_id: int) -> Match:
         """Post the current board again for everyone (`/board public:True`); it becomes the

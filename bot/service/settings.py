@@ -106,7 +106,7 @@ class Settings:
                               name=mover.name)
         hidden = get_game(row.game).info.hidden_information
         return phrase(strings.DM_CLOSED_PRIVATE if hidden else strings.DM_CLOSED,
-                      match_id=match_id, link=f"<#{row.channel_id}>")
+                      match_id=match_id, link=row.link)
 
     async def users_with_dm_notes(self) -> set[int]:
         return set(await self.ctx.store.users_with_dm_notes())

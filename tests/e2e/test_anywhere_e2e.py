@@ -75,6 +75,7 @@ async def test_two_friends_play_a_whole_mancala_match_in_their_dm(fake, bot):
     assert accepted.kind == 7
     board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
     state, rng, away = MANCALA.new(2), random.Random(5), False
+    sent, moves = len(fake.requests), 0
     while MANCALA.outcome(state) is None:
         user = mover(board, [alice, bob])
         assert user == (alice, bob)[state.to_move], says(board)
@@ -94,8 +95,13 @@ async def test_two_friends_play_a_whole_mancala_match_in_their_dm(fake, bot):
         board = await next_board(fake, count, dm, f"the board after {notation}",
                                  timeout=PATIENCE)
         state = MANCALA.play(state, notation)
+        moves += 1
     assert away
     assert "Rematch" in labels(board), says(board)
+    # a move costs its click's answer and one follow-up (the reminder's DM aside: two
+    # requests, the DM and its channel, the first time)
+    requests = fake.requests[sent:]
+    assert len(requests) <= 2 * moves + 2, [(r.method, r.path) for r in requests]
     assert not channel_requests(fake, dm)  # everything went through interactions
     assert max(follow_ups_per_interaction(fake).values()) <= 5
 
@@ -314,4 +320,32 @@ async def test_a_consequence_match_in_a_dm_keeps_every_tile_private(fake, bot):
         assert png == public  # exactly the public picture
         assert alts == [alt_text(consequence, consequence.observe(position, None),
                                  Texts("en"), ["Alice", "Bob"])] * 2
+    assert not channel_requests(fake, dm)
+
+
+async def test_a_dm_match_speaks_the_language_of_who_opened_it(fake, bot):
+    """A DM has no server language: its messages speak the language of the player who
+    opened the match, and what reaches a player's own DM speaks that player's."""
+    alice = fake.add_user("Aki", installed=True, in_server=False)
+    bob = fake.add_user("Ben", installed=True, in_server=False)
+    fake.set_locale(alice, "ja")
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me", time="1h")
+    assert "の挑戦が届きました" in says(invitation), says(invitation)
+    before = len(boards(fake, dm))
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    assert f"<@{alice}>さん、あなたの手番です。" in says(board), says(board)
+    fake.advance(TOKEN_LIFE + 60)
+    bot.advance(61 * 60)  # her time runs out while nobody is there: Ben's DM, in English
+    expiry = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob)
+                                          if "time is up" in says(m)], what="the notice by DM")
+    assert says(expiry[0]).startswith("Match #"), says(expiry[0])
+    claim = next(c for c in fake.custom_ids(expiry[0]) if c.startswith("c1:"))
+    await fake.answered(await fake.click(bob, expiry[0], claim))
+    final = await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
+                                         if "対局 #" in says(m)], what="Aki's result by DM")
+    words = re.sub(r"https?://\S+|<[^>]+>|Corral|Aki|Ben", "", says(final[0]))
+    assert not re.search(r"[A-Za-z]{4,}", words), says(final[0])  # no English left
     assert not channel_requests(fake, dm)
