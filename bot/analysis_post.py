@@ -5,6 +5,7 @@ says where it is."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -192,15 +193,30 @@ class AnalysisPoster:
             files = [discord.File(io.BytesIO(png), filename=f"analysis-{match.id}-{suffix}.png",
                                   description=alts[at] if at < len(alts) else None)
                      for at, (png, suffix) in enumerate(zip(pngs, suffixes, strict=True))]
-            try:
-                message = await self.delivery.post(
-                    row, post.channel_id, content=content, files=files,
-                    allowed_mentions=discord.AllowedMentions.none())
-            except discord.Forbidden:
-                raise Skip(f"cannot post in channel {post.channel_id}") from None
-            except discord.NotFound:
-                raise Skip(f"channel {post.channel_id} is gone") from None
+            # where Corral may only answer interactions (a DM or group DM between players, a
+            # server that did not add it), an analysis done minutes later cannot go into the
+            # channel: it goes to the DM of the player who asked for it
+            unreachable = match.row.by_interactions and post.channel_id == match.row.channel_id
+            where, key = post.channel_id, ""
+            for attempt in range(2):
+                if unreachable or attempt:
+                    where, key = await self.delivery.dm_channel(job.requested_by), "d"
+                    for file in files:
+                        file.reset()
+                try:
+                    message = await self.delivery.post(
+                        row, where, key=key, content=content, files=files,
+                        allowed_mentions=discord.AllowedMentions.none())
+                    break
+                except discord.Forbidden:
+                    if unreachable or attempt:
+                        raise Skip(f"cannot post in channel {where}") from None
+                    unreachable = True  # a channel the bot is not in: the DM then
+                except discord.NotFound:
+                    raise Skip(f"channel {where} is gone") from None
             message_id, channel_id = message.id, message.channel.id
+            if channel_id != post.channel_id:  # in the DM, where the link below leads
+                post = dataclasses.replace(post, guild_id=None)
         if job.token is not None and job.token_expires is not None \
                 and self.delivery.clock() < job.token_expires:
             guild = post.guild_id or "@me"

@@ -287,11 +287,12 @@ class Delivery:
             return False
         return True
 
-    async def post(self, row: OutboxRow, channel_id: int, **kwargs: Any) -> discord.Message:
+    async def post(self, row: OutboxRow, channel_id: int, *, key: str = "",
+                   **kwargs: Any) -> discord.Message:
         """A message another part of the bot composed (an analysis), paced and posted with
-        the row's nonce; Discord's failures sorted as for boards (`Retry`, `Give`;
-        Forbidden and NotFound re-raised for the caller to decide)."""
-        return await self._send(row, channel_id, **kwargs)
+        the row's nonce (`key` tells apart the row's posts); Discord's failures sorted as for
+        boards (`Retry`, `Give`; Forbidden and NotFound re-raised for the caller to decide)."""
+        return await self._send(row, channel_id, key=key, **kwargs)
 
     async def edit_reply(self, token: str, content: str) -> bool:
         """Edit the original reply of an interaction through its token (not counted against

@@ -10,6 +10,7 @@ import random
 import re
 import sqlite3
 
+import pytest
 from discord_fake import UserRef
 from e2e_helpers import (
     alt_texts,
@@ -22,6 +23,7 @@ from e2e_helpers import (
     next_board,
     says,
 )
+from test_endings_e2e import WHOLE_GAME
 
 from bot.descriptions import alt_text
 from bot.i18n import Texts
@@ -348,4 +350,44 @@ async def test_a_dm_match_speaks_the_language_of_who_opened_it(fake, bot):
                                          if "対局 #" in says(m)], what="Aki's result by DM")
     words = re.sub(r"https?://\S+|<[^>]+>|Corral|Aki|Ben", "", says(final[0]))
     assert not re.search(r"[A-Za-z]{4,}", words), says(final[0])  # no English left
+    assert not channel_requests(fake, dm)
+
+
+@pytest.fixture
+async def analyst(fake, tmp_path, bot_process):
+    process = bot_process(fake, tmp_path / "corral.sqlite3", tmp_path / "bot.log")
+    process.extra_env["CORRAL_ANALYSIS_LEVEL"] = "normal"  # short: see test_analysis_e2e
+    await process.start()
+    yield process
+    await process.stop()
+    log = process.log.read_text()
+    assert "Traceback" not in log, log[-4000:]
+
+
+async def test_an_analysis_asked_in_a_dm_reaches_the_one_who_asked(fake, analyst):
+    """An analysis takes minutes; the DM of the players is out of reach by then: it comes to
+    the DM of the player who asked, and its progress reply links there."""
+    alice = fake.add_user("Alice", installed=True, in_server=False)
+    bob = fake.add_user("Bob", installed=True, in_server=False)
+    dm = fake.add_dm(alice, bob)
+    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me")
+    before = len(boards(fake, dm))
+    await fake.answered(await fake.click(bob, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    for notation in WHOLE_GAME:
+        count = len(boards(fake, dm))
+        user = mover(board, [alice, bob])
+        await fake.answered(await fake.click(user, board, board_buttons(fake, board)[notation]))
+        board = await next_board(fake, count, dm, f"the board after {notation}",
+                                 timeout=PATIENCE)
+    asked = await fake.answered(await fake.click(bob, board, next(
+        c for c in fake.custom_ids(board) if c.startswith("c1:A:"))))
+    assert "Analysis of match #" in says(asked.original)
+    result = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob) if any(
+        a["filename"].endswith("-chart.png") for a in m["attachments"])],
+        what="the analysis in Bob's DM", timeout=120)
+    assert "Analysis of match #" in says(result[0])
+    await fake.wait_for(lambda: "channels/@me/" in says(fake.messages[int(
+        asked.original["id"])]), what="the reply's link to it")
     assert not channel_requests(fake, dm)
