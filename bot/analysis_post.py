@@ -174,7 +174,12 @@ class AnalysisPoster:
         if job is None or job.result is None:
             raise Give(f"no analysis of match {post.match_id} to post")
         match, entries = await self.service.analysable(post.match_id)
-        texts = Texts(await self.service.channel_language(post.guild_id))
+        # where Corral may only answer interactions (a DM or group DM between players, a
+        # server that did not add it), an analysis done minutes later cannot go into the
+        # channel: it goes to the DM of the player who asked for it, in their language
+        unreachable = match.row.by_interactions and post.channel_id == match.row.channel_id
+        texts = (Texts(job.language or "en") if unreachable
+                 else Texts(await self.service.channel_language(post.guild_id)))
         names = match.names()
         effects = swing_effects(match.game, len(match.seats), dict(match.row.options), entries,
                                 job.result)
@@ -193,10 +198,6 @@ class AnalysisPoster:
             files = [discord.File(io.BytesIO(png), filename=f"analysis-{match.id}-{suffix}.png",
                                   description=alts[at] if at < len(alts) else None)
                      for at, (png, suffix) in enumerate(zip(pngs, suffixes, strict=True))]
-            # where Corral may only answer interactions (a DM or group DM between players, a
-            # server that did not add it), an analysis done minutes later cannot go into the
-            # channel: it goes to the DM of the player who asked for it
-            unreachable = match.row.by_interactions and post.channel_id == match.row.channel_id
             where, key = post.channel_id, ""
             for attempt in range(2):
                 if unreachable or attempt:

@@ -405,8 +405,9 @@ class Delivery:
             placed = await self._board_follow_up(row, board, picture, alt, layout,
                                                  allowed(mentions))
             if placed is None:  # no interaction can carry it: the players' DMs
-                return await self._board_by_dm(row, board, match_row, texts, picture, alt,
-                                               laid_out, current)
+                result = await self._board_by_dm(row, board, match_row, texts, picture, alt,
+                                                 laid_out, current)
+                return {**result, "retired": retired}
         if placed is None:
             placed = await self._post_board(row, board, picture, alt, layout=layout,
                                             allowed_mentions=allowed(mentions))
@@ -669,7 +670,15 @@ class Delivery:
             if await self._edit_through_token(message, body):
                 retired.append(message.message_id)
             elif message.channel_id != unreachable and message.message_id:
-                await self._edit(message.channel_id, message.message_id, raw=body)
+                try:
+                    await self._edit(message.channel_id, message.message_id, raw=body)
+                except Retry:
+                    if unreachable is None:
+                        raise
+                    # a board sent to a player's DM that Discord no longer lets us edit (they
+                    # closed their DMs): nothing more to do with it
+                    log.info("cannot retire message %s in %s", message.message_id,
+                             message.channel_id)
                 retired.append(message.message_id)
         return retired
 
@@ -706,13 +715,14 @@ class Delivery:
     async def _send_reaching(self, row: OutboxRow, payload: Notice | Lobby, match_row: MatchRow,
                              texts: Texts, compose: Callable[[Texts], tuple[str, Any]], *,
                              allowed_mentions: discord.AllowedMentions
-                             ) -> tuple[int, int] | None:
+                             ) -> tuple[int, int, Via | None] | None:
         """A notice or lobby of a match whose channel only interactions reach: a follow-up of
         the interaction that caused it while its token lives, else a DM to each player it is
         for (the ones it mentions, else every player), with its buttons, which work there too.
-        Returns the (message id, channel id) of the follow-up or of the first DM; None if
-        nobody could be reached (each is told at their next interaction). `compose(texts)`
-        is the message (content, view) in a language: the channel's, or each player's."""
+        Returns the (message id, channel id, the interaction it follows up) of the follow-up,
+        or of the first DM (no interaction); None if nobody could be reached (each is told at
+        their next interaction). `compose(texts)` is the message (content, view) in a
+        language: the channel's, or each player's."""
         via = payload.via
         content, view = compose(texts)
         if via is not None and via.channel_id == match_row.channel_id:
@@ -720,7 +730,7 @@ class Delivery:
                 "content": content, "components": view.to_components(),
                 "allowed_mentions": allowed_mentions.to_dict()}, limited=True)
             if posted is not None:
-                return posted
+                return posted[0], posted[1], via
         people = list(payload.mention) or [s.user_id for s in match_row.seats]
         first = None
         for index, user_id in enumerate(dict.fromkeys(u for u in people if not is_ai(u))):
@@ -739,7 +749,7 @@ class Delivery:
             except discord.NotFound as exc:
                 log.info("no DM for user %s: %s", user_id, exc.code)
                 continue
-            first = first or (message.id, message.channel.id)
+            first = first or (message.id, message.channel.id, None)
         return first
 
     # -- notices and lobbies ---------------------------------------------------------------
@@ -766,11 +776,13 @@ class Delivery:
             else:
                 message = await self._send_with_fallback(row, notice, content=content,
                                                          view=view, allowed_mentions=mentions)
-                sent = (message.id, message.channel.id)
-            message_id, channel_id = sent or (0, match_row.channel_id)
+                sent = (message.id, message.channel.id, None)
+            message_id, channel_id, via = sent or (0, match_row.channel_id, None)
             notice = dataclasses.replace(notice, message_id=message_id)
+            # a follow-up keeps its interaction's token: it is retired through it
             live = LiveMessage(message_id, channel_id, match_row.id, notice.live,
-                               notice.version, notice.offer_id) \
+                               notice.version, notice.offer_id,
+                               via.token if via else None, via.expires_at if via else None) \
                 if notice.live and len(view.children) and message_id else None
             await self.store.together(
                 functools.partial(self._posted, row.id, notice, live, self.clock()))
@@ -780,6 +792,8 @@ class Delivery:
         match_row = await self.store.get_match(lobby.match_id)
         if match_row is None or match_row.status not in ("open", "invited"):
             return {"skipped": "the lobby is closed"}
+        if lobby.message_id is not None:  # posted by an earlier try
+            return {"message_id": lobby.message_id}
         texts = (await self.texts_and_link(match_row))[0]
         match = wrap(match_row)
         content, view = lobby_message(match, texts)
@@ -790,13 +804,16 @@ class Delivery:
         else:
             message = await self._send_with_fallback(
                 row, lobby, content=content, view=view, allowed_mentions=allowed(lobby.mention))
-            sent = (message.id, message.channel.id)
+            sent = (message.id, message.channel.id, None)
         if sent is None:
             return {"undelivered": True}
+        via = sent[2]
+        posted = dataclasses.replace(lobby, message_id=sent[0])
         async with self.store.transaction(background=True) as tx:
-            await tx.add_live_message(LiveMessage(sent[0], sent[1], match.id,
-                                                  "lobby", lobby.version, None),
-                                      self.clock())
+            await tx.save_progress(row.id, encode(posted)[1])
+            await tx.add_live_message(LiveMessage(
+                sent[0], sent[1], match.id, "lobby", lobby.version, None,
+                via.token if via else None, via.expires_at if via else None), self.clock())
         return {"message_id": sent[0]}
 
     # -- direct messages -----------------------------------------------------------------

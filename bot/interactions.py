@@ -61,8 +61,10 @@ def fit(text: str, limit: int = MAX_CONTENT) -> str:
 
 
 def via(interaction: Interaction) -> Via | None:
-    """The interaction as the change it causes may answer it (see `Via`)."""
-    if interaction.channel_id is None:
+    """The interaction as the change it causes may answer it (see `Via`); None where its
+    answers would be seen by its author alone (a server that keeps external apps private):
+    what the change shows then goes another way."""
+    if interaction.channel_id is None or not may_post_publicly(interaction):
         return None
     message = interaction.message
     clicked = message.id if message is not None and not message.flags.ephemeral else None

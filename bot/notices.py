@@ -63,9 +63,11 @@ class OfferAnswer(Component[discord.ui.Button[Any]],
         return cls(int(found["offer"]), found["answer"] == "a")
 
     async def handle(self, interaction: Interaction) -> None:
-        _, match = await self.service.answer_offer(self.offer_id, interaction.user.id,
-                                                   self.accept,
-                                                   channel_id=interaction.channel_id)
+        # an offer that reached a player's DM (its match's channel out of Corral's reach)
+        # is answered there
+        _, match = await self.service.answer_offer(
+            self.offer_id, interaction.user.id, self.accept, channel_id=interaction.channel_id,
+            from_dm=bool(interaction.context.dm_channel))
         note_match(match.id)
         await interaction.response.edit_message(view=None)
 

@@ -182,6 +182,7 @@ class Lobby:
     parent_channel_id: int | None = None
     mention: tuple[int, ...] = ()
     via: Via | None = None  # as a Notice's
+    message_id: int | None = None  # written back once posted (a retry posts it no more)
 
     @property
     def lane(self) -> str:
@@ -433,7 +434,7 @@ _CONVERT: dict[type[Any], dict[str, dict[str, Any]]] = {
              "buttons": {"out": lambda bs: [_button_out(b) for b in bs],
                          "into": lambda v: tuple(_button_in(b) for b in v or ())},
              "message_id": {"omit": True}, "via": {**_VIA, "omit": True}},
-    Lobby: {"mention": _INTS, "via": {**_VIA, "omit": True}},
+    Lobby: {"mention": _INTS, "via": {**_VIA, "omit": True}, "message_id": {"omit": True}},
     Retire: {"offer_ids": _INTS, "text": _TEXT},
     Dm: {"seats": _SEATS, "text": _TEXT, "what": {"key": "kind"},
          "picture": {"out": _picture_out, "into": _picture_in}},

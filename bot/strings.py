@@ -57,6 +57,7 @@ NOT_A_LOBBY = N_("Match #{match_id} is not an open lobby.")
 ABORT_FORBIDDEN = N_("Only the host can abort match #{match_id} before it starts; once it has "
                      "started, only a server manager can (players can `/resign`).")
 NOT_IN_GUILD = N_("Matches are played in server channels, not in direct messages.")
+NO_CHANNEL = N_("Discord did not say which channel this is: try again in a moment.")
 NEEDS_SERVER_INSTALL = N_("This needs Corral added to the server (by someone who can manage "
                           "it). Matches work anywhere: `/play`.")
 AI_ONLY_IN_BOT_DM = N_("Here only you and Corral can see the match: play against the AI "
@@ -139,11 +140,15 @@ CHANNEL_GONE = N_("The channel of match #{match_id} ({game}) was deleted, so the
 DM_TURN_FALLBACK = N_("{mention}, your turn in match #{match_id} (I couldn't DM you).")
 BOARD_BY_DM = N_("Match #{match_id}: Corral can post in {link} only in answer to a click or a "
                  "command there, so here is the board. Play here, or there (a click on its "
-                 "board, or `/board`, brings it up to date).")
+                 "board, or `/board public:True`, brings it up to date).")
 NOTICE_BY_DM = N_("Match #{match_id} ({link}):")
 MISSED_TURN = N_("While you were away: it is your turn in match #{match_id} ({link}). A click "
-                 "on its board there, or `/board`, brings the board up to date.")
-MISSED_END = N_("While you were away: match #{match_id} ({link}) is over. {result}")
+                 "on its board there, or `/board public:True`, brings the board up to date.")
+MISSED_TURN_PRIVATE = N_("While you were away: it is your turn in match #{match_id} ({link}). "
+                         "`/hand` there shows your own view; a click on its board, or `/board "
+                         "public:True`, brings the board up to date.")
+MISSED_END = N_("While you were away: match #{match_id} ({link}) is over: {result}.")
+MISSED_ENDED = N_("While you were away: match #{match_id} ({link}) is over.")
 MISSED_MOVES = N_("While you were away: match #{match_id} ({link}) moved on; it is {name}'s "
                   "turn.")
 BOARD_BROUGHT_UP = N_("That board was out of date: the current one follows.")

@@ -361,6 +361,8 @@ async def advance(service: Service, interaction: Interaction, match: Match,
                   answers: tuple[Answer, ...], ply: int | None) -> None:
     """A click on a step's button or menu: the next question, or the move once complete."""
     if (match.row.by_interactions and ply is not None and match.state is not None
+            and interaction.channel_id in match.row.channels
+            and match.row.seat_of(interaction.user.id) is not None
             and (ply != match.ply() or match.status != "active")
             and await service.move_made_at(match.id, interaction.user.id, ply) is None):
         # the bot could not bring this board up to date itself (only interactions reach its

@@ -102,14 +102,14 @@ async def open_match(service: Service, interaction: Interaction, game_id: str,
     guild = getattr(channel, "guild", None) or interaction.guild
     guild_id = guild.id if guild is not None else interaction.guild_id
     if channel is None:
-        raise ServiceError(strings.NOT_IN_GUILD)
+        raise ServiceError(strings.NO_CHANNEL)
+    me = interaction.client.user
+    if opponent is not None and me is not None and opponent.id == me.id:
+        ai, opponent = ai or "normal", None  # /play opponent:@Corral
     if guild_id is None and reach == "channel" and (ai is None or opponent is not None):
         raise ServiceError(strings.AI_ONLY_IN_BOT_DM)  # the bot's own DM: nobody else sees it
     if ai is None and not may_post_publicly(interaction):
         raise ServiceError(strings.PRIVATE_ANSWERS_ONLY)
-    me = interaction.client.user
-    if opponent is not None and me is not None and opponent.id == me.id:
-        ai, opponent = ai or "normal", None  # /play opponent:@Corral
     if opponent is not None and opponent.bot:
         raise ServiceError(strings.OPPONENT_IS_BOT, name=display_name(opponent))
     if game_id not in PLAYABLE:

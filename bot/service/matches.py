@@ -368,7 +368,8 @@ class Matches:
             guild_id=match.row.guild_id, channel_id=match.row.channel_id,
             in_thread=match.row.in_thread, first="opponent" if seat == 0 else "me",
             move_seconds=match.row.move_seconds, parent_channel_id=match.row.parent_channel_id,
-            rated=match.row.rated and not any(is_ai(s.user_id) for s in match.seats))
+            rated=match.row.rated and not any(is_ai(s.user_id) for s in match.seats),
+            reach=match.row.reach)
 
     # -- announcing ------------------------------------------------------------------------
     async def announce_turn(self, tx: Tx, effects: Effects, match: Match,

@@ -84,16 +84,19 @@ class Offers:
                              offer_id=offer_id)
 
     async def answer_offer(self, offer_id: int, user_id: int, accept: bool, *,
-                           channel_id: int | None = None) -> tuple[Offer, Match]:
+                           channel_id: int | None = None, from_dm: bool = False
+                           ) -> tuple[Offer, Match]:
         """Accept or decline; an offer made before the match moved on is void. With
-        `channel_id`, the offer's match must be played there (a forged button is refused)."""
+        `channel_id`, the offer's match must be played there (a forged button is refused),
+        or, `from_dm`, be one whose notices reach its players' DMs (`MatchRow.reach`)."""
         now = self.ctx.clock()
         async with self.ctx.store.transaction() as tx:
             data = await tx.get_offer(offer_id)
             if data is None or data.status != "open":
                 raise StaleAction(strings.OFFER_GONE)
             match = await self.ctx.locked(tx, data.match_id)
-            if channel_id is not None and channel_id not in match.row.channels:
+            if (channel_id is not None and channel_id not in match.row.channels
+                    and not (match.row.by_interactions and from_dm)):
                 raise Forbidden(strings.WRONG_CHANNEL, match_id=match.id)
             if match.row.seat_of(user_id) is None:
                 raise NotAPlayer(strings.NOT_A_PLAYER, match_id=match.id)

@@ -96,11 +96,14 @@ class Settings:
             match = wrap(row)
             if match.status == "finished":
                 result = result_phrase(match)
-                return phrase(strings.MISSED_END, match_id=match_id, link=link,
-                              result=result if result is not None else "")
+                if result is None:
+                    return phrase(strings.MISSED_ENDED, match_id=match_id, link=link)
+                return phrase(strings.MISSED_END, match_id=match_id, link=link, result=result)
             mover = match.to_move() if match.status == "active" else None
             if mover is not None and mover.user_id == user_id:
-                return phrase(strings.MISSED_TURN, match_id=match_id, link=link)
+                hidden = match.game.info.hidden_information
+                return phrase(strings.MISSED_TURN_PRIVATE if hidden else strings.MISSED_TURN,
+                              match_id=match_id, link=link)
             if mover is not None:
                 return phrase(strings.MISSED_MOVES, match_id=match_id, link=link,
                               name=mover.name)

@@ -16,6 +16,7 @@ from e2e_helpers import (
     alt_texts,
     board_buttons,
     boards,
+    components,
     enter_move,
     is_ephemeral,
     labels,
@@ -104,6 +105,12 @@ async def test_two_friends_play_a_whole_mancala_match_in_their_dm(fake, bot):
     # requests, the DM and its channel, the first time)
     requests = fake.requests[sent:]
     assert len(requests) <= 2 * moves + 2, [(r.method, r.path) for r in requests]
+    # a rematch is played where the match was: its invitation follows up the click
+    shown = len(fake.channel_messages(dm))
+    rematch = next(c["custom_id"] for c in components(board, 2) if c.get("label") == "Rematch")
+    await fake.answered(await fake.click(bob, board, rematch))
+    await fake.wait_for(lambda: any(":accept:" in c for m in fake.channel_messages(dm)[shown:]
+                                    for c in fake.custom_ids(m)), what="the rematch's invitation")
     assert not channel_requests(fake, dm)  # everything went through interactions
     assert max(follow_ups_per_interaction(fake).values()) <= 5
 
@@ -269,10 +276,15 @@ async def test_a_server_that_keeps_apps_private_is_told_so(fake, bot):
     opened = await fake.answered(await fake.slash(alice, "play", channel_id=channel,
                                                   game=MANCALA.id, ai="easy", first="me"))
     assert opened.original is not None
+    # Discord would show its boards to her alone, and only until she reloads: they come to
+    # her DM with Corral, playable there
     board = await fake.wait_for(lambda: next((
-        m for m in fake.messages.values() if m["channel_id"] == str(channel)
-        and is_ephemeral(m) and board_buttons(fake, m)), None), what="a private board")
-    assert board is not None
+        m for m in fake.dm_messages(alice) if board_buttons(fake, m)), None),
+        what="the board in her DM")
+    count = len(fake.dm_messages(alice))
+    await fake.answered(await fake.click(alice, board, next(iter(
+        board_buttons(fake, board).values()))))
+    await fake.wait_for(lambda: len(fake.dm_messages(alice)) > count, what="the next board")
     assert not channel_requests(fake, channel)
 
 
@@ -348,7 +360,7 @@ async def test_a_dm_match_speaks_the_language_of_who_opened_it(fake, bot):
     await fake.answered(await fake.click(bob, expiry[0], claim))
     final = await fake.wait_for(lambda: [m for m in fake.dm_messages(alice)
                                          if "対局 #" in says(m)], what="Aki's result by DM")
-    words = re.sub(r"https?://\S+|<[^>]+>|Corral|Aki|Ben", "", says(final[0]))
+    words = re.sub(r"https?://\S+|<[^>]+>|`[^`]*`|Corral|Aki|Ben", "", says(final[0]))
     assert not re.search(r"[A-Za-z]{4,}", words), says(final[0])  # no English left
     assert not channel_requests(fake, dm)
 
