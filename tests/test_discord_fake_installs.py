@@ -14,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 from discord_fake import APP_ID, EPHEMERAL, FakeDiscord, InteractionRecord, spec
+from test_discord_fake import Api as FakeApi
 
 Json = dict[str, Any]
 GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES = 1 << 0, 1 << 9, 1 << 12
@@ -47,35 +48,18 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.stop()
 
 
-class Api:
-    """Raw REST calls, as the bot's library makes them."""
-
-    def __init__(self, fake: FakeDiscord, session: aiohttp.ClientSession) -> None:
-        self.fake, self.session = fake, session
-
-    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        async with self.session.request(method, self.fake.api_base + path, json=body,
-                                        headers={"Authorization": "Bot fake-token"}) as response:
-            return response.status, (await response.json() if response.status != 204
-                                     else None)
-
-    async def answer(self, record: InteractionRecord, kind: int,
-                     data: Json | None = None) -> tuple[int, Any]:
-        body: Json = {"type": kind} if data is None else {"type": kind, "data": data}
-        return await self.call(
-            "POST", f"/interactions/{record.id}/{record.token}/callback?with_response=true", body)
-
-    async def followup(self, record: InteractionRecord, body: Json) -> tuple[int, Any]:
-        return await self.call("POST", f"/webhooks/{APP_ID}/{record.token}", body)
+class Api(FakeApi):
+    """Raw REST calls, as the bot's library makes them (tests/test_discord_fake.py's), and
+    the few more these tests make."""
 
     async def edit_original(self, record: InteractionRecord, body: Json) -> tuple[int, Any]:
         return await self.call(
             "PATCH", f"/webhooks/{APP_ID}/{record.token}/messages/@original", body)
 
-    async def register(self, *commands: Json) -> None:
-        status, body = await self.call("PUT", f"/applications/{APP_ID}/commands",
-                                       list(commands))
+    async def register(self, *commands: Json) -> tuple[int, Any]:
+        status, body = await super().register(*commands)
         assert status == 200, body
+        return status, body
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-import sqlite3
 
 import pytest
 from discord_fake import UserRef
@@ -25,6 +24,7 @@ from e2e_helpers import (
     says,
 )
 from test_endings_e2e import WHOLE_GAME
+from test_ghostone_e2e import logged_state
 
 from bot.descriptions import alt_text
 from bot.i18n import Texts
@@ -63,6 +63,15 @@ async def invite(fake, host: int, guest: int, channel_id: int, **options) -> dic
         m for m in fake.channel_messages(channel_id)
         if m["id"] not in before and any(":accept:" in c for c in fake.custom_ids(m))), None),
         what="the invitation")
+
+
+async def accepted(fake, host: int, guest: int, channel_id: int, **options) -> dict:
+    """`/play` with an opponent there, Accept: the first board."""
+    invitation = await invite(fake, host, guest, channel_id, **options)
+    before = len(boards(fake, channel_id))
+    await fake.answered(await fake.click(guest, invitation, next(
+        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
+    return await next_board(fake, before, channel_id, "the first board", timeout=PATIENCE)
 
 
 async def test_two_friends_play_a_whole_mancala_match_in_their_dm(fake, bot):
@@ -124,11 +133,7 @@ async def test_the_board_goes_by_dm_when_no_interaction_can_carry_it(fake, bot):
     alice = fake.add_user("Alice", installed=True, in_server=False)
     bob = fake.add_user("Bob", installed=True, in_server=False)
     dm = fake.add_dm(alice, bob)
-    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me", time="1h")
-    before = len(boards(fake, dm))
-    await fake.answered(await fake.click(bob, invitation, next(
-        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
-    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    board = await accepted(fake, alice, bob, dm, game=MANCALA.id, first="me", time="1h")
     fake.advance(TOKEN_LIFE + 60)
     bot.advance(61 * 60)
     expiry = await fake.wait_for(lambda: [m for m in fake.dm_messages(bob)
@@ -158,12 +163,7 @@ async def test_a_player_nobody_can_dm_is_told_at_their_next_interaction(fake, bo
     alice = fake.add_user("Alice", installed=True, in_server=False)
     bob = fake.add_user("Bob", in_server=False)
     dm = fake.add_dm(alice, bob)
-    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="opponent",
-                              time="1h")
-    before = len(boards(fake, dm))
-    await fake.answered(await fake.click(bob, invitation, next(
-        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
-    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    board = await accepted(fake, alice, bob, dm, game=MANCALA.id, first="opponent", time="1h")
     assert mover(board, [alice, bob]) == bob
     fake.advance(TOKEN_LIFE + 60)
     bot.advance(31 * 60)  # his reminder cannot reach him
@@ -216,17 +216,6 @@ async def test_three_friends_play_ghostone_in_a_group_dm(fake, bot):
 
 
 TURNS = 24  # each a board in the group DM (and its dice rolls): the limit above, not the game
-
-
-def logged_state(bot):
-    """The Ghostone match replayed from the bot's move log (its moves and the host's rolls)."""
-    db = sqlite3.connect(bot.database)
-    log = [n for (n,) in db.execute("SELECT notation FROM moves ORDER BY seq")]
-    db.close()
-    state = GHOSTONE.new(3)
-    for notation in log:
-        state = GHOSTONE.play(state, notation)
-    return state
 
 
 async def test_playing_the_ai_in_a_server_that_did_not_add_corral(fake, bot):
@@ -301,11 +290,7 @@ async def test_a_consequence_match_in_a_dm_keeps_every_tile_private(fake, bot):
     alice = fake.add_user("Alice", installed=True, in_server=False)
     bob = fake.add_user("Bob", installed=True, in_server=False)
     dm = fake.add_dm(alice, bob)
-    invitation = await invite(fake, alice, bob, dm, game=consequence.id, first="me")
-    before = len(boards(fake, dm))
-    await fake.answered(await fake.click(bob, invitation, next(
-        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
-    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    board = await accepted(fake, alice, bob, dm, game=consequence.id, first="me")
     for user in (alice, bob):
         await fake.wait_for(lambda u=user: [m for m in fake.dm_messages(u)
                                             if "has started" in says(m)],
@@ -384,11 +369,7 @@ async def test_an_analysis_asked_in_a_dm_reaches_the_one_who_asked(fake, analyst
     alice = fake.add_user("Alice", installed=True, in_server=False)
     bob = fake.add_user("Bob", installed=True, in_server=False)
     dm = fake.add_dm(alice, bob)
-    invitation = await invite(fake, alice, bob, dm, game=MANCALA.id, first="me")
-    before = len(boards(fake, dm))
-    await fake.answered(await fake.click(bob, invitation, next(
-        c for c in fake.custom_ids(invitation) if ":accept:" in c)))
-    board = await next_board(fake, before, dm, "the first board", timeout=PATIENCE)
+    board = await accepted(fake, alice, bob, dm, game=MANCALA.id, first="me")
     for notation in WHOLE_GAME:
         count = len(boards(fake, dm))
         user = mover(board, [alice, bob])
