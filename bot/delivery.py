@@ -251,10 +251,11 @@ class Delivery:
         raise Skip(f"channel {payload.channel_id} was deleted")
 
     async def _edit(self, channel_id: int, message_id: int, *, raw: dict[str, Any] | None = None,
-                    **kwargs: Any) -> bool:
+                    refused_is_gone: bool = False, **kwargs: Any) -> bool:
         """Edit a message (with discord.py's `kwargs`, or a `raw` body as Discord's JSON);
-        False if it no longer exists, or sits in a locked thread. A thread that went quiet
-        (archived) is opened again first, as a moderator's client does."""
+        False if it no longer exists, or sits in a locked thread (or, `refused_is_gone`,
+        Discord refuses it: 403). A thread that went quiet (archived) is opened again first,
+        as a moderator's client does."""
         message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
 
         def edit() -> Awaitable[Any]:
@@ -271,6 +272,10 @@ class Delivery:
             except discord.NotFound:
                 return False
             except discord.Forbidden as exc:
+                if refused_is_gone:
+                    log.info("cannot edit message %s in %s: 403 %s", message_id, channel_id,
+                             exc.code)
+                    return False
                 raise Retry(f"403 {exc.code}: cannot edit {message_id}") from None
             except ThreadArchived as exc:
                 if attempt or not await self._unarchive(channel_id):
@@ -509,6 +514,7 @@ class Delivery:
                       else [board.turn] if board.turn is not None
                       else [uid for uid, _ in board.seats])
         first: tuple[int, int] | None = None
+        lives: list[LiveMessage] = []
         for index, user_id in enumerate(dict.fromkeys(u for u in recipients if not is_ai(u))):
             own = Texts(await self.service.user_language(user_id))
             png, own_alt = picture, alt
@@ -517,7 +523,7 @@ class Delivery:
                     board_card, board.game, board.state, board.names(),
                     result_text(board, own), own.language, board.final)
             header = own(phrase(strings.BOARD_BY_DM, match_id=board.match_id,
-                                link=channel_link(match_row)))
+                                link=match_row.url))
             text = f"{header}\n{board_text(board, own, current=current)[0]}"
             kept_json = orjson.dumps(laid_out(text, own, own_alt, False).to_components()).decode()
             try:
@@ -534,14 +540,18 @@ class Delivery:
                 continue
             first = first or (message.id, message.channel.id)
             if current:
-                live = LiveMessage(message.id, message.channel.id, match_row.id, "board",
-                                   board.version, None, retired=kept_json)
-                async with self.store.transaction(background=True) as tx:
-                    await tx.add_live_message(live, self.clock())
+                lives.append(LiveMessage(message.id, message.channel.id, match_row.id,
+                                         "board", board.version, None, retired=kept_json))
         message_id, channel_id = first or (0, match_row.channel_id)
         board = dataclasses.replace(board, message_id=message_id, posted_in=channel_id)
-        await self.store.together(lambda tx: tx.save_progress(row.id, encode(board)[1]),
-                                  background=False)
+        now = self.clock()
+
+        async def posted(tx: Tx) -> None:  # the row knows they are sent, with their records
+            await tx.save_progress(row.id, encode(board)[1])
+            for live in lives:
+                await tx.add_live_message(live, now)
+
+        await self.store.together(posted, background=False)
         return {"message_id": message_id, "channel_id": channel_id, "by_dm": first is not None}
 
     async def _missed(self, user_id: int, match_id: int) -> None:
@@ -586,16 +596,16 @@ class Delivery:
         answered = await self.answers.wait(via.interaction_id, ANSWER_WAIT)
         if answered is False:
             return None
+        if row.tried and not limited:  # (where only interactions reach, nothing can be read)
+            found = await self._call(lambda: self._find_follow_up(via))
+            if found is not None:
+                return found
         if not self._follow_ups.take(via.channel_id, time.monotonic()):
             if limited:  # no other way into that channel: wait for the budget, not the DMs
                 raise Retry(f"follow-ups of channel {via.channel_id} spent for this minute",
                             after=self._follow_ups.opens_in(via.channel_id,
                                                             time.monotonic()) + 0.1)
             return None
-        if row.tried and not limited:  # (where only interactions reach, nothing can be read)
-            found = await self._call(lambda: self._find_follow_up(via))
-            if found is not None:
-                return found
         try:
             data = await send_follow_up(self._http(), self.api_base, application_id, via.token,
                                         message, picture, BOARD_FILE, description=alt or None)
@@ -670,15 +680,10 @@ class Delivery:
             if await self._edit_through_token(message, body):
                 retired.append(message.message_id)
             elif message.channel_id != unreachable and message.message_id:
-                try:
-                    await self._edit(message.channel_id, message.message_id, raw=body)
-                except Retry:
-                    if unreachable is None:
-                        raise
-                    # a board sent to a player's DM that Discord no longer lets us edit (they
-                    # closed their DMs): nothing more to do with it
-                    log.info("cannot retire message %s in %s", message.message_id,
-                             message.channel_id)
+                # a board sent to a player's DM that Discord no longer lets us edit (they
+                # closed their DMs) has nothing more to do
+                await self._edit(message.channel_id, message.message_id, raw=body,
+                                 refused_is_gone=unreachable is not None)
                 retired.append(message.message_id)
         return retired
 
@@ -736,7 +741,7 @@ class Delivery:
         for index, user_id in enumerate(dict.fromkeys(u for u in people if not is_ai(u))):
             own = Texts(await self.service.user_language(user_id))
             header = own(phrase(strings.NOTICE_BY_DM, match_id=match_row.id,
-                                link=channel_link(match_row)))
+                                link=match_row.url))
             content, view = compose(own)
             try:
                 channel_id = await self.dm_channel(user_id)
@@ -1021,12 +1026,6 @@ class Delivery:
             await self.store.together(lambda tx: tx.save_progress(row.id, encode(made)[1]))
         placed = await self.service.tournaments.place(job.match_id, thread_id)
         return {"thread_id": thread_id, "placed": placed}
-
-
-def channel_link(match_row: MatchRow) -> str:
-    """A link to the match's channel that works in a DM too (a DM or group DM between users
-    has no #mention the bot can write)."""
-    return f"https://discord.com/channels/{match_row.guild_id or '@me'}/{match_row.channel_id}"
 
 
 def _board_file(picture: bytes, alt: str) -> list[discord.File]:

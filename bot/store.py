@@ -117,12 +117,16 @@ class MatchRow:
     reach: str = "channel"
 
     @property
+    def url(self) -> str:
+        """A link to the match's channel, which works in any DM (a DM or group DM between
+        users has no #mention the bot can write)."""
+        return f"https://discord.com/channels/{self.guild_id or '@me'}/{self.channel_id}"
+
+    @property
     def link(self) -> str:
         """The match's channel as a message names it: a #mention in a server, a link in a DM
         or group DM (where a #mention shows no name)."""
-        if self.guild_id is None:
-            return f"https://discord.com/channels/@me/{self.channel_id}"
-        return f"<#{self.channel_id}>"
+        return self.url if self.guild_id is None else f"<#{self.channel_id}>"
 
     @property
     def by_interactions(self) -> bool:

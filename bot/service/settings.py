@@ -92,7 +92,7 @@ class Settings:
         if row is None:
             return None
         if row.by_interactions:  # nothing reached them: what they missed, as it is now
-            link = f"https://discord.com/channels/{row.guild_id or '@me'}/{row.channel_id}"
+            link = row.url
             match = wrap(row)
             if match.status == "finished":
                 result = result_phrase(match)
