@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from bot.backup import Scheduler, in_background_thread  # noqa: E402
 from bot.service import Player, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.store.backup import Scheduler, in_background_thread  # noqa: E402
 
 BASE = 300  # matches played through the service; the rest are clones
 

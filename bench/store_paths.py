@@ -11,7 +11,7 @@ flight at once (moves/s).
 `--sqlalchemy` (needs `pip install 'sqlalchemy[asyncio]'`, not a dependency of Corral) runs
 the same statements through SQLAlchemy Core's async engine (`text()` statements, as a port of
 the store's SQL would be; sqlite+aiosqlite and postgresql+asyncpg): the measurement behind
-the choice of one driver per database (see bot/db.py).
+the choice of one driver per database (see bot/store/db.py).
 """
 
 from __future__ import annotations

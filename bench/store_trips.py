@@ -29,7 +29,7 @@ _WRITER: list[Any] = []  # the writer's connection (or thread), once the store i
 def _count(counts: dict[str, int]) -> None:
     """Counts every call that is one round trip to a SQLite connection's thread, by the
     connection it goes to ("writer", "reader")."""
-    import bot.sqlite as driver
+    import bot.store.sqlite as driver
 
     def side(db: Any) -> str:
         return "writer" if _WRITER and db is _WRITER[0] else "reader"

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT)]
 
-from bot.db import params  # noqa: E402
 from bot.service import Player, Service  # noqa: E402
 from bot.store import Store  # noqa: E402
+from bot.store.db import params  # noqa: E402
 
 DAY = 86400.0
 START = 1_800_000_000.0

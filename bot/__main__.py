@@ -2,11 +2,11 @@
 with status 0 after a clean stop on SIGTERM or SIGINT.
 
 `python -m bot migrate-db --from sqlite:PATH --to postgresql://...` copies a SQLite store into
-an empty PostgreSQL database (see bot/migrate_db.py); `python -m bot backup [PATH]` and
-`python -m bot restore PATH` copy the store out and back (bot/backup.py).
+an empty PostgreSQL database (see bot/store/migrate.py); `python -m bot backup [PATH]` and
+`python -m bot restore PATH` copy the store out and back (bot/store/backup.py).
 
 A second bot on the same SQLite file, or on a shard another process of the same PostgreSQL
-deployment runs, exits 1 with one line (bot/instance.py)."""
+deployment runs, exits 1 with one line (bot/store/instance.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import sys
 import discord
 
 from .config import ConfigError, Settings, load_settings
-from .instance import AlreadyRunning, is_postgres, lock_postgres, lock_sqlite
+from .store.instance import AlreadyRunning, is_postgres, lock_postgres, lock_sqlite
 
 SWITCH_INTERVAL = 0.001  # seconds; see main()
 
@@ -67,11 +67,11 @@ def setup_logging(level: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["migrate-db"]:
-        from .migrate_db import main as migrate_main
+        from .store.migrate import main as migrate_main
 
         return migrate_main(args[1:])
     if args[:1] in (["backup"], ["restore"]):
-        from .backup import main as backup_main
+        from .store.backup import main as backup_main
 
         return backup_main(args[0], args[1:])
     if args:

@@ -14,9 +14,7 @@ import discord
 from games import Game, GameError, Phrase, phrase
 from games.analysis import replayed
 
-from . import strings
 from .delivery import Delivery
-from .i18n import Texts
 from .interactions import fit
 from .outbox import AnalysisPost
 from .outbox_worker import Give, Result, Skip
@@ -24,6 +22,8 @@ from .pictures import analysis_pictures
 from .pool import Workers
 from .service import LEVEL_NAMES, Service
 from .store import OutboxRow, Store
+from .words import strings
+from .words.i18n import Texts
 
 KINDS = ("analysis",)
 CONCURRENCY = 4

@@ -1,5 +1,5 @@
 """The analysis runner: works through the queue of post-game analyses (the store's
-`analyses`, bot/store_analyses.py), off the event loop and behind live play.
+`analyses`, bot/store/analyses.py), off the event loop and behind live play.
 
 - Durable: each position's judgement is saved as soon as it comes, under a lease; a job cut
   short by a crash or a stop is taken up again where it stopped (by this process at its next
@@ -34,15 +34,15 @@ from games import phrase
 from games.analysis import assemble_job, explain_job, judge_job
 from games.puzzles import puzzles_job
 
-from . import strings
 from .ai import seed_for
 from .followups import Unsent, edit_follow_up
-from .i18n import Texts
 from .interactions import fit
 from .pool import Workers
 from .service import Match, Service, ServiceError
 from .store import Store
-from .store_analyses import AnalysisRow
+from .store.analyses import AnalysisRow
+from .words import strings
+from .words.i18n import Texts
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ import discord
 
 from games import phrase
 
-from . import strings
 from .interactions import TOKEN_LIFETIME, Interaction, note_match, reply, texts_for
 from .service import Service
 from .ui import ID, Component, button
 from .ui import template as id_template
+from .words import strings
 
 
 async def ask_analysis(service: Service, interaction: Interaction, match_id: int) -> None:

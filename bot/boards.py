@@ -19,11 +19,8 @@ import discord
 from games import ALT_TEXT_LIMIT, Game, Phrase, phrase
 from games.analysis import public_at_end
 
-from . import strings
 from .analysis_ui import AnalysisButton
 from .clocks import absolute_time, relative_time
-from .descriptions import alt_text, view_of
-from .i18n import Texts
 from .interactions import MAX_CONTENT, Interaction, fit, note_match, player, reply, texts_for
 from .outbox import Board, Text
 from .pictures import board_picture
@@ -43,6 +40,9 @@ from .ui import (
     first_step,
 )
 from .ui import template as id_template
+from .words import strings
+from .words.descriptions import alt_text, view_of
+from .words.i18n import Texts
 
 
 def allowed(user_ids: Sequence[int]) -> discord.AllowedMentions:

@@ -19,23 +19,24 @@ from discord import app_commands
 
 from games import phrase
 
-from . import ai_turns, analysis_post, cogs, delivery, strings
+from . import ai_turns, analysis_post, cogs, delivery
 from .ai_turns import AiTurns
 from .analysis_post import AnalysisPoster
 from .analysis_runner import NICE, AnalysisRunner
-from .backup import Scheduler, default_folder
 from .collector import Refreezer, freeze_start_up_objects
 from .config import Settings, make_clock
 from .delivery import Delivery
-from .i18n import COMMAND_GROUPS, COMMAND_IDS, command_groups
 from .interactions import Handling, Interaction, context, reply, texts_for
 from .outbox_worker import OutboxWorker
 from .pool import Workers
 from .quick import ChannelHeads
 from .service import Service
 from .store import Moved, Store
-from .translator import CatalogTranslator
-from .web import Metrics, WebServer
+from .store.backup import Scheduler, default_folder
+from .web.server import Metrics, WebServer
+from .words import strings
+from .words.i18n import COMMAND_GROUPS, COMMAND_IDS, command_groups
+from .words.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from .webgate import LimitError, WebLimits
+from .web.gate import LimitError, WebLimits
 
 DEFAULT_DATABASE = "data/corral.sqlite3"
 DEFAULT_API_BASE = "https://discord.com/api/v10"
@@ -52,7 +52,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # CORRAL_SHARD_IDS: the shards this process runs
     web_bind: tuple[str, int] | None = DEFAULT_WEB_BIND  # /healthz, /metrics, pages; None: off
     web_url: str | None = None  # CORRAL_WEB_URL: the pages' public base URL; None: no links
-    # CORRAL_WEB_MAX_STREAMS, CORRAL_WEB_TRUSTED_PROXIES: the pages' caps (bot/webgate.py)
+    # CORRAL_WEB_MAX_STREAMS, CORRAL_WEB_TRUSTED_PROXIES: the pages' caps (bot/web/gate.py)
     web_limits: WebLimits = WebLimits()
     backup_every: float | None = None  # CORRAL_BACKUP_EVERY: seconds between backups; None: off
     backup_keep: int = 7  # CORRAL_BACKUP_KEEP: scheduled backups kept (the oldest go first)

@@ -30,7 +30,7 @@ import orjson
 
 from games import Phrase, get_game, phrase
 
-from . import quick, strings
+from . import quick
 from .ai import is_ai
 from .boards import (
     allowed,
@@ -43,9 +43,7 @@ from .boards import (
     text_of,
     tournament_button,
 )
-from .descriptions import alt_text, view_of
 from .followups import ChannelBudget, Unsent, edit_follow_up, send_follow_up
-from .i18n import Texts
 from .interactions import Answers, fit
 from .lobby import lobby_message
 from .notices import notice_view
@@ -72,7 +70,10 @@ from .service.tournaments import link_games
 from .store import LiveMessage, MatchRow, OutboxRow, Store, Tx
 from .tournaments.formats import paired_json
 from .ui import BOARD_FILE, IS_COMPONENTS_V2, StaticLayout, StaticView
-from .webpages import match_url, tournament_url
+from .web.pages import match_url, tournament_url
+from .words import strings
+from .words.descriptions import alt_text, view_of
+from .words.i18n import Texts
 
 log = logging.getLogger(__name__)
 

@@ -22,10 +22,10 @@ from discord import app_commands
 
 from games import Phrase
 
-from . import strings
-from .i18n import Texts, language_of
 from .outbox import ANSWERING, Via
 from .service import Player, Service, ServiceError
+from .words import strings
+from .words.i18n import Texts, language_of
 
 # the handlers need nothing of the client but what discord.py gives every client: what they
 # use is handed to them when they are registered (see bot/cogs/__init__.py)

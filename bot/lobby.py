@@ -10,11 +10,11 @@ import discord
 
 from games import phrase
 
-from . import strings
-from .i18n import Texts
 from .interactions import Interaction, fit, is_manager, note_match, player, texts_for
 from .service import Match
 from .ui import ID, Component, StaticView, button, template
+from .words import strings
+from .words.i18n import Texts
 
 STYLES = {"join": discord.ButtonStyle.primary, "start": discord.ButtonStyle.success,
           "cancel": discord.ButtonStyle.secondary, "accept": discord.ButtonStyle.success,

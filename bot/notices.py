@@ -8,11 +8,11 @@ from typing import Any, Self
 
 import discord
 
-from . import strings
-from .i18n import Texts
 from .interactions import Interaction, note_match
 from .outbox import ClaimButton, NoticeButton
 from .ui import ID, Component, StaticView, button, match_here, template
+from .words import strings
+from .words.i18n import Texts
 
 
 def notice_view(match_id: int, buttons: tuple[NoticeButton, ...], texts: Texts) -> StaticView:

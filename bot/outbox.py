@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from games import Phrase
 
-from .i18n import phrase_from_json, phrase_to_json
+from .words.i18n import phrase_from_json, phrase_to_json
 
 Text = Phrase | str | None  # a phrase translated when delivered, or text as it is
 Seats = tuple[tuple[int, str], ...]  # (user id, name) by seat

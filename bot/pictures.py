@@ -14,7 +14,7 @@ from typing import Any
 
 from games import get_game
 
-from .i18n import translations
+from .words.i18n import translations
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +65,8 @@ def described_picture(game_id: str, state: dict[str, Any], viewer: int | None,
     drawn (`viewer`'s, without its last move when that is not drawn), in `language`."""
     from render import without_last_move
 
-    from .descriptions import alt_text
-    from .i18n import Texts
+    from .words.descriptions import alt_text
+    from .words.i18n import Texts
 
     png = board_picture(game_id, state, viewer, names, result, language, you, hints,
                         last_move)
@@ -88,8 +88,8 @@ def board_card(game_id: str, state: dict[str, Any], names: Sequence[str],
     the rules such as a resignation, or a turn no seat plays: a roll)."""
     from render import seat_colour
 
-    from .descriptions import alt_text
-    from .i18n import Texts
+    from .words.descriptions import alt_text
+    from .words.i18n import Texts
 
     picture = board_picture(game_id, state, None, names, result, language)
     game = get_game(game_id)
@@ -172,8 +172,8 @@ def described_frame(game_id: str, seat_count: int, options: dict[str, str],
     """`replay_frame`, and the picture's alt text (the public view's description)."""
     from render import render_observation
 
-    from .descriptions import alt_text
-    from .i18n import Texts
+    from .words.descriptions import alt_text
+    from .words.i18n import Texts
 
     game, states = _replayed(game_id, seat_count, options, entries[:ply])
     state = states[-1]
@@ -245,9 +245,9 @@ def tournament_alt(kind: str, data: str, texts: Any) -> str:
     or the bracket's ties (who beat whom, or who meets whom), in `texts`' language."""
     from games import ALT_TEXT_LIMIT, phrase
 
-    from . import strings
-    from .descriptions import cut
     from .tournaments import from_json, knockout_stages, standings
+    from .words import strings
+    from .words.descriptions import cut
 
     t = from_json(data)
     names = {p.id: p.name for p in t.players}

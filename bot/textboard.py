@@ -17,15 +17,15 @@ import discord
 
 from games import GameError, Phrase, nphrase, phrase
 
-from . import strings
 from .clocks import Duration, absolute_time, relative_time
-from .descriptions import text_board
-from .i18n import Texts
 from .interactions import MAX_CONTENT, Interaction, note_match, reply, texts_for
 from .service import Match, Service, ServiceError, result_phrase
 from .service.moves import effective_log
 from .ui import ID, Component, button
 from .ui import template as id_template
+from .words import strings
+from .words.descriptions import text_board
+from .words.i18n import Texts
 
 EXAMPLES = 5  # legal moves named in the "how to move" line (autocomplete lists them all)
 

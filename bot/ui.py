@@ -55,10 +55,10 @@ from discord.ui import DynamicItem
 
 from games import Answer, Game, GameError, Option, Phrase, Step, phrase
 
-from . import strings
-from .i18n import Texts
 from .interactions import Handling, Interaction, note_match, reply, texts_for, via
 from .service import Match, MoveResult, Service, ServiceError, StaleAction
+from .words import strings
+from .words.i18n import Texts
 
 MAX_ID = (1 << 63) - 1  # SQLite's and PostgreSQL's bigint
 MAX_CUSTOM_ID = 100  # Discord's limit on a custom id

@@ -87,13 +87,13 @@ def translations(language: str) -> Any:
     """The bot's catalog of `language` (None for English: the messages themselves)."""
     if language == "en":
         return None
-    from bot.i18n import translations as catalog
+    from bot.words.i18n import translations as catalog
 
     return catalog(language)
 
 
 def _texts(language: str) -> Any:
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
 
     return Texts(language)
 
@@ -271,7 +271,7 @@ class _Gallery:
 
     # lessons and puzzles -------------------------------------------------------------------
     def lessons(self, kit: Kit) -> None:
-        from bot import strings
+        from bot.words import strings
         from games.lessons import lesson_for
 
         lesson = lesson_for(kit.id)
@@ -398,7 +398,7 @@ class _Gallery:
     def conditional_queue(self, kit: Kit) -> None:
         """A queue of two pairs and a third being entered (the opponent's turn of it chosen),
         each pair a whole turn, as the bot draws it for the queue's owner."""
-        from bot import strings
+        from bot.words import strings
 
         from .queue import queue_picture
 
@@ -555,7 +555,7 @@ class _Gallery:
 
 def _profile_title(name: str, game: str) -> Any:
     """The rating chart's title as `/profile` writes it (`strings.PROFILE_CHART`)."""
-    from bot import strings
+    from bot.words import strings
     from games import phrase
 
     return phrase(strings.PROFILE_CHART, name=name, game=game)

@@ -103,7 +103,7 @@ class PostgresServer:
         database, which would copy megabytes per test."""
         import asyncpg
 
-        from bot.pg import PostgresDatabase
+        from bot.store.pg import PostgresDatabase
 
         url = self.url("corral_test")
         if not self.template_ready:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import ENGLISH, phrase_from_json
 from bot.service import Player
+from bot.words.i18n import ENGLISH, phrase_from_json
 
 
 class FakeClock:
@@ -83,8 +83,8 @@ def database_at(path: Any, version: int) -> Any:
     """A SQLite database as Corral's migrations leave it at `version` (no rows)."""
     import sqlite3
 
-    from bot.db import migration_scripts
-    from bot.sqlite import split_statements
+    from bot.store.db import migration_scripts
+    from bot.store.sqlite import split_statements
 
     conn = sqlite3.connect(path)
     for number, _, script in migration_scripts("sqlite"):

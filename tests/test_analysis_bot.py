@@ -15,9 +15,9 @@ from PIL import Image
 from support import ALICE, BOB, CAROL
 from test_render import layout_problems
 
-from bot.i18n import translations
 from bot.pictures import analysis_pictures
 from bot.service import ServiceError
+from bot.words.i18n import translations
 from games import get_game
 from games.analysis import assemble_job, judge_job, public_at_end
 from render import Swing, TextBox
@@ -449,7 +449,7 @@ async def test_analysis_workers_run_at_a_lower_priority():
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_a_swing_is_told_with_its_refutation_and_better_line(language):
     from bot.analysis_post import analysis_lines
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
 
     note = {"index": 5, "seat": 0, "move": "d", "best": "h", "win": [0.6, 0.4], "loss": 0.23,
             "refutation": [[0, "d"], [1, "g"], [0, "c"]],

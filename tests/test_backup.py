@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import BackupError, backup_sqlite, check_copy, restore, rotate
-from bot.instance import FileLock
 from bot.store import Store
+from bot.store.backup import BackupError, backup_sqlite, check_copy, restore, rotate
+from bot.store.instance import FileLock
 
 
 def make_store(path: Path) -> None:
@@ -90,7 +90,7 @@ def test_a_killed_bots_log_is_folded_into_the_file_kept_aside(tmp_path):
 async def test_postgresql_is_backed_up_with_pg_dump(pg_server, tmp_path):
     import shutil
 
-    from bot.backup import backup
+    from bot.store.backup import backup
 
     if shutil.which("pg_dump") is None:
         pytest.skip("pg_dump is not installed")

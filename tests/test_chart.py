@@ -92,7 +92,7 @@ def test_the_words_come_through_the_translation():
 
 
 def test_japanese_chart_uses_the_catalog_and_the_cjk_font(cjk_font):
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     japanese = translations("ja")
     empty = japanese.gettext(ChartLabels.empty)
@@ -117,9 +117,9 @@ def test_the_profile_charts_title_names_the_game_in_japanese_and_is_whole(game_i
     """/profile's chart title carried the English game name in Japanese and was cut with an
     ellipsis; the game's name now comes through the catalog (as on every other screen) and
     a title too long for a line is set on two, whole, at the title's size."""
-    from bot.catalogue import PLAYABLE
     from bot.cogs.stats import chart_title
-    from bot.i18n import Texts, translations
+    from bot.offered import PLAYABLE
+    from bot.words.i18n import Texts, translations
 
     texts = Texts("ja")
     title = chart_title(game_id, LONG_NAME, texts)

@@ -17,11 +17,11 @@ from support import (
 )
 
 from bot import service as svc
-from bot import strings
 from bot.clocks import Duration, clock_for, format_duration, overlap, parse_duration
-from bot.i18n import Texts, phrase_from_json, phrase_to_json, translations
 from bot.service import Service, parse_time
 from bot.store import Store
+from bot.words import strings
+from bot.words.i18n import Texts, phrase_from_json, phrase_to_json, translations
 from games import phrase
 
 HOUR, DAY = 3600, 86400

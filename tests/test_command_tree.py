@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # discord.player imports audioop, deprecated in
 from bot import cogs
 from bot.client import CorralBot
 from bot.config import Settings
-from bot.translator import CatalogTranslator
+from bot.words.translator import CatalogTranslator
 
 UNUSED: Any = None
 GLOBAL = "/applications/{application_id}/commands"

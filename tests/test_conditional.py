@@ -153,7 +153,7 @@ async def test_each_step_asks_in_the_right_person_and_a_two_ply_reply_is_shown_i
     the reply, about the player; the pair being entered is written out whole, the first ply
     of a two-ply reply with it, in English and Japanese."""
     from bot.cogs.conditional import queue_message
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
 
     match = await challenge(service)
     match = (await service.play(match.id, ALICE.user_id, "h")).match
@@ -195,7 +195,7 @@ def test_every_game_asks_about_another_players_move_in_words_of_its_own():
     import random
     import re
 
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
     from games import KITS, PRODUCT
     from render.gallery import playout
 

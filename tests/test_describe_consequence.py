@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.descriptions import alt_text, text_board
-from bot.i18n import Texts
+from bot.words.descriptions import alt_text, text_board
+from bot.words.i18n import Texts
 from games import ALT_TEXT_LIMIT, InvalidMoveError, get_game, replay
 from games.consequence.game import EMPTY, KINDS, TILES, ConsequenceState, LastAction, Place, Push
 

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from bot.descriptions import alt_text, text_board
-from bot.i18n import Texts
+from bot.words.descriptions import alt_text, text_board
+from bot.words.i18n import Texts
 from games import ALT_TEXT_LIMIT, InvalidMoveError, InvalidStateError, get_game, replay
 
 GAME = get_game("ico")

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.descriptions import alt_text, text_board
-from bot.i18n import Texts
+from bot.words.descriptions import alt_text, text_board
+from bot.words.i18n import Texts
 from games import ALT_TEXT_LIMIT, InvalidMoveError, Phrase, get_game, replay, translate_template
 
 GAME = get_game("progressive-mancala")
@@ -25,7 +25,7 @@ def view_after(moves, pits="11"):
 
 
 def joined_alt(view, texts, names):
-    """The alt text before bot/descriptions.py cuts it: the kit's own length."""
+    """The alt text before bot/words/descriptions.py cuts it: the kit's own length."""
     return " ".join(texts(line, names) for line in GAME.describe_view(view).alt)
 
 

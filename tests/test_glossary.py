@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.catalogs import po_path
+from bot.words.catalogs import po_path
 from games import KITS, PRODUCT
 
 ROOT = Path(__file__).resolve().parents[1]

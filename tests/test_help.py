@@ -19,7 +19,7 @@ from bot import cogs
 from bot.client import CorralBot
 from bot.cogs.info import HELP_SECTIONS, help_messages
 from bot.config import Settings
-from bot.i18n import COMMAND_GROUPS, COMMAND_IDS, Texts, command_groups
+from bot.words.i18n import COMMAND_GROUPS, COMMAND_IDS, Texts, command_groups
 
 UNUSED: Any = None
 

@@ -13,10 +13,10 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from support import command_tree
 
-from bot import strings
-from bot.catalogs import LOCALE_DIR, MAPPING, TEMPLATE, compiled, po_path
 from bot.cogs.info import help_messages
-from bot.i18n import Texts, translations
+from bot.words import strings
+from bot.words.catalogs import LOCALE_DIR, MAPPING, TEMPLATE, compiled, po_path
+from bot.words.i18n import Texts, translations
 from games import PRODUCT, REGISTRY, GameError, Seat, get_game, nphrase, phrase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +57,7 @@ def japanese() -> Catalog:
 
 def test_template_is_fresh(template):
     """Re-extract the sources with Babel (babel.cfg, in memory): the committed .pot must have
-    exactly these message ids. Refresh it with the command in `bot/catalogs.py`."""
+    exactly these message ids. Refresh it with the command in `bot/words/catalogs.py`."""
     with MAPPING.open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg, str(MAPPING))
     extracted = Catalog()
@@ -206,8 +206,8 @@ def test_every_product_game_has_its_rules_summary_in_every_language():
     catalogs (the template is extracted from bot/, games/ and render/ only) and their rules
     summaries exist in every language. A kit from outside the product, such as the tests'
     tic-tac-toe, may bring English alone: its words and rules stay English."""
-    from bot.catalogue import rules_text
-    from bot.i18n import LANGUAGES
+    from bot.offered import rules_text
+    from bot.words.i18n import LANGUAGES
     from games import KITS, PRODUCT
 
     assert len(PRODUCT) == 5
@@ -226,7 +226,7 @@ async def test_every_command_option_and_choice_is_japanese_in_a_japanese_client(
     name by Discord's rules, else the translator leaves it English). A Japanese client showed
     `/tournament`, `organisers`, `swiss`, `extra game`... in English. Only a message the
     catalog deliberately keeps as it is (a game's own name, e.g. ICO) may stay English."""
-    from bot.translator import NAME_PREFIX, CatalogTranslator
+    from bot.words.translator import NAME_PREFIX, CatalogTranslator
 
     tree = command_tree()
     await tree.set_translator(CatalogTranslator())

@@ -18,13 +18,13 @@ import pytest
 from babel.messages.pofile import read_po
 from support import command_tree
 
-from bot import strings
-from bot.catalogs import po_path
 from bot.clocks import Duration
 from bot.cogs.info import help_messages
 from bot.cogs.options import option_choices
 from bot.cogs.settings import settings_text
-from bot.i18n import Texts
+from bot.words import strings
+from bot.words.catalogs import po_path
+from bot.words.i18n import Texts
 from games import PRODUCT, REGISTRY, GameError, Phrase, Seat, Step, nphrase, phrase
 from games.lessons import lesson_for
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import strings
-from bot.catalogs import po_path
-from bot.i18n import Texts
 from bot.service import LEVEL_NAMES
+from bot.words import strings
+from bot.words.catalogs import po_path
+from bot.words.i18n import Texts
 from games import IllegalMoveError, get_game, phrase
 
 ROOT = Path(__file__).resolve().parents[1]

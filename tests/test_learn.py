@@ -12,10 +12,10 @@ import pytest
 
 from bot import service as svc
 from bot.cogs import learn
-from bot.i18n import Texts, translations
 from bot.pictures import picture_language
 from bot.service import LessonAt
 from bot.store import LessonRow
+from bot.words.i18n import Texts, translations
 from games import PRODUCT
 from games.lessons import lesson_for
 from render import render_observation

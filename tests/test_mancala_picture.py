@@ -27,7 +27,7 @@ def playout(pits: str, seed: int) -> list:
 
 
 def draw(state, language: str, names=None, result=None) -> tuple[bytes, list[TextBox]]:
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     boxes: list[TextBox] = []
     png = render_observation(GAME.id, GAME.observe(state, None), names=names, result=result,
@@ -55,7 +55,7 @@ def test_a_trail_ending_in_the_goal_names_the_goal(pits, language, request):
     ended in the letter after the last pit ("k → l") instead of the goal."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     labels = translated(MancalaLabels, translations(language))
     size = int(pits)
@@ -93,7 +93,7 @@ def test_the_captions_read_larger_than_the_floor_and_nothing_is_left_empty(pits,
     nothing (the boards were 800 px tall with ~150 px empty under the footer)."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     tr = translations(language)
     labels = translated(MancalaLabels, tr)

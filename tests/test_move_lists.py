@@ -10,8 +10,8 @@ from pathlib import Path
 from support import ALICE, BOB
 
 from bot.boards import moves_text
-from bot.i18n import Texts
 from bot.service.history import history_text, replay_history
+from bot.words.i18n import Texts
 from games.mancala import GAME as MANCALA
 from render.mancala import MancalaLabels
 
@@ -54,7 +54,7 @@ def mancala_english() -> list[str]:
     """Every English text of Progressive Mancala a player reads: its catalog messages, the
     picture's labels, its rules and its lesson."""
     texts = []
-    pot = (ROOT / "bot/locale/corral.pot").read_text(encoding="utf-8")
+    pot = (ROOT / "bot/words/locale/corral.pot").read_text(encoding="utf-8")
     for block in pot.split("\n\n"):
         if "games/mancala/" in block or "render/mancala.py" in block:
             texts += re.findall(r'^msgid(?:_plural)? "(.*)"$', block, re.MULTILINE)

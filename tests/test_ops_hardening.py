@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from support import database_at
 
-from bot.backup import (
+from bot.store import Store
+from bot.store.backup import (
     BackupError,
     Scheduler,
     backup_sqlite,
@@ -23,9 +24,8 @@ from bot.backup import (
     expected_schema,
     restore,
 )
-from bot.db import migration_scripts
-from bot.instance import AlreadyRunning, FileLock
-from bot.store import Store
+from bot.store.db import migration_scripts
+from bot.store.instance import AlreadyRunning, FileLock
 
 
 def make_store(path: Path) -> None:
@@ -107,7 +107,7 @@ FULL_DISK = textwrap.dedent("""
     from pathlib import Path
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_FSIZE, (60000, resource.RLIM_INFINITY))
-    from bot.backup import BackupError, backup_sqlite
+    from bot.store.backup import BackupError, backup_sqlite
     try:
         backup_sqlite(sys.argv[1], Path(sys.argv[2]))
     except BackupError as exc:

@@ -11,7 +11,6 @@ import pytest
 from support import ALICE, BOB, FakeClock, FirstFixed
 
 from bot import outbox
-from bot.i18n import ENGLISH
 from bot.outbox import (
     AiTurn,
     BadPayload,
@@ -28,6 +27,7 @@ from bot.outbox import (
 )
 from bot.service import MatchService, Player
 from bot.service.core import Effects
+from bot.words.i18n import ENGLISH
 from games import Phrase, phrase
 
 # rows written by the code before typed payloads (0c7fdab): a challenge, a move through an

@@ -12,10 +12,10 @@ import pytest
 from support import ALICE, BOB, CAROL, FakeClock, FirstFixed, take
 
 from bot.config import ConfigError, load_settings
-from bot.db import migration_scripts
-from bot.migrate_db import MigrationError, migrate
 from bot.service import MatchService
 from bot.store import Store
+from bot.store.db import migration_scripts
+from bot.store.migrate import MigrationError, migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 DAY = 86400.0
@@ -123,7 +123,7 @@ async def test_migrate_db_copies_every_table_of_the_schema(tmp_path):
     """A table missing from TABLES would be left behind by the copy without a word."""
     import sqlite3
 
-    from bot.migrate_db import TABLES
+    from bot.store.migrate import TABLES
 
     source = tmp_path / "corral.sqlite3"
     await finished_sqlite_store(source)

@@ -96,11 +96,11 @@ async def test_the_store_keeps_puzzles_answers_and_ratings_on_both_back_ends(sto
 async def test_a_puzzle_picture_speaks_to_the_solver_in_the_second_person(language):
     """The solver's seat is named "You": the picture said "You to move" (ja: 「あなた の手番」)."""
     from bot.cogs import puzzle as cog
-    from bot.descriptions import alt_text
     from bot.glicko import Glicko
-    from bot.i18n import Texts, translations
     from bot.pictures import picture_language
-    from bot.store_puzzles import PuzzleRow
+    from bot.store.puzzles import PuzzleRow
+    from bot.words.descriptions import alt_text
+    from bot.words.i18n import Texts, translations
     from render import render_observation, without_last_move
 
     class Pictures:
@@ -184,8 +184,8 @@ def test_migration_0014_carries_puzzles_answers_and_openskill_ratings_over(tmp_p
 
     from support import database_at
 
-    from bot.db import migration_scripts
-    from bot.sqlite import split_statements
+    from bot.store.db import migration_scripts
+    from bot.store.sqlite import split_statements
 
     path = database_at(tmp_path / "old.sqlite3", 13)
     db = sqlite3.connect(path)
@@ -215,7 +215,7 @@ def test_migration_0014_carries_puzzles_answers_and_openskill_ratings_over(tmp_p
 async def test_migration_0014_carries_the_same_over_on_postgresql(pg_server):
     import asyncpg
 
-    from bot.db import migration_scripts
+    from bot.store.db import migration_scripts
 
     url = await pg_server.empty_database("puzzles_0014")
     conn = await asyncpg.connect(url)
@@ -313,7 +313,7 @@ async def test_curated_sets_enter_the_store_once_and_a_grown_set_adds_its_new_on
         module.curated = original
         service_module.curated = original
     from bot.service.puzzles import _told
-    from bot.store_puzzles import curated_content
+    from bot.store.puzzles import curated_content
 
     kept = await store.curated_keys(TTT)  # the store follows the corrected puzzle
     assert kept[fixed.key] == curated_content(**_told(fixed))
@@ -385,7 +385,7 @@ def _row(**changes):
     from dataclasses import replace
 
     from bot.glicko import Glicko
-    from bot.store_puzzles import PuzzleRow
+    from bot.store.puzzles import PuzzleRow
     from games.puzzles import curated
 
     p = curated(TTT).puzzles[0]
@@ -399,7 +399,7 @@ def _row(**changes):
 @pytest.mark.parametrize("language", ["en", "ja"])
 def test_the_puzzle_says_whose_side_and_the_goal(language):
     from bot.cogs.puzzle import side_and_goal
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
 
     side, goal = side_and_goal(_row(), Texts(language))
     if language == "en":
@@ -419,8 +419,8 @@ def test_feedback_shows_the_refutation_the_point_the_themes_and_the_swing(langua
 
     from bot.cogs.puzzle import feedback
     from bot.glicko import Glicko
-    from bot.i18n import Texts
     from bot.service import PuzzleResult
+    from bot.words.i18n import Texts
 
     row = _row()
     texts = Texts(language)
@@ -454,8 +454,8 @@ def test_a_puzzle_picture_draws_no_last_move_on_any_kit():
     import dataclasses
     from random import Random
 
-    from bot.i18n import translations
     from bot.pictures import board_picture
+    from bot.words.i18n import translations
     from games import KITS
     from render import render_observation
 
@@ -482,7 +482,7 @@ def test_a_puzzle_picture_draws_no_last_move_on_any_kit():
 
 def test_a_line_of_a_game_of_more_seats_names_each_opponent_by_its_seat():
     from bot.cogs.puzzle import line_words
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
 
     game = next(g for g in (get_game(k) for k in KITS) if g.info.min_seats >= 3)
     state = game.new(3)
@@ -500,7 +500,7 @@ def test_a_line_says_what_each_ply_did(language):
     """The why of a line: a ply that scores or hands over a bonus move says so, in the
     game's own words (`Game.move_gist`)."""
     from bot.cogs.puzzle import line_words
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
     from games.puzzles import curated
 
     texts = Texts(language)
@@ -527,7 +527,7 @@ def test_a_line_says_what_each_ply_did(language):
 def test_a_most_goal_says_what_it_counts_where_the_kit_declares_it():
     """"Gain the most this turn" did not say of what: a kit that offers "most" puzzles says
     what it counts in its own goal sentence; every kit's sentences exist in Japanese."""
-    from bot.i18n import Texts
+    from bot.words.i18n import Texts
     from games.puzzles import GOALS, curated, goal_words
 
     for game_id in KITS:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import random
 import re
 
-from bot.descriptions import alt_text
-from bot.i18n import Texts
 from bot.pictures import described_picture
+from bot.words.descriptions import alt_text
+from bot.words.i18n import Texts
 from games import get_game
 
 NAMES = ["Alice", "Bob"]

@@ -92,8 +92,8 @@ async def test_a_rated_match_changes_ratings_once_and_the_final_board_says_so(se
     assert [BOB.user_id, "1500?", bob_after, Skill(*expected[1]).display - 1500] in \
         board["ratings"]
     from bot.boards import board_text
-    from bot.i18n import ENGLISH
     from bot.outbox import decode
+    from bot.words.i18n import ENGLISH
 
     content, _ = board_text(decode("board", board), ENGLISH, current=True)
     assert f"Bob 1500? → {bob_after} (+{Skill(*expected[1]).display - 1500})" in content

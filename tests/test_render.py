@@ -350,7 +350,7 @@ def test_every_word_comes_through_the_translation(game_id):
 def test_a_labels_context_picks_the_games_own_word(cjk_font):
     """"First player" is 先攻 in Pastoral Square and 先手 in Mancala (one English message,
     a gettext context per game); the Ghostone die's faces are words (北東), not notation."""
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     ja = translations("ja")
     assert translated(LABELS["pastoral-square"], ja).first == "先攻"
@@ -430,7 +430,7 @@ def test_every_character_of_the_japanese_labels_has_a_glyph(cjk_font):
     Japanese name) exists in the font chosen for it: none comes out as the font's empty box."""
     from babel.messages.pofile import read_po
 
-    from bot.catalogs import po_path
+    from bot.words.catalogs import po_path
     from render.common import _face, _layout
 
     with po_path("ja").open("rb") as source:
@@ -615,7 +615,7 @@ def test_the_games_with_a_picture_are_known_without_loading_pillow():
     from render import RENDERERS
 
     assert set(RENDERERS) == render.RENDERED_GAMES
-    code = ("import sys, bot.client, bot.catalogue; "
+    code = ("import sys, bot.client, bot.offered; "
             "print(sorted(m for m in sys.modules if m == 'PIL' or m.startswith('render.')))")
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, cwd=Path(__file__).resolve().parents[1])
@@ -637,7 +637,7 @@ def test_every_label_is_whole_in_both_languages_with_the_longest_names(
     ellipsis so that the sentence around it (the winner, whose turn it is) stays whole."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     tr = translations(language)
     labels = translated(LABELS[game_id], tr)

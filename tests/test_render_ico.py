@@ -247,8 +247,8 @@ def test_a_long_result_keeps_the_winners_name_and_the_whole_sentence(language, r
     it to 「三… が三角形とその正反対の三角形を完成さ…」."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot import strings
-    from bot.i18n import translations
+    from bot.words import strings
+    from bot.words.i18n import translations
     from games.base import phrase
 
     tr = translations(language)
@@ -364,7 +364,7 @@ def test_every_edge_and_face_a_text_names_is_labelled_beside_it(language, reques
     effects faces the map never draws (`f7`)."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot.i18n import translations
+    from bot.words.i18n import translations
     from games.base import IllegalMoveError, Phrase
 
     tr = translations(language)
@@ -428,7 +428,7 @@ def test_every_edge_and_face_a_lesson_names_is_labelled_beside_it(language, requ
     e13, edges the picture never labelled."""
     if language == "ja":
         request.getfixturevalue("cjk_font")
-    from bot.i18n import translations
+    from bot.words.i18n import translations
     from games.lessons import lesson_for
 
     tr = translations(language)

@@ -42,7 +42,7 @@ def test_shared_code_has_no_dialect_branches():
 
 
 def test_aiosqlite_is_the_sqlite_drivers_alone():
-    """aiosqlite is imported by `bot/sqlite.py` only: everything else goes through `bot/db.py`."""
+    """aiosqlite is imported by `bot/store/sqlite.py` only: everything else goes through `bot/store/db.py`."""
     importers = {path.relative_to(BOT).as_posix() for path in BOT.rglob("*.py")
                  if re.search(r"^\s*(import|from) aiosqlite\b", _code(path), re.M)}
     assert importers == {"sqlite.py"}

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.db import Conflict, migration_scripts
-from bot.sqlite import split_statements
 from bot.store import PENDING_OUTBOX, ChannelBusy, SeatRow, StaleVersion, Store
+from bot.store.db import Conflict, migration_scripts
+from bot.store.sqlite import split_statements
 
 
 async def new_match(store, channel=500, now=1.0):
@@ -182,7 +182,7 @@ def writer_trips(monkeypatch, store):
     before an executemany), COMMIT."""
     import aiosqlite
 
-    from bot.sqlite import _Batch
+    from bot.store.sqlite import _Batch
 
     calls: list[tuple[str, Any]] = []
     writer = store.db._writer
@@ -281,13 +281,13 @@ async def test_the_reader_refuses_a_write(store):
 def test_a_migration_is_either_common_or_a_databases_own(tmp_path, monkeypatch):
     """`bot/migrations/common/` and `bot/migrations/<dialect>/` make one numbered sequence;
     the same number in both would leave it to chance which one a database applied."""
-    import bot.db
-    from bot.db import DatabaseError
+    import bot.store.db
+    from bot.store.db import DatabaseError
 
     for folder, name in (("common", "0002_b"), ("sqlite", "0001_a"), ("sqlite", "0003_c")):
         (tmp_path / folder).mkdir(exist_ok=True)
         (tmp_path / folder / f"{name}.sql").write_text(f"-- {name}\n", encoding="utf-8")
-    monkeypatch.setattr(bot.db, "MIGRATIONS", tmp_path)
+    monkeypatch.setattr(bot.store.db, "MIGRATIONS", tmp_path)
     assert [(n, name) for n, name, _ in migration_scripts("sqlite")] == [
         (1, "0001_a"), (2, "0002_b"), (3, "0003_c")]
     (tmp_path / "sqlite" / "0002_b.sql").write_text("-- again\n", encoding="utf-8")
@@ -441,7 +441,7 @@ async def test_an_interaction_is_logged_once(store):
     async with store.transaction() as tx:
         await tx.append_log(match.id, 0, ply=0, kind="move", notation="k", actor_id=101,
                             now=1.0, interaction_id=77)
-    from bot.db import Conflict
+    from bot.store.db import Conflict
 
     with pytest.raises(Conflict):
         async with store.transaction() as tx:
@@ -465,7 +465,7 @@ async def test_the_sqlite_write_lock_serves_players_first_without_starving_the_r
     cancelled in the queue or at the moment it is handed the lock never wedges it."""
     import asyncio
 
-    from bot.sqlite import WriteLock
+    from bot.store.sqlite import WriteLock
 
     lock = WriteLock()
     order: list[str] = []
@@ -544,7 +544,7 @@ async def test_writes_waiting_together_share_one_commit_and_never_share_an_error
                    asyncio.create_task(store.together(finish(ids[4])))]
         await asyncio.sleep(0.01)
     results = await asyncio.gather(*waiting, return_exceptions=True)
-    from bot.db import Conflict
+    from bot.store.db import Conflict
 
     assert results[0] is None and results[2] is None and isinstance(results[1], Conflict)
     assert [row.id for row in await store.pending_outbox(10.0, 10)] == [ids[5]]
@@ -650,9 +650,9 @@ async def test_a_sqlite_store_whose_migration_fails_leaves_no_thread_behind(tmp_
     process from exiting after the error (a bot that cannot migrate must stop, not hang)."""
     import threading
 
-    import bot.sqlite
+    import bot.store.sqlite
 
-    monkeypatch.setattr(bot.sqlite, "migration_scripts",
+    monkeypatch.setattr(bot.store.sqlite, "migration_scripts",
                         lambda dialect: [(1, "0001_broken", "CREATE TABLE broken (")])
     before = set(threading.enumerate())
     with pytest.raises(sqlite3.OperationalError):

@@ -11,7 +11,6 @@ import pytest
 from support import ALICE, BOB, CAROL
 
 from bot.boards import board_buttons, board_controls, board_layout
-from bot.i18n import Texts
 from bot.service import Player, ServiceError
 from bot.textboard import (
     DescribeButton,
@@ -22,6 +21,7 @@ from bot.textboard import (
     point_choices,
     point_text,
 )
+from bot.words.i18n import Texts
 from games import get_game
 
 EN, JA = Texts("en"), Texts("ja")

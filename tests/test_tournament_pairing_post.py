@@ -11,11 +11,11 @@ import pytest
 from support import take
 from test_tournament_service import GUILD, PEOPLE, compute, created
 
-from bot.i18n import LANGUAGES, Texts, phrase_from_json
 from bot.outbox import decode
 from bot.service import Player
 from bot.service.tournaments import MESSAGE_LIMIT, link_games
 from bot.store import OutboxRow
+from bot.words.i18n import LANGUAGES, Texts, phrase_from_json
 
 # the longest a link can be: Discord's ids have at most 20 digits
 LONGEST_LINK = "https://discord.com/channels/" + "9" * 20 + "/" + "9" * 20

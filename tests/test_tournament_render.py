@@ -67,7 +67,7 @@ def test_standings_show_rank_points_tiebreaks_and_every_round():
 
 
 def test_japanese_standings_and_bracket(cjk_font):
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     ja = translations("ja")
     table, names = rows(swiss(5, 3))
@@ -154,7 +154,7 @@ class LongWords:
     ゾンネボルン・ベルガー, ラウンド): a column's header may be longer than its numbers."""
 
     def __init__(self):
-        from bot.i18n import translations
+        from bot.words.i18n import translations
 
         self.ja = translations("ja")
         self.words = {"Bh": "ブッフホルツ", "SB": "ゾンネボルン・ベルガー", "Opp": "対戦相手の得点",
@@ -168,7 +168,7 @@ class LongWords:
 
 
 def _translation(language: str):
-    from bot.i18n import translations
+    from bot.words.i18n import translations
 
     return LongWords() if language == "ja-long" else translations(language)
 

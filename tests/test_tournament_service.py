@@ -10,11 +10,11 @@ import logging
 import pytest
 from support import take
 
-from bot import strings
 from bot import tournaments as engine
-from bot.db import Conflict
 from bot.service import BadRequest, Forbidden, NotFound, Player, WrongPhase
 from bot.service.tournaments import STALLED_PAIRING
+from bot.store.db import Conflict
+from bot.words import strings
 
 GUILD, OTHER_GUILD, PARENT, THREAD = 1, 2, 500, 900
 PEOPLE = [Player(1000 + i, f"P{i}") for i in range(8)]

@@ -35,7 +35,7 @@ from e2e.conftest import BotProcess
 from e2e_helpers import boards, components, judged_at, step_answers
 from transcript_recorder import Recorder
 
-from bot.catalogue import PLAYABLE
+from bot.offered import PLAYABLE
 from games import get_game
 from games.lessons import Lesson, LessonStep, answer, lesson_for, start
 
@@ -424,13 +424,13 @@ def test_every_game_has_a_lesson_and_a_match_transcript():
 
 async def test_a_changed_wording_is_reported(tmp_path):
     """The /help transcript of a bot whose English help text says one word differently (the
-    bot process's `bot.strings.HELP_INTRO` changed by a sitecustomize module) no longer matches the
+    bot process's `bot.words.strings.HELP_INTRO` changed by a sitecustomize module) no longer matches the
     reviewed file, and the report names the old line and the new."""
     hook = tmp_path / "hook"
     hook.mkdir()
     (hook / "sitecustomize.py").write_text(
-        "import bot.strings\n"
-        "bot.strings.HELP_INTRO = bot.strings.HELP_INTRO.replace('hosts', 'welcomes', 1)\n")
+        "import bot.words.strings\n"
+        "bot.words.strings.HELP_INTRO = bot.words.strings.HELP_INTRO.replace('hosts', 'welcomes', 1)\n")
     path = os.pathsep.join([str(hook), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     made = await session("en", tmp_path, ["help"], {"PYTHONPATH": path})
     problems = compare({"help.en": made["help"]}, update=False)

@@ -9,7 +9,6 @@ import discord
 
 from bot.analysis_ui import AnalysisButton
 from bot.boards import MovesButton, MyViewButton, RematchButton, board_buttons, board_controls
-from bot.catalogue import PLAYABLE, missing_parts, rules_text
 from bot.cogs import COMPONENTS, parse_custom_id
 from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
 from bot.cogs.learn import (
@@ -25,9 +24,9 @@ from bot.cogs.moves import LegacyMoveButton, RepeatButton
 from bot.cogs.puzzle import PuzzleBack, PuzzleButton, PuzzleMenu
 from bot.cogs.stats import ReplayStep
 from bot.cogs.tournaments import SignupButton
-from bot.i18n import ENGLISH
 from bot.lobby import LobbyButton
 from bot.notices import Claim, OfferAnswer
+from bot.offered import PLAYABLE, missing_parts, rules_text
 from bot.textboard import DescribeButton
 from bot.ui import (
     MAX_ID,
@@ -42,6 +41,7 @@ from bot.ui import (
     manual_answers,
     step_view,
 )
+from bot.words.i18n import ENGLISH
 from games import REGISTRY, Option, Step, phrase
 from render import RENDERERS
 
@@ -410,8 +410,8 @@ def test_each_game_gives_its_seats_an_accent_colour():
 
 def test_a_rating_chart_says_its_numbers_in_words():
     from bot.cogs.stats import chart_alt
-    from bot.i18n import Texts
     from bot.service.stats import Profile
+    from bot.words.i18n import Texts
 
     trend = [(1.0, 1500.0), (2.0, 1650.4), (3.0, 1480.0), (4.0, 1620.0)]
     profile = Profile(7, [], None, [], [], "progressive-mancala", trend)

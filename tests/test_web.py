@@ -19,8 +19,8 @@ from support import ALICE, BOB
 from bot.pictures import board_picture, replay_frame
 from bot.pool import Workers
 from bot.service import Player
-from bot.web import WebServer, _Standalone
-from bot.webpages import CSP
+from bot.web.pages import CSP
+from bot.web.server import WebServer, _Standalone
 from games import get_game
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)>"

@@ -23,10 +23,10 @@ from support import ALICE, BOB
 from test_tournament_service import GUILD, PEOPLE, created, place_all
 from test_web import consequence_in_progress, fetch, site  # noqa: F401  (site: a fixture)
 
-from bot.descriptions import alt_text, view_of
-from bot.i18n import Texts
 from bot.service import Player
-from bot.webpages import CSP, FIRST, LAST, NEXT, PREVIOUS, tournament_url
+from bot.web.pages import CSP, FIRST, LAST, NEXT, PREVIOUS, tournament_url
+from bot.words.descriptions import alt_text, view_of
+from bot.words.i18n import Texts
 from games import get_game
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -17,9 +17,9 @@ from support import ALICE, BOB
 from bot.pool import Workers
 from bot.service import MatchService
 from bot.store import Store
-from bot.web import Metrics, WebServer, _Standalone
-from bot.webgate import LimitError, WebLimits
-from bot.webpages import CSP, Stream, Watch
+from bot.web.gate import LimitError, WebLimits
+from bot.web.pages import CSP, Stream, Watch
+from bot.web.server import Metrics, WebServer, _Standalone
 
 
 @pytest.fixture
@@ -222,7 +222,7 @@ async def test_stream_caps_answer_with_retry_after_and_are_counted(store, servic
 
 
 async def test_forwarded_addresses_are_believed_only_from_a_trusted_proxy():
-    from bot.webgate import Gate
+    from bot.web.gate import Gate
 
     gate = Gate(WebLimits())
     assert gate.client("127.0.0.1", "198.51.100.7, 203.0.113.9") == "203.0.113.9"
@@ -341,7 +341,7 @@ async def test_live_streams_carry_the_security_headers(store, service):
 async def test_a_viewer_who_leaves_cancels_neither_the_picture_nor_the_others_waiting():
     """Handlers are cancelled when their client goes: the one that began making a cached
     value must not take the others' answer down with it."""
-    from bot.webpages import Cache
+    from bot.web.pages import Cache
 
     cache = Cache()
     made = 0
@@ -376,7 +376,7 @@ def test_a_bad_limit_stops_the_bot_with_one_line():
 
 
 def test_an_address_at_its_cap_takes_no_one_else_s_place():
-    from bot.webgate import Gate
+    from bot.web.gate import Gate
 
     gate = Gate(WebLimits(connections=3, per_peer=2))
     dropped: list[str] = []

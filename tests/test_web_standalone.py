@@ -17,11 +17,11 @@ import aiohttp
 import pytest
 from support import ALICE, BOB, database_at
 
-import bot.web
-from bot.backup import backup_sqlite, restore
-from bot.db import migration_scripts
+import bot.web.server
 from bot.service import MatchService
 from bot.store import Store
+from bot.store.backup import backup_sqlite, restore
+from bot.store.db import migration_scripts
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -70,7 +70,7 @@ def free_port() -> int:
 async def serving(database: Path):
     port = free_port()
     stop = asyncio.Event()
-    task = asyncio.create_task(bot.web.serve(str(database), ("127.0.0.1", port), None, stop))
+    task = asyncio.create_task(bot.web.server.serve(str(database), ("127.0.0.1", port), None, stop))
     base = f"http://127.0.0.1:{port}"
     async with aiohttp.ClientSession() as session:
         for _ in range(200):
@@ -104,7 +104,7 @@ async def status(url: str) -> int:
 
 
 async def test_after_a_restore_the_new_file_is_served(tmp_path, monkeypatch):
-    monkeypatch.setattr(bot.web, "RESTORE_POLL", 0.1)
+    monkeypatch.setattr(bot.web.server, "RESTORE_POLL", 0.1)
     database = tmp_path / "corral.sqlite3"
     store = await Store.open(database)
     await store.close()

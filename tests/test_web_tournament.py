@@ -17,7 +17,7 @@ from test_tournament_service import GUILD, PEOPLE, created, place_all
 from test_web import HOSTILE_NAME, fetch
 
 from bot.service import Player
-from bot.webpages import CSP, tournament_url
+from bot.web.pages import CSP, tournament_url
 
 BASE = "https://corral.example.org"
 site = test_web.site  # the pages over the store and service (a fixture)
@@ -141,7 +141,7 @@ async def test_the_streams_of_one_tournament_share_their_reads(site, service, st
                                                                monkeypatch):
     """Many viewers of one tournament's page cost one read of it per poll period, not one
     each; and each of them still sees the new version."""
-    import bot.webpages as webpages
+    import bot.web.pages as webpages
 
     base, _ = site
     monkeypatch.setattr(webpages, "TOURNAMENT_POLL", 0.05)

@@ -19,8 +19,8 @@ from support import ALICE, BOB, ghostone_for_three
 
 from bot.pool import Workers
 from bot.store import Moved
-from bot.web import WebServer, _Standalone
-from bot.webpages import Stream, Watch
+from bot.web.pages import Stream, Watch
+from bot.web.server import WebServer, _Standalone
 
 
 @pytest.fixture

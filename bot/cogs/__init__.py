@@ -10,7 +10,6 @@ from typing import Any
 
 from games import phrase
 
-from .. import strings
 from ..analysis_ui import AnalysisButton
 from ..boards import BOARD_COMPONENTS
 from ..interactions import Handling, Interaction, Tree, reply
@@ -20,6 +19,7 @@ from ..pool import Workers
 from ..service import Service
 from ..textboard import TEXTBOARD_COMPONENTS
 from ..ui import STEP_COMPONENTS, Component, parse
+from ..words import strings
 from . import (
     access,
     analysis,

@@ -7,11 +7,11 @@ from discord import app_commands
 
 from games import nphrase, phrase
 
-from .. import strings
 from ..clocks import absolute_time
-from ..i18n import LANGUAGES
 from ..interactions import Handling, Interaction, Tree, note_match, reply
 from ..service import NOTIFY_MODES, REMINDER_MODES, Service
+from ..words import strings
+from ..words.i18n import LANGUAGES
 
 REMINDER_TEXTS = {"on": strings.REMINDERS_ON, "off": strings.REMINDERS_OFF,
                   "digest": strings.REMINDERS_DIGEST}

@@ -36,9 +36,6 @@ import discord
 
 from games import ALT_TEXT_LIMIT, Answer, GameError, Option, Phrase, Step, phrase
 
-from .. import strings
-from ..descriptions import cut
-from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for
 from ..pictures import described_picture, queue_picture
 from ..pool import Workers
@@ -59,6 +56,9 @@ from ..ui import (
     step_view,
     template,
 )
+from ..words import strings
+from ..words.descriptions import cut
+from ..words.i18n import Texts
 
 
 def register(tree: Tree, service: Service, handling: Handling, pictures: Workers) -> None:

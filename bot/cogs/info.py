@@ -11,10 +11,7 @@ from discord import app_commands
 
 from games import Phrase, phrase
 
-from .. import strings
-from ..catalogue import PLAYABLE, rules_text
 from ..clocks import absolute_time, clock_for, relative_time
-from ..i18n import Texts
 from ..interactions import (
     MAX_MATCH_ID,
     Handling,
@@ -24,7 +21,10 @@ from ..interactions import (
     reply,
     texts_for,
 )
+from ..offered import PLAYABLE, rules_text
 from ..service import Match, Service, result_phrase
+from ..words import strings
+from ..words.i18n import Texts
 
 
 def register(tree: Tree, service: Service, handling: Handling) -> None:

@@ -29,11 +29,9 @@ from discord import app_commands
 from games import Answer, GameError, Option, Phrase, Step, nphrase, phrase
 from games.lessons import Verdict
 
-from .. import strings
 from ..boards import opened_phrase
-from ..catalogue import PLAYABLE
-from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, note_match, player, reply, texts_for
+from ..offered import PLAYABLE
 from ..pictures import described_picture
 from ..pool import Workers
 from ..service import LessonAt, Match, NotFound, Service, ServiceError
@@ -51,6 +49,8 @@ from ..ui import (
     step_view,
     template,
 )
+from ..words import strings
+from ..words.i18n import Texts
 
 TOKEN = r"[0-9a-f]{8}"
 STEP = r"[0-9]{1,3}"

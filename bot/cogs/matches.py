@@ -11,10 +11,8 @@ from discord import app_commands
 
 from games import Phrase, phrase, shorten
 
-from .. import strings
 from ..ai import LEVELS, ai_name, ai_user_id
 from ..boards import opened_phrase
-from ..catalogue import PLAYABLE
 from ..interactions import (
     Handling,
     Interaction,
@@ -28,8 +26,10 @@ from ..interactions import (
     reply,
     texts_for,
 )
+from ..offered import PLAYABLE
 from ..service import AlreadyOpen, Player, Service, ServiceError, parse_options, parse_time
 from ..ui import ID, Component, StaticView, button, template
+from ..words import strings
 from .options import option_choices
 
 FIRST = [app_commands.Choice(name="random", value="random"),

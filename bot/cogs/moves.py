@@ -12,7 +12,6 @@ from discord import app_commands
 
 from games import phrase
 
-from .. import strings
 from ..boards import board_buttons, board_controls, board_layout, reply_layout
 from ..interactions import Handling, Interaction, Tree, note_match, reply, texts_for, via
 from ..lobby import lobby_message
@@ -21,6 +20,7 @@ from ..pool import Workers
 from ..service import ConfirmRepeat, Service, ServiceError, result_phrase
 from ..textboard import describe_text, point_choices, point_text, reply_pages
 from ..ui import ID, NOTATION, Component, StaticView, match_here, played, template
+from ..words import strings
 from .conditional import after_move_view
 
 PLY_SUFFIX = re.compile(r"^(?P<move>.*?)\s*#(?P<ply>[0-9]{1,6})$")

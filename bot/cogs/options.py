@@ -7,8 +7,8 @@ from discord import app_commands
 
 from games import Game, phrase
 
-from .. import strings
-from ..i18n import Texts
+from ..words import strings
+from ..words.i18n import Texts
 
 MAX_CHOICES = 25
 

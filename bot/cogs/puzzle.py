@@ -31,14 +31,12 @@ from games import N_, Answer, GameError, Option, Phrase, Step, get_game, phrase
 from games.puzzles import curated, goal_words
 from games.puzzles import theme_names as puzzle_themes
 
-from .. import strings
-from ..catalogue import PLAYABLE
-from ..i18n import Texts
 from ..interactions import Handling, Interaction, Tree, reply, texts_for
+from ..offered import PLAYABLE
 from ..pictures import described_picture
 from ..pool import Workers
 from ..service import PuzzleResult, Service, ServiceError, line_states, puzzle_state
-from ..store_puzzles import PuzzleRow
+from ..store.puzzles import PuzzleRow
 from ..ui import (
     ANSWERS,
     ID,
@@ -53,6 +51,8 @@ from ..ui import (
     step_view,
     template,
 )
+from ..words import strings
+from ..words.i18n import Texts
 
 PUZZLE = r"[0-9]{1,12}"
 

@@ -9,11 +9,11 @@ from discord import app_commands
 
 from games import phrase
 
-from .. import strings
 from ..clocks import Duration
-from ..i18n import LANGUAGES, Texts
 from ..interactions import Handling, Interaction, Tree, is_manager, reply, texts_for
 from ..service import CHANNEL_ACTIONS, Service, ServiceError
+from ..words import strings
+from ..words.i18n import LANGUAGES, Texts
 
 
 def register(tree: Tree, service: Service, handling: Handling) -> None:

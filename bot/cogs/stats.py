@@ -11,10 +11,7 @@ from discord import app_commands
 
 from games import Phrase, nphrase, phrase
 
-from .. import strings
-from ..catalogue import PLAYABLE
 from ..clocks import Duration, relative_time
-from ..i18n import Texts
 from ..interactions import (
     MAX_MATCH_ID,
     Handling,
@@ -25,12 +22,15 @@ from ..interactions import (
     reply,
     texts_for,
 )
+from ..offered import PLAYABLE
 from ..pictures import described_frame, profile_chart, replay_gif
 from ..pool import Workers
 from ..ratings import Skill
 from ..service import Match, Profile, Service, result_phrase
 from ..store import RatingRow
 from ..ui import ID, Component, StaticView, button, template
+from ..words import strings
+from ..words.i18n import Texts
 
 SCOPES = [app_commands.Choice(name="this server", value="server"),
           app_commands.Choice(name="all servers", value="global")]

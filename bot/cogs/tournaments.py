@@ -13,9 +13,6 @@ from discord import app_commands
 
 from games import phrase
 
-from .. import strings
-from ..catalogue import PLAYABLE
-from ..i18n import Texts
 from ..interactions import (
     Handling,
     Interaction,
@@ -26,6 +23,7 @@ from ..interactions import (
     reply,
     texts_for,
 )
+from ..offered import PLAYABLE
 from ..pictures import tournament_alt, tournament_picture
 from ..pool import Workers
 from ..service import Service, ServiceError, parse_options
@@ -39,6 +37,8 @@ from ..service.tournaments import (
     Tournament,
 )
 from ..ui import ID, Component, StaticView, button, template
+from ..words import strings
+from ..words.i18n import Texts
 
 NUMBER = app_commands.Range[int, 1, (1 << 53) - 1]
 

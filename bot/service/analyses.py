@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from games.analysis import public_at_end
 
-from .. import outbox, strings
+from .. import outbox
 from ..store import Tx
-from ..store_analyses import AnalysisRow
+from ..store.analyses import AnalysisRow
+from ..words import strings
 from .core import BadRequest, Context, Match, WrongPhase
 from .moves import effective_log
 

@@ -11,7 +11,6 @@ from typing import Any
 
 from games import GameError, Outcome, Phrase, Termination, nphrase, phrase
 
-from .. import strings
 from ..clocks import (
     MAX_SECONDS,
     MIN_SECONDS,
@@ -24,6 +23,7 @@ from ..clocks import (
 )
 from ..outbox import ClaimButton
 from ..store import UNSET, MatchRow, SeatRow, Tx
+from ..words import strings
 from .core import (
     DAY,
     BadRequest,

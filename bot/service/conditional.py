@@ -18,8 +18,8 @@ from typing import Any
 
 from games import GameError, Phrase, phrase
 
-from .. import strings
 from ..store import ConditionalRow, Tx
+from ..words import strings
 from .core import (
     BadRequest,
     Context,

@@ -12,11 +12,12 @@ from typing import Any
 
 from games import Game, GameError, Outcome, Phrase, Termination, get_game, nphrase, phrase, shorten
 
-from .. import outbox, ratings, strings
+from .. import outbox, ratings
 from ..ai import is_ai
 from ..clocks import HALF
 from ..outbox import Via
 from ..store import MatchRow, Moved, SeatRow, Store, Tx
+from ..words import strings
 
 DAY = 86400.0
 

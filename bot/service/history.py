@@ -9,7 +9,7 @@ from typing import Any
 from games import Phrase, get_game, phrase
 from games.record import format_record
 
-from .. import strings
+from ..words import strings
 from .core import Context, Match
 from .moves import effective_log
 
@@ -87,7 +87,7 @@ def replay_more(game_id: str, seat_count: int, options: dict[str, str],
 
 def history_text(entries: Sequence[HistoryEntry], language: str) -> list[str]:
     """History entries as the Moves button says them, in `language`."""
-    from ..i18n import Texts
+    from ..words.i18n import Texts
 
     texts = Texts(language)
     return [texts(History.history_line(entry), entry.names or None) for entry in entries]

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from games import Answer, Phrase, lessons
 from games.lessons import Lesson, LessonState, Verdict, lesson_for
 
-from .. import strings
 from ..store import LessonRow
+from ..words import strings
 from .core import BadRequest, Context, Forbidden, NotFound, StaleAction
 
 TOKEN_BYTES = 4  # 8 hex digits in a custom id

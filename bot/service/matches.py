@@ -6,10 +6,10 @@ from typing import Any
 
 from games import Game, GameError, Outcome, Phrase, Termination, get_game, phrase, shorten
 
-from .. import strings
 from ..ai import ai_name, ai_names, ai_user_id, is_ai
 from ..clocks import Duration
 from ..store import UNSET, ChannelBusy, SeatRow, Tx
+from ..words import strings
 from .core import (
     AlreadyOpen,
     BadRequest,

@@ -7,9 +7,9 @@ from typing import Any
 
 from games import Answer, GameError, Phrase, Step, phrase
 
-from .. import strings
-from ..db import Conflict
 from ..store import LiveMessage, Moved, MoveRow, Tx
+from ..store.db import Conflict
+from ..words import strings
 from .conditional import Conditionals
 from .core import (
     DAY,

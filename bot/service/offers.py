@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from games import Outcome, Phrase, Termination, phrase
 
-from .. import strings
 from ..outbox import OfferButtons
 from ..store import Tx
+from ..words import strings
 from .core import BadRequest, Context, Effects, Forbidden, Match, NotAPlayer, StaleAction
 from .matches import Matches
 from .moves import Moves, effective_log

@@ -18,10 +18,10 @@ from games import KITS, GameError, Phrase, get_game
 from games.analysis import replayed
 from games.puzzles import Curated, curated
 
-from .. import strings
 from ..glicko import Glicko, answered
 from ..store import Tx
-from ..store_puzzles import PuzzleRow, curated_content
+from ..store.puzzles import PuzzleRow, curated_content
+from ..words import strings
 from .core import BadRequest, Context, Forbidden, NotFound, StaleAction
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,8 @@ from typing import Any
 
 from games import Phrase, get_game, phrase
 
-from .. import strings
-from ..i18n import LANGUAGES
+from ..words import strings
+from ..words.i18n import LANGUAGES
 from .clocks import parse_time
 from .core import BadRequest, Context, Forbidden, result_phrase, wrap
 

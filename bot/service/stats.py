@@ -8,9 +8,10 @@ from typing import Any
 
 from games import Outcome, get_game
 
-from .. import ratings, strings
+from .. import ratings
 from ..ratings import RatedMatch, Skill
 from ..store import FinishedRow, RatingRow
+from ..words import strings
 from .core import BadRequest, Context, Match, NotFound
 from .history import History
 from .moves import effective_log

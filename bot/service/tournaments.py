@@ -20,11 +20,12 @@ from typing import Any
 
 from games import Game, GameError, Outcome, Phrase, Termination, get_game, phrase, shorten
 
-from .. import outbox, ratings, strings
+from .. import outbox, ratings
 from .. import tournaments as engine
 from ..clocks import Duration, DurationError, parse_duration
-from ..db import Conflict
 from ..store import SeatRow, TournamentRow, Tx
+from ..store.db import Conflict
+from ..words import strings
 from .clocks import parse_time
 from .core import BadRequest, Context, Effects, Forbidden, Match, NotFound, Player, WrongPhase
 from .matches import Matches
@@ -762,7 +763,7 @@ def pairing_chunks(entries: list[PairingLine]) -> list[list[PairingLine]]:
     """The pairings in messages of at most `MESSAGE_LIMIT` characters once the heading is
     added and every game's number is linked: each line counted at its longest (the longest
     of its translations, with the longest link)."""
-    from ..i18n import LANGUAGES, Texts
+    from ..words.i18n import LANGUAGES, Texts
 
     texts = [Texts(language) for language in LANGUAGES]
     budget = MESSAGE_LIMIT - HEADING_ROOM

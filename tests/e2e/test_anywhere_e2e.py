@@ -26,8 +26,8 @@ from e2e_helpers import (
 from test_endings_e2e import WHOLE_GAME
 from test_ghostone_e2e import logged_state
 
-from bot.descriptions import alt_text
-from bot.i18n import Texts
+from bot.words.descriptions import alt_text
+from bot.words.i18n import Texts
 from games import get_game
 from render import render_observation
 

@@ -20,8 +20,8 @@ from e2e_helpers import (
     slash_move,
 )
 
-from bot.descriptions import alt_text
-from bot.i18n import Texts
+from bot.words.descriptions import alt_text
+from bot.words.i18n import Texts
 from games.consequence import GAME
 from render import render_observation
 

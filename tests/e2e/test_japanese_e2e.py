@@ -11,8 +11,8 @@ from babel.messages.pofile import read_po
 from e2e_helpers import challenge_and_accept, play_button, says, slash_move
 from PIL import Image, ImageChops
 
-from bot.catalogs import TEMPLATE
-from bot.i18n import translations
+from bot.words.catalogs import TEMPLATE
+from bot.words.i18n import translations
 from games.mancala import GAME
 from render import render_observation
 

@@ -15,7 +15,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 from e2e_helpers import boards, components, is_ephemeral, judged_at, says
 
-from bot.catalogs import TEMPLATE
+from bot.words.catalogs import TEMPLATE
 from games import PRODUCT
 from games.lessons import Lesson, LessonState, LessonStep, answer, answer_parts, lesson_for, start
 

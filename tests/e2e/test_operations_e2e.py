@@ -15,8 +15,8 @@ import pytest
 from e2e_helpers import board_buttons, challenge_and_accept, mover, play_button
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot.db import migration_scripts
-from bot.sqlite import split_statements
+from bot.store.db import migration_scripts
+from bot.store.sqlite import split_statements
 
 NEWEST = migration_scripts("sqlite")[-1][0]
 

@@ -19,9 +19,9 @@ from e2e_helpers import (
     walk,
 )
 
-from bot.descriptions import alt_text
-from bot.i18n import Texts
 from bot.quick import WINDOW
+from bot.words.descriptions import alt_text
+from bot.words.i18n import Texts
 from games.mancala import GAME
 from render import seat_colour
 

@@ -1,6 +1,6 @@
 """The web companion: a read-only page per match (the live board, whose turn, the deadline, the
 moves, the result), its replay, the record and an animated GIF, served beside /healthz and
-/metrics (`bot/web.py`), inside the bot or as its own process (`python -m bot.web`).
+/metrics (`bot/web/server.py`), inside the bot or as its own process (`python -m bot.web`).
 
 What a page shows is exactly what a spectator in the match's channel sees: the public
 observation (`observe(state, None)`) drawn by the bot's own renderer, moves in public notation
@@ -50,16 +50,16 @@ from aiohttp import web
 
 from games import N_, get_game, phrase
 
-from .descriptions import alt_text, view_of
-from .i18n import LANGUAGES, Texts
-from .pictures import board_picture, replay_frame, replay_gif
-from .webgate import RETRY_AFTER, Gate
+from ..pictures import board_picture, replay_frame, replay_gif
+from ..words.descriptions import alt_text, view_of
+from ..words.i18n import LANGUAGES, Texts
+from .gate import RETRY_AFTER, Gate
 
 if TYPE_CHECKING:
-    from .pool import Workers
-    from .service import Service
-    from .service.history import Replayed
-    from .store import MatchRow, Moved, MoveRow, Store, TournamentRow
+    from ..pool import Workers
+    from ..service import Service
+    from ..service.history import Replayed
+    from ..store import MatchRow, Moved, MoveRow, Store, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +74,7 @@ MAX_UNREAD = 16 * 1024  # bytes a viewer may leave unread (past the socket's own
 REPLAYED_ON_LOOP = 4  # new log entries a page's history goes on with on the event loop
 REPLAYS_KEPT = 256  # matches whose last replay the pages keep
 GIF_BYTES = 8 * 1024 * 1024
-STATIC = Path(__file__).resolve().parent / "web_static"
+STATIC = Path(__file__).resolve().parent / "static"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
@@ -657,10 +657,10 @@ class Pages:
                                     lambda: self._make_view(row, language, moved))
 
     async def _make_view(self, row: MatchRow, language: str, moved: Moved | None) -> View:
-        from .clocks import clock_for
-        from .service.core import result_phrase, wrap
-        from .service.history import history_text, replay_more
-        from .service.moves import effective_log
+        from ..clocks import clock_for
+        from ..service.core import result_phrase, wrap
+        from ..service.history import history_text, replay_more
+        from ..service.moves import effective_log
 
         store, service, workers = self._parts()
         texts = Texts(language)
@@ -915,14 +915,14 @@ class Pages:
         """The page's chart: rating after each rated match played in this server only (the
         rating is one per game, but games in other servers, which may have turned pages off,
         must not show through this one's page)."""
-        from .ratings import Skill
+        from ..ratings import Skill
 
         store, _, _ = self._parts()
         game, rows = await store.rating_trend_in(user_id, guild or None)
         return game, [(t, float(Skill(mu, sigma).display)) for t, mu, sigma in rows]
 
     async def _player_page(self, request: web.Request) -> web.Response:
-        from .service.stats import seat_result
+        from ..service.stats import seat_result
 
         guild, user_id = await self._player(request)
         language = language_of_request(request)
@@ -960,7 +960,7 @@ class Pages:
         return self._html(request, language, title, body, "", request.path)
 
     async def _player_chart(self, request: web.Request) -> web.Response:
-        from .pictures import profile_chart
+        from ..pictures import profile_chart
 
         guild, user_id = await self._player(request)
         language = request.match_info["lang"]
@@ -994,7 +994,7 @@ class Pages:
     async def _tournament_page(self, request: web.Request) -> web.Response:
         from render.tournament import cell_text
 
-        from .tournaments import crosstable, from_json, standings
+        from ..tournaments import crosstable, from_json, standings
 
         row = await self._tournament(request)
         store, _, _ = self._parts()
@@ -1146,7 +1146,7 @@ class Pages:
         return await asyncio.shield(found[1])
 
     async def _tournament_picture(self, request: web.Request) -> web.Response:
-        from .pictures import tournament_picture
+        from ..pictures import tournament_picture
 
         row = await self._tournament(request)
         version = int(request.match_info["version"])
@@ -1248,7 +1248,7 @@ class Pages:
         return self._picture(request, png, "image/png", f'"{row.id}-{row.version}-{language}"')
 
     async def _draw_board(self, row: MatchRow, language: str) -> bytes:
-        from .service.core import result_phrase, wrap
+        from ..service.core import result_phrase, wrap
 
         _, _, workers = self._parts()
         texts = Texts(language)
@@ -1283,7 +1283,7 @@ class Pages:
         if ply > len(entries):
             raise web.HTTPNotFound()
         texts = Texts(language)
-        from .service.core import result_phrase
+        from ..service.core import result_phrase
 
         said = result_phrase(match) if row.status == "finished" else None
         names = match.names()
@@ -1316,7 +1316,7 @@ class Pages:
         if row.state is None:
             raise web.HTTPNotFound()
         match, entries = await service.replay_log(row.id)
-        from .service.core import result_phrase
+        from ..service.core import result_phrase
 
         texts = Texts(language)
         said = result_phrase(match) if row.status == "finished" else None

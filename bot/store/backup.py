@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from .config import database_setting
+from ..config import database_setting
 from .instance import AlreadyRunning, FileLock, is_postgres, newest_schema, real_path
 
 T = TypeVar("T")

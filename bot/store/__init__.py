@@ -1,5 +1,10 @@
 """All of Corral's SQL: matches, the append-only move log, the outbox, clocks and settings.
 
+The package holds the store and what it stands on: `db` (one interface, a driver per
+database: `sqlite`, `pg`), the numbered `migrations/`, the parts mixed into the store
+(`analyses`, `puzzles`), `backup` and `migrate` (SQLite to PostgreSQL), and `instance`
+(one bot process per database role).
+
 Reads go through `Store` (committed data only); every change goes through one transaction
 (`async with store.transaction() as tx:`), in which the service writes the match, its log entry
 and the outbox rows that tell players about it, so that a crash can never keep one without the
@@ -18,9 +23,9 @@ from typing import Any, TypeVar
 
 import orjson
 
+from .analyses import AnalysisQueries, AnalysisWrites
 from .db import Conflict, Conn, Database, Row, params
-from .store_analyses import AnalysisQueries, AnalysisWrites
-from .store_puzzles import PuzzleQueries, PuzzleWrites
+from .puzzles import PuzzleQueries, PuzzleWrites
 
 UNSET: Any = object()  # "leave this column alone" (None is a value: no deadline)
 WEB_TOKEN_BYTES = 16  # a match page's token: 128 random bits, 22 URL-safe characters
@@ -1418,7 +1423,7 @@ class Store(Queries):
     async def schema_version(self) -> int:
         return await self.db.schema_version()
 
-    # -- what the metrics read (bot/web.py): counts only, never a player's data
+    # -- what the metrics read (bot/web/server.py): counts only, never a player's data
     async def ping(self) -> None:
         """A trivial read: whether the database answers."""
         await self.conn.fetchval("SELECT 1")

@@ -1,10 +1,10 @@
 """The database behind the store: one interface, and one driver per database.
 
-`bot/store.py` holds all of Corral's SQL and runs it on a `Conn`; a `Database` opens
+`bot/store/__init__.py` holds all of Corral's SQL and runs it on a `Conn`; a `Database` opens
 transactions and answers reads of committed data. Two drivers implement them, each with the
 differences of its database inside it, none in branches of the shared code:
 
-- `bot/sqlite.py` (the default): aiosqlite, the stdlib `sqlite3` on a thread of its own per
+- `bot/store/sqlite.py` (the default): aiosqlite, the stdlib `sqlite3` on a thread of its own per
   connection, through aiosqlite's public API only (`connect`, `execute`, `execute_fetchall`,
   `commit`, `rollback`, `in_transaction`, `row_factory`); one writer serialised by a lock
   (players' transactions first), in autocommit mode (isolation_level None: the driver sends
@@ -32,7 +32,7 @@ differences of its database inside it, none in branches of the shared code:
   1,390-1,530 for the thread; sending a transaction's statements as several tasks on
   aiosqlite's queue without waiting for each gained little (about 650/s): the cost is each
   call's own, not the waits. The end-to-end figures are in the README.
-- `bot/pg.py`: asyncpg's pool; row locks, SKIP LOCKED and advisory locks where SQLite's one
+- `bot/store/pg.py`: asyncpg's pool; row locks, SKIP LOCKED and advisory locks where SQLite's one
   writer needs none.
 
 The SQL is written once. Its placeholders are `$1, $2, …`, which both drivers bind natively:

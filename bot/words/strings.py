@@ -2,7 +2,8 @@
 
 Each constant is a gettext message id (English, with str.format fields); `N_` marks it for the
 extractor and `NP_` marks a singular/plural pair. Code turns them into `Phrase`s with their
-fields (`phrase(strings.X, name=...)`), and `bot.i18n` translates a phrase for whoever reads it.
+fields (`phrase(strings.X, name=...)`), and `bot.words.i18n` translates a phrase for whoever
+reads it.
 Rule summaries for `/rules` are files in each game's kit, `games/<kit>/rules/<language>.md`.
 """
 
@@ -563,7 +564,7 @@ CONDITIONAL_PLAYED_EFFECTS = N_("↪ **{name}** played `{notation}` (a condition
 BUTTON_CONDITIONAL_CLEAR = N_("Clear the queue")
 BUTTON_CONDITIONAL = N_("If they play…")
 
-# -- the web companion (bot/webpages.py has the pages' own words) --------------------------------
+# -- the web companion (bot/web/pages.py has the pages' own words) --------------------------------
 BUTTON_WEB = N_("Watch on the web")  # a link button to the match's web page
 BUTTON_TOURNAMENT_WEB = N_("Tournament page")  # a link button to the tournament's web page
 SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page")

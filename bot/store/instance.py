@@ -19,7 +19,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
+from ..config import Settings
 
 SHARD_LOCK = 0x73686172  # "shar": pg_try_advisory_lock(SHARD_LOCK, shard id)
 

@@ -1,7 +1,7 @@
 """The store's part for puzzles (migrations 0009 and 0014): each game's curated set and the
 puzzles analyses found, who answered which, and each player's puzzle rating (Glicko-2,
-bot/glicko.py). Mixed into `store.Queries` and `store.Tx` (bot/store.py), so that every caller
-still reaches all of Corral's SQL through the store."""
+bot/glicko.py). Mixed into `store.Queries` and `store.Tx` (bot/store/__init__.py), so that
+every caller still reaches all of Corral's SQL through the store."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 import orjson
 
+from ..glicko import Glicko
 from .db import Conn, Row
-from .glicko import Glicko
 
 PUZZLE_IDS_LOCK = 0x70757A7A  # "puzz": one new puzzle id at a time (PostgreSQL advisory lock)
 

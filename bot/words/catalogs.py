@@ -2,23 +2,23 @@
 
 The message ids are the English sentences marked `N_("...")` (one message),
 `NP_("one", "many")` (a plural pair) and `NC_("context", "...")` (a message with a context,
-gettext's msgctxt: the same English in different words per game) in `bot/strings.py` and the
+gettext's msgctxt: the same English in different words per game) in `bot/words/strings.py` and the
 games; in the games, `nphrase(N_("one"), N_("many"), n, ...)` is a plural pair as well. To
 refresh the template and the catalogs after changing a sentence (run from the repository root,
 in the venv):
 
     pybabel extract -F babel.cfg -k N_ -k NP_:1,2 -k NC_:1c,2 --no-wrap --sort-by-file \
-        --project=Corral --copyright-holder=Corral -o bot/locale/corral.pot bot games render
-    pybabel update -i bot/locale/corral.pot -d bot/locale -D corral --no-wrap
+        --project=Corral --copyright-holder=Corral -o bot/words/locale/corral.pot bot games render
+    pybabel update -i bot/words/locale/corral.pot -d bot/words/locale -D corral --no-wrap
 
-then translate the new or fuzzy entries of `bot/locale/ja/LC_MESSAGES/corral.po`
+then translate the new or fuzzy entries of `bot/words/locale/ja/LC_MESSAGES/corral.po`
 (`tests/test_i18n.py` fails until every message is translated and the template is fresh).
 A new language starts with
-`pybabel init -i bot/locale/corral.pot -d bot/locale -D corral -l <lang>`.
+`pybabel init -i bot/words/locale/corral.pot -d bot/words/locale -D corral -l <lang>`.
 
 No `.mo` file is committed or needed: `compiled(language)` reads the `.po` with Babel and
 compiles it in memory on first use (Babel's `write_mo` into a BytesIO, then
-`gettext.GNUTranslations`). `pybabel compile -d bot/locale -D corral` still works for
+`gettext.GNUTranslations`). `pybabel compile -d bot/words/locale -D corral` still works for
 checking a catalog by hand (`--statistics`), but its output is not used by the bot.
 """
 
@@ -38,7 +38,7 @@ from babel.messages.pofile import read_po
 DOMAIN = "corral"
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
-MAPPING = Path(__file__).resolve().parent.parent / "babel.cfg"
+MAPPING = Path(__file__).resolve().parents[2] / "babel.cfg"
 
 _lock = threading.Lock()
 _compiled: dict[tuple[str, Path], gettext.GNUTranslations | None] = {}
@@ -131,7 +131,7 @@ def extract_corral(fileobj: IO[bytes], keywords: Collection[str],
             if text is not None and id(node) not in inside_nphrase:
                 found.append((node.lineno, node.col_offset, _SINGULAR, text))
         # slash commands: descriptions, option descriptions and choice names (see
-        # bot/translator.py), written as plain literals where discord.py wants them
+        # bot/words/translator.py), written as plain literals where discord.py wants them
         for keyword in node.keywords:
             wanted = (keyword.arg == "description" or name == "describe"
                       or (name == "Choice" and keyword.arg == "name"))

@@ -12,7 +12,7 @@ from functools import cache
 from games import KITS, Game
 from render import RENDERED_GAMES
 
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES
+from .words.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 
 @cache

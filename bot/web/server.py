@@ -1,6 +1,6 @@
 """`GET /healthz` and `GET /metrics` on CORRAL_WEB_BIND (default 127.0.0.1:8080), for a
 supervisor's health check and a Prometheus scraper; and the web companion's match pages
-(`bot/webpages.py`) on the same address. `python -m bot.web` serves the pages (and /healthz)
+(`bot/web/pages.py`) on the same address. `python -m bot.web` serves the pages (and /healthz)
 as a process of its own, beside the bot, reading the same store.
 
 /healthz: 200 `ok` when every shard's gateway connection is up and the store answers a query;
@@ -35,12 +35,12 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
-from .webgate import RETRY_AFTER, Gate, WebLimits, raise_descriptor_limit
-from .webpages import Pages, guard, plain_answer
+from .gate import RETRY_AFTER, Gate, WebLimits, raise_descriptor_limit
+from .pages import Pages, guard, plain_answer
 
 if TYPE_CHECKING:
-    from .service import Service
-    from .store import Moved, Store
+    from ..service import Service
+    from ..store import Moved, Store
 
 
 class Served(Protocol):
@@ -272,7 +272,7 @@ FULL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=
 
 
 class _Door(RequestHandler):
-    """aiohttp's connection handler with the door's rules (`bot/webgate.py`): a connection
+    """aiohttp's connection handler with the door's rules (`bot/web/gate.py`): a connection
     over a cap is answered 503 and closed before any request is read; one that has not sent
     its first request's headers `header_seconds` after it opened is dropped; a malformed
     request or a server error is answered briefly, with the security headers, and logged at
@@ -483,8 +483,8 @@ async def open_for_pages(database: str) -> Store:
     the schema this Corral writes."""
     import sqlite3
 
-    from .instance import is_postgres, newest_schema, real_path, sqlite_schema
-    from .store import Store
+    from ..store import Store
+    from ..store.instance import is_postgres, newest_schema, real_path, sqlite_schema
 
     if not is_postgres(database):
         path = real_path(database)
@@ -521,7 +521,7 @@ def _check_version(database: str, version: int, newest: int) -> None:
 
 def file_identity(database: str) -> tuple[int, int] | None:
     """Which file the database's path names now (a restore puts another file there)."""
-    from .instance import real_path
+    from ..store.instance import real_path
 
     try:
         stat = real_path(database).stat()
@@ -536,7 +536,7 @@ async def follow_restores(database: str, source: _Standalone, server: WebServer,
     old one through their open connections. Every `seconds`, see which file the path names;
     when it changed, open the new one (checked as at start) and serve it, or answer 503 with
     the reason until a file that can be served is there."""
-    from .service import Service
+    from ..service import Service
 
     serving = file_identity(database)
     while True:
@@ -566,10 +566,10 @@ async def serve(database: str, bind: tuple[str, int], base_url: str | None,
                 stop: asyncio.Event, limits: WebLimits | None = None) -> None:
     """Raises CannotServe before anything is served if the database cannot be served, or
     another web server already serves it."""
-    from .collector import Refreezer, freeze_start_up_objects
-    from .instance import AlreadyRunning, FileLock, is_postgres
-    from .pool import Workers
-    from .service import Service
+    from ..collector import Refreezer, freeze_start_up_objects
+    from ..pool import Workers
+    from ..service import Service
+    from ..store.instance import AlreadyRunning, FileLock, is_postgres
 
     lock = None
     if not is_postgres(database):  # one web server per SQLite file (beside its one bot)
@@ -625,7 +625,7 @@ def main() -> None:
     import signal
     import sys
 
-    from .config import ConfigError, web_settings
+    from ..config import ConfigError, web_settings
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -649,5 +649,3 @@ def main() -> None:
         sys.exit(1)
 
 
-if __name__ == "__main__":
-    main()

@@ -1,8 +1,8 @@
 """Words in the reader's language: phrases translated through gettext catalogs.
 
-Message ids are the English sentences of `bot/strings.py`, of the games (their errors, steps
+Message ids are the English sentences of `bot/words/strings.py`, of the games (their errors, steps
 and results) and of the pictures. Catalogs live in `bot/locale/<lang>/LC_MESSAGES/corral.po`;
-they are compiled in memory on first use (see `bot.catalogs`). English needs no catalog.
+they are compiled in memory on first use (see `bot.words.catalogs`). English needs no catalog.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 from babel.lists import format_list
 
-from bot.catalogs import compiled
 from bot.clocks import Duration, format_duration
+from bot.words.catalogs import compiled
 from games import N_, Phrase, Seat, english_list, phrase, render_phrase
 
 DOMAIN = "corral"

@@ -1,5 +1,5 @@
 """The store's part for post-game analyses (migration 0008): the durable, fair job queue and
-its results. Mixed into `store.Queries` and `store.Tx` (bot/store.py), so that every caller
+its results. Mixed into `store.Queries` and `store.Tx` (bot/store/__init__.py), so that every caller
 still reaches all of Corral's SQL through the store.
 
 A job is one row per match: a second request finds it (the primary key) and never starts a

@@ -2,7 +2,7 @@
 the same gettext catalogs as every sentence.
 
 Descriptions and choice names are their English text as the message id (extracted from the
-cogs by `bot.catalogs.extract_corral`). Command and option names are short words that could
+cogs by `bot.words.catalogs.extract_corral`). Command and option names are short words that could
 collide with sentences, so their message ids carry a `name:` prefix (listed below); a
 translated name must still follow Discord's rules (lowercase, 1-32 letters or digits of any
 script, `-` or `_`), and one that does not is left in English. A new command, option or
