@@ -571,15 +571,14 @@ class OAuthImitation:
                  "{app.contentWindow.postMessage(e.data.down,'*')}});</script>")
         src = "data:text/html;base64," + base64.b64encode(relay.encode()).decode()
         script = (
-            "const relay=document.getElementById('relay');let queue=Promise.resolve();"
-            "window.rpcErrors=[];"
-            "addEventListener('message',e=>{"
+            "let queue=Promise.resolve();window.rpcErrors=[];"
+            "addEventListener('message',e=>{const relay=document.getElementById('relay');"
             "if(e.source!==relay.contentWindow||!e.data||!('up' in e.data))return;"
             "const message=e.data.up;"
             "queue=queue.then(async()=>{"
             "const r=await fetch('/__activity/rpc',{method:'POST',headers:{'Content-Type':"
             f"'application/json'}},body:JSON.stringify({{frame_id:{json.dumps(frame_id)},"
-            "message}})});const answer=await r.json();"
+            "message})});const answer=await r.json();"
             "for(const down of answer.replies)relay.contentWindow.postMessage({down},'*');"
             "}).catch(err=>window.rpcErrors.push(String(err)));});")
         name = html.escape(self.users[user_id]["username"])
