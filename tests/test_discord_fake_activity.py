@@ -1,9 +1,10 @@
 """The imitation's Activity frame in Chromium (issue 55): the real Embedded App SDK, in the
 committed bundle (bot/web/static/activity.js), goes through the handshake, READY, AUTHORIZE,
 the exchange of its code at the imitation's token endpoint, and AUTHENTICATE, then reaches its
-match, inside the imitation's Discord client, as a cross-site iframe (the client at
-http://localhost:PORT, the Activity at http://127.0.0.1:PORT2, as discord.com embeds
-<app>.discordsays.com).
+match, inside the imitation's Discord client (discord_fake/oauth.py: an opaque-origin main
+window and its popout), as a cross-site iframe (the popout at http://localhost:PORT, the
+Activity at http://127.0.0.1:PORT2, as discord.com embeds <app>.discordsays.com) whose page
+may say `frame-ancestors` (here http://localhost:*).
 
 The Activity's server here is a stand-in written for this test (Corral's own routes are the
 lead's): it serves the entry page as the contract of the issue says (its markup, its CSP,
@@ -25,11 +26,12 @@ import aiohttp
 import pytest
 from aiohttp import web
 from discord_fake import APP_ID, FakeDiscord
+from discord_fake.oauth import open_activity
 
 CHROMIUM = Path("/usr/bin/chromium")
 BUNDLE = Path(__file__).resolve().parent.parent / "bot" / "web" / "static" / "activity.js"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; base-uri 'none'; form-action 'self'")
+       "connect-src 'self'; frame-ancestors http://localhost:*; base-uri 'none'; form-action 'self'")
 ENTRY = f"""<!doctype html><html lang=en><meta charset=utf-8><title>Corral</title>
 <script src="/static/activity.js" defer></script>
 <main id="activity" data-client-id="{APP_ID}" data-signin="/auth/activity"
@@ -149,7 +151,7 @@ async def test_the_sdk_in_the_imitations_frame() -> None:
             try:
                 context = await chromium.new_context()
                 await context.add_cookies(fake.login_cookies(alice))  # type: ignore[arg-type]
-                await run_scenarios(fake, corral, context, alice)
+                await run_scenarios(fake, corral, context, watch(context))
             finally:
                 await chromium.close()
     finally:
@@ -157,42 +159,52 @@ async def test_the_sdk_in_the_imitations_frame() -> None:
         await fake.stop()
 
 
-async def open_frame(fake: FakeDiscord, corral: Corral, context: Any) -> tuple[Any, Any, list]:
-    page = await context.new_page()
+class Opened:
+    """The imitation's main window, its popout, and the Activity's frame in it."""
+
+    def __init__(self, main: Any, popout: Any, frame: Any) -> None:
+        self.main, self.popout, self.frame = main, popout, frame
+
+    async def close(self) -> None:
+        await self.popout.close()
+        await self.main.close()
+
+
+def watch(context: Any) -> list[str]:
+    """Script errors and failed loads in every page of the context (the browser's favicon
+    requests left out; failed loads are told by the responses)."""
     problems: list[str] = []
-    # failed loads are told by the responses (the browser's favicon requests left out)
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" and not
-            m.text.startswith("Failed to load resource") else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400
-            and not r.url.endswith("/favicon.ico") else None)
-    response = await page.goto(fake.activity_url(corral.origin + "/"))
-    assert response is not None and response.status == 200
-    frame = None
-    for _ in range(100):
-        frame = next((f for f in page.frames if f.url.startswith(corral.origin)), None)
-        if frame is not None:
-            break
-        await page.wait_for_timeout(50)
-    assert frame is not None, [f.url for f in page.frames]
-    return page, frame, problems
+    context.on("console", lambda m: problems.append(m.text) if m.type == "error" and not
+               m.text.startswith("Failed to load resource") else None)
+    context.on("weberror", lambda e: problems.append(str(e.error)))
+    context.on("response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400
+               and not r.url.endswith("/favicon.ico") else None)
+    return problems
 
 
-async def run_scenarios(fake: FakeDiscord, corral: Corral, context: Any, alice: int) -> None:
+async def open_frame(fake: FakeDiscord, corral: Corral, context: Any) -> Opened:
+    main = await context.new_page()
+    popout, frame = await open_activity(main, fake.activity_url(corral.origin + "/"))
+    assert frame is not None and frame.url.startswith(corral.origin), popout.frames
+    return Opened(main, popout, frame)
+
+
+async def run_scenarios(fake: FakeDiscord, corral: Corral, context: Any,
+                        problems: list[str]) -> None:
     # 1. one match here: the Activity goes to it, signed in by its cookie
     corral.matches = [
         {"id": 7, "title": "Match #7: Mancala", "url": "/m/tok7?lang=en", "here": True,
          "your_turn": True},
         {"id": 8, "title": "Match #8: Ico", "url": "/m/tok8?lang=en", "here": False,
          "your_turn": False}]
-    page, frame, problems = await open_frame(fake, corral, context)
+    opened = await open_frame(fake, corral, context)
+    frame = opened.frame
     for _ in range(200):
-        frame = next((f for f in page.frames if f.url.startswith(corral.origin + "/m/")), None)
-        if frame is not None:
+        if frame.url.startswith(corral.origin + "/m/"):
             break
-        await page.wait_for_timeout(50)
-    assert frame is not None, (problems, [f.url for f in page.frames],
-                               fake.frame().commands, fake.frame().answers)
+        await opened.popout.wait_for_timeout(50)
+    assert frame.url.startswith(corral.origin + "/m/"), (
+        problems, frame.url, fake.frame().commands, fake.frame().answers)
     await frame.wait_for_selector("#who")
     assert await frame.text_content("#who") == "alice"
     client = fake.frame()
@@ -209,27 +221,30 @@ async def run_scenarios(fake: FakeDiscord, corral: Corral, context: Any, alice: 
     assert corral.cookies_seen and corral.cookies_seen[-1] in corral.sessions
     assert [e.kind for e in fake.oauth_log if e.kind in ("token", "me")] == ["token", "me"]
     assert not problems, problems
-    await page.close()
+    await opened.close()
 
     # 2. no match here: the channel's matches as links; none: the sentence
     corral.matches[0]["here"] = False
-    page, frame, problems = await open_frame(fake, corral, context)
+    opened = await open_frame(fake, corral, context)
+    frame = opened.frame
     await frame.wait_for_selector("#activity-matches a")
     links = await frame.eval_on_selector_all(
         "#activity-matches a", "as => as.map(a => [a.textContent, a.getAttribute('href')])")
     assert links == [["Match #7: Mancala", "/m/tok7?lang=en"], ["Match #8: Ico", "/m/tok8?lang=en"]]
-    await page.close()
+    await opened.close()
     corral.matches = []
-    page, frame, problems = await open_frame(fake, corral, context)
+    opened = await open_frame(fake, corral, context)
+    frame = opened.frame
     await frame.wait_for_function(
         "() => document.getElementById('activity-status').textContent.includes('No match')")
-    await page.close()
+    await opened.close()
 
     # 3. the sign-in refused: the page says so with the server's sentence
     corral.refuse = "Sign-in is closed <b>today</b>."
-    page, frame, problems = await open_frame(fake, corral, context)
+    opened = await open_frame(fake, corral, context)
+    frame = opened.frame
     await frame.wait_for_function(
         "() => document.getElementById('activity-status').textContent.startsWith('Could')")
     assert await frame.text_content("#activity-status") == (
         "Could not sign you in. Sign-in is closed <b>today</b>.")  # textContent, not markup
-    await page.close()
+    await opened.close()

@@ -12,6 +12,7 @@ topics/opcodes-and-status-codes.mdx (RPC error and close codes), the SDK's Disco
 from __future__ import annotations
 
 import base64
+import html
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -248,10 +249,15 @@ async def test_activity_client_answers(fake: FakeDiscord, browser: aiohttp.Clien
         assert r.status == 401  # nobody logged in
     await login(fake, browser, alice)
     url = fake.activity_url("http://127.0.0.1:9/?lang=en").replace("localhost", "127.0.0.1")
-    async with browser.get(url) as r:
-        assert r.status == 200 and 'id="relay"' in (await r.text()).replace("id=relay",
-                                                                           'id="relay"')
+    async with browser.get(url) as r:  # the main window: an opaque origin opening the popout
+        assert r.status == 200 and "window.open" in await r.text()
+        assert r.headers["Content-Security-Policy"].startswith("sandbox allow-scripts")
     frame = fake.frame()
+    async with browser.get(f"{fake.oauth_base}/__activity/popout",
+                           params={"frame_id": frame.frame_id}) as r:
+        page = await r.text()
+        assert r.status == 200 and "referrerpolicy=no-referrer" in page
+        assert html.escape(frame.url) in page
     query = parse_qs(urlsplit(frame.url).query)
     assert query["lang"] == ["en"] and query["platform"] == ["desktop"]
     assert query["frame_id"] == [frame.frame_id] and query["instance_id"] == [frame.instance_id]

@@ -41,12 +41,18 @@ node_modules/@discord/embedded-app-sdk/output/Discord.mjs and schema/*.mjs):
   sends the page's console output once ready: kept in `ActivityFrame.logs`), anything else
   ERROR 4002 Invalid command. Commands before the handshake: ERROR 4006.
   The SDK accepts messages only from its own page's origin, Discord's origins,
-  http://localhost:3333 and "null" (ALLOWED_ORIGINS in Discord.mjs). The imitation's frame
-  therefore puts an opaque-origin (data: URL) frame between its page and the target: that
-  frame relays the messages, so the SDK sees origin "null" (as in Discord's mobile web
-  views), and the page at the imitation's origin answers through POST /__activity/rpc. The
-  target stays a cross-site iframe (open the frame at `activity_url(...)`, host localhost,
-  with the target on 127.0.0.1), as Discord's is (discord.com embedding discordsays.com).
+  http://localhost:3333 and "null" (ALLOWED_ORIGINS in Discord.mjs), and talks to
+  `window.parent.opener ?? window.parent` (Discord's popout: "The RPC server is always running
+  in the main Discord client window"). So the imitation runs as Discord's popout does: the
+  main window (/__activity) has an opaque origin ("null", by `Content-Security-Policy:
+  sandbox`; its popups escape the sandbox) and opens the popout (/__activity/popout, at
+  http://localhost:PORT), which holds the Activity in an iframe; the SDK's messages go to the
+  main window, which relays them to the popout, which asks the imitation (POST
+  /__activity/rpc) and sends the answers back the same way. The Activity's only ancestor is
+  the popout (so a `frame-ancestors` source list naming http://localhost:* accepts it), and
+  it is cross-site (localhost embedding 127.0.0.1), as Discord's is (discord.com embedding
+  <app>.discordsays.com). Tests open the main window and take the popout
+  (`open_activity(page, url)`).
   `activity_frames` records every frame (its commands and answers).
 LAUNCH_ACTIVITY (interaction callback type 12, receiving-and-responding.mdx: "Only available
 for apps with Activities enabled"): see server.py's `_callback`; `activities_enabled`.
@@ -188,6 +194,16 @@ def _page(title: str, body: str, status: int = 200) -> web.Response:
         status=status, content_type="text/html")
 
 
+async def open_activity(page: Any, url: str) -> tuple[Any, Any]:
+    """Open the imitation's Discord client (`activity_url(...)`) in a Playwright page (its
+    context logged in with `login_cookies`); the popout page and the Activity's frame."""
+    async with page.expect_popup() as popup_info:
+        await page.goto(url)
+    popout = await popup_info.value
+    await popout.wait_for_load_state()
+    return popout, popout.frames[1] if len(popout.frames) > 1 else None
+
+
 class OAuthImitation:
     """Mixed into FakeDiscord. Public: client_secret, oauth_redirect_uris, oauth_log,
     activities_enabled, activity_consent, code_lifetime, activity_frames, oauth_base,
@@ -228,6 +244,7 @@ class OAuthImitation:
         app.router.add_post("/oauth2/authorize", self._authorize_answer)
         app.router.add_get("/__login", self._login)
         app.router.add_get("/__activity", self._activity_page)
+        app.router.add_get("/__activity/popout", self._activity_popout)
         app.router.add_post("/__activity/rpc", self._activity_rpc)
         for base in ("/api/v10", "/api"):  # the documented URL has no version
             app.router.add_post(base + "/oauth2/token", self._token)
@@ -290,7 +307,8 @@ class OAuthImitation:
         page) in a channel (default: the test channel; the guild: the channel's), or where an
         interaction launched it (`launch`, from `activity_launches`: its channel and
         instance). Served from http://localhost:PORT so that a target on 127.0.0.1 is
-        cross-site. The browser must be logged in (`login_cookies`) as the user."""
+        cross-site. The browser must be logged in (`login_cookies`) as the user; the
+        Activity runs in a popout (`open_activity(page, url)` returns it and the frame)."""
         if launch is not None:
             channel_id, guild_id = launch.channel_id, launch.guild_id
         query = {"target": target, "channel_id": str(channel_id or self.channel_id)}
@@ -539,6 +557,8 @@ class OAuthImitation:
 
     # -- the Activity frame -----------------------------------------------------------------
     async def _activity_page(self, request: web.Request) -> web.Response:
+        """The Discord client's main window (the RPC server): an opaque origin ("null", by a
+        CSP sandbox) that opens the popout holding the Activity and relays the messages."""
         user_id = self._browser_user(request)
         if user_id is None:
             return _page("Log in to Discord", "<p>No test user is logged in.</p>", 401)
@@ -560,33 +580,49 @@ class OAuthImitation:
         url = _with_query(target, params)
         self.activity_frames[frame_id] = ActivityFrame(
             frame_id, instance_id, launch_id, user_id, channel_id, guild_id, target, url)
-        # the opaque-origin relay (see the module's docstring)
-        relay = ("<!doctype html><meta charset=utf-8><style>html,body,iframe{margin:0;"
-                 "border:0;width:100%;height:100%}</style>"
-                 f"<iframe id=app src=\"{html.escape(url)}\" allow=\"autoplay\"></iframe>"
-                 "<script>const app=document.getElementById('app');"
-                 "addEventListener('message',e=>{"
-                 "if(e.source===app.contentWindow){parent.postMessage({up:e.data},'*')}"
-                 "else if(e.source===parent&&e.data&&'down' in e.data)"
-                 "{app.contentWindow.postMessage(e.data.down,'*')}});</script>")
-        src = "data:text/html;base64," + base64.b64encode(relay.encode()).decode()
+        popout = f"/__activity/popout?{urlencode({'frame_id': frame_id})}"
+        # from the Activity (its window is the popout's first frame) up to the popout, which
+        # asks the imitation; the popout's answers down to the Activity
+        script = (
+            f"const popout=window.open({json.dumps(popout)},'_blank');"
+            "addEventListener('message',e=>{"
+            "if(e.source===popout){if(e.data&&'down' in e.data)"
+            "popout.frames[0].postMessage(e.data.down,'*');return;}"
+            "if(popout.frames.length&&e.source===popout.frames[0])"
+            "popout.postMessage({up:e.data},'*');});")
+        return web.Response(
+            text="<!doctype html><html lang=en><meta charset=utf-8><title>Discord (imitation)"
+                 f"</title><p>The Activity runs in the popout.</p><script>{script}</script>",
+            content_type="text/html", headers={
+                "Content-Security-Policy": "sandbox allow-scripts allow-popups "
+                                           "allow-popups-to-escape-sandbox"})
+
+    async def _activity_popout(self, request: web.Request) -> web.Response:
+        """The popout window: the Activity in an iframe (cross-site: this page is on
+        localhost, the Activity where its URL says); the SDK talks to this window's opener.
+        The iframe sends no referrer, so that the SDK posts to "*" (it posts to
+        document.referrer's origin when there is one)."""
+        frame = self.activity_frames.get(request.query.get("frame_id", ""))
+        if frame is None or self._browser_user(request) != frame.user_id:
+            return _page("Unknown Activity", "", 404)
         script = (
             "let queue=Promise.resolve();window.rpcErrors=[];"
-            "addEventListener('message',e=>{const relay=document.getElementById('relay');"
-            "if(e.source!==relay.contentWindow||!e.data||!('up' in e.data))return;"
+            "addEventListener('message',e=>{"
+            "if(e.source!==window.opener||!e.data||!('up' in e.data))return;"
             "const message=e.data.up;"
             "queue=queue.then(async()=>{"
             "const r=await fetch('/__activity/rpc',{method:'POST',headers:{'Content-Type':"
-            f"'application/json'}},body:JSON.stringify({{frame_id:{json.dumps(frame_id)},"
+            f"'application/json'}},body:JSON.stringify({{frame_id:{json.dumps(frame.frame_id)},"
             "message})});const answer=await r.json();"
-            "for(const down of answer.replies)relay.contentWindow.postMessage({down},'*');"
+            "for(const down of answer.replies)window.opener.postMessage({down},'*');"
             "}).catch(err=>window.rpcErrors.push(String(err)));});")
-        name = html.escape(self.users[user_id]["username"])
+        name = html.escape(self.users[frame.user_id]["username"])
         return web.Response(
             text="<!doctype html><html lang=en><meta charset=utf-8><title>Discord (imitation)"
                  "</title><style>body{margin:0}iframe{border:0;width:100vw;height:95vh}"
                  f"</style><body><p id=who>Discord: {name}</p><script>{script}</script>"
-                 f"<iframe id=relay src=\"{src}\"></iframe></body></html>",
+                 f"<iframe id=activity src=\"{html.escape(frame.url)}\" "
+                 "referrerpolicy=no-referrer></iframe></body></html>",
             content_type="text/html")
 
     async def _activity_rpc(self, request: web.Request) -> web.Response:
