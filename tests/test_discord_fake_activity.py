@@ -219,6 +219,10 @@ async def run_scenarios(fake: FakeDiscord, corral: Corral, context: Any,
     assert all(a[1].get("evt") != "ERROR" for a in client.answers), client.answers
     # the session cookie (SameSite=None; Secure; Partitioned) came back in the cross-site frame
     assert corral.cookies_seen and corral.cookies_seen[-1] in corral.sessions
+    # kept partitioned under the top site (Chromium 156 refuses the same cookie without
+    # Partitioned in this cross-site frame, and any SameSite=Lax or unmarked one)
+    [kept] = [c for c in await context.cookies() if c["name"] == COOKIE]
+    assert kept.get("partitionKey") == "http://localhost", kept
     assert [e.kind for e in fake.oauth_log if e.kind in ("token", "me")] == ["token", "me"]
     assert not problems, problems
     await opened.close()
