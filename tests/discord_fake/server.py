@@ -151,6 +151,14 @@ Test controls (everything below is a method or attribute of FakeDiscord):
   response_deadline, token_lifetime, nonce_window, attachment_size_limit,
       recommended_shards (GET /gateway/bot): plain attributes
   dispatch(name, data): send any gateway event (routed by its guild)
+OAuth2 and Activities (oauth.py says what Discord does there): oauth_redirect_uris (a set the
+  test fills), client_secret, authorize_url, token_url, oauth_base; browser_login_url(user_id,
+  next=None) and login_cookies(user_id) log a browser into the imitation; issue_code(user_id),
+  issue_token(user_id); oauth_log (OAuthEvent: kind, detail, status, error); code_lifetime;
+  activity_url(target, channel_id=None, guild_id=None, launch=None): the Discord client
+  running an Activity; frame(frame_id=None) -> ActivityFrame (commands, answers, logs);
+  activity_consent; activities_enabled (False: LAUNCH_ACTIVITY answers 400 50039);
+  activity_launches (ActivityLaunch per interaction answered with type 12).
 Acting as users (`channel_id` any channel: a server's with or without the bot, the bot's DM,
 a DM or group DM between users):
   slash(user, name, channel_id=None, manager=False, subcommand=None, dm=False, **options),
@@ -265,6 +273,7 @@ from .model import (
     UserRef,
     user_payload,
 )
+from .oauth import LAUNCH_ACTIVITY, LAUNCH_FROM, OAuthImitation
 
 GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")  # the guild is `id`, not `guild_id`
 
@@ -369,7 +378,7 @@ def _png_size(data: bytes) -> tuple[int | None, int | None]:
     return None, None
 
 
-class FakeDiscord:
+class FakeDiscord(OAuthImitation):
     # the pictures of every imitation made, in order (the e2e suite checks those of a test)
     picture_logs: ClassVar[list[list[Picture]]] = []
 
@@ -432,6 +441,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._compiled: list[tuple[str, re.Pattern[str], str]] | None = None
         self.port = 0
+        self._init_oauth()  # OAuth2 and the Activity frame (oauth.py)
         self.guild_id, self.channel_id = self.add_guild("Test Server")
         self.other_channel_id = self.add_channel(self.guild_id, "general")
 
@@ -553,6 +563,7 @@ class FakeDiscord:
         app = web.Application(client_max_size=2 * MAX_REQUEST)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{aid}/{filename}", self._cdn)
+        self._oauth_routes(app)  # before the REST routes: /api/v10/oauth2/token is form-encoded
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -1321,6 +1332,12 @@ class FakeDiscord:
 
     async def _handle(self, request: web.Request, path: str,
                       record: Request) -> web.StreamResponse:
+        authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer ") and request.method == "GET" and path == "/users/@me":
+            user = self.bearer_me(authorization)  # a user's OAuth2 token (oauth.py)
+            if user is None:
+                raise ApiError(*UNAUTHORIZED)
+            return _json(user)
         if not path.startswith(("/webhooks/", "/interactions/")) and not request.headers.get(
                 "Authorization", "").startswith("Bot "):
             raise ApiError(*UNAUTHORIZED)
@@ -1788,6 +1805,17 @@ class FakeDiscord:
             raise ApiError(*UNKNOWN_INTERACTION)
         body = call.body or {}
         kind, data = body.get("type"), body.get("data") or {}
+        if kind == LAUNCH_ACTIVITY and record.interaction_type in LAUNCH_FROM:
+            launch = self.launch_activity(record)  # oauth.py: 50039 without Activities
+            record.callbacks.append(body)
+            record.answered_after = self.now() - record.created
+            record.answered.set()
+            if call.query.get("with_response") not in ("1", "true", "True"):
+                return None
+            return {"interaction": {"id": str(record.id), "type": record.interaction_type,
+                                    "activity_instance_id": launch.instance_id},
+                    "resource": {"type": LAUNCH_ACTIVITY,
+                                 "activity_instance": {"id": launch.instance_id}}}
         allowed = RESPONSES[record.interaction_type]
         source = self._component_message(record)
         if source is None:  # nothing to update
