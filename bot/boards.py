@@ -143,9 +143,11 @@ def board_controls(game: Game, state: Any, match_id: int, ply: int, *, running: 
 
 def board_buttons(game: Game, state: Any, match_id: int, ply: int, *, running: bool,
                   finished: bool, texts: Texts, link: str | None = None,
-                  describe: discord.ui.Item[Any] | None = None) -> list[discord.ui.Item[Any]]:
+                  describe: discord.ui.Item[Any] | None = None,
+                  activity: bool = False) -> list[discord.ui.Item[Any]]:
     """The board's other buttons, in reading order: Moves, My view (games with hidden
-    information), Describe, the web page, and Rematch and Analysis at the end."""
+    information), Describe, the web page, Open board (the page inside Discord, while the
+    match runs, with CORRAL_ACTIVITY on), and Rematch and Analysis at the end."""
     items: list[discord.ui.Item[Any]] = [
         MovesButton(match_id, label=texts(strings.BUTTON_MOVES))]
     if game.info.hidden_information and (running or finished):
@@ -154,6 +156,8 @@ def board_buttons(game: Game, state: Any, match_id: int, ply: int, *, running: b
     items.append(describe if describe is not None else describe_button(match_id, texts))
     if link is not None:
         items.append(link_button(link, texts))
+        if activity and not finished:
+            items.append(OpenBoardButton(match_id, label=texts(strings.BUTTON_OPEN_BOARD)))
     if finished:
         items.append(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH)))
         if ply > 0 and public_at_end(game, state):  # an analysis shows nothing hidden
@@ -326,4 +330,24 @@ def opened_phrase(match: Match, user_id: int, link: str) -> Phrase:
 
 VIEW_FILE = "view.png"  # a seat's own view (private)
 
-BOARD_COMPONENTS: tuple[type[Component[Any]], ...] = (MyViewButton, MovesButton, RematchButton)
+class OpenBoardButton(Component[discord.ui.Button[Any]],
+                      template=id_template(rf"c1:o:(?P<match>{ID})")):
+    """Open board: the match's page as an Activity inside Discord (LAUNCH_ACTIVITY), where a
+    player signs in with one click and plays on the big board (bot/web/)."""
+
+    def __init__(self, match_id: int, *, label: str = "", row: int | None = None) -> None:
+        self.match_id = match_id
+        super().__init__(button(label, f"c1:o:{match_id}", style=discord.ButtonStyle.secondary,
+                                row=row))
+
+    @classmethod
+    def from_match(cls, found: re.Match[str]) -> Self:
+        return cls(int(found["match"]))
+
+    async def handle(self, interaction: Interaction) -> None:
+        note_match(self.match_id)
+        await interaction.response.launch_activity()
+
+
+BOARD_COMPONENTS: tuple[type[Component[Any]], ...] = (MyViewButton, MovesButton, RematchButton,
+                                                      OpenBoardButton)

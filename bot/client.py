@@ -154,7 +154,8 @@ class CorralBot(discord.Client):
         self.delivery = Delivery(self, self.store, self.service, self.workers,
                                  answers=self.handling.answers, api_base=self.settings.api_base,
                                  on_dm_closed=self.handling.dm_closed,
-                                 web_url=self.settings.web_url, heads=self.channel_heads)
+                                 web_url=self.settings.web_url, heads=self.channel_heads,
+                                 activity=self.settings.activity)
         self.outbox.serve(delivery.KINDS, self.delivery.deliver, delivery.CONCURRENCY)
         self.ai_turns = AiTurns(self.service, self.ai_workers, self.settings.ai_pause)
         self.outbox.serve(ai_turns.KINDS, self.ai_turns.play, ai_turns.CONCURRENCY)
@@ -208,7 +209,9 @@ class CorralBot(discord.Client):
         if self.settings.web_bind is not None:
             self.web = WebServer(self, self.metrics, *self.settings.web_bind,
                                  base_url=self.settings.web_url,
-                                 limits=self.settings.web_limits)
+                                 limits=self.settings.web_limits,
+                                 sign_in=self.settings.sign_in,
+                                 activity=self.settings.activity)
             await self.web.start()
         if self.settings.backup_every is not None:
             folder = (Path(self.settings.backup_dir) if self.settings.backup_dir

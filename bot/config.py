@@ -10,6 +10,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from .web.gate import LimitError, WebLimits
+from .web.signin import SignInSettings
 
 DEFAULT_DATABASE = "data/corral.sqlite3"
 DEFAULT_API_BASE = "https://discord.com/api/v10"
@@ -60,6 +61,12 @@ class Settings:
     # CORRAL_ANALYSIS_LEVEL: the AI level post-game analyses search at (hard by default; a
     # host on a small machine may choose a cheaper one: an analysis searches every position)
     analysis_level: str = "hard"
+    # DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: sign in with Discord on the pages (moves
+    # there); None: the pages are read-only
+    sign_in: SignInSettings | None = None
+    # CORRAL_ACTIVITY=on: boards carry an Open board button that launches the page inside
+    # Discord (the application must have Activities enabled, with its URL mapping)
+    activity: bool = False
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -105,6 +112,13 @@ def load_settings(environ: Mapping[str, str] | None = None,
     except LimitError as exc:
         raise ConfigError(str(exc)) from None
     analysis_level = values.get("CORRAL_ANALYSIS_LEVEL", "").strip().lower() or "hard"
+    api_base = (values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/")
+    site = web_url(values.get("CORRAL_WEB_URL", ""))
+    signing = sign_in_settings(values, api_base, site)
+    activity = _switch(values.get("CORRAL_ACTIVITY", ""), "CORRAL_ACTIVITY")
+    if activity and signing is None:
+        raise ConfigError("CORRAL_ACTIVITY=on needs sign-in: set DISCORD_CLIENT_ID and "
+                          "DISCORD_CLIENT_SECRET (the Activity signs its players in)")
     if analysis_level not in ANALYSIS_LEVELS:
         raise ConfigError(f"CORRAL_ANALYSIS_LEVEL={analysis_level[:30]!r}: expected one of "
                           f"{', '.join(ANALYSIS_LEVELS)}")
@@ -112,7 +126,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         token=token,
         database=database,
         guild_id=int(guild) if guild else None,
-        api_base=(values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/"),
+        api_base=api_base,
         gateway_url=values.get("DISCORD_GATEWAY_URL", "").strip() or None,
         log_level=level,
         tick_seconds=_positive(values.get("CORRAL_TICK_SECONDS", ""), "CORRAL_TICK_SECONDS", 60.0),
@@ -124,12 +138,14 @@ def load_settings(environ: Mapping[str, str] | None = None,
         leaderboard_min_games=int(min_games_text) if min_games_text else 5,
         shard_count=shard_count, shard_ids=shard_ids,
         web_bind=web_bind(values.get("CORRAL_WEB_BIND", "")),
-        web_url=web_url(values.get("CORRAL_WEB_URL", "")),
+        web_url=site,
         web_limits=limits,
         backup_every=_duration(values.get("CORRAL_BACKUP_EVERY", ""), "CORRAL_BACKUP_EVERY"),
         backup_keep=_count(values.get("CORRAL_BACKUP_KEEP", ""), "CORRAL_BACKUP_KEEP", 7),
         backup_dir=values.get("CORRAL_BACKUP_DIR", "").strip() or None,
         analysis_level=analysis_level,
+        sign_in=signing,
+        activity=activity,
     )
 
 
@@ -157,8 +173,8 @@ def web_url(text: str) -> str | None:
 
 
 def web_settings(environ: Mapping[str, str] | None = None, env_file: str | Path = ".env"
-                 ) -> tuple[str, tuple[str, int], str | None, WebLimits]:
-    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL, the pages' caps) for
+                 ) -> tuple[str, tuple[str, int], str | None, WebLimits, SignInSettings | None]:
+    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL, the pages' caps, sign-in) for
     `python -m bot.web`, which needs no Discord token."""
     values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
         if Path(env_file).is_file() else {}
@@ -168,8 +184,39 @@ def web_settings(environ: Mapping[str, str] | None = None, env_file: str | Path 
         limits = WebLimits.from_env(values)
     except LimitError as exc:
         raise ConfigError(str(exc)) from None
-    return (values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind,
-            web_url(values.get("CORRAL_WEB_URL", "")), limits)
+    site = web_url(values.get("CORRAL_WEB_URL", ""))
+    api_base = (values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/")
+    return (values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind, site, limits,
+            sign_in_settings(values, api_base, site))
+
+
+def sign_in_settings(values: Mapping[str, str], api_base: str,
+                     site: str | None) -> SignInSettings | None:
+    """DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET (both, or neither): sign in with Discord on
+    the pages, whose public address (CORRAL_WEB_URL) holds the OAuth2 redirect."""
+    client_id = values.get("DISCORD_CLIENT_ID", "").strip()
+    secret = values.get("DISCORD_CLIENT_SECRET", "").strip()
+    if not client_id and not secret:
+        return None
+    if not (client_id.isascii() and client_id.isdigit() and len(client_id) <= 20):
+        raise ConfigError(f"DISCORD_CLIENT_ID={client_id[:30]!r}: expected the application's id "
+                          "(digits: developer portal -> your application -> General Information)")
+    if not secret or not secret.isascii() or len(secret) > 200 or " " in secret:
+        raise ConfigError("DISCORD_CLIENT_SECRET: expected the application's client secret "
+                          "(developer portal -> your application -> OAuth2 -> Reset Secret)")
+    if site is None:
+        raise ConfigError("DISCORD_CLIENT_SECRET needs CORRAL_WEB_URL: sign-in comes back to "
+                          "<CORRAL_WEB_URL>/auth/callback (a redirect set in the developer portal)")
+    return SignInSettings(client_id, secret, api_base, site)
+
+
+def _switch(text: str, name: str) -> bool:
+    value = text.strip().lower()
+    if value in ("", "off", "no", "false", "0"):
+        return False
+    if value in ("on", "yes", "true", "1"):
+        return True
+    raise ConfigError(f"{name}={text[:20]!r}: expected on or off")
 
 
 def web_bind(text: str) -> tuple[str, int] | None:

@@ -138,7 +138,8 @@ class Delivery:
     def __init__(self, client: discord.Client, store: Store, service: Service,
                  pictures: Workers, *, answers: Answers, api_base: str,
                  on_dm_closed: Callable[[int], None], clock: Callable[[], float] = time.time,
-                 web_url: str | None = None, heads: ChannelHeads | None = None):
+                 web_url: str | None = None, heads: ChannelHeads | None = None,
+                 activity: bool = False):
         """`client` makes the requests (its REST session and rate limits); `answers` says
         whether this process answered an interaction (a board follows it up);
         `on_dm_closed(user)`: a DM could not reach this user, who is told at their next
@@ -152,6 +153,7 @@ class Delivery:
         self.on_dm_closed = on_dm_closed
         self.clock = clock
         self.web_url = web_url  # CORRAL_WEB_URL: boards link to their match's page
+        self.activity = activity  # CORRAL_ACTIVITY: running boards open it in Discord
         self._session: aiohttp.ClientSession | None = None  # follow-ups (see followups.py)
         self._pacer = Pacer(GLOBAL_RATE, burst=GLOBAL_RATE / 4)
         self._follow_ups = ChannelBudget()
@@ -399,7 +401,7 @@ class Delivery:
                 match.game, match.state, match.id, match.ply(), running=running,
                 playable=humans_turn, texts=texts), buttons=board_buttons(
                 match.game, match.state, match.id, match.ply(), running=running,
-                finished=finished, texts=texts, link=link))
+                finished=finished, texts=texts, link=link, activity=self.activity))
 
         layout = laid_out(text)
         placed = None

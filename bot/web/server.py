@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import aiohttp
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
+from aiohttp_session import session_middleware
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -37,6 +38,7 @@ from prometheus_client.registry import Collector
 
 from .gate import RETRY_AFTER, Gate, WebLimits, raise_descriptor_limit
 from .pages import Pages, guard, plain_answer
+from .signin import SignInSettings
 
 if TYPE_CHECKING:
     from ..service import Service
@@ -381,12 +383,13 @@ class WebServer:
     def __init__(self, bot: Served, metrics: Metrics | None, host: str, port: int, *,
                  base_url: str | None = None,
                  check: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
-                 limits: WebLimits | None = None):
+                 limits: WebLimits | None = None, sign_in: SignInSettings | None = None,
+                 activity: bool = False):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
         self.check = check or (lambda: health(bot))
         self.limits = limits or WebLimits()
         self.gate = Gate(self.limits)
-        self.pages = Pages(bot, base_url, self.gate)
+        self.pages = Pages(bot, base_url, self.gate, sign_in=sign_in, activity=activity)
         if metrics is not None:
             metrics.watch_gate(self.gate)
         self._runner: web.AppRunner | None = None
@@ -401,7 +404,9 @@ class WebServer:
 
     async def start(self) -> None:
         """A port already in use is logged, and the bot plays on without the endpoints."""
-        app = web.Application(middlewares=[guard], client_max_size=1024)
+        # the session middleware reads a session only where a handler asks for it
+        app = web.Application(middlewares=[guard, session_middleware(self.pages.sessions)],
+                              client_max_size=1024)
         app.router.add_get("/healthz", self._healthz)
         if self.metrics is not None:
             app.router.add_get("/metrics", self._metrics)
@@ -563,7 +568,8 @@ async def follow_restores(database: str, source: _Standalone, server: WebServer,
 
 
 async def serve(database: str, bind: tuple[str, int], base_url: str | None,
-                stop: asyncio.Event, limits: WebLimits | None = None) -> None:
+                stop: asyncio.Event, limits: WebLimits | None = None,
+                sign_in: SignInSettings | None = None) -> None:
     """Raises CannotServe before anything is served if the database cannot be served, or
     another web server already serves it."""
     from ..collector import Refreezer, freeze_start_up_objects
@@ -597,7 +603,7 @@ async def serve(database: str, bind: tuple[str, int], base_url: str | None,
             return True, "ok"
 
         server = WebServer(source, None, *bind, base_url=base_url, check=check,  # type: ignore[arg-type]
-                           limits=limits)
+                           limits=limits, sign_in=sign_in)
         refreezer = Refreezer()
         follower = (asyncio.create_task(follow_restores(database, source, server, problem))
                     if lock is not None else None)
@@ -630,7 +636,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        database, bind, base_url, limits = web_settings()
+        database, bind, base_url, limits, sign_in = web_settings()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         sys.exit(1)
@@ -640,7 +646,7 @@ def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(database, bind, base_url, stop, limits)
+        await serve(database, bind, base_url, stop, limits, sign_in)
 
     try:
         asyncio.run(run())
