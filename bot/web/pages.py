@@ -24,6 +24,12 @@ from one server never lists what its players do in another. Routes are added in
 `Pages.add_routes` (a tournament page adds its own there). Security: only GET and HEAD
 (405 otherwise), a strict Content-Security-Policy (no inline script or style: `web.js` and
 `web.css` are files), every name escaped, and anything malformed is a plain 4xx.
+
+The HTML is in Jinja templates, bot/web/templates: layout.html (the document, the header
+and its language switch, with blocks `head`, `header_extra` and `main`) and one page each
+extending it (match.html, replay.html, player.html, tournament.html). This module reads
+the store and computes every text (translated here); the templates escape all of it
+(`TEMPLATES`: autoescaping, StrictUndefined).
 """
 
 from __future__ import annotations
@@ -34,7 +40,6 @@ import datetime
 import functools
 import hashlib
 import hmac
-import html
 import json
 import logging
 import re
@@ -43,10 +48,13 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace as Fields
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from aiohttp import web
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
 from games import N_, get_game, phrase
 
@@ -177,9 +185,20 @@ async def tournament_url(store: Store, base_url: str, tournament_id: int) -> str
     return f"{base_url}/t/{tournament_id}/{_sign(key, tournament_id, 'tournament')}"
 
 
-def _code(text: str) -> str:
-    """Text for a page, escaped, with its `commands` set as code (as Discord shows them)."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+def code_marks(text: str) -> Markup:
+    """The templates' `code` filter: text escaped, then its `commands` set as code (as
+    Discord shows them); the only markup is the <code> put around text already escaped."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(escape(text))))
+
+
+# the pages' HTML (bot/web/templates): every value escaped unless it is Markup (only what
+# `code_marks` makes), and a name the page does not pass is an error, not an empty string
+TEMPLATES = Environment(loader=PackageLoader("bot.web", "templates"),
+                        autoescape=select_autoescape(("html",), default_for_string=True,
+                                                     default=True),
+                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+TEMPLATES.filters["code"] = code_marks
+SWITCH = (("en", "English"), ("ja", "日本語"))  # the language switch, each in its own words
 
 
 class Source(Protocol):
@@ -745,45 +764,26 @@ class Pages:
         view = await self.view(row, language)
         texts = Texts(language)
         d = view.data
-        e = html.escape
         token = row.web_token or ""
-        moves = "".join(f"<li>{e(line)}</li>" for line in d["moves"])
-        og = ""
+        og = None
         if self.base_url and d["board"]:
             og = open_graph(d["title"], d["players"], f"{self.base_url}/m/{token}",
                             self.base_url + d["board"], d["alt"])
-        board = (f'<img id="board" src="{e(d["board"])}" alt="{e(d["alt"])}">'
-                 if d["board"] else '<img id="board" hidden alt="">')
-        deadline = (f'<time id="deadline" datetime="{e(d["deadline"])}">{e(d["deadline"])}'
-                    '</time>' if d["deadline"] else '<time id="deadline"></time>')
         over = row.status in ("finished", "aborted")
-        live = "" if over else f"/m/{token}/live?lang={language}"
         people = []
         for seat in row.seats:
             if seat.user_id > 0:  # a person (an AI seat has no page)
                 path = await self.player_path(seat.user_id, row.guild_id)
-                people.append(f'<li><a href="{path}?lang={language}">{e(seat.name)}</a></li>')
-        hint = _code(texts(phrase(ANALYSIS_HINT, match_id=row.id)))
-        analysis = f'\n<p id="analysis" class="note">{hint}</p>' if row.status == "finished" \
-            else ""
-        body = f"""
-<main id="match" data-live="{e(live)}" data-version="{view.version}"
- data-over="{e(texts(OVER))}">
-<h1 id="title">{e(d["title"])}</h1>
-<p id="players">{e(d["players"])}</p>
-<ul class="people">{"".join(people)}</ul>
-<figure>{board}</figure>
-<p id="waiting" aria-live="polite">{e(d["waiting"])}</p>
-<p id="turn" aria-live="polite">{e(d["turn"])}</p>
-<p><span id="deadline-label">{e(d["deadline_label"])}</span> {deadline}</p>
-<p id="result" aria-live="polite">{e(d["result"])}</p>
-<p id="live" class="note">{e(texts(OVER if over else LIVE))}</p>{analysis}
-<nav class="actions"><a id="replay" href="/m/{token}/replay?lang={language}">{e(texts(REPLAY))}</a>
-<a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a></nav>
-<h2>{e(texts(MOVES))}</h2>
-<ol id="moves" aria-live="polite" data-empty="{e(texts(NO_MOVES))}">{moves}</ol>
-</main>"""
-        return self._html(request, language, d["title"], body, og, f"/m/{token}")
+                people.append((f"{path}?lang={language}", seat.name))
+        words = Fields(over=texts(OVER), live=texts(OVER if over else LIVE),
+                       replay=texts(REPLAY), record=texts(RECORD), moves=texts(MOVES),
+                       no_moves=texts(NO_MOVES))
+        analysis = (texts(phrase(ANALYSIS_HINT, match_id=row.id))
+                    if row.status == "finished" else None)
+        return self._page(
+            "match.html", language, f"/m/{token}", d["title"], og, view=Fields(**d),
+            token=token, version=view.version, people=people, analysis=analysis, words=words,
+            live="" if over else f"/m/{token}/live?lang={language}")
 
     async def _replay_page(self, request: web.Request) -> web.Response:
         row = await self._found(request)
@@ -791,42 +791,24 @@ class Pages:
         view = await self.view(row, language)
         texts = Texts(language)
         d = view.data
-        e = html.escape
         token = row.web_token or ""
         total = len(d["moves"])
         alts = await self._frame_alts(row, language, total) if row.state is not None \
             else [""]
-        items = "".join(f'<li data-alt="{e(alt)}">{e(line)}</li>'
-                        for alt, line in zip(alts[1:], d["moves"], strict=True))
         frames = f"/m/{token}/frame/{row.version}/{{ply}}-{language}.png"
-        first_src = frames.replace("{ply}", "0")  # a replay starts from the beginning
-        start = texts(phrase(POSITION, ply=0, total=total))
-        board = (f'<img id="frame" src="{e(first_src)}" alt="{e(alts[0])}">'
-                 if row.state is not None else "")
-        body = f"""
-<main id="replayer" data-frames="{e(frames)}" data-total="{total}" data-start-alt="{e(alts[0])}"
- data-position="{e(texts(POSITION))}">
-<h1>{e(d["title"])} — {e(texts(REPLAY))}</h1>
-<p>{e(d["players"])}</p>
-<figure>{board}</figure>
-<p id="position" aria-live="polite">{e(start)}</p>
-<div class="controls">
-{"".join(f'<button type="button" id="{key}"><span aria-hidden="true">{glyph}</span>'
-         f'<span class="unseen">{e(texts(name))}</span></button>'
-         for key, glyph, name in (("first", "«", FIRST), ("prev", "◀", PREVIOUS),
-                                  ("next", "▶", NEXT), ("last", "»", LAST)))}
-</div>
-<input type="range" id="slider" min="0" max="{total}" value="0"
- aria-label="{e(texts(REPLAY))}" aria-valuetext="{e(start)}">
-<p class="note keys">{e(texts(KEYS))}</p>
-<p id="result">{e(d["result"])}</p>
-<nav class="actions"><a href="/m/{token}?lang={language}">{e(texts(BACK))}</a>
-<a href="/m/{token}/record.txt" download>{e(texts(RECORD))}</a>
-<a href="/m/{token}/replay-{language}.gif" download>{e(texts(GIF))}</a></nav>
-<h2>{e(texts(MOVES))}</h2>
-<ol id="steps">{items}</ol>
-</main>"""
-        return self._html(request, language, d["title"], body, "", f"/m/{token}/replay")
+        first_frame = frames.replace("{ply}", "0")  # a replay starts from the beginning
+        controls = [(key, glyph, texts(name))
+                    for key, glyph, name in (("first", "«", FIRST), ("prev", "◀", PREVIOUS),
+                                             ("next", "▶", NEXT), ("last", "»", LAST))]
+        words = Fields(position=texts(POSITION), replay=texts(REPLAY), keys=texts(KEYS),
+                       back=texts(BACK), record=texts(RECORD), gif=texts(GIF),
+                       moves=texts(MOVES))
+        return self._page(
+            "replay.html", language, f"/m/{token}/replay", d["title"], view=Fields(**d),
+            token=token, frames=frames, total=total, start_alt=alts[0],
+            first_frame=first_frame if row.state is not None else None,
+            start=texts(phrase(POSITION, ply=0, total=total)), controls=controls,
+            steps=list(zip(alts[1:], d["moves"], strict=True)), words=words)
 
     async def _frame_alts(self, row: MatchRow, language: str, total: int) -> list[str]:
         """The alt text of the replay's `total` + 1 frames (the first position's too), made
@@ -847,22 +829,13 @@ class Pages:
             ("alts", row.id, row.version, total, language), make)
         return found
 
-    def _html(self, request: web.Request, language: str, title: str, body: str, head: str,
-              path: str) -> web.Response:
-        e = html.escape
-        label = Texts(language)(LANGUAGE_SWITCH)
-        switch = " ".join(
-            f'<a href="{path}?lang={code}" hreflang="{code}" lang="{code}"'
-            + (' aria-current="true"' if code == language else "") + f">{name}</a>"
-            for code, name in (("en", "English"), ("ja", "日本語")))
-        page = f"""<!doctype html>
-<html lang="{language}"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{e(title)}</title>{head}
-<link rel="stylesheet" href="/static/web.css">
-<script src="/static/web.js" defer></script></head>
-<body><header><span>Corral</span> <nav class="lang" aria-label="{e(label)}">
-{e(label)} {switch}</nav></header>{body}</body></html>"""
+    def _page(self, template: str, language: str, path: str, title: str,
+              og: Fields | None = None, **context: Any) -> web.Response:
+        """A page: `template` (in bot/web/templates, extending layout.html) rendered with
+        `context`; `path` is the page's own, which the language switch links to."""
+        page = TEMPLATES.get_template(template).render(
+            language=language, path=path, title=title, og=og, switch=SWITCH,
+            switch_label=Texts(language)(LANGUAGE_SWITCH), **context)
         return web.Response(text=page, content_type="text/html", charset="utf-8",
                             headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
 
@@ -927,7 +900,6 @@ class Pages:
         guild, user_id = await self._player(request)
         language = language_of_request(request)
         texts = Texts(language)
-        e = html.escape
         rows = await self._public_finished(user_id, guild)
         # a signed link to a member with no finished match here is a page that says so
         trend_game, trend = await self._trend(user_id, guild)
@@ -935,29 +907,26 @@ class Pages:
         if name is None:  # no finished match here yet: their seat in one being played
             store, _, _ = self._parts()
             name = await store.seat_name_in(user_id, guild) or "?"
-        words = {"win": WON, "loss": LOST, "draw": DRAWN}
+        outcomes = {"win": WON, "loss": LOST, "draw": DRAWN}
         items = []
         for row in rows:
             seat = row.seat_of(user_id)
             opponents = ", ".join(s.name for s in row.seats if s.user_id != user_id)
             line = texts(phrase(RECENT_LINE, game=texts(get_game(row.game).name),
                                 match_id=row.id, opponents=opponents,
-                                result=texts(words[seat_result(row.result, seat or 0)])))
-            items.append(f'<li><a href="/m/{row.web_token}?lang={language}">{e(line)}</a></li>')
-        chart = ""
+                                result=texts(outcomes[seat_result(row.result, seat or 0)])))
+            items.append((f"/m/{row.web_token}?lang={language}", line))
+        chart = None
         if trend_game is not None and trend:
             game_name = texts(get_game(trend_game).name)
-            alt = texts(phrase(RATING_ALT, name=name, game=game_name, count=len(trend)))
-            src = f"{request.path}/chart-{language}.png"
-            chart = (f"<h2>{e(texts(phrase(RATING_CHART, game=game_name)))}</h2>"
-                     f'<figure><img id="chart" src="{e(src)}" alt="{e(alt)}"></figure>')
+            chart = Fields(heading=texts(phrase(RATING_CHART, game=game_name)),
+                           src=f"{request.path}/chart-{language}.png",
+                           alt=texts(phrase(RATING_ALT, name=name, game=game_name,
+                                            count=len(trend))))
         title = texts(phrase(PLAYER_TITLE, name=name))
-        recent = (f'<ol id="recent">{"".join(items)}</ol>' if items
-                  else f"<p>{e(texts(NO_RECENT))}</p>")
-        body = f"""
-<main id="player"><h1>{e(title)}</h1>{chart}
-<h2>{e(texts(RECENT))}</h2>{recent}</main>"""
-        return self._html(request, language, title, body, "", request.path)
+        words = Fields(recent=texts(RECENT), no_recent=texts(NO_RECENT))
+        return self._page("player.html", language, request.path, title, chart=chart,
+                          recent=items, words=words)
 
     async def _player_chart(self, request: web.Request) -> web.Response:
         from ..pictures import profile_chart
@@ -1000,7 +969,6 @@ class Pages:
         store, _, _ = self._parts()
         language = language_of_request(request)
         texts = Texts(language)
-        e = html.escape
         t = from_json(row.data)
         names = {p.id: p.name for p in t.players}
         current = len(t.rounds)
@@ -1016,41 +984,27 @@ class Pages:
                                   round=playing[0]))
         table = standings(t)
         breaks = [texts(TIEBREAKS.get(name, name)) for name in table.tiebreak_names]
-        head = "".join(f'<th scope="col">{e(x)}</th>'
-                       for x in [texts(RANK), texts(PLAYER), texts(POINTS), *breaks])
-        lines = []
-        for s in table.rows:
-            cells = "".join(f"<td>{_number(x)}</td>" for x in s.tiebreaks)
-            lines.append(f"<tr><td>{s.rank}</td><th scope=\"row\">{e(names.get(s.player_id, '?'))}"
-                         f"</th><td>{_number(s.points)}</td>{cells}</tr>")
-        standing = (f'<table id="standings"><thead><tr>{head}</tr></thead>'
-                    f'<tbody>{"".join(lines)}</tbody></table>')
-        cross = ""
+        standing = Fields(head=[texts(RANK), texts(PLAYER), texts(POINTS), *breaks],
+                          rows=[(s.rank, names.get(s.player_id, "?"), _number(s.points),
+                                 [_number(x) for x in s.tiebreaks]) for s in table.rows])
+        cross = None
         if t.rounds:
-            rounds = "".join(f'<th scope="col">{e(texts(phrase(ROUND_SHORT, round=r.number)))}'
-                             "</th>" for r in t.rounds)
-            body_rows = []
+            cross_rows = []
             for c in crosstable(t):
                 by_round: dict[int, list[str]] = {}
                 for cell in c.cells:
                     mark = cell_text(cell.code, cell.opponents)
                     by_round.setdefault(cell.round, []).append(mark)
-                tds = "".join(f"<td>{e(' '.join(by_round.get(r.number, [])))}</td>"
-                              for r in t.rounds)
-                body_rows.append(f"<tr><td>{c.rank}</td><th scope='row'>"
-                                 f"{e(names.get(c.player_id, '?'))}</th>"
-                                 f"<td>{_number(c.points)}</td>{tds}</tr>")
-            cross = (f'<h2>{e(texts(CROSSTABLE))}</h2><div class="scroll"><table id="crosstable">'
-                     f'<thead><tr><th scope="col">{e(texts(RANK))}</th><th scope="col">'
-                     f'{e(texts(PLAYER))}</th><th scope="col">{e(texts(POINTS))}</th>{rounds}'
-                     f'</tr></thead><tbody>{"".join(body_rows)}</tbody></table></div>'
-                     f'<p id="cross-legend" class="note">{e(texts(CROSS_LEGEND))}</p>')
+                cross_rows.append((c.rank, names.get(c.player_id, "?"), _number(c.points),
+                                   [" ".join(by_round.get(r.number, [])) for r in t.rounds]))
+            cross = Fields(head=[texts(phrase(ROUND_SHORT, round=r.number)) for r in t.rounds],
+                           rows=cross_rows)
         # every round still being played (a round robin pairs them all at once), so that a
         # player finds their game whichever round it belongs to
         open_rounds = [r for r in t.rounds if not r.finished] or list(t.rounds[-1:])
         entries = {(m.round, m.game_index): m.match_id
                    for m in await store.tournament_matches(row.id)}
-        sections = []
+        rounds = []
         for rnd in open_rounds:
             items = []
             for index, g in enumerate(rnd.games):
@@ -1058,39 +1012,31 @@ class Pages:
                 match_id = entries.get((rnd.number, index))
                 match = await store.get_match(match_id) if match_id is not None else None
                 if match is not None and match.web_token and match.state is not None:
-                    items.append(f'<li><a href="/m/{match.web_token}?lang={language}">'
-                                 f"#{match.id}: {e(who)}</a></li>")
-                elif len(g.seats) == 1:
-                    items.append(f"<li>{e(who)} ({e(texts(BYE))})</li>")
+                    items.append(Fields(who=who, match_id=match.id, bye=False,
+                                        href=f"/m/{match.web_token}?lang={language}"))
                 else:
-                    items.append(f"<li>{e(who)}</li>")
-            sections.append(f"<h2>{e(texts(phrase(ROUND_MATCHES, round=rnd.number)))}</h2>"
-                            f'<ul class="round-matches">{"".join(items)}</ul>')
-        matches = (f'<section id="round-matches">{"".join(sections)}</section>' if sections
-                   else f"<p>{e(texts(NO_ROUND))}</p>")
+                    items.append(Fields(who=who, match_id=None, bye=len(g.seats) == 1,
+                                        href=None))
+            rounds.append(Fields(heading=texts(phrase(ROUND_MATCHES, round=rnd.number)),
+                                 games=items))
         kind = "bracket" if row.format == "knockout" else "standings"
         alt = texts(phrase(BRACKET_ALT if kind == "bracket" else TOURNAMENT_PICTURE_ALT,
                            tournament_id=row.id))
         base = request.path
-        picture = (f'<figure><img id="tournament-picture" src="{base}/picture/{row.version}-'
-                   f'{language}.png" alt="{e(alt)}"></figure>') if t.players else ""
-        live = f"{base}/live"
-        body = f"""
-<main id="tournament" data-live="{e(live)}" data-version="{row.version}">
-<h1 id="title">{e(title)}</h1>
-<p>{e(about)}</p>
-<p id="status">{e(status)}</p>
-<p class="note">{e(texts(TOURNAMENT_LIVE))}</p>
-<h2>{e(texts(STANDINGS))}</h2><div class="scroll">{standing}</div>
-{matches}
-{cross}
-{picture}
-</main>"""
-        og = ""
+        picture_src = f"{base}/picture/{row.version}-{language}.png"
+        og = None
         if self.base_url and t.players:  # a pasted link shows the standings (or bracket)
             og = open_graph(title, f"{about} · {status}", self.base_url + base,
-                            f"{self.base_url}{base}/picture/{row.version}-{language}.png", alt)
-        return self._html(request, language, title, body, og, base)
+                            self.base_url + picture_src, alt)
+        words = Fields(live=texts(TOURNAMENT_LIVE), standings=texts(STANDINGS),
+                       bye=texts(BYE), no_round=texts(NO_ROUND),
+                       crosstable=texts(CROSSTABLE), rank=texts(RANK), player=texts(PLAYER),
+                       points=texts(POINTS), cross_legend=texts(CROSS_LEGEND))
+        return self._page(
+            "tournament.html", language, base, title, og, live=f"{base}/live",
+            version=row.version, about=about, status=status, standings=standing,
+            rounds=rounds, cross=cross, words=words,
+            picture=Fields(src=picture_src, alt=alt) if t.players else None)
 
     async def _tournament_live(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the tournament's version now, then whenever it moves (the
@@ -1350,16 +1296,10 @@ def frame_alts(game_id: str, seat_count: int, options: dict[str, str],
     return alts
 
 
-def open_graph(title: str, description: str, url: str, image: str, alt: str) -> str:
-    """A page's OpenGraph tags: what a chat shows for a pasted link (the picture as well)."""
-    e = html.escape
-    return (f'<meta property="og:title" content="{e(title)}">'
-            f'<meta property="og:description" content="{e(description)}">'
-            '<meta property="og:type" content="website">'
-            f'<meta property="og:url" content="{e(url)}">'
-            f'<meta property="og:image" content="{e(image)}">'
-            f'<meta property="og:image:alt" content="{e(alt)}">'
-            '<meta name="twitter:card" content="summary_large_image">')
+def open_graph(title: str, description: str, url: str, image: str, alt: str) -> Fields:
+    """A page's OpenGraph tags (what a chat shows for a pasted link, the picture as well),
+    for layout.html's head."""
+    return Fields(title=title, description=description, url=url, image=image, alt=alt)
 
 
 def match_url(base_url: str, token: str) -> str:
