@@ -211,7 +211,8 @@ class CorralBot(discord.Client):
                                  base_url=self.settings.web_url,
                                  limits=self.settings.web_limits,
                                  sign_in=self.settings.sign_in,
-                                 activity=self.settings.activity)
+                                 activity=self.settings.activity,
+                                 frame_ancestors=self.settings.frame_ancestors)
             await self.web.start()
         if self.settings.backup_every is not None:
             folder = (Path(self.settings.backup_dir) if self.settings.backup_dir

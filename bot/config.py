@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,6 +68,8 @@ class Settings:
     # CORRAL_ACTIVITY=on: boards carry an Open board button that launches the page inside
     # Discord (the application must have Activities enabled, with its URL mapping)
     activity: bool = False
+    # CORRAL_ACTIVITY_FRAME_ANCESTORS: who may frame the pages (default: Discord's client)
+    frame_ancestors: str | None = None
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -116,6 +119,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
     site = web_url(values.get("CORRAL_WEB_URL", ""))
     signing = sign_in_settings(values, api_base, site)
     activity = _switch(values.get("CORRAL_ACTIVITY", ""), "CORRAL_ACTIVITY")
+    ancestors = values.get("CORRAL_ACTIVITY_FRAME_ANCESTORS", "").strip() or None
+    if ancestors is not None and not re.fullmatch(r"[A-Za-z0-9:/*.\- ]{1,300}", ancestors):
+        raise ConfigError("CORRAL_ACTIVITY_FRAME_ANCESTORS: expected a CSP source list, such as "
+                          "https://discord.com https://*.discord.com")
     if activity and signing is None:
         raise ConfigError("CORRAL_ACTIVITY=on needs sign-in: set DISCORD_CLIENT_ID and "
                           "DISCORD_CLIENT_SECRET (the Activity signs its players in)")
@@ -146,6 +153,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
         analysis_level=analysis_level,
         sign_in=signing,
         activity=activity,
+        frame_ancestors=ancestors,
     )
 
 

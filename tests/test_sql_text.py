@@ -8,7 +8,8 @@ import tokenize
 from pathlib import Path
 
 BOT = Path(__file__).resolve().parents[1] / "bot"
-STORAGE = [BOT / name for name in ("db.py", "sqlite.py", "pg.py", "store.py", "migrate_db.py")]
+STORE = BOT / "store"
+STORAGE = [STORE / name for name in ("db.py", "sqlite.py", "pg.py", "__init__.py", "migrate.py")]
 
 
 def _code(path: Path) -> str:
@@ -42,10 +43,11 @@ def test_shared_code_has_no_dialect_branches():
 
 
 def test_aiosqlite_is_the_sqlite_drivers_alone():
-    """aiosqlite is imported by `bot/store/sqlite.py` only: everything else goes through `bot/store/db.py`."""
+    """aiosqlite is imported by `bot/store/sqlite.py` only: everything else goes through
+    `bot/store/db.py`."""
     importers = {path.relative_to(BOT).as_posix() for path in BOT.rglob("*.py")
                  if re.search(r"^\s*(import|from) aiosqlite\b", _code(path), re.M)}
-    assert importers == {"sqlite.py"}
+    assert importers == {"store/sqlite.py"}
 
 
 def test_no_private_api_of_a_database_library():
@@ -68,7 +70,7 @@ def test_no_private_api_of_a_database_library():
 
 def test_the_store_sql_has_only_placeholders_both_drivers_bind():
     """`$1, $2, …` only: a `?` would be bound by SQLite and refused by PostgreSQL."""
-    source = (BOT / "store.py").read_text(encoding="utf-8")
+    source = (STORE / "__init__.py").read_text(encoding="utf-8")
     strings = [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline)
                if t.type == tokenize.STRING]
     sql = [s for s in strings if re.search(r"\b(SELECT|INSERT|UPDATE|DELETE)\b", s)]

@@ -216,6 +216,7 @@ class Accounts:
                 item["title"] += " — " + texts(YOUR_TURN)
         return self.pages.page(
             "home.html", language, "/", texts(HOME_TITLE), heading=texts(HOME_TITLE),
+            account=await self.pages.account(request, language, "/"),
             intro=texts(HOME_SIGNED_OUT) if user is None else "",
             matches_title=texts(YOUR_MATCHES), matches=listed,
             none=texts(NO_MATCHES) if user is not None and not listed else "")

@@ -61,7 +61,10 @@ from games import N_, get_game, phrase
 from ..pictures import board_picture, replay_frame, replay_gif
 from ..words.descriptions import alt_text, view_of
 from ..words.i18n import LANGUAGES, Texts
+from . import play
+from .accounts import Accounts, login_path
 from .gate import RETRY_AFTER, Gate
+from .signin import CookieStorage, SignInSettings, signed_in
 
 if TYPE_CHECKING:
     from ..pool import Workers
@@ -84,9 +87,24 @@ REPLAYS_KEPT = 256  # matches whose last replay the pages keep
 GIF_BYTES = 8 * 1024 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+       "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY"}
+# the pages inside Discord (CORRAL_ACTIVITY): framed by Discord's client only
+DISCORD_FRAMES = ("https://discord.com https://*.discord.com https://discordapp.com "
+                  "https://*.discordapp.com")
+HEADERS_KEY = web.AppKey("security_headers", dict)
+
+
+def security_headers(frame_ancestors: str | None) -> dict[str, str]:
+    """The headers of every answer; `frame_ancestors`: who may frame the pages (the
+    Activity), else nobody."""
+    if not frame_ancestors:
+        return SECURITY_HEADERS
+    csp = CSP.replace("frame-ancestors 'none'", f"frame-ancestors {frame_ancestors}")
+    headers = {**SECURITY_HEADERS, "Content-Security-Policy": csp}
+    del headers["X-Frame-Options"]  # it cannot name an ancestor; the CSP does
+    return headers
 # a live stream's headers go out before its handler returns, so they carry the security
 # headers themselves (the guard adds them only to answers not yet sent)
 STREAM_HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-store",
@@ -571,8 +589,10 @@ def _refused(status: int, reason: str) -> web.Response:
 async def guard(request: web.Request,
                 handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
                 ) -> web.StreamResponse:
-    """GET and HEAD only; strict headers on every answer; an error is a plain 4xx/5xx."""
-    if request.method not in ("GET", "HEAD"):
+    """GET and HEAD, and POST where a route takes it (sign-in, moves); strict headers on
+    every answer; an error is a plain 4xx/5xx."""
+    if request.method not in ("GET", "HEAD") and not (
+            request.method == "POST" and request.match_info.http_exception is None):
         response: web.StreamResponse = _plain(405)
         response.headers["Allow"] = "GET, HEAD"
     elif len(request.raw_path) > 512 or "\\" in request.raw_path or "/." in request.raw_path:
@@ -582,23 +602,34 @@ async def guard(request: web.Request,
             response = await handler(request)
         except web.HTTPRedirection as exc:
             response = web.Response(status=exc.status, headers=exc.headers)
+            response.cookies.update(exc.cookies)  # a session begun or ended on the way
         except web.HTTPException as exc:
             response = _plain(exc.status if 400 <= exc.status < 600 else 404,
                               exc.reason if exc.status == 405 else "")
             if exc.status == 405:
                 response.headers["Allow"] = "GET, HEAD"
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+    headers = request.app.get(HEADERS_KEY, SECURITY_HEADERS)
+    if not response.prepared:
+        for name, value in headers.items():
+            response.headers.setdefault(name, value)
     return response
 
 
 class Pages:
     """The match pages, pictures, streams and downloads, over a `Source`."""
 
-    def __init__(self, source: Any, base_url: str | None = None, gate: Gate | None = None):
+    def __init__(self, source: Any, base_url: str | None = None, gate: Gate | None = None, *,
+                 sign_in: SignInSettings | None = None, activity: bool = False,
+                 frame_ancestors: str | None = None):
         self.source = source
         self.base_url = base_url
         self.gate = gate or Gate()
+        self.sign_in = sign_in
+        self.sessions = CookieStorage(lambda: getattr(source, "store", None),
+                                      secure=bool(base_url and base_url.startswith("https:")))
+        self.accounts = Accounts(self, sign_in, activity)
+        self.headers = security_headers(
+            (frame_ancestors or DISCORD_FRAMES) if self.accounts.activity else None)
         self.watch = Watch(lambda: getattr(source, "store", None), self._send_live)
         self.cache = Cache()
         self.pictures = Cache(128)
@@ -610,7 +641,8 @@ class Pages:
         self._replays: OrderedDict[
             int, tuple[Replayed, dict[str, list[str]], tuple[MoveRow, ...], int]] = OrderedDict()
         self._key: bytes | None = None  # see `_secret`
-        self._static = {name: (STATIC / name).read_bytes() for name in ("web.js", "web.css")}
+        self._static = {name: (STATIC / name).read_bytes()
+                        for name in ("web.js", "web.css", "activity.js")}
 
     def reset(self) -> None:
         """The database was replaced (a restore): forget what was read of the old one, and
@@ -619,13 +651,16 @@ class Pages:
         self.cache = Cache()
         self.pictures = Cache(128)
         self._tournament_reads.clear()
+        self.sessions.forget_key()
         self._replays.clear()
         self._key = None
 
     def add_routes(self, app: web.Application) -> None:
         t = "{token:[A-Za-z0-9_-]{22}}"
         lang = "{lang:en|ja}"
-        app.router.add_get("/static/{name:web\\.(?:js|css)}", self._static_file)
+        app[HEADERS_KEY] = self.headers
+        app.router.add_get("/static/{name:(?:web|activity)\\.js|web\\.css}", self._static_file)
+        self.accounts.add_routes(app)
         # what browsers ask for first (spelt so that no game's id appears in the source)
         app.router.add_get("/{name:fav[i]con\\.[i]co}", self._no_symbol)
         app.router.add_get(f"/m/{t}", self._match_page)
@@ -655,6 +690,45 @@ class Pages:
                    for name in ("store", "service", "workers")):
             raise web.HTTPServiceUnavailable()  # starting, or a restored file being opened
         return source.store, source.service, source.workers
+
+    def parts(self) -> tuple[Store, Service, Workers]:
+        """The store, the service and the workers (503 while they are not there)."""
+        return self._parts()
+
+    def store(self) -> Store:
+        return self._parts()[0]
+
+    async def found(self, request: web.Request) -> MatchRow:
+        """The match the address's token names (404 unless its server shows pages)."""
+        return await self._found(request)
+
+    def language(self, request: web.Request) -> str:
+        return language_of_request(request)
+
+    def client_of(self, request: web.Request) -> str:
+        """Who asks, for the per-client caps (the proxy's X-Forwarded-For, if trusted)."""
+        return self._client(request)
+
+    def title_of(self, row: MatchRow, texts: Texts) -> str:
+        return texts(phrase(TITLE, match_id=row.id, game=texts(get_game(row.game).name)))
+
+    def page(self, template: str, language: str, path: str, title: str,
+             og: Fields | None = None, **context: Any) -> web.Response:
+        """A page from the templates (see `_page`)."""
+        return self._page(template, language, path, title, og, **context)
+
+    async def account(self, request: web.Request, language: str, path: str) -> Fields | None:
+        """The header's account line: the sign-in link, or who is signed in and Sign out;
+        None where sign-in is not set up."""
+        if self.sign_in is None:
+            return None
+        texts = Texts(language)
+        user = await signed_in(request)
+        return Fields(
+            user=user, login=login_path(f"{path}?lang={language}"), path=path,
+            sign_in=texts(play.SIGN_IN), sign_out=texts(play.SIGN_OUT),
+            signed_as=texts(phrase(play.SIGNED_IN_AS, name=user.name)) if user else "",
+            csrf=user.csrf if user else "")
 
     async def _found(self, request: web.Request) -> MatchRow:
         """The match the token names, if its server allows pages; else 404."""
@@ -780,10 +854,27 @@ class Pages:
                        no_moves=texts(NO_MOVES))
         analysis = (texts(phrase(ANALYSIS_HINT, match_id=row.id))
                     if row.status == "finished" else None)
+        account = await self.account(request, language, f"/m/{token}")
+        mine = None
+        if account is not None and account.user is not None:
+            _, service, _ = self._parts()
+            from ..service.core import wrap
+            mine = await play.panel(request, row, wrap(row), service, language)
+        live = "" if over else f"/m/{token}/live?lang={language}"
+        socket = ""
+        if mine is not None and mine.user.frame and not over and self.accounts.activity:
+            live, socket = "", f"/m/{token}/socket?lang={language}"  # Discord's proxy
         return self._page(
             "match.html", language, f"/m/{token}", d["title"], og, view=Fields(**d),
             token=token, version=view.version, people=people, analysis=analysis, words=words,
-            live="" if over else f"/m/{token}/live?lang={language}")
+            live=live, socket=socket, account=account, mine=mine,
+            move_words=self._move_words(texts, row) if mine is not None else None)
+
+    def _move_words(self, texts: Texts, row: MatchRow) -> Fields:
+        return Fields(choose=texts(play.CHOOSE), back=texts(play.BACK),
+                      private=texts(play.PRIVATE_STEP), your_view=texts(play.YOUR_VIEW),
+                      by_dm=texts(play.BY_DM_NOTE),
+                      picks=lambda n: texts(phrase(play.PICK_COUNT, count=n)))
 
     async def _replay_page(self, request: web.Request) -> web.Response:
         row = await self._found(request)
@@ -833,6 +924,8 @@ class Pages:
               og: Fields | None = None, **context: Any) -> web.Response:
         """A page: `template` (in bot/web/templates, extending layout.html) rendered with
         `context`; `path` is the page's own, which the language switch links to."""
+        context.setdefault("account", None)
+        context.setdefault("framed", False)
         page = TEMPLATES.get_template(template).render(
             language=language, path=path, title=title, og=og, switch=SWITCH,
             switch_label=Texts(language)(LANGUAGE_SWITCH), **context)
@@ -1146,6 +1239,33 @@ class Pages:
             finally:
                 self.watch.remove(match_id, stream)
             return response
+        finally:
+            self.gate.close_stream(match_id, client)
+
+    async def follow(self, request: web.Request, row: MatchRow, language: str, socket: Any,
+                     ws: web.WebSocketResponse) -> web.StreamResponse:
+        """A WebSocket as a live stream (the pages inside Discord), under the same caps;
+        `socket` writes events to `ws` and knows when it closes."""
+        match_id, client = row.id, self._client(request)
+        refused = self.gate.open_stream(match_id, client)
+        if refused is not None:
+            return _refused(*refused)
+        try:
+            for name, value in self.headers.items():
+                ws.headers[name] = value
+            await ws.prepare(request)
+            if self.watch.closing:
+                await ws.close()
+                return ws
+            stream = Stream(socket, request.transport, language)
+            self.watch.add(match_id, row.version, stream)
+            del row
+            try:
+                await socket.until_closed(stream)
+            finally:
+                stream.close()
+                self.watch.remove(match_id, stream)
+            return ws
         finally:
             self.gate.close_stream(match_id, client)
 

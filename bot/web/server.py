@@ -384,12 +384,13 @@ class WebServer:
                  base_url: str | None = None,
                  check: Callable[[], Awaitable[tuple[bool, str]]] | None = None,
                  limits: WebLimits | None = None, sign_in: SignInSettings | None = None,
-                 activity: bool = False):
+                 activity: bool = False, frame_ancestors: str | None = None):
         self.bot, self.metrics, self.host, self.port = bot, metrics, host, port
         self.check = check or (lambda: health(bot))
         self.limits = limits or WebLimits()
         self.gate = Gate(self.limits)
-        self.pages = Pages(bot, base_url, self.gate, sign_in=sign_in, activity=activity)
+        self.pages = Pages(bot, base_url, self.gate, sign_in=sign_in, activity=activity,
+                           frame_ancestors=frame_ancestors)
         if metrics is not None:
             metrics.watch_gate(self.gate)
         self._runner: web.AppRunner | None = None

@@ -36,6 +36,7 @@ import json
 import logging
 import secrets
 import time
+import warnings
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from ..store import Store
 
 log = logging.getLogger(__name__)
+# aiohttp-session 2.12 keys each request with a string; aiohttp warns about it on stderr
+warnings.filterwarnings("ignore", category=web.NotAppKeyWarning, module="aiohttp_session")
 
 SESSION_KEY = "web_session_key"  # the store's meta entry holding the Fernet key
 COOKIE = "corral_session"

@@ -62,19 +62,48 @@
       match.setAttribute("data-version", String(d.version));
       match.setAttribute("data-moves", String(d.moves.length));
     };
+    // a signed-in player's page holds their move's question and their own view: when the
+    // match moves on, the page comes back from the server as it now is
+    var player = match.getAttribute("data-player") === "1";
+    var shown = match.getAttribute("data-version");
+    var take = function (d, stop) {
+      if (player && String(d.version) !== shown) { stop(); window.location.reload(); return; }
+      apply(d);
+      if (d.status === "finished" || d.status === "aborted") {  // the match just ended
+        stop();
+        document.body.classList.remove("offline");
+        set("live", match.getAttribute("data-over"));
+      }
+    };
     // EventSource reconnects by itself; each (re)connection begins with the match as it is
     // a finished match's page has nothing to follow: no stream (data-live is empty)
     var url = match.getAttribute("data-live");
     if (url) {
       follow(url, "state", function (ev, source) {
-        var d = JSON.parse(ev.data);
-        apply(d);
-        if (d.status === "finished" || d.status === "aborted") {  // the match just ended
-          source.close();
-          document.body.classList.remove("offline");
-          set("live", match.getAttribute("data-over"));
-        }
+        take(JSON.parse(ev.data), function () { source.close(); });
       });
+    }
+    // inside Discord (an Activity) the same events come over a WebSocket, which Discord's
+    // proxy carries; a closed socket is opened again a few seconds later
+    var socketUrl = match.getAttribute("data-socket");
+    if (socketUrl) {
+      var open = function () {
+        var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+        var socket = new WebSocket(scheme + window.location.host + socketUrl);
+        var stopped = false;
+        socket.addEventListener("open", function () {
+          document.body.classList.remove("offline");
+        });
+        socket.addEventListener("message", function (ev) {
+          take(JSON.parse(ev.data), function () { stopped = true; socket.close(); });
+        });
+        socket.addEventListener("close", function () {
+          if (stopped) { return; }
+          document.body.classList.add("offline");
+          window.setTimeout(open, 3000 + Math.floor(Math.random() * 5000));
+        });
+      };
+      open();
     }
   }
 
