@@ -728,7 +728,7 @@ class Pages:
             user=user, login=login_path(f"{path}?lang={language}"), path=path,
             sign_in=texts(play.SIGN_IN), sign_out=texts(play.SIGN_OUT),
             signed_as=texts(phrase(play.SIGNED_IN_AS, name=user.name)) if user else "",
-            csrf=user.csrf if user else "")
+            csrf=user.csrf if user else "", invite=texts(play.SIGN_IN_TO_MOVE))
 
     async def _found(self, request: web.Request) -> MatchRow:
         """The match the token names, if its server allows pages; else 404."""
