@@ -219,8 +219,8 @@ def _kind(declared: str) -> str:
 
 
 async def test_the_migrations_of_both_databases_make_the_same_schema(pg_server, tmp_path):
-    """0001-0003 are twins per database (`bot/migrations/<dialect>/`), and 0004 on are written
-    once (`bot/migrations/common/`, with PostgreSQL's type names, which SQLite stores with the
+    """0001-0003 are twins per database (`bot/store/migrations/<dialect>/`), and 0004 on are written
+    once (`bot/store/migrations/common/`, with PostgreSQL's type names, which SQLite stores with the
     same affinity): both sets make the same tables, with the same columns of the same kinds,
     the same indexes and a trigger on the move log."""
     import asyncpg

@@ -61,9 +61,9 @@ async layer (greenlets, result processing) costs several times the CPU per move,
 round trip per statement (its aiosqlite dialect has no call for several).
 
 Migrations are SQL files, numbered. Those written once for both databases are in
-`bot/migrations/common/` (from 0004 on: BIGINT and DOUBLE PRECISION, which SQLite reads with
+`bot/store/migrations/common/` (from 0004 on: BIGINT and DOUBLE PRECISION, which SQLite reads with
 the same INTEGER and REAL affinity as its own spelling, so no type name is substituted); a
-database's own are in `bot/migrations/<dialect>/`. 0001-0003 stay twins per database because
+database's own are in `bot/store/migrations/<dialect>/`. 0001-0003 stay twins per database because
 what they make is spelled differently, not just typed: an id is SQLite's INTEGER PRIMARY KEY
 (the rowid; AUTOINCREMENT for the outbox) against a BIGSERIAL, the append-only trigger is a
 SELECT RAISE against a PL/pgSQL function, and 0002 rebuilds SQLite's move log (it cannot drop
@@ -217,7 +217,7 @@ class Database(ABC):
 
 def migration_scripts(dialect: str) -> list[tuple[int, str, str]]:
     """(number, name, SQL) of the numbered migrations, in order: those written once for both
-    databases (`bot/migrations/common/`) and the database's own (`bot/migrations/<dialect>/`).
+    databases (`bot/store/migrations/common/`) and the database's own (`bot/store/migrations/<dialect>/`).
     A number in both is an error: it would be ambiguous which one a database applied."""
     scripts: dict[int, tuple[int, str, str]] = {}
     for folder in (MIGRATIONS / "common", MIGRATIONS / dialect):

@@ -1,6 +1,6 @@
 """PostgreSQL behind the store, through asyncpg: a connection pool, unique-constraint violations
-mapped to `Conflict`, and the numbered migrations (`bot/migrations/common/` and
-`bot/migrations/postgresql/`) applied under an advisory lock (several bot processes may start
+mapped to `Conflict`, and the numbered migrations (`bot/store/migrations/common/` and
+`bot/store/migrations/postgresql/`) applied under an advisory lock (several bot processes may start
 at once; one migrates, the others wait and find the schema current). The store's `$1, $2, …`
 placeholders are asyncpg's own.
 
