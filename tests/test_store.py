@@ -279,8 +279,8 @@ async def test_the_reader_refuses_a_write(store):
 
 
 def test_a_migration_is_either_common_or_a_databases_own(tmp_path, monkeypatch):
-    """`bot/store/migrations/common/` and `bot/store/migrations/<dialect>/` make one numbered sequence;
-    the same number in both would leave it to chance which one a database applied."""
+    """`bot/store/migrations/common/` and `bot/store/migrations/<dialect>/` make one numbered
+    sequence; the same number in both would leave it to chance which one a database applied."""
     import bot.store.db
     from bot.store.db import DatabaseError
 

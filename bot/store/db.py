@@ -218,7 +218,8 @@ class Database(ABC):
 def migration_scripts(dialect: str) -> list[tuple[int, str, str]]:
     """(number, name, SQL) of the numbered migrations, in order: those written once for both
     databases (`bot/store/migrations/common/`) and the database's own
-    (`bot/store/migrations/<dialect>/`). A number in both is an error: it would be ambiguous which one a database applied."""
+    (`bot/store/migrations/<dialect>/`). A number in both is an error: it would be ambiguous
+    which one a database applied."""
     scripts: dict[int, tuple[int, str, str]] = {}
     for folder in (MIGRATIONS / "common", MIGRATIONS / dialect):
         for path in sorted(folder.glob("*.sql")):
