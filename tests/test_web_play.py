@@ -309,16 +309,19 @@ async def test_consequence_hidden_tiles_stay_with_their_owner_on_signed_in_pages
             for owner, alt in own.items():
                 seen = alt.replace("'", "&#39;").replace('"', "&#34;")
                 assert (seen in html_text) == (name == owner), (name, owner)
-        # the own view's picture: to its owner only, never cached by anyone between
-        mine = re.search(r'id="mine" src="([^"]+)"', pages["Alice"])[1]
-        status, _, headers = await browsers["Alice"].get(mine)
-        assert status == 200 and headers["Cache-Control"] == "private, no-store"
+        # the own view's picture (the player's board): to its owner only, never cached
+        mine = re.search(r'id="board" src="(/m/[^"]+/mine/[^"]+)"', pages["Alice"])[1]
+        async with browsers["Alice"].session.get(base + mine) as r:
+            assert r.status == 200 and r.headers["Cache-Control"] == "private, no-store"
+            alices = await r.read()
         for other in (browsers["Carol"], anonymous):
             status, _, _ = await other.get(mine)
             assert status == 404
-        # Bob's request for the same address is his own view, not Alice's
-        _, _, _ = await browsers["Bob"].get(mine)
-        assert 'id="mine"' not in pages["Carol"] and 'id="mine"' not in pages["nobody"]
+        # Bob asking for the same address gets his own view, not Alice's
+        async with browsers["Bob"].session.get(base + mine) as r:
+            assert r.status == 200 and await r.read() != alices
+        for name in ("Carol", "nobody"):
+            assert "/mine/" not in pages[name] and 'id="own-view"' not in pages[name]
     finally:
         for browser in (*browsers.values(), anonymous):
             await browser.close()

@@ -67,6 +67,8 @@ ACTIVITY_SIGNING_IN = N_("Signing in with Discord…")
 ACTIVITY_FAILED = N_("Could not sign in:")
 ACTIVITY_NONE = N_("You have no match being played here. Start one with `/play`.")
 ACTIVITY_NEEDS_SCRIPT = N_("This board needs JavaScript, which Discord's app runs.")
+ACTIVITY_NO_DISCORD = N_("Discord did not answer. This page works inside Discord: open it with "
+                         "the Open board button under a match's board.")
 REFUSED_TITLE = N_("Not played")
 
 
@@ -206,8 +208,10 @@ class Accounts:
                 "activity.html", language, "/", texts(ACTIVITY_TITLE), framed=True,
                 client_id=self.settings.client_id,
                 words={"signing_in": texts(ACTIVITY_SIGNING_IN),
-                       "failed": texts(ACTIVITY_FAILED), "none": texts(ACTIVITY_NONE),
-                       "script": texts(ACTIVITY_NEEDS_SCRIPT)})
+                       "failed": texts(ACTIVITY_FAILED),
+                       "none": texts(ACTIVITY_NONE).replace("`", ""),
+                       "script": texts(ACTIVITY_NEEDS_SCRIPT),
+                       "no_discord": texts(ACTIVITY_NO_DISCORD)})
         user = await signed_in(request) if self.settings is not None else None
         listed = await self._matches_of(user.id, language) if user is not None else []
         for item in listed:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 from aiohttp_session import get_session
 
-from games import N_, GameError, Step, phrase
+from games import N_, Answer, GameError, Step, phrase
 
 from ..words.i18n import Texts
 from .signin import User, csrf_ok, same_origin, signed_in
@@ -147,8 +147,22 @@ async def panel(request: web.Request, row: MatchRow, match: Match, service: Any,
     result.back = manual_answers(match.game, match.state, answers) > 0
     if answers:
         result.chosen = texts(phrase(CHOSEN, answers=" / ".join(
-            " ".join(a) for a in answers)))
+            chosen_words(match, answers, texts))))
     return result
+
+
+def chosen_words(match: Match, answers: tuple[Answer, ...], texts: Texts) -> list[str]:
+    """The answers so far as their options' labels (what the buttons said), not values."""
+    said = []
+    for depth, answer in enumerate(answers):
+        try:
+            step = match.game.move_input(match.state, answers[:depth])
+        except GameError:
+            step = None
+        labels = ({o.value: texts(o.label) for o in step.options}
+                  if isinstance(step, Step) else {})
+        said.append(", ".join(labels.get(value, value) for value in answer))
+    return said
 
 
 async def flash(request: web.Request, text: str) -> None:

@@ -67,7 +67,10 @@
     var player = match.getAttribute("data-player") === "1";
     var shown = match.getAttribute("data-version");
     var take = function (d, stop) {
-      if (player && String(d.version) !== shown) { stop(); window.location.reload(); return; }
+      if (player) {  // (its board may be the player's own view: the stream's is the public)
+        if (String(d.version) !== shown) { stop(); window.location.reload(); }
+        return;
+      }
       apply(d);
       if (d.status === "finished" || d.status === "aborted") {  // the match just ended
         stop();

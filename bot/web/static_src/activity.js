@@ -54,7 +54,13 @@ function showMatches(matches) {
 async function run() {
   const clientId = root.dataset.clientId;
   const sdk = new DiscordSDK(clientId);
-  await sdk.ready();
+  // outside Discord (the page opened in a browser) nobody answers the handshake: say so
+  let waiting;
+  const late = new Promise((_, reject) => {
+    waiting = window.setTimeout(() => reject(new Refused(root.dataset.noDiscord)), 15000);
+  });
+  await Promise.race([sdk.ready(), late]);
+  window.clearTimeout(waiting);
   say(root.dataset.signingIn);
   const { code } = await sdk.commands.authorize({
     client_id: clientId,
