@@ -118,14 +118,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
     api_base = (values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/")
     site = web_url(values.get("CORRAL_WEB_URL", ""))
     signing = sign_in_settings(values, api_base, site)
-    activity = _switch(values.get("CORRAL_ACTIVITY", ""), "CORRAL_ACTIVITY")
-    ancestors = values.get("CORRAL_ACTIVITY_FRAME_ANCESTORS", "").strip() or None
-    if ancestors is not None and not re.fullmatch(r"[A-Za-z0-9:/*.\- ]{1,300}", ancestors):
-        raise ConfigError("CORRAL_ACTIVITY_FRAME_ANCESTORS: expected a CSP source list, such as "
-                          "https://discord.com https://*.discord.com")
-    if activity and signing is None:
-        raise ConfigError("CORRAL_ACTIVITY=on needs sign-in: set DISCORD_CLIENT_ID and "
-                          "DISCORD_CLIENT_SECRET (the Activity signs its players in)")
+    activity, ancestors = activity_settings(values, signing)
     if analysis_level not in ANALYSIS_LEVELS:
         raise ConfigError(f"CORRAL_ANALYSIS_LEVEL={analysis_level[:30]!r}: expected one of "
                           f"{', '.join(ANALYSIS_LEVELS)}")
@@ -180,10 +173,23 @@ def web_url(text: str) -> str | None:
     return text.rstrip("/")
 
 
-def web_settings(environ: Mapping[str, str] | None = None, env_file: str | Path = ".env"
-                 ) -> tuple[str, tuple[str, int], str | None, WebLimits, SignInSettings | None]:
-    """(CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL, the pages' caps, sign-in) for
-    `python -m bot.web`, which needs no Discord token."""
+@dataclass(frozen=True)
+class WebSettings:
+    """What `python -m bot.web` reads (it needs no Discord token)."""
+
+    database: str
+    bind: tuple[str, int]
+    url: str | None
+    limits: WebLimits
+    sign_in: SignInSettings | None
+    activity: bool
+    frame_ancestors: str | None
+
+
+def web_settings(environ: Mapping[str, str] | None = None,
+                 env_file: str | Path = ".env") -> WebSettings:
+    """CORRAL_DATABASE, CORRAL_WEB_BIND, CORRAL_WEB_URL, the pages' caps, sign-in and the
+    Activity, for `python -m bot.web`."""
     values = {k: v for k, v in dotenv_values(env_file).items() if v is not None} \
         if Path(env_file).is_file() else {}
     values.update(os.environ if environ is None else environ)
@@ -194,8 +200,24 @@ def web_settings(environ: Mapping[str, str] | None = None, env_file: str | Path 
         raise ConfigError(str(exc)) from None
     site = web_url(values.get("CORRAL_WEB_URL", ""))
     api_base = (values.get("DISCORD_API_BASE", "").strip() or DEFAULT_API_BASE).rstrip("/")
-    return (values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind, site, limits,
-            sign_in_settings(values, api_base, site))
+    signing = sign_in_settings(values, api_base, site)
+    activity, ancestors = activity_settings(values, signing)
+    return WebSettings(values.get("CORRAL_DATABASE", "").strip() or DEFAULT_DATABASE, bind, site,
+                       limits, signing, activity, ancestors)
+
+
+def activity_settings(values: Mapping[str, str],
+                      signing: SignInSettings | None) -> tuple[bool, str | None]:
+    """CORRAL_ACTIVITY (needs sign-in) and CORRAL_ACTIVITY_FRAME_ANCESTORS."""
+    activity = _switch(values.get("CORRAL_ACTIVITY", ""), "CORRAL_ACTIVITY")
+    ancestors = values.get("CORRAL_ACTIVITY_FRAME_ANCESTORS", "").strip() or None
+    if ancestors is not None and not re.fullmatch(r"[A-Za-z0-9:/*.\- ]{1,300}", ancestors):
+        raise ConfigError("CORRAL_ACTIVITY_FRAME_ANCESTORS: expected a CSP source list, such as "
+                          "https://discord.com https://*.discord.com")
+    if activity and signing is None:
+        raise ConfigError("CORRAL_ACTIVITY=on needs sign-in: set DISCORD_CLIENT_ID and "
+                          "DISCORD_CLIENT_SECRET (the Activity signs its players in)")
+    return activity, ancestors
 
 
 def sign_in_settings(values: Mapping[str, str], api_base: str,

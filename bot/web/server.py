@@ -570,7 +570,8 @@ async def follow_restores(database: str, source: _Standalone, server: WebServer,
 
 async def serve(database: str, bind: tuple[str, int], base_url: str | None,
                 stop: asyncio.Event, limits: WebLimits | None = None,
-                sign_in: SignInSettings | None = None) -> None:
+                sign_in: SignInSettings | None = None, activity: bool = False,
+                frame_ancestors: str | None = None) -> None:
     """Raises CannotServe before anything is served if the database cannot be served, or
     another web server already serves it."""
     from ..collector import Refreezer, freeze_start_up_objects
@@ -604,7 +605,8 @@ async def serve(database: str, bind: tuple[str, int], base_url: str | None,
             return True, "ok"
 
         server = WebServer(source, None, *bind, base_url=base_url, check=check,  # type: ignore[arg-type]
-                           limits=limits, sign_in=sign_in)
+                           limits=limits, sign_in=sign_in, activity=activity,
+                           frame_ancestors=frame_ancestors)
         refreezer = Refreezer()
         follower = (asyncio.create_task(follow_restores(database, source, server, problem))
                     if lock is not None else None)
@@ -637,7 +639,7 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
-        database, bind, base_url, limits, sign_in = web_settings()
+        settings = web_settings()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         sys.exit(1)
@@ -647,7 +649,8 @@ def main() -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
-        await serve(database, bind, base_url, stop, limits, sign_in)
+        await serve(settings.database, settings.bind, settings.url, stop, settings.limits,
+                    settings.sign_in, settings.activity, settings.frame_ancestors)
 
     try:
         asyncio.run(run())
