@@ -870,9 +870,9 @@ class Pages:
             "match.html", language, f"/m/{token}", d["title"], og, view=Fields(**d),
             token=token, version=view.version, people=people, analysis=analysis, words=words,
             live=live, socket=socket, account=account, mine=mine,
-            move_words=self._move_words(texts, row) if mine is not None else None)
+            move_words=self._move_words(texts) if mine is not None else None)
 
-    def _move_words(self, texts: Texts, row: MatchRow) -> Fields:
+    def _move_words(self, texts: Texts) -> Fields:
         return Fields(choose=texts(play.CHOOSE), back=texts(play.BACK),
                       private=texts(play.PRIVATE_STEP), your_view=texts(play.YOUR_VIEW),
                       by_dm=texts(play.BY_DM_NOTE),
