@@ -156,7 +156,7 @@ def board_buttons(game: Game, state: Any, match_id: int, ply: int, *, running: b
     items.append(describe if describe is not None else describe_button(match_id, texts))
     if link is not None:
         items.append(link_button(link, texts))
-        if activity and not finished:
+        if activity and running:
             items.append(OpenBoardButton(match_id, label=texts(strings.BUTTON_OPEN_BOARD)))
     if finished:
         items.append(RematchButton(match_id, label=texts(strings.BUTTON_REMATCH)))
@@ -331,13 +331,16 @@ def opened_phrase(match: Match, user_id: int, link: str) -> Phrase:
 VIEW_FILE = "view.png"  # a seat's own view (private)
 
 class OpenBoardButton(Component[discord.ui.Button[Any]],
-                      template=id_template(rf"c1:o:(?P<match>{ID})")):
+                      template=id_template(rf"c1:a:(?P<match>{ID})")):
     """Open board: the match's page as an Activity inside Discord (LAUNCH_ACTIVITY), where a
-    player signs in with one click and plays on the big board (bot/web/)."""
+    player signs in with one click and plays on the big board (bot/web/). A board kept from
+    before the Activity was turned off, or of a match now over, answers in words instead."""
+
+    activity: ClassVar[bool]
 
     def __init__(self, match_id: int, *, label: str = "", row: int | None = None) -> None:
         self.match_id = match_id
-        super().__init__(button(label, f"c1:o:{match_id}", style=discord.ButtonStyle.secondary,
+        super().__init__(button(label, f"c1:a:{match_id}", style=discord.ButtonStyle.secondary,
                                 row=row))
 
     @classmethod
@@ -346,6 +349,11 @@ class OpenBoardButton(Component[discord.ui.Button[Any]],
 
     async def handle(self, interaction: Interaction) -> None:
         note_match(self.match_id)
+        match = await self.service.get(self.match_id)
+        if match.status != "active":
+            raise ServiceError(strings.MATCH_OVER, match_id=match.id)
+        if not getattr(self, "activity", False):
+            raise ServiceError(strings.ACTIVITY_OFF)
         await interaction.response.launch_activity()
 
 

@@ -225,7 +225,7 @@ class CorralBot(discord.Client):
     def register(self, tree: app_commands.CommandTree[discord.Client]) -> None:
         """The commands on `tree` and the components' classes, each handed what it uses."""
         self.clicks = cogs.register_all(tree, service=self.service, handling=self.handling,
-                                        pictures=self.workers)
+                                        pictures=self.workers, activity=self.settings.activity)
         COMMAND_GROUPS.update(command_groups(tree))
 
     async def sync_commands(self) -> None:

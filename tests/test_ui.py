@@ -8,7 +8,14 @@ from pathlib import Path
 import discord
 
 from bot.analysis_ui import AnalysisButton
-from bot.boards import MovesButton, MyViewButton, RematchButton, board_buttons, board_controls
+from bot.boards import (
+    MovesButton,
+    MyViewButton,
+    OpenBoardButton,
+    RematchButton,
+    board_buttons,
+    board_controls,
+)
 from bot.cogs import COMPONENTS, parse_custom_id
 from bot.cogs.conditional import QueueBack, QueueButton, QueueClear, QueueMenu, QueueOpen
 from bot.cogs.learn import (
@@ -164,6 +171,7 @@ SENT = [
     (MyViewButton(9), "c1:v:9"),
     (MovesButton(9), "c1:h:9"),
     (DescribeButton(9), "c1:d:9"),
+    (OpenBoardButton(9), "c1:a:9"),
     *[(LobbyButton(action, 5), f"c1:l:{action}:5")
       for action in ("join", "start", "cancel", "accept", "decline", "ai")],
     (ResignButton(5), "c1:r:5"),
@@ -260,8 +268,8 @@ def _before(custom_id: str) -> bool:
     patterns += [rf"c1:Zs:{puzzle}:(?P<answers>{answers})",
                  rf"c1:ZS:{puzzle}:(?P<answers>{answers}):[0-9]",
                  rf"c1:Zb:{puzzle}:(?P<answers>{answers})"]
-    # and Describe, under every board (bot/textboard.py)
-    patterns += [rf"c1:d:(?P<match>{idn})"]
+    # and Describe, under every board (bot/textboard.py), and Open board (bot/boards.py)
+    patterns += [rf"c1:d:(?P<match>{idn})", rf"c1:a:(?P<match>{idn})"]
     if len(custom_id) > 100:
         return False
     for pattern in patterns:
@@ -420,3 +428,20 @@ def test_a_rating_chart_says_its_numbers_in_words():
         "1650, lowest 1480.")
     japanese = chart_alt(profile, "Alice", Texts("ja"))
     assert "1650" in japanese and "Rating" not in japanese
+
+
+def test_open_board_is_on_a_running_boards_buttons_only_with_the_activity_and_a_page():
+    game = REGISTRY["consequence"]
+    state = game.new()
+
+    def labels(**kw):
+        return [getattr(i, "item", i).label for i in board_buttons(
+            game, state, 9, 0, texts=ENGLISH, **kw)]
+
+    page = "https://corral.example.org/m/" + "a" * 22
+    assert labels(running=True, finished=False, link=page, activity=True) == [
+        "Moves", "My view", "Describe", "Watch on the web", "Open board"]  # one row of five
+    assert "Open board" not in labels(running=True, finished=False, link=page)  # off
+    assert "Open board" not in labels(running=True, finished=False, activity=True)  # no page
+    for kw in ({"running": False, "finished": True}, {"running": False, "finished": False}):
+        assert "Open board" not in labels(link=page, activity=True, **kw)  # over, aborted

@@ -166,8 +166,13 @@ async def test_a_player_signs_in_and_moves_with_the_pages_forms(signed_site, ser
     try:
         cookie = next(c for c in browser.session.cookie_jar if c.key == COOKIE)
         assert cookie["httponly"] and cookie["samesite"] == "Lax"
-        status, html_text, _ = await browser.get(page)
+        status, html_text, headers = await browser.get(page)
         assert "Signed in as Alice" in html_text and 'id="sign-out"' in html_text
+        assert headers["Cache-Control"] == "private, no-store"
+        # a sign-in link followed while signed in goes back at once, still signed in
+        status, _, headers = await browser.get(f"/auth/login?next={page}")
+        assert status == 303 and headers["Location"] == page
+        assert "Signed in as Alice" in (await browser.get(page))[1]
         form = form_of(html_text)
         game = get_game("progressive-mancala")
         legal = game.legal_notations(match.state)
@@ -186,6 +191,8 @@ async def test_a_player_signs_in_and_moves_with_the_pages_forms(signed_site, ser
         # the home page lists the match, and sign-out ends the session
         status, home, _ = await browser.get("/")
         assert f'href="{page}?lang=en"' in home
+        status, text, _ = await browser.post("/auth/signout", {"csrf": "stale", "next": page})
+        assert status == 403 and "was not accepted" in text  # a page, not a server error
         status, _, headers = await browser.post(
             "/auth/signout", {"csrf": form.hidden["csrf"], "next": page})
         assert status == 303 and headers["Location"] == page
@@ -264,6 +271,16 @@ async def test_every_refused_move_changes_nothing(signed_site, service, store, f
         assert "moved on since this page was loaded" in text
         await unchanged()
         assert len([e for e in await store.moves(match.id) if e.kind == "move"]) == 1
+        # Back (or anything) on a match that has not started: said, not a server error
+        waiting = await service.open_match(game_id="progressive-mancala", options={},
+                                           host=alice, opponent=bob, guild_id=GUILD,
+                                           channel_id=CHANNEL + 5, first="me")
+        waiting_page = f"/m/{waiting.row.web_token}"
+        status, _, headers = await browsers["Alice"].post(
+            f"{waiting_page}/move?lang=en", {**good.hidden, "version": str(waiting.row.version),
+                                             "back": "1", "answers": "1"})
+        assert status == 303
+        assert "has not started" in (await browsers["Alice"].get(headers["Location"]))[1]
         # only POST moves; a GET is not allowed
         status, _, _ = await browsers["Alice"].get(move)
         assert status == 405
@@ -295,7 +312,9 @@ async def test_consequence_hidden_tiles_stay_with_their_owner_on_signed_in_pages
                 status, _, headers = await browsers[mover.name].post(
                     f"{page}/move?lang=en", {**form.hidden, "choice": form.choices[0]})
                 assert status == 303
-                if "answers=" not in headers["Location"]:
+                # a private answer is never in an address (history, logs, Referer)
+                assert "answers" not in headers["Location"]
+                if not headers["Location"].endswith("#move"):
                     break
                 _, html_text, _ = await browsers[mover.name].get(headers["Location"])
         match = await service.get(match.id)
@@ -353,8 +372,22 @@ async def test_sign_in_problems_are_said_and_change_nothing(signed_site, fake):
         status, text, _ = await browser.get(f"/auth/callback?code=made-up&state={query['state']}")
         assert status == 400 and "did not confirm" in text
         assert not any(c.key == COOKIE and "user" in c.value for c in browser.session.cookie_jar)
-        # a sign-in that began elsewhere never sends the browser off this site
-        signed = await sign_in(fake, base, alice.user_id, "/")
+        # a callback sent again with the same cookie and state: refused, Discord not asked
+        signed = Browser(base)
+        await signed.get(fake.browser_login_url(alice.user_id))
+        _, _, headers = await signed.get("/auth/login?next=/")
+        query = {k: v[0] for k, v in parse_qs(urlsplit(headers["Location"]).query).items()}
+        jar = [(c.key, c.value) for c in signed.session.cookie_jar if c.key == COOKIE]
+        async with signed.session.post(fake.authorize_url, data={**query, "decision": "authorize"},
+                                       allow_redirects=False) as r:
+            callback = r.headers["Location"]
+        status, _, _ = await signed.get(callback)
+        assert status == 303
+        exchanges = len([e for e in fake.oauth_log if e.kind == "token"])
+        signed.session.cookie_jar.update_cookies(dict(jar))  # the old cookie, state and all
+        status, text, _ = await signed.get(callback)
+        assert status == 400 and "expired or was already used" in text
+        assert len([e for e in fake.oauth_log if e.kind == "token"]) == exchanges
         await signed.close()
         # and too many sign-ins from one address are refused for a while
         statuses = [(await browser.get("/auth/login"))[0] for _ in range(12)]
@@ -374,15 +407,21 @@ async def test_the_activity_signs_in_by_code_lists_the_channels_match_and_follow
             "/?frame_id=f1&instance_id=i1&platform=desktop&channel_id=830")
         assert status == 200 and 'id="activity"' in shell and "/static/activity.js" in shell
         assert f'data-client-id="{APP_ID}"' in shell
-        # refused: not JSON, a made-up code
+        # refused: not JSON, another site, a made-up code
         status, _, _ = await browser.post("/auth/activity", {"code": "x"})
+        assert status == 403
+        status, _, _ = await browser.post(
+            "/auth/activity", json.dumps({"code": fake.issue_code(alice.user_id)}),
+            headers={"Content-Type": "application/json", "Origin": "https://evil.example"})
         assert status == 403
         status, text, _ = await browser.post("/auth/activity", json.dumps({"code": "nope"}),
                                              headers={"Content-Type": "application/json"})
         assert status == 400 and "error" in json.loads(text)
+        # Discord's proxy serves the page at https://<application id>.discordsays.com
         status, text, headers = await browser.post(
             "/auth/activity", json.dumps({"code": fake.issue_code(alice.user_id)}),
-            headers={"Content-Type": "application/json"})
+            headers={"Content-Type": "application/json",
+                     "Origin": f"https://{APP_ID}.discordsays.com"})
         assert status == 200, text
         answer = json.loads(text)
         assert answer["user"] == {"id": str(alice.user_id), "name": "Alice"}
@@ -412,6 +451,13 @@ async def test_the_activity_signs_in_by_code_lists_the_channels_match_and_follow
             server.kick()
             nxt = json.loads((await ws.receive(timeout=10)).data)
             assert nxt["version"] > first["version"] and len(nxt["moves"]) == 1
+        # sign-out inside the frame deletes the partitioned cookie (attributes and all)
+        csrf = re.search(r'name="csrf" value="([^"]+)"', html_text)[1]
+        status, _, headers = await browser.post("/auth/signout", {"csrf": csrf, "next": "/"})
+        assert status == 303
+        deleted = headers["Set-Cookie"]
+        assert deleted.startswith(COOKIE + "=;") and "Max-Age=0" in deleted
+        assert "Partitioned" in deleted and "SameSite=None" in deleted
         # without a session there is nothing to list
         anonymous = Browser(base)
         status, _, _ = await anonymous.get("/activity/matches?channel_id=830")

@@ -74,7 +74,7 @@ class Clicks:
 
 
 def register_all(tree: Tree, *, service: Service, handling: Handling,
-                 pictures: Workers) -> Clicks:
+                 pictures: Workers, activity: bool = False) -> Clicks:
     """The slash commands, on `tree`; returns what answers the components' clicks."""
     matches.register(tree, service, handling)
     moves.register(tree, service, handling, pictures)
@@ -89,5 +89,6 @@ def register_all(tree: Tree, *, service: Service, handling: Handling,
     learn.register(tree, service, handling, pictures)
     puzzle.register(tree, service, handling, pictures)
     conditional.register(tree, service, handling, pictures)
-    return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures)
+    return Clicks(handling, [kind.bound(service=service, handling=handling, pictures=pictures,
+                                        activity=activity)
                              for kind in COMPONENTS])

@@ -23,7 +23,10 @@ from games import N_
 from ..words.i18n import Texts
 from . import play
 from .signin import (
+    FRAME_SIGN_INS_PER_CLIENT,
+    FRAME_SIGN_OUT,
     SIGN_IN_WINDOW,
+    SIGN_INS_IN_ALL,
     SIGN_INS_PER_CLIENT,
     Discord,
     Limiter,
@@ -82,6 +85,9 @@ class Accounts:
         self.activity = activity and settings is not None
         self.discord = Discord(settings) if settings is not None else None
         self.sign_ins = Limiter(SIGN_INS_PER_CLIENT, SIGN_IN_WINDOW)
+        self.frame_sign_ins = Limiter(FRAME_SIGN_INS_PER_CLIENT, SIGN_IN_WINDOW)
+        self.all_sign_ins = Limiter(SIGN_INS_IN_ALL, SIGN_IN_WINDOW)
+        self.frame_origin = settings.frame_origin if settings is not None and activity else None
 
     def add_routes(self, app: web.Application) -> None:
         t = "{token:[A-Za-z0-9_-]{22}}"
@@ -100,20 +106,31 @@ class Accounts:
             app.router.add_get(f"/m/{t}/socket", self._socket)
 
     # -- sign-in -------------------------------------------------------------------------
-    def _allowed(self, request: web.Request) -> bool:
-        return self.sign_ins.allow(self.pages.client_of(request))
+    def _allowed(self, request: web.Request, limiter: Limiter | None = None) -> bool:
+        """Within this address's sign-ins and everyone's (each costs a request to Discord)."""
+        return (limiter or self.sign_ins).allow(self.pages.client_of(request)) \
+            and self.all_sign_ins.allow("all")
+
+    async def close(self) -> None:
+        if self.discord is not None:
+            await self.discord.close()
 
     async def _login(self, request: web.Request) -> web.StreamResponse:
         assert self.discord is not None
         language = self.pages.language(request)
+        going = local_path(request.query.get("next", "/"))
+        if await signed_in(request) is not None:  # already: a link never signs anyone out
+            raise web.HTTPSeeOther(going, headers={"Cache-Control": "no-store"})
         if not self._allowed(request):
             return self._problem(request, language, "busy", 429)
-        address = await begin(request, self.discord, request.query.get("next", "/"))
+        address = await begin(request, self.discord, going)
         raise web.HTTPSeeOther(address, headers={"Cache-Control": "no-store"})
 
     async def _callback(self, request: web.Request) -> web.StreamResponse:
         assert self.discord is not None
         language = self.pages.language(request)
+        if not self._allowed(request):
+            return self._problem(request, language, "busy", 429)
         try:
             going = await finish(request, self.discord)
         except SignInFailed as exc:
@@ -125,9 +142,11 @@ class Accounts:
         form = await request.post()
         going = local_path(_text(form, "next"))
         if user is not None:
-            if not same_origin(request, self.pages.base_url) or not csrf_ok(
+            if not same_origin(request, self.pages.base_url, self.frame_origin) or not csrf_ok(
                     user, _text(form, "csrf")):
-                raise play.Refused(403, play.FORM_EXPIRED)
+                return self._refusal(request, self.pages.language(request), going,
+                                     play.Refused(403, play.FORM_EXPIRED))
+            request[FRAME_SIGN_OUT] = user.frame
             (await get_session(request)).invalidate()
         raise web.HTTPSeeOther(going)
 
@@ -138,9 +157,9 @@ class Accounts:
         language = self.pages.language(request)
         texts = Texts(language)
         if request.content_type != "application/json" or not same_origin(
-                request, self.pages.base_url):
+                request, self.pages.base_url, self.frame_origin):
             return web.json_response({"error": texts(play.FORM_EXPIRED)}, status=403)
-        if not self._allowed(request):
+        if not self._allowed(request, self.frame_sign_ins):
             return web.json_response({"error": texts(SIGN_IN_REASONS["busy"])}, status=429)
         try:
             body = await request.json()
@@ -194,7 +213,7 @@ class Accounts:
         response = self.pages.page(
             "message.html", language, request.path, texts(SIGN_IN_PROBLEM),
             heading=texts(SIGN_IN_PROBLEM), message=texts(SIGN_IN_REASONS[reason]),
-            back=("/", texts(BACK_HOME)))
+            back=(f"/?lang={language}", texts(BACK_HOME)))
         response.set_status(status)
         return response
 
@@ -231,16 +250,21 @@ class Accounts:
         language = self.pages.language(request)
         _, service, _ = self.pages.parts()
         try:
-            going = await play.move(request, row, service, self.pages.base_url, language)
+            going = await play.move(request, row, service, self.pages.base_url, language,
+                                    self.frame_origin)
         except play.Refused as exc:
-            texts = Texts(language)
-            response = self.pages.page(
-                "message.html", language, request.path, texts(REFUSED_TITLE),
-                heading=texts(REFUSED_TITLE), message=texts(exc.sentence),
-                back=(f"/m/{row.web_token}?lang={language}", texts(BACK_HOME)))
-            response.set_status(exc.status)
-            return response
+            return self._refusal(request, language, f"/m/{row.web_token}?lang={language}", exc)
         raise web.HTTPSeeOther(going, headers={"Cache-Control": "no-store"})
+
+    def _refusal(self, request: web.Request, language: str, back: str,
+                 refused: play.Refused) -> web.Response:
+        texts = Texts(language)
+        response = self.pages.page(
+            "message.html", language, request.path, texts(REFUSED_TITLE),
+            heading=texts(REFUSED_TITLE), message=texts(refused.sentence),
+            back=(back, texts(BACK_HOME)))
+        response.set_status(refused.status)
+        return response
 
     async def _mine(self, request: web.Request) -> web.StreamResponse:
         """A player's own view of a game that hides information, to that player only."""
@@ -257,9 +281,14 @@ class Accounts:
             raise web.HTTPFound(f"/m/{row.web_token}/mine/{row.version}-{language}.png",
                                 headers={"Cache-Control": "no-store"})
         _, _, workers = self.pages.parts()
-        match = wrap(row)
-        png: bytes = await workers.run(board_picture, row.game, row.state, seat, match.names(),
-                                       None, language)
+        names, state = wrap(row).names(), row.state
+
+        async def draw() -> bytes:
+            png: bytes = await workers.run(board_picture, row.game, state, seat, names, None,
+                                           language)
+            return png
+
+        png = await self.pages.pictures.get(("mine", row.id, row.version, seat, language), draw)
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "private, no-store"})
 
@@ -270,10 +299,14 @@ class Accounts:
         row = await self.pages.found(request)
         language = self.pages.language(request)
         ws = web.WebSocketResponse(max_msg_size=SOCKET_MESSAGE, heartbeat=None,
-                                   autoping=True)
+                                   autoping=True, compress=False)  # 33 kB a socket, not 100
         if not ws.can_prepare(request).ok:
             raise web.HTTPBadRequest()
-        return await self.pages.follow(request, row, language, _Socket(ws), ws)
+        # players inside Discord share the few addresses of Discord's proxy: a signed-in
+        # player's sockets count as theirs, not the proxy's
+        user = await signed_in(request)
+        client = f"user:{user.id}" if user is not None else None
+        return await self.pages.follow(request, row, language, _Socket(ws), ws, client)
 
 
 class _Socket:

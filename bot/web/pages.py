@@ -727,7 +727,8 @@ class Pages:
         texts = Texts(language)
         user = await signed_in(request)
         return Fields(
-            user=user, login=login_path(f"{path}?lang={language}"), path=path,
+            user=user, login=login_path(f"{path}?lang={language}"),
+            path=f"{path}?lang={language}",
             sign_in=texts(play.SIGN_IN), sign_out=texts(play.SIGN_OUT),
             signed_as=texts(phrase(play.SIGNED_IN_AS, name=user.name)) if user else "",
             csrf=user.csrf if user else "", invite=texts(play.SIGN_IN_TO_MOVE))
@@ -926,13 +927,17 @@ class Pages:
               og: Fields | None = None, **context: Any) -> web.Response:
         """A page: `template` (in bot/web/templates, extending layout.html) rendered with
         `context`; `path` is the page's own, which the language switch links to."""
-        context.setdefault("account", None)
+        account = context.setdefault("account", None)
         context.setdefault("framed", False)
         page = TEMPLATES.get_template(template).render(
             language=language, path=path, title=title, og=og, switch=SWITCH,
             switch_label=Texts(language)(LANGUAGE_SWITCH), **context)
+        # a signed-in player's page (their form's token, their question, their view) is
+        # theirs: kept by no cache on the way
+        private = account is not None and account.user is not None
         return web.Response(text=page, content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
+                            headers={"Cache-Control": "private, no-store" if private
+                                     else "no-cache", "Vary": "Accept-Language, Cookie"})
 
     async def _no_symbol(self, request: web.Request) -> web.Response:
         return web.Response(status=204, headers={"Cache-Control": "max-age=86400"})
@@ -1245,10 +1250,12 @@ class Pages:
             self.gate.close_stream(match_id, client)
 
     async def follow(self, request: web.Request, row: MatchRow, language: str, socket: Any,
-                     ws: web.WebSocketResponse) -> web.StreamResponse:
+                     ws: web.WebSocketResponse, client: str | None = None
+                     ) -> web.StreamResponse:
         """A WebSocket as a live stream (the pages inside Discord), under the same caps;
-        `socket` writes events to `ws` and knows when it closes."""
-        match_id, client = row.id, self._client(request)
+        `socket` writes events to `ws` and knows when it closes; `client`: whom the
+        per-client cap counts it against (default: the address)."""
+        match_id, client = row.id, client or self._client(request)
         refused = self.gate.open_stream(match_id, client)
         if refused is not None:
             return _refused(*refused)

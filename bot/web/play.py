@@ -32,6 +32,7 @@ from aiohttp_session import get_session
 
 from games import N_, Answer, GameError, Step, phrase
 
+from ..words import strings
 from ..words.i18n import Texts
 from .signin import User, csrf_ok, same_origin, signed_in
 
@@ -108,7 +109,7 @@ def step_controls(step: Step, texts: Texts) -> list[Control]:
 async def panel(request: web.Request, row: MatchRow, match: Match, service: Any,
                 language: str) -> Panel | None:
     """The signed-in visitor's part of the match page (None: nobody is signed in)."""
-    from ..ui import decode_answers, encode_answers, manual_answers
+    from ..ui import encode_answers, manual_answers
 
     user = await signed_in(request)
     if user is None:
@@ -129,7 +130,7 @@ async def panel(request: web.Request, row: MatchRow, match: Match, service: Any,
     mover = match.to_move()
     if row.status != "active" or mover is None or mover.user_id != user.id:
         return result
-    answers = decode_answers(request.query.get("answers", "")[:200]) or ()
+    answers = entry_of(session, row)
     try:
         step, answers = service.move_input(match, user.id, answers)
     except Exception:  # answers from an old address: start the entry again
@@ -170,8 +171,21 @@ async def flash(request: web.Request, text: str) -> None:
     session["flash"] = text[:MAX_FLASH]
 
 
+def entry_of(session: Any, row: MatchRow) -> tuple[Answer, ...]:
+    """The answers of a move being entered on this match at this version, kept in the
+    session: never in the page's address, where a private answer (which hidden tile) would
+    stay in the history, a proxy's log or a Referer."""
+    from ..ui import decode_answers
+
+    kept = session.get("entry")
+    if not isinstance(kept, dict) or kept.get("match") != row.id \
+            or kept.get("version") != row.version or not isinstance(kept.get("answers"), str):
+        return ()
+    return decode_answers(kept["answers"][:200]) or ()
+
+
 async def move(request: web.Request, row: MatchRow, service: Any, base_url: str | None,
-               language: str) -> str:
+               language: str, frame_origin: str | None = None) -> str:
     """A form's answer: checked, then the next question or the move played. Returns the
     address the browser goes to next (the match page); raises an HTTP error page's reason
     (403) for what is refused before the match is looked at."""
@@ -183,7 +197,8 @@ async def move(request: web.Request, row: MatchRow, service: Any, base_url: str 
     if user is None:
         raise Refused(403, SIGNED_OUT)
     form = await request.post()
-    if not same_origin(request, base_url) or not csrf_ok(user, _field(form, "csrf")):
+    if not same_origin(request, base_url, frame_origin) or not csrf_ok(
+            user, _field(form, "csrf")):
         raise Refused(403, FORM_EXPIRED)
     texts = Texts(language)
     if row.seat_of(user.id) is None:
@@ -196,8 +211,17 @@ async def move(request: web.Request, row: MatchRow, service: Any, base_url: str 
     if answers is None:
         raise Refused(400, FORM_EXPIRED)
     match = await service.get(row.id)
-    ply = match.ply() if match.state is not None else 0
-    chosen = [str(v)[:16] for v in form.getall("choice", [])][:25]
+    session = await get_session(request)
+    session.pop("entry", None)
+    if match.status != "active" or match.state is None:
+        await flash(request, texts(phrase(strings.NOT_STARTED if match.state is None
+                                          else strings.MATCH_OVER, match_id=match.id)))
+        return page
+    ply = match.ply()
+    # an option's value is short (ASCII letters, digits, + and -); a single legal move's
+    # whole notation (`=`) may be longer
+    chosen = [str(v)[:64 if str(v).startswith("=") else 16]
+              for v in form.getall("choice", [])][:25]
     try:
         if _field(form, "back"):
             keep = max(0, manual_answers(match.game, match.state, answers) - 1)
@@ -220,7 +244,9 @@ async def move(request: web.Request, row: MatchRow, service: Any, base_url: str 
     except GameError as exc:
         await flash(request, texts(exc.phrase))
         return page
-    return page + "&answers=" + encode_answers(answers) + "#move"
+    session["entry"] = {"match": row.id, "version": row.version,
+                        "answers": encode_answers(answers)}
+    return page + "#move"
 
 
 class Refused(Exception):

@@ -446,6 +446,7 @@ class WebServer:
 
     async def stop(self) -> None:
         await self.pages.watch.stop()  # live streams end before the server waits for them
+        await self.pages.accounts.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 warnings.filterwarnings("ignore", category=web.NotAppKeyWarning, module="aiohttp_session")
 
 SESSION_KEY = "web_session_key"  # the store's meta entry holding the Fernet key
+# a session begun in Discord's frame being ended: its cookie's deletion needs its attributes
+FRAME_SIGN_OUT = web.RequestKey("frame_sign_out", bool)
 COOKIE = "corral_session"
 SESSION_DAYS = 30
 STATE_SECONDS = 600  # a sign-in begun this long ago is stale (Discord's codes live 10 min)
@@ -61,6 +63,10 @@ EXCHANGE_TIMEOUT = 10.0  # seconds Discord has to answer a token exchange or /us
 EXCHANGES_AT_ONCE = 4
 SIGN_INS_PER_CLIENT = 10
 SIGN_IN_WINDOW = 600.0
+# every player inside Discord comes through Discord's proxy, whose few addresses hide theirs:
+# sign-ins from the frame have a larger budget per address, and all sign-ins one in all
+FRAME_SIGN_INS_PER_CLIENT = 200
+SIGN_INS_IN_ALL = 600  # per SIGN_IN_WINDOW
 CLIENTS_REMEMBERED = 10_000
 MAX_NAME = 64
 
@@ -93,6 +99,11 @@ class SignInSettings:
     @property
     def redirect_uri(self) -> str | None:
         return f"{self.base_url}/auth/callback" if self.base_url else None
+
+    @property
+    def frame_origin(self) -> str:
+        """Where Discord's proxy serves the pages inside Discord (the Activity's URL mapping)."""
+        return f"https://{self.client_id}.discordsays.com"
 
     @property
     def secure(self) -> bool:
@@ -162,13 +173,13 @@ class CookieStorage(AbstractStorage):
         fernet = await self._sealer()
         try:
             data = json.loads(fernet.decrypt(cookie.encode("ascii"), ttl=self.max_age))
-        except (InvalidToken, ValueError, UnicodeError):
+        except (InvalidToken, ValueError):  # (a cookie that is no ASCII: a ValueError too)
             return Session(None, data=None, new=True, max_age=self.max_age)
         return Session(None, data=data, new=False, max_age=self.max_age)
 
     async def save_session(self, request: web.Request, response: web.StreamResponse,
                            session: Session) -> None:
-        frame = bool(session.get("frame"))
+        frame = bool(session.get("frame")) or request.get(FRAME_SIGN_OUT, False)
         if session.empty:
             sealed, max_age = "", 0
         else:
@@ -199,13 +210,18 @@ async def signed_in(request: web.Request) -> User | None:
     return User(int(user_id), name, csrf, bool(session.get("frame")))
 
 
-def same_origin(request: web.Request, base_url: str | None) -> bool:
+def same_origin(request: web.Request, base_url: str | None,
+                frame_origin: str | None = None) -> bool:
     """A state-changing request's Origin (or, without one, its Referer) is this site: the
-    public address when set, else the Host the request came to."""
+    public address when set, else the Host the request came to; or, with the Activity on, the
+    address Discord's proxy serves the pages at (`frame_origin`,
+    https://<application id>.discordsays.com)."""
     source = request.headers.get("Origin") or request.headers.get("Referer")
     if not source:
         return True  # browsers send Origin on every cross-site POST; a tool sends neither
     found = urlsplit(source[:512])
+    if frame_origin and f"{found.scheme}://{found.netloc}" == frame_origin:
+        return True
     if base_url:
         wanted = urlsplit(base_url)
         return (found.scheme, found.netloc) == (wanted.scheme, wanted.netloc)
@@ -246,42 +262,71 @@ class Limiter:
 
 class Discord:
     """The server's side of Discord's OAuth2: the authorize address, the code exchange, and
-    who the token belongs to."""
+    who the token belongs to. Its HTTP clients are made once (making one costs a TLS context:
+    a tenth of a second of the event loop) and closed with the server (`close`)."""
 
     def __init__(self, settings: SignInSettings):
         self.settings = settings
         self._at_once = asyncio.Semaphore(EXCHANGES_AT_ONCE)
+        self._clients: dict[bool, Any] = {}  # with the redirect (a browser) or without (the frame)
+        self._reader: Any = None  # reads /users/@me with the token just given
+        # states whose callback came (a cookie sent again still holds its state), until stale
+        self._used: OrderedDict[str, float] = OrderedDict()
 
     def _client(self, redirect: bool) -> Any:
         from authlib.integrations.httpx_client import AsyncOAuth2Client
 
-        s = self.settings
-        return AsyncOAuth2Client(
-            s.client_id, s.client_secret, scope="identify",
-            redirect_uri=s.redirect_uri if redirect else None,
-            token_endpoint_auth_method="client_secret_post",
-            timeout=EXCHANGE_TIMEOUT, trust_env=False, follow_redirects=False)
+        client = self._clients.get(redirect)
+        if client is None:
+            s = self.settings
+            client = self._clients[redirect] = AsyncOAuth2Client(
+                s.client_id, s.client_secret, scope="identify",
+                redirect_uri=s.redirect_uri if redirect else None,
+                token_endpoint_auth_method="client_secret_post",
+                timeout=EXCHANGE_TIMEOUT, trust_env=False, follow_redirects=False)
+        return client
 
     def authorize_address(self, state: str) -> str:
-        client = self._client(redirect=True)
-        url: str = client.create_authorization_url(self.settings.authorize_url,
-                                                   state=state)[0]
+        """Discord's authorize page for this sign-in (Authlib's grant URI: no client made)."""
+        from authlib.oauth2.rfc6749.parameters import prepare_grant_uri
+
+        s = self.settings
+        url: str = prepare_grant_uri(s.authorize_url, s.client_id, "code",
+                                     redirect_uri=s.redirect_uri, scope="identify",
+                                     state=state)
         return url
+
+    def spend(self, state: str, now: float | None = None) -> bool:
+        """A callback's state, good once: False if it came before (within STATE_SECONDS)."""
+        now = time.time() if now is None else now
+        while self._used and next(iter(self._used.values())) < now - STATE_SECONDS:
+            self._used.popitem(last=False)
+        if state in self._used:
+            return False
+        self._used[state] = now
+        while len(self._used) > CLIENTS_REMEMBERED:
+            self._used.popitem(last=False)
+        return True
 
     async def exchange(self, code: str, *, redirect: bool) -> tuple[str, int, str]:
         """(access token, user id, name) for an authorization code; SignInFailed if Discord
         refuses or does not answer."""
         from authlib.integrations.base_client import OAuthError
-        from httpx2 import HTTPError
+        from httpx2 import AsyncClient, HTTPError
 
         if not code or len(code) > 128 or not code.isascii():
             raise SignInFailed("refused")
-        async with self._at_once, self._client(redirect) as client:
+        async with self._at_once:
             try:
-                token = await client.fetch_token(self.settings.token_url, code=code,
-                                                 grant_type="authorization_code")
-                answer = await client.get(self.settings.me_url)
-            except OAuthError:
+                token = await self._client(redirect).fetch_token(
+                    self.settings.token_url, code=code, grant_type="authorization_code")
+                access = str(token["access_token"])
+                if self._reader is None:
+                    self._reader = AsyncClient(timeout=EXCHANGE_TIMEOUT, trust_env=False,
+                                               follow_redirects=False)
+                answer = await self._reader.get(self.settings.me_url,
+                                                headers={"Authorization": f"Bearer {access}"})
+            except (OAuthError, KeyError):
                 raise SignInFailed("refused") from None
             except (HTTPError, ValueError, TimeoutError) as exc:
                 log.warning("sign-in: Discord did not answer (%s)", type(exc).__name__)
@@ -294,7 +339,14 @@ class Discord:
             name = str(me.get("global_name") or me.get("username") or user_id)[:MAX_NAME]
         except (ValueError, KeyError, TypeError):
             raise SignInFailed("refused") from None
-        return str(token["access_token"]), user_id, name
+        return access, user_id, name
+
+    async def close(self) -> None:
+        for client in (*self._clients.values(), self._reader):
+            if client is not None:
+                await client.aclose()
+        self._clients.clear()
+        self._reader = None
 
 
 async def begin(request: web.Request, discord: Discord, next_path: str) -> str:
@@ -306,18 +358,19 @@ async def begin(request: web.Request, discord: Discord, next_path: str) -> str:
 
 
 async def finish(request: web.Request, discord: Discord) -> str:
-    """The callback: the state checked, the code exchanged, the session started; returns
-    where the browser goes next. SignInFailed says why not."""
+    """The callback: the state checked (and spent), the code exchanged, the session started;
+    returns where the browser goes next. SignInFailed says why not."""
     session = await get_session(request)
     begun = session.get("oauth")
     if request.query.get("error"):
         raise SignInFailed("cancelled")
-    state = request.query.get("state", "")
+    state = request.query.get("state", "")[:64]
     if not isinstance(begun, dict) or not isinstance(begun.get("state"), str) \
-            or not hmac.compare_digest(begun["state"].encode(), state[:64].encode()) \
-            or time.time() - float(begun.get("at", 0)) > STATE_SECONDS:
+            or not hmac.compare_digest(begun["state"].encode(), state.encode()) \
+            or time.time() - float(begun.get("at", 0)) > STATE_SECONDS \
+            or not discord.spend(state):
         raise SignInFailed("stale")
-    session.pop("oauth", None)  # a state is good once
+    session.pop("oauth", None)
     _, user_id, name = await discord.exchange(request.query.get("code", ""), redirect=True)
     start(await new_session(request), user_id, name, frame=False)
     return local_path(str(begun.get("next", "/")))

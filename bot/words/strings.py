@@ -567,6 +567,8 @@ BUTTON_CONDITIONAL = N_("If they play…")
 # -- the web companion (bot/web/pages.py has the pages' own words) --------------------------------
 BUTTON_WEB = N_("Watch on the web")  # a link button to the match's web page
 BUTTON_OPEN_BOARD = N_("Open board")  # the match's page as an Activity in Discord
+ACTIVITY_OFF = N_("The board inside Discord is turned off on this Corral: the board's "
+                  "other buttons, and its web page, still work.")
 BUTTON_TOURNAMENT_WEB = N_("Tournament page")  # a link button to the tournament's web page
 SETTINGS_WEB_ON = N_("• web links: boards carry a link to the match's web page")
 SETTINGS_WEB_OFF = N_("• web links: off (no links, and match pages are not shown)")
