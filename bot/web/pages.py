@@ -88,8 +88,9 @@ GIF_BYTES = 8 * 1024 * 1024
 STATIC = Path(__file__).resolve().parent / "static"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-# same-origin, not no-referrer: under no-referrer a browser sends a form's Origin as "null",
-# and the forms' Origin is checked (bot/web/signin.py `same_origin`); nothing goes elsewhere
+# Referrer-Policy same-origin, not no-referrer: under no-referrer a browser sends `Origin: null`
+# with the page's own form POSTs (Fetch: "append a request Origin header"), which the move
+# and sign-out forms' Origin check refuses; other sites still get no referrer
 SECURITY_HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
                     "Referrer-Policy": "same-origin", "X-Frame-Options": "DENY"}
 # the pages inside Discord (CORRAL_ACTIVITY): framed by Discord's client only

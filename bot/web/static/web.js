@@ -66,9 +66,16 @@
     // match moves on, the page comes back from the server as it now is
     var player = match.getAttribute("data-player") === "1";
     var shown = match.getAttribute("data-version");
+    // a form sent (a move, sign-out) is answered with the page as it then is: no reload
+    // meanwhile, which would abort that answer (and its "Played" line)
+    var sent = false;
+    document.addEventListener("submit", function () { sent = true; });
     var take = function (d, stop) {
       if (player) {  // (its board may be the player's own view: the stream's is the public)
-        if (String(d.version) !== shown) { stop(); window.location.reload(); }
+        if (String(d.version) !== shown) {
+          stop();
+          if (!sent) { window.location.reload(); }
+        }
         return;
       }
       apply(d);
