@@ -217,8 +217,9 @@ async def run(args: argparse.Namespace) -> None:
                     back += load.page_back
                     print(f"  round {round_ + 1} {'with' if watching else 'without'}: first"
                           f" response p50/p99 Discord {quantiles(discord.first)} ms, web"
-                          f" {quantiles(load.web.first)} ms ({discord.moves}/{load.web.moves}"
-                          f" moves), load {os.getloadavg()[0]:.2f}", flush=True)
+                          f" {quantiles(load.web.first)} ms, ratio"
+                          f" {ratio(load.web.first, discord.first)} ({discord.moves}/"
+                          f"{load.web.moves} moves), load {os.getloadavg()[0]:.2f}", flush=True)
                     if watching:
                         assert child is not None
                         await close_viewers(child)
