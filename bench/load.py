@@ -115,17 +115,32 @@ class Load:
         # wraps its private method, as a test double would
         original = fake._new_message  # noqa: SLF001
 
-        def watched(channel_id: int, body: Any, files: Any, **kwargs: Any) -> Any:
-            message = original(channel_id, body, files, **kwargs)
-            table = self.tables.get(channel_id)
-            if table is not None and message.get("attachments"):
+        def shown(message: Any) -> None:
+            table = self.tables.get(int(message["channel_id"]))
+            if table is not None:
                 table.boards += 1
                 table.board = message
                 table.board_at = time.perf_counter()
                 table.board_posted.set()
+
+        def watched(channel_id: int, body: Any, files: Any, **kwargs: Any) -> Any:
+            message = original(channel_id, body, files, **kwargs)
+            if message.get("attachments"):
+                shown(message)
             return message
 
+        # a quick match shows its next board in place of the last (bot/quick.py): an edit
+        # that uploads a new picture is a board shown too
+        edit = fake._update  # noqa: SLF001
+
+        async def edited(message: Any, body: Any, files: Any, *args: Any, **kwargs: Any) -> Any:
+            result = await edit(message, body, files, *args, **kwargs)
+            if files:
+                shown(result)
+            return result
+
         fake._new_message = watched  # type: ignore[method-assign]  # noqa: SLF001
+        fake._update = edited  # type: ignore[method-assign]  # noqa: SLF001
 
     async def open(self, index: int, guild_id: int | None = None) -> None:
         fake = self.fake

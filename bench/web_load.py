@@ -41,6 +41,7 @@ import functools
 import json
 import os
 import random
+import socket
 import statistics
 import sys
 import tempfile
@@ -101,10 +102,14 @@ async def gc_pauses(base: str) -> dict[str, float]:
 
 
 def token_of(message: dict[str, Any]) -> str:
-    for row in message.get("components", []):
-        for item in row.get("components", []):
-            if item.get("style") == 5:
-                return str(item["url"]).rsplit("/", 1)[1]
+    """The match's page token, from the board's link button (in an action row, or one in a
+    Components V2 container)."""
+    items = list(message.get("components", []))
+    while items:
+        item = items.pop(0)
+        if item.get("type") == 2 and item.get("style") == 5:
+            return str(item["url"]).rsplit("/", 1)[1].split("?", 1)[0]
+        items += item.get("components", [])
     raise AssertionError("the board has no link to its page")
 
 
@@ -151,6 +156,37 @@ async def viewers(base: str, tokens: list[str], count: int) -> None:
     print(json.dumps({"seen": seen, "cpu": time.process_time()}), flush=True)
 
 
+async def open_viewers(watched: str, tokens: list[str], count: int,
+                       nice: int) -> asyncio.subprocess.Process:
+    """The viewers' process (this script's `--viewers-of`) at niceness `nice`, once its `count`
+    live streams over `tokens` are all open."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--viewers-of", watched, "--viewers", str(count), "--",
+        *tokens, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        preexec_fn=functools.partial(os.nice, nice))
+    assert child.stdout is not None and child.stdin is not None
+    line = await asyncio.wait_for(child.stdout.readline(), 120)
+    assert line.strip() == b"ready", line
+    return child
+
+
+async def close_viewers(child: asyncio.subprocess.Process) -> dict[str, Any]:
+    """What the viewers saw ({"seen": [...], "cpu": seconds}), a few seconds after the last
+    move (so that it reaches them), their process ended."""
+    assert child.stdout is not None and child.stdin is not None
+    await asyncio.sleep(3.0)  # the last moves reach their viewers
+    child.stdin.close()
+    out: dict[str, Any] = json.loads(await asyncio.wait_for(child.stdout.read(), 60))
+    await child.wait()
+    return out
+
+
+async def kill_viewers(child: asyncio.subprocess.Process | None) -> None:
+    if child is not None and child.returncode is None:
+        child.kill()
+        await child.wait()
+
+
 # -- the run --------------------------------------------------------------------------------------
 def seen_by_viewers(seen: list[Any], sent: dict[tuple[str, int], float], tokens: list[str],
                     count: int) -> tuple[list[float], int]:
@@ -175,31 +211,47 @@ def seen_by_viewers(seen: list[Any], sent: dict[tuple[str, int], float], tokens:
     return delays, missed
 
 
-async def run(args: argparse.Namespace) -> None:
-    import socket
-
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
+        return int(sock.getsockname()[1])
+
+
+async def imitation() -> FakeDiscord:
+    """The Discord imitation, started, its rate limits off (the bench measures the bot)."""
     fake = FakeDiscord(check_spec=False)
     fake.global_rate_limit = None
     fake.route_limits = {}
     await fake.start()
+    return fake
+
+
+async def start_pinned(bot: Bot, pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """The bot started on the first half of the CPUs (the picture workers it starts inherit
+    them), then this process (the imitation, the players, the viewers it starts) moved to the
+    other half; returns the halves (None, None: not pinned)."""
+    server_cpus, client_cpus = cpu_halves() if pin else (None, None)
+    if server_cpus is not None:
+        os.sched_setaffinity(0, server_cpus)
+    await bot.start()
+    await asyncio.sleep(2.0)
+    if client_cpus is not None:
+        os.sched_setaffinity(0, client_cpus)
+    return server_cpus, client_cpus
+
+
+async def run(args: argparse.Namespace) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    fake = await imitation()
     with tempfile.TemporaryDirectory() as folder:
         bot = Bot(fake, Path(folder), {"CORRAL_WORKERS": args.workers,
                                         "CORRAL_WEB_BIND": f"127.0.0.1:{port}",
                                         "CORRAL_WEB_URL": base})
         child = None
         pages = None
-        server_cpus, client_cpus = cpu_halves() if args.pin else (None, None)
         try:
-            if server_cpus is not None:  # the bot and the workers it starts inherit these
-                os.sched_setaffinity(0, server_cpus)
-            await bot.start()
-            await asyncio.sleep(2.0)
-            if client_cpus is not None:  # the imitation, the players and the viewers
-                os.sched_setaffinity(0, client_cpus)
+            server_cpus, client_cpus = await start_pinned(bot, args.pin)
             assert bot.proc is not None
             bot_pid = pid = bot.proc.pid
             load = Timed(fake, bot)
@@ -216,9 +268,7 @@ async def run(args: argparse.Namespace) -> None:
                   f" {os.getloadavg()[0]:.2f}", flush=True)
             watched = base
             if args.pages == "process":
-                with socket.socket() as sock:
-                    sock.bind(("127.0.0.1", 0))
-                    watched = f"http://127.0.0.1:{sock.getsockname()[1]}"
+                watched = f"http://127.0.0.1:{free_port()}"
                 env = {k: v for k, v in os.environ.items() if not k.startswith("CORRAL_")}
                 env.update({"CORRAL_DATABASE": str(bot.database), "CORRAL_WORKERS": args.workers,
                             "CORRAL_WEB_BIND": watched.rsplit("/", 1)[1],
@@ -244,14 +294,8 @@ async def run(args: argparse.Namespace) -> None:
                     tokens = list(load.tokens.values())
                     if watching:
                         before = rss_mb(pid)[0]
-                        child = await asyncio.create_subprocess_exec(
-                            sys.executable, __file__, "--viewers-of", watched, "--viewers",
-                            str(args.viewers), "--", *tokens, stdin=asyncio.subprocess.PIPE,
-                            stdout=asyncio.subprocess.PIPE,
-                            preexec_fn=functools.partial(os.nice, args.viewer_nice))
-                        assert child.stdout is not None and child.stdin is not None
-                        line = await asyncio.wait_for(child.stdout.readline(), 120)
-                        assert line.strip() == b"ready", line
+                        child = await open_viewers(watched, tokens, args.viewers,
+                                                   args.viewer_nice)
                         await asyncio.sleep(2.0)
                         memory.append((rss_mb(pid)[0] - before) * 1024 / args.viewers)
                     load.sent.clear()
@@ -273,12 +317,8 @@ async def run(args: argparse.Namespace) -> None:
                           f" first response p50/p99 {quantiles(figures.first)} ms, load"
                           f" {os.getloadavg()[0]:.2f}", flush=True)
                     if watching:
-                        assert child is not None and child.stdin is not None
-                        assert child.stdout is not None
-                        await asyncio.sleep(3.0)  # the last moves reach their viewers
-                        child.stdin.close()
-                        out = json.loads(await asyncio.wait_for(child.stdout.read(), 60))
-                        await child.wait()
+                        assert child is not None
+                        out = await close_viewers(child)
                         child = None
                         viewer_cpu += out["cpu"]
                         more, lost = seen_by_viewers(out["seen"], load.sent, tokens,
@@ -308,9 +348,7 @@ async def run(args: argparse.Namespace) -> None:
             print(f"{owner} RSS per open connection: {statistics.median(memory):.1f} kB"
                   f" (median of {len(memory)} rounds)", flush=True)
         finally:
-            if child is not None and child.returncode is None:
-                child.kill()
-                await child.wait()
+            await kill_viewers(child)
             if pages is not None and pages.returncode is None:
                 pages.terminate()
                 await pages.wait()

@@ -65,11 +65,13 @@ async def signed_site(store, service, fake):
 
 
 class Browser:
-    """A browser: cookies kept, redirects seen one by one."""
+    """A browser: cookies kept, redirects seen one by one; `headers` on every request (a
+    bench's X-Forwarded-For, so that each of its players is a client of its own)."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, headers: dict[str, str] | None = None):
         self.base = base
-        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                             headers=headers)
 
     async def get(self, path: str, **kw: Any) -> tuple[int, str, dict[str, str]]:
         url = path if path.startswith("http") else self.base + path
@@ -85,9 +87,10 @@ class Browser:
         await self.session.close()
 
 
-async def sign_in(fake: FakeDiscord, base: str, user_id: int, next_path: str = "/") -> Browser:
+async def sign_in(fake: FakeDiscord, base: str, user_id: int, next_path: str = "/",
+                  headers: dict[str, str] | None = None) -> Browser:
     """Through Discord's pages as a person would: logged in at Discord, Sign in, Authorize."""
-    browser = Browser(base)
+    browser = Browser(base, headers)
     status, _, _ = await browser.get(fake.browser_login_url(user_id))
     assert status == 200
     status, _, headers = await browser.get(f"/auth/login?next={next_path}")
