@@ -49,7 +49,7 @@ from bot.web.signin import COOKIE
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 PLAYED = re.compile(r"\*\*(?P<name>[^*]+)\*\* played `(?P<notation>[^`]+)`")
-OPEN_BOARD = "c1:o:"
+OPEN_BOARD = "c1:a:"
 
 
 # -- fixtures, on the module's event loop ---------------------------------------------------

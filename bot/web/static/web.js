@@ -75,6 +75,8 @@
         if (String(d.version) !== shown) {
           stop();
           if (!sent) { window.location.reload(); }
+        } else {  // the page is current: it says so as a spectator's does
+          match.setAttribute("data-moves", String(d.moves.length));
         }
         return;
       }
