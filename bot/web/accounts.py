@@ -108,7 +108,10 @@ class Accounts:
     # -- sign-in -------------------------------------------------------------------------
     def _allowed(self, request: web.Request, limiter: Limiter | None = None) -> bool:
         """Within this address's sign-ins and everyone's (each costs a request to Discord)."""
-        return (limiter or self.sign_ins).allow(self.pages.client_of(request)) \
+        client = self.pages.client_of(request)
+        # "" is a process on this machine that forwards no address: the gate's per-client
+        # caps do not count it, nor does this one (everyone's still does)
+        return (not client or (limiter or self.sign_ins).allow(client)) \
             and self.all_sign_ins.allow("all")
 
     async def close(self) -> None:
