@@ -1,10 +1,16 @@
 """Shared test doubles: an injectable clock, a deterministic seat order, named players, a
-look at what the service asked to be delivered (the outbox), and a SQLite file at any schema
-version."""
+look at what the service asked to be delivered (the outbox), a SQLite file at any schema
+version, and Debian's Chromium for the browser tests."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.service import Player
 from bot.words.i18n import ENGLISH, phrase_from_json
@@ -96,3 +102,31 @@ def database_at(path: Any, version: int) -> Any:
     conn.commit()
     conn.close()
     return path
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@contextlib.asynccontextmanager
+async def chromium(what: str = "browser tests") -> AsyncIterator[Any]:
+    """Headless Chromium (Debian's package, never a downloaded one) through Playwright; `what`
+    the tests are, for the one line that skips them where it is missing (with CI=true: fails)."""
+    why = None
+    if not CHROMIUM.exists():
+        why = f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)"
+    else:
+        try:
+            from playwright.async_api import async_playwright
+        except ImportError:
+            why = "Playwright is not installed (pip install -e '.[test]')"
+    if why is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{what} cannot run: {why}", pytrace=False)
+        pytest.skip(f"{what} skipped: {why}")
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield browser
+        finally:
+            await browser.close()

@@ -17,18 +17,16 @@ this skips with one line; with CI=true it fails."""
 
 from __future__ import annotations
 
-import os
 import secrets
 from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 from aiohttp import web
 from discord_fake import APP_ID, FakeDiscord
 from discord_fake.oauth import open_activity
+from support import chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
 BUNDLE = Path(__file__).resolve().parent.parent / "bot" / "web" / "static" / "activity.js"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors http://localhost:*; base-uri 'none'; form-action 'self'")
@@ -121,39 +119,17 @@ class Corral:
 Json = dict[str, Any]
 
 
-def playwright_or_skip() -> Any:
-    why = None
-    if not CHROMIUM.exists():
-        why = f"Chromium is not installed ({CHROMIUM})"
-    else:
-        try:
-            from playwright.async_api import async_playwright
-        except ImportError:
-            why = "Playwright is not installed (pip install -e '.[test]')"
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the Activity frame test cannot run: {why}", pytrace=False)
-        pytest.skip(f"Activity frame test skipped: {why}")
-    return async_playwright
-
-
 async def test_the_sdk_in_the_imitations_frame() -> None:
-    async_playwright = playwright_or_skip()
     fake = FakeDiscord(check_spec=False)
     await fake.start()
     corral = Corral(fake)
     await corral.start()
     alice = fake.add_user("alice")
     try:
-        async with async_playwright() as playwright:
-            chromium = await playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-            try:
-                context = await chromium.new_context()
-                await context.add_cookies(fake.login_cookies(alice))  # type: ignore[arg-type]
-                await run_scenarios(fake, corral, context, watch(context))
-            finally:
-                await chromium.close()
+        async with chromium("the Activity frame test") as browser:
+            context = await browser.new_context()
+            await context.add_cookies(fake.login_cookies(alice))  # type: ignore[arg-type]
+            await run_scenarios(fake, corral, context, watch(context))
     finally:
         await corral.stop()
         await fake.stop()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support import ALICE, BOB
+from support import ALICE, BOB, chromium
 from test_tournament_service import GUILD, PEOPLE, created, place_all
 from test_web import consequence_in_progress, fetch, site  # noqa: F401  (site: a fixture)
 
@@ -29,7 +29,6 @@ from bot.words.descriptions import alt_text, view_of
 from bot.words.i18n import Texts
 from games import get_game
 
-CHROMIUM = Path("/usr/bin/chromium")
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 BLOCKING = ("serious", "critical")
@@ -42,27 +41,13 @@ pytestmark = pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # page
 @pytest.fixture
 async def browser():
     """Headless Chromium (Debian's package) through Playwright, with axe-core at hand."""
-    why = None
-    if not CHROMIUM.exists():
-        why = f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)"
-    elif not AXE.exists():
+    if not AXE.exists():
         why = "axe-core is not installed (npm ci)"
-    else:
-        try:
-            from playwright.async_api import async_playwright
-        except ImportError:
-            why = "Playwright is not installed (pip install -e '.[test]')"
-    if why is not None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"accessibility tests cannot run: {why}", pytrace=False)
         pytest.skip(f"accessibility tests skipped: {why}")
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
+    async with chromium("accessibility tests") as launched:
+        yield launched
 
 
 async def open_page(browser, url: str):

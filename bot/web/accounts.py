@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote
 
 from aiohttp import WSMsgType, web
@@ -42,7 +42,38 @@ from .signin import (
 )
 
 if TYPE_CHECKING:
-    from .pages import Pages, Stream
+    from ..pool import Workers
+    from ..service import Service
+    from ..store import MatchRow, Store
+
+
+class Site(Protocol):
+    """What these routes use of the pages (`bot.web.pages.Pages`, which adds them: described
+    here, not imported, so that the two modules form no import circle)."""
+
+    base_url: str | None
+    pictures: Any  # the pictures' cache: `get(key, make)`
+
+    def parts(self) -> tuple[Store, Service, Workers]: ...
+
+    def store(self) -> Store: ...
+
+    async def found(self, request: web.Request) -> MatchRow: ...
+
+    def language(self, request: web.Request) -> str: ...
+
+    def client_of(self, request: web.Request) -> str: ...
+
+    def title_of(self, row: MatchRow, texts: Texts) -> str: ...
+
+    def page(self, template: str, language: str, path: str, title: str, og: Any = None,
+             **context: Any) -> web.Response: ...
+
+    async def account(self, request: web.Request, language: str, path: str) -> Any: ...
+
+    async def follow(self, request: web.Request, row: MatchRow, language: str, socket: Any,
+                     ws: web.WebSocketResponse, client: str | None = None
+                     ) -> web.StreamResponse: ...
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +110,7 @@ class Accounts:
     """Routes for signed-in players, over the pages (`Pages`: the store, the service, the
     templates, the live streams)."""
 
-    def __init__(self, pages: Pages, settings: SignInSettings | None, activity: bool):
+    def __init__(self, pages: Site, settings: SignInSettings | None, activity: bool):
         self.pages = pages
         self.settings = settings
         self.activity = activity and settings is not None
@@ -327,7 +358,7 @@ class _Socket:
             if line.startswith(b"data: "):
                 await self.ws.send_str(line[6:].decode())
 
-    async def until_closed(self, stream: Stream) -> None:
+    async def until_closed(self, stream: Any) -> None:
         """Reads (and drops) what the page sends, until it closes or the stream ends."""
         async def drain() -> None:
             async for message in self.ws:

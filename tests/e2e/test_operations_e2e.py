@@ -224,8 +224,8 @@ async def test_metrics_are_prometheus_text_without_player_data(fake, bot):
     board = await play_button(fake, bob, board, "a")
     _, text = await get(bot.web_base + "/metrics")
     assert "corral_moves_total 2.0" in text
-    status, _ = await get(bot.web_base + "/")
-    assert status == 404  # nothing else is served
+    status, _ = await get(bot.web_base + "/admin")
+    assert status == 404  # nothing else is served (`/` is the pages' home)
 
 
 async def test_scheduled_backups_rotate_while_play_goes_on(fake, bot_process, tmp_path):

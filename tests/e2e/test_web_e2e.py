@@ -31,8 +31,7 @@ from e2e_helpers import (
     says,
 )
 from PIL import Image
-
-CHROMIUM = Path("/usr/bin/chromium")
+from support import chromium
 
 
 def free_port() -> int:
@@ -168,25 +167,8 @@ async def test_the_pages_as_a_process_of_their_own_follow_the_bot(fake, web_bot,
 @pytest.fixture
 async def browser():
     """Headless Chromium (Debian's package) through Playwright."""
-    why = None
-    if not CHROMIUM.exists():
-        why = f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)"
-    else:
-        try:
-            from playwright.async_api import async_playwright
-        except ImportError:
-            why = "Playwright is not installed (pip install -e '.[test]')"
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run: {why}", pytrace=False)
-        pytest.skip(f"browser tests skipped: {why}")
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
+    async with chromium() as launched:
+        yield launched
 
 
 def not_blank(png: bytes) -> None:

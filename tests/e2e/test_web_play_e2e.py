@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import re
 import sqlite3
@@ -42,7 +41,8 @@ from e2e_helpers import (
     play_button,
     says,
 )
-from test_web_e2e import CHROMIUM, OVERFLOW, free_port, link_of, not_blank
+from support import chromium
+from test_web_e2e import OVERFLOW, free_port, link_of, not_blank
 
 from bot.web.signin import COOKIE
 
@@ -71,25 +71,8 @@ async def fake():
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser():
     """Headless Chromium (Debian's package) through Playwright, once for the module."""
-    why = None
-    if not CHROMIUM.exists():
-        why = f"Chromium is not installed ({CHROMIUM}; apt-get install chromium)"
-    else:
-        try:
-            from playwright.async_api import async_playwright
-        except ImportError:
-            why = "Playwright is not installed (pip install -e '.[test]')"
-    if why is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"browser tests cannot run: {why}", pytrace=False)
-        pytest.skip(f"browser tests skipped: {why}")
-    async with async_playwright() as playwright:
-        chromium = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield chromium
-        finally:
-            await chromium.close()
+    async with chromium() as launched:
+        yield launched
 
 
 async def start_bot(fake: FakeDiscord, tmp_path: Path, bot_process: Any, *, activity: bool):
