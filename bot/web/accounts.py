@@ -174,10 +174,10 @@ class Accounts:
     async def _signout(self, request: web.Request) -> web.StreamResponse:
         user = await signed_in(request)
         form = await request.post()
-        going = local_path(_text(form, "next"))
+        going = local_path(play.form_text(form, "next"))
         if user is not None:
             if not same_origin(request, self.pages.base_url, self.frame_origin) or not csrf_ok(
-                    user, _text(form, "csrf")):
+                    user, play.form_text(form, "csrf")):
                 return self._refusal(request, self.pages.language(request), going,
                                      play.Refused(403, play.FORM_EXPIRED))
             request[FRAME_SIGN_OUT] = user.frame
@@ -375,10 +375,6 @@ class _Socket:
             with contextlib.suppress(Exception):
                 await self.ws.close()
 
-
-def _text(form: Any, name: str) -> str:
-    value = form.get(name, "")
-    return value if isinstance(value, str) else ""
 
 
 def login_path(path: str) -> str:

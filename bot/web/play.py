@@ -109,6 +109,7 @@ def step_controls(step: Step, texts: Texts) -> list[Control]:
 async def panel(request: web.Request, row: MatchRow, match: Match, service: Any,
                 language: str) -> Panel | None:
     """The signed-in visitor's part of the match page (None: nobody is signed in)."""
+    from ..service.core import ServiceError
     from ..ui import encode_answers, manual_answers
 
     user = await signed_in(request)
@@ -133,7 +134,7 @@ async def panel(request: web.Request, row: MatchRow, match: Match, service: Any,
     answers = entry_of(session, row)
     try:
         step, answers = service.move_input(match, user.id, answers)
-    except Exception:  # answers from an old address: start the entry again
+    except ServiceError:  # answers kept from before that no longer fit: start again
         step, answers = service.move_input(match, user.id, ())
     if isinstance(step, str):  # a single legal move: still asked, as one button
         result.prompt = texts(YOUR_MOVE)
@@ -198,16 +199,16 @@ async def move(request: web.Request, row: MatchRow, service: Any, base_url: str 
         raise Refused(403, SIGNED_OUT)
     form = await request.post()
     if not same_origin(request, base_url, frame_origin) or not csrf_ok(
-            user, _field(form, "csrf")):
+            user, form_text(form, "csrf")):
         raise Refused(403, FORM_EXPIRED)
     texts = Texts(language)
     if row.seat_of(user.id) is None:
         raise Refused(403, NOT_A_PLAYER)
-    version = _field(form, "version")
+    version = form_text(form, "version")
     if version != str(row.version):
         await flash(request, texts(STALE))
         return page + "&stale=1"
-    answers = decode_answers(_field(form, "answers")[:200])
+    answers = decode_answers(form_text(form, "answers")[:200])
     if answers is None:
         raise Refused(400, FORM_EXPIRED)
     match = await service.get(row.id)
@@ -223,7 +224,7 @@ async def move(request: web.Request, row: MatchRow, service: Any, base_url: str 
     chosen = [str(v)[:64 if str(v).startswith("=") else 16]
               for v in form.getall("choice", [])][:25]
     try:
-        if _field(form, "back"):
+        if form_text(form, "back"):
             keep = max(0, manual_answers(match.game, match.state, answers) - 1)
             step, answers = service.move_input(match, user.id, answers[:keep],
                                                expected_ply=ply)
@@ -257,6 +258,7 @@ class Refused(Exception):
         self.status, self.sentence = status, sentence
 
 
-def _field(form: Any, name: str) -> str:
+def form_text(form: Any, name: str) -> str:
+    """A form's text field (a file or a missing field: empty)."""
     value = form.get(name, "")
     return value if isinstance(value, str) else ""
